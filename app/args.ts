@@ -1,0 +1,140 @@
+// Command-line parsing: one table of options shared by every command, and the
+// translation of flags into config overrides (flags are the top config layer).
+
+import { parseArgs } from "node:util";
+import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
+
+export const COMMANDS = ["code", "run", "tool", "setup", "models", "doctor", "demo", "help"] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const OPTIONS = {
+  profile: { type: "string" },
+  config: { type: "string", multiple: true },
+  provider: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key-env": { type: "string" },
+  "edit-format": { type: "string" },
+  output: { type: "string" },
+  "max-turns": { type: "string" },
+  prompt: { type: "string", short: "p" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+export interface ParsedArgs {
+  command: Command | "default";
+  positionals: string[];
+  profile?: string;
+  configFiles: string[];
+  provider?: (typeof PROVIDER_NAMES)[number];
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  editFormat?: (typeof EDIT_FORMATS)[number];
+  output: "text" | "jsonl";
+  maxTurns?: number;
+  prompt?: string;
+  help: boolean;
+  version: boolean;
+}
+
+export function parseCommandLine(argv: string[]): ParsedArgs {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
+  } catch (err) {
+    throw new UsageError(cleanParseError((err as Error).message));
+  }
+
+  let command: ParsedArgs["command"] = "default";
+  const first = positionals[0];
+  if (first !== undefined && (COMMANDS as readonly string[]).includes(first)) {
+    command = first as Command;
+    positionals = positionals.slice(1);
+  } else if (values.prompt !== undefined || first !== undefined) {
+    command = "code"; // `yuj "task"` and `yuj -p "task"` run the task headless
+  }
+  if (command === "run") command = "code";
+
+  const parsed: ParsedArgs = {
+    command,
+    positionals,
+    configFiles: (values.config as string[] | undefined) ?? [],
+    output: "text",
+    help: values.help === true,
+    version: values.version === true,
+  };
+  const str = (k: string) => values[k] as string | undefined;
+  if (str("profile") !== undefined) parsed.profile = nonEmpty("--profile", str("profile")!);
+  if (str("provider") !== undefined) parsed.provider = oneOf("--provider", str("provider")!, PROVIDER_NAMES);
+  if (str("model") !== undefined) parsed.model = nonEmpty("--model", str("model")!);
+  if (str("base-url") !== undefined) parsed.baseUrl = url("--base-url", str("base-url")!);
+  if (str("api-key-env") !== undefined) parsed.apiKeyEnv = envName(str("api-key-env")!);
+  if (str("edit-format") !== undefined) parsed.editFormat = oneOf("--edit-format", str("edit-format")!, EDIT_FORMATS);
+  if (str("output") !== undefined) parsed.output = oneOf("--output", str("output")!, ["text", "jsonl"] as const);
+  if (str("max-turns") !== undefined) parsed.maxTurns = positiveInt("--max-turns", str("max-turns")!);
+  if (str("prompt") !== undefined) parsed.prompt = str("prompt")!;
+  return parsed;
+}
+
+/** Flags as a config layer, in the config file's shape. */
+export function flagOverrides(args: ParsedArgs): Record<string, unknown> {
+  const provider: Record<string, unknown> = {};
+  if (args.provider) provider.name = args.provider;
+  if (args.model) provider.model = args.model;
+  if (args.baseUrl) provider.base_url = args.baseUrl;
+  if (args.apiKeyEnv) provider.api_key_env = args.apiKeyEnv;
+  const out: Record<string, unknown> = {};
+  if (Object.keys(provider).length) out.provider = provider;
+  if (args.editFormat) out.tools = { edit_format: args.editFormat };
+  if (args.maxTurns) out.loop = { max_turns: args.maxTurns };
+  if (args.profile) out.profile = args.profile;
+  return out;
+}
+
+function cleanParseError(message: string): string {
+  // node's messages end with advice about "--" that does not fit yuj.
+  const first = message.split(". To specify")[0]!.replace(/^Unknown option/, "unknown option");
+  return `${first}. Run \`yuj --help\` for the options.`;
+}
+
+function oneOf<T extends readonly string[]>(flag: string, value: string, allowed: T): T[number] {
+  if (!allowed.includes(value)) {
+    throw new UsageError(`${flag} must be one of ${allowed.join(", ")}; got "${value}"`);
+  }
+  return value as T[number];
+}
+
+function nonEmpty(flag: string, value: string): string {
+  if (!value.trim()) throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
+function url(flag: string, value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error();
+    return value;
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, e.g. http://127.0.0.1:8080/v1; got "${value}"`);
+  }
+}
+
+function envName(value: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
+    throw new UsageError(`--api-key-env takes the NAME of an environment variable (e.g. MY_API_KEY), not the key itself`);
+  }
+  return value;
+}
+
+function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer; got "${value}"`);
+  return n;
+}

@@ -1,0 +1,17 @@
+// The `yuj` entry point. Kept tiny on purpose: `--version` answers before
+// anything else loads, and every command's modules load only when used.
+
+declare const YUJ_VERSION: string | undefined;
+
+const argv = process.argv.slice(2);
+const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";
+
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  process.stdout.write(`yuj ${version}\n`);
+} else {
+  const { main } = await import("./main.js");
+  const code = await main(argv, version);
+  // Exit explicitly once output is flushed: idle keep-alive sockets of the
+  // HTTP clients must not hold the process open after the run has ended.
+  process.stdout.write("", () => process.exit(code));
+}

@@ -1,0 +1,108 @@
+// `yuj doctor`: what yuj found on this machine and whether each part works.
+
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
+import { ConfigError, loadConfig } from "../../core/config/load.js";
+import { projectConfigPath, stateDir, userConfigPath } from "../../core/paths.js";
+import type { ParsedArgs } from "../args.js";
+import { FatalError } from "../errors.js";
+import { buildProvider, resolveSession } from "../session.js";
+
+type Status = "ok" | "warn" | "fail";
+const MARK: Record<Status, string> = { ok: "ok  ", warn: "warn", fail: "FAIL" };
+
+export async function doctorCommand(args: ParsedArgs, version: string): Promise<number> {
+  const env = process.env;
+  const home = env.HOME ?? homedir();
+  const cwd = process.cwd();
+  let failures = 0;
+  const say = (status: Status, what: string, detail: string) => {
+    if (status === "fail") failures++;
+    process.stdout.write(`[${MARK[status]}] ${what}: ${detail}\n`);
+  };
+  say("ok", "yuj", `${version} on Node ${process.versions.node}`);
+
+  try {
+    const { sources } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
+    for (const s of sources) say("ok", "config", `${s.path} (${s.found ? "found, valid" : "not present"})`);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    say("fail", "config", err.message);
+    say("warn", "config files", `${userConfigPath(env, home)}, ${projectConfigPath(cwd)}`);
+  }
+
+  try {
+    const resolved = resolveSession({ args, cwd, env, topLevel: true });
+    say("ok", "profile", `${resolved.toolset.profile.name}: ${[...resolved.toolset.tools.keys()].join(", ")}`);
+    if (!resolved.choice) {
+      say("warn", "provider", "none configured (yuj runs the offline demo); see `yuj setup --help`");
+    } else {
+      const c = resolved.choice;
+      const provider = await buildProvider(c, resolved.config);
+      try {
+        const models = (await provider.listModels?.(AbortSignal.timeout(10_000))) ?? [];
+        say("ok", "provider", `${c.name} ${c.model} reachable (${models.length} models listed)`);
+      } catch (err) {
+        say("fail", "provider", `${c.name} ${c.model}: ${(err as Error).message}`);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof FatalError)) throw err;
+    say("fail", "setup", err.message);
+  }
+
+  const git = spawnSync("git", ["--version"], { encoding: "utf8" });
+  say(git.status === 0 ? "ok" : "warn", "git", git.status === 0 ? git.stdout.trim() : "not found (checkpoints and diffs need git)");
+
+  const rg = onPath("rg");
+  if (rg) say("ok", "ripgrep", rg);
+  else {
+    const bundled = await bundledRipgrep();
+    say(bundled ? "ok" : "warn", "ripgrep", bundled ? `bundled ${bundled}` : "not found; grep uses the JavaScript fallback");
+  }
+
+  const bwrap = onPath("bwrap");
+  say(bwrap ? "ok" : "warn", "bubblewrap", bwrap ?? "not found; the sandbox cannot be enabled (apt-get install bubblewrap)");
+
+  const state = stateDir(env, home);
+  say(writable(state) ? "ok" : "warn", "state dir", state);
+  return failures ? 1 : 0;
+}
+
+function onPath(cmd: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const p = join(dir, cmd);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+async function bundledRipgrep(): Promise<string | undefined> {
+  try {
+    const { rgPath } = (await import("@vscode/ripgrep")) as { rgPath: string };
+    return existsSync(rgPath) ? rgPath : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writable(dir: string): boolean {
+  for (let d = dir; ; d = join(d, "..")) {
+    if (existsSync(d)) {
+      try {
+        accessSync(d, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (d === "/" || d === join(d, "..")) return false;
+  }
+}

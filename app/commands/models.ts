@@ -1,0 +1,20 @@
+// `yuj models`: the model ids the configured provider offers.
+
+import type { ParsedArgs } from "../args.js";
+import { FatalError } from "../errors.js";
+import { buildProvider, requireProvider, resolveSession } from "../session.js";
+
+export async function modelsCommand(args: ParsedArgs): Promise<number> {
+  const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true });
+  const choice = requireProvider(resolved);
+  const provider = await buildProvider(choice, resolved.config);
+  if (!provider.listModels) throw new FatalError(`${choice.name} cannot list its models`);
+  let models: string[];
+  try {
+    models = await provider.listModels(AbortSignal.timeout(30_000));
+  } catch (err) {
+    throw new FatalError(`cannot list models: ${(err as Error).message}`, 1);
+  }
+  for (const id of models.sort()) process.stdout.write(`${id}${id === choice.model ? "  (configured)" : ""}\n`);
+  return 0;
+}

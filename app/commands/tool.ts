@@ -1,0 +1,52 @@
+// `yuj tool NAME 'JSON-ARGS'`: one call through the same dispatcher the loop
+// uses (validation, permissions, output bounding), without a model. Prints
+// the model-visible result. Exit 0 on success, 1 on a tool error, 2 on misuse.
+
+import type { ParsedArgs } from "../args.js";
+import { UsageError } from "../args.js";
+import { prepareCall, runPrepared } from "../../core/dispatch.js";
+import { openSession, resolveSession } from "../session.js";
+
+export async function toolCommand(args: ParsedArgs, version: string): Promise<number> {
+  const [name, json, ...rest] = args.positionals;
+  if (!name) throw new UsageError(`yuj tool needs a tool name: yuj tool read '{"path":"README.md"}'`);
+  if (rest.length) throw new UsageError(`yuj tool takes NAME and one JSON argument; quote the JSON as one shell word`);
+  const cwd = process.cwd();
+  const resolved = resolveSession({ args, cwd, env: process.env, topLevel: true });
+  if (!resolved.toolset.tools.has(name)) {
+    const names = [...resolved.toolset.tools.keys()].join(", ");
+    throw new UsageError(`unknown tool "${name}" in profile ${resolved.toolset.profile.name}; available: ${names}`);
+  }
+
+  const session = openSession(process.env, [], () => {});
+  try {
+    session.emit({
+      type: "session_started",
+      cwd,
+      profile: resolved.toolset.profile.name,
+      provider: "none",
+      model: "none",
+      version,
+      traceFile: session.trace.path,
+    });
+    const call = { id: "cli_1", name, args: json ?? "{}" };
+    session.emit({ type: "tool_call_finished", callId: call.id, name, args: call.args });
+    const controller = new AbortController();
+    const onSigint = () => controller.abort(new Error("cancelled by the user"));
+    process.once("SIGINT", onSigint);
+    const outcome = await runPrepared(prepareCall(call, resolved.toolset, resolved.config), {
+      toolset: resolved.toolset,
+      config: resolved.config,
+      services: resolved.services,
+      emit: session.emit,
+      cwd,
+      sessionDir: session.dir,
+      signal: controller.signal,
+    });
+    process.off("SIGINT", onSigint);
+    process.stdout.write(outcome.modelText.endsWith("\n") ? outcome.modelText : `${outcome.modelText}\n`);
+    return outcome.ok ? 0 : 1;
+  } finally {
+    session.close();
+  }
+}

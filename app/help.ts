@@ -1,0 +1,30 @@
+// The text of `yuj --help`, kept beside nothing else so README can quote it.
+
+export const HELP = `yuj — a coding agent that works in your repository
+
+Usage:
+  yuj                          start yuj (the offline demo when no model is configured)
+  yuj code "TASK"              run one task headless in the current directory
+                               (aliases: yuj run "TASK", yuj -p "TASK", yuj "TASK")
+  yuj tool NAME 'JSON-ARGS'    run one tool call through the dispatcher and print its result
+  yuj setup --provider P --model M [--api-key-env VAR] [--base-url URL]
+                               write the model settings to the user config
+  yuj models                   list the configured provider's models
+  yuj doctor                   check config, provider, git, ripgrep and bubblewrap
+  yuj demo                     run the offline demo (scripted model, temporary copy of a demo repo)
+
+Options:
+  --profile NAME               tool surface: _base (Yuj tools, default) or another folder under profiles/
+  --config FILE                extra config layer (TOML); repeatable, later files win
+  --provider P                 anthropic | openai | openai-chat | scripted
+  --model M                    model id
+  --base-url URL               API base URL (e.g. http://127.0.0.1:8080/v1 for a local server)
+  --api-key-env VAR            read the API key from environment variable VAR
+  --edit-format F              exact | apply_patch | udiff | whole
+  --output text|jsonl          headless output: readable transcript (default) or one JSON event per line
+  --max-turns N                stop after N model turns
+  -h, --help                   this help
+  -V, --version                print the version
+
+Exit status: 0 the model finished, 1 the run failed or hit a limit, 2 bad usage or config, 130 cancelled.
+`;

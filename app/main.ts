@@ -1,0 +1,54 @@
+// Command dispatch. Each command's module is imported only when it runs.
+
+import { parseCommandLine, UsageError, type ParsedArgs } from "./args.js";
+import { HELP } from "./help.js";
+import { FatalError } from "./errors.js";
+
+export async function main(argv: string[], version: string): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    args = parseCommandLine(argv);
+  } catch (err) {
+    return report(err);
+  }
+  if (args.version) {
+    process.stdout.write(`yuj ${version}\n`);
+    return 0;
+  }
+  if (args.help || args.command === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  try {
+    switch (args.command) {
+      case "code":
+      case "run":
+        return await (await import("./commands/code.js")).codeCommand(args, version);
+      case "tool":
+        return await (await import("./commands/tool.js")).toolCommand(args, version);
+      case "setup":
+        return await (await import("./commands/setup.js")).setupCommand(args);
+      case "models":
+        return await (await import("./commands/models.js")).modelsCommand(args);
+      case "doctor":
+        return await (await import("./commands/doctor.js")).doctorCommand(args, version);
+      case "demo":
+        return await (await import("./commands/demo.js")).demoCommand(args, version);
+      case "default":
+        return await (await import("./commands/default.js")).defaultCommand(args, version);
+    }
+  } catch (err) {
+    return report(err);
+  }
+}
+
+/** One clear line on stderr, and the exit status that goes with the failure. */
+function report(err: unknown): number {
+  if (err instanceof UsageError || err instanceof FatalError) {
+    process.stderr.write(`yuj: ${err.message}\n`);
+    return err instanceof UsageError ? 2 : err.exitCode;
+  }
+  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`yuj: unexpected error: ${message}\n`);
+  return 1;
+}

@@ -1,0 +1,127 @@
+// The composition root of a session: config, provider, profile and tools are
+// resolved first (so bad input fails before anything is written), then the
+// session directory and trace are opened and the core is wired to them.
+
+import { homedir } from "node:os";
+import { loadConfig, ConfigError } from "../core/config/load.js";
+import type { Config } from "../core/config/schema.js";
+import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";
+import { findInstructions } from "../core/instructions.js";
+import { sessionsDir, type Env } from "../core/paths.js";
+import { activateTools, type ActiveToolset } from "../core/profiles/activate.js";
+import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
+import type { Provider } from "../core/providers/types.js";
+import { nodeServices, type Services } from "../core/services.js";
+import { createSessionDir, newSessionId, sessionLayout } from "../core/session.js";
+import { buildSystemPrompt } from "../core/system-prompt.js";
+import { openTrace, type TraceWriter } from "../core/trace.js";
+import { builtinHandlers } from "../tools/registry.js";
+import { flagOverrides, type ParsedArgs } from "./args.js";
+import { FatalError } from "./errors.js";
+import { profilesRoot } from "./locate.js";
+import { chooseProvider, createProviderFor, NO_PROVIDER_HELP, type ProviderChoice } from "./provider-select.js";
+
+export interface SessionInputs {
+  args: ParsedArgs;
+  cwd: string;
+  env: Env;
+  /** Extra config layer applied over the flags (the demo's provider). */
+  extraOverrides?: Record<string, unknown>;
+  /** The top-level assistant session (ask_user and similar tools are on). */
+  topLevel: boolean;
+}
+
+export interface Resolved {
+  config: Config;
+  choice: ProviderChoice | undefined;
+  toolset: ActiveToolset;
+  services: Services;
+}
+
+/** Everything that can fail on bad input, checked before anything is written. */
+export function resolveSession(inputs: SessionInputs): Resolved {
+  let config: Config;
+  try {
+    const overrides = mergeShallow(flagOverrides(inputs.args), inputs.extraOverrides ?? {});
+    ({ config } = loadConfig({
+      cwd: inputs.cwd,
+      env: inputs.env,
+      home: inputs.env.HOME ?? homedir(),
+      configFiles: inputs.args.configFiles,
+      overrides,
+    }));
+  } catch (err) {
+    if (err instanceof ConfigError) throw new FatalError(err.message);
+    throw err;
+  }
+  const choice = chooseProvider(config, inputs.env, inputs.cwd);
+  const registry = builtinHandlers();
+  let toolset: ActiveToolset;
+  try {
+    const profile = loadProfile(profilesRoot, config.profile);
+    checkProfile(profile, registry, config.experiment.tool_desc);
+    toolset = activateTools(profile, registry, config, { topLevel: inputs.topLevel });
+  } catch (err) {
+    if (err instanceof ProfileError) throw new FatalError(err.message);
+    throw err;
+  }
+  return { config, choice, toolset, services: nodeServices() };
+}
+
+export function requireProvider(resolved: Resolved): ProviderChoice {
+  if (!resolved.choice) throw new FatalError(NO_PROVIDER_HELP);
+  return resolved.choice;
+}
+
+export interface OpenSession {
+  id: string;
+  dir: string;
+  trace: TraceWriter;
+  emit: Emit;
+  setTurn: (turn: number | undefined) => void;
+  usage: Usage;
+  close(): void;
+}
+
+/** Creates the session directory and trace; every event goes to both sinks. */
+export function openSession(env: Env, secrets: string[], onEvent: (e: CoreEvent) => void): OpenSession {
+  const id = newSessionId(new Date());
+  const dir = createSessionDir(sessionsDir(env, env.HOME ?? homedir()), id);
+  const trace = openTrace(sessionLayout(dir).trace, { secrets });
+  const { emit, setTurn } = createEmitter(id, (event) => {
+    trace.write(event);
+    onEvent(event);
+  });
+  return {
+    id,
+    dir,
+    trace,
+    emit,
+    setTurn,
+    usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    close: () => trace.close(),
+  };
+}
+
+export async function buildProvider(choice: ProviderChoice, config: Config): Promise<Provider> {
+  return createProviderFor(choice, config);
+}
+
+export function systemPromptFor(cwd: string, toolset: ActiveToolset): string {
+  return buildSystemPrompt({
+    cwd,
+    toolNames: [...toolset.tools.keys()],
+    instructions: findInstructions(cwd),
+    date: new Date().toISOString().slice(0, 10),
+  });
+}
+
+function mergeShallow(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const prev = out[k];
+    out[k] =
+      prev && typeof prev === "object" && v && typeof v === "object" ? { ...(prev as object), ...(v as object) } : v;
+  }
+  return out;
+}

@@ -1,0 +1,129 @@
+// Turning a model's raw argument text into a handler's typed arguments, or into
+// an error the model can act on. Never echoes argument values back: the error
+// names the path, the rule and the type, which is what the model needs.
+
+import type { z } from "zod";
+
+export type Validated =
+  | { ok: true; args: Record<string, unknown> }
+  | { ok: false; text: string };
+
+export interface ValidationOptions {
+  /** "reject": the spec's structured tool_schema_reject envelope, undeclared fields refused. */
+  mode: "off" | "reject";
+  /** Parameter names the model was shown (after profile conditions). */
+  exposed: string[];
+}
+
+export function validateArgs(
+  tool: string,
+  rawArgs: string,
+  schema: z.ZodObject,
+  opts: ValidationOptions,
+): Validated {
+  let value: unknown;
+  const trimmed = rawArgs.trim();
+  if (trimmed === "") {
+    value = {}; // some models send nothing for a call without parameters
+  } else {
+    try {
+      value = JSON.parse(trimmed);
+    } catch (err) {
+      return {
+        ok: false,
+        text:
+          `ERROR: bad arguments for ${tool}: arguments are not valid JSON (${(err as Error).message}). ` +
+          "Send the arguments as one JSON object.",
+      };
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const problem = { path: "$", rule: "type", expected: "object", actual: jsonType(value) };
+    return opts.mode === "reject"
+      ? { ok: false, text: rejectEnvelope(tool, [problem]) }
+      : { ok: false, text: `ERROR: bad arguments for ${tool}: expected a JSON object, got ${problem.actual}` };
+  }
+  const obj = value as Record<string, unknown>;
+
+  const problems: SchemaProblem[] = [];
+  if (opts.mode === "reject") {
+    for (const key of Object.keys(obj)) {
+      if (!opts.exposed.includes(key)) {
+        problems.push({ path: `$.${key}`, rule: "additionalProperties", expected: "no such field", actual: jsonType(obj[key]) });
+      }
+    }
+  }
+  const parsed = schema.safeParse(obj);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(describeIssue(issue, obj));
+  }
+  if (problems.length === 0) return { ok: true, args: parsed.data as Record<string, unknown> };
+  if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
+  const lines = problems.map((p) => `${p.path.replace(/^\$\.?/, "") || "(arguments)"}: ${plain(p)}`);
+  return { ok: false, text: `ERROR: bad arguments for ${tool}: ${lines.join("; ")}` };
+}
+
+interface SchemaProblem {
+  path: string;
+  rule: string;
+  expected: string;
+  actual: string;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, root: Record<string, unknown>): SchemaProblem {
+  const path = "$" + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  const actual = jsonType(valueAt(root, issue.path));
+  switch (issue.code) {
+    case "invalid_type":
+      return { path, rule: actual === "missing" ? "required" : "type", expected: issue.expected, actual };
+    case "too_small":
+      return { path, rule: "minimum", expected: `>= ${String(issue.minimum)}`, actual };
+    case "too_big":
+      return { path, rule: "maximum", expected: `<= ${String(issue.maximum)}`, actual };
+    case "invalid_value":
+      return { path, rule: "enum", expected: issue.values.map((v) => JSON.stringify(v)).join(" | "), actual };
+    case "unrecognized_keys":
+      return { path, rule: "additionalProperties", expected: "no such field", actual };
+    default:
+      return { path, rule: issue.code, expected: issue.message, actual };
+  }
+}
+
+function plain(p: SchemaProblem): string {
+  if (p.rule === "required") return `required (${p.expected})`;
+  if (p.rule === "type") return `expected ${p.expected}, got ${p.actual}`;
+  if (p.rule === "additionalProperties") return "not a parameter of this tool";
+  return `expected ${p.expected}, got ${p.actual}`;
+}
+
+function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
+  // Keys sorted, as the spec's envelope shows them.
+  const sorted = errors.map((e) => ({ actual_type: e.actual, expected: e.expected, path: e.path, rule: e.rule }));
+  const body = {
+    error: {
+      errors: sorted,
+      message: "Tool arguments do not match the declared schema.",
+      tool,
+      type: "tool_schema_reject",
+      version: 1,
+    },
+  };
+  return `ERROR: ${JSON.stringify(body)}`;
+}
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = root;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+function jsonType(v: unknown): string {
+  if (v === undefined) return "missing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}

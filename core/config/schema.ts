@@ -1,0 +1,194 @@
+// The whole configuration, every key the spec names, validated with zod.
+// Objects are strict: an unknown key is an error that names it. Sections use
+// `prefault({})` so their inner defaults apply when a file omits the section.
+
+import { z } from "zod";
+
+const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
+const posInt = z.number().int().positive();
+const nonNegInt = z.number().int().nonnegative();
+const ratio = z.number().min(0).max(1);
+
+export const PROVIDER_NAMES = ["anthropic", "openai", "openai-chat", "scripted"] as const;
+export const EDIT_FORMATS = ["exact", "apply_patch", "udiff", "whole"] as const;
+
+const providerSection = section({
+  name: z.enum(PROVIDER_NAMES).optional(),
+  model: z.string().min(1).optional(),
+  base_url: z.url().optional(),
+  /** Name of the environment variable that holds the API key. */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name").optional(),
+  /** Scenario file for the scripted provider. */
+  scenario: z.string().min(1).optional(),
+  max_output_tokens: posInt.default(8192),
+  max_retries: nonNegInt.default(4),
+  request_timeout_s: posInt.default(600),
+});
+
+const loopSection = section({
+  max_turns: posInt.default(200),
+  max_sessions: posInt.default(10),
+  duplicate_abort: nonNegInt.default(3),
+  error_nudge_threshold: nonNegInt.default(3),
+  done_guard_enabled: z.boolean().default(false),
+  done_require_mutation: z.boolean().default(false),
+  done_require_verify: z.boolean().default(false),
+  plan_mode: z.enum(["off", "required"]).default("off"),
+  plan_max_turns: posInt.default(30),
+});
+
+const runTestsSection = section({
+  enabled: z.boolean().default(false),
+  timeout: posInt.default(240),
+  structured_output: z.boolean().default(true),
+  assertion_context_lines: nonNegInt.default(5),
+  assertion_context_max: nonNegInt.default(3),
+});
+
+const toolsSection = section({
+  edit_format: z.enum(EDIT_FORMATS).optional(),
+  bash_timeout: posInt.default(120),
+  grep_timeout: posInt.default(30),
+  search_pagination_enabled: z.boolean().default(true),
+  grep_max_matches_per_page: posInt.default(25),
+  glob_max_matches_per_page: posInt.default(25),
+  glob_max_listed_paths: nonNegInt.default(50),
+  glob_refuse_unscoped_recursive: z.boolean().default(true),
+  sink_head_bytes: nonNegInt.default(1000),
+  sink_tail_bytes: nonNegInt.default(1000),
+  edit_strict_match: z.boolean().default(true),
+  edit_fuzzy_cascade_enabled: z.boolean().default(false),
+  edit_candidate_count: nonNegInt.default(3),
+  strip_ansi: z.boolean().default(true),
+  collapse_blank_lines: z.boolean().default(true),
+  collapse_duplicate_lines: z.boolean().default(true),
+  collapse_similar_lines: z.boolean().default(true),
+  sandbox_bash: z.boolean().default(false),
+  sandbox_required: z.boolean().default(true),
+  bwrap_bin: z.string().default("/usr/bin/bwrap"),
+  think_enabled: z.boolean().default(false),
+  think_keep_turns: nonNegInt.default(4),
+  background_enabled: z.boolean().default(false),
+  terminal_enabled: z.boolean().default(false),
+  task_enabled: z.boolean().default(false),
+  todos_enabled: z.boolean().default(false),
+  todos_max_items: posInt.default(20),
+  checkpoint_enabled: z.boolean().default(false),
+  notebook_edit_enabled: z.boolean().default(false),
+  structural_enabled: z.boolean().default(false),
+  lazy_loading_enabled: z.boolean().default(false),
+  ast_search_enabled: z.boolean().default(false),
+  bash_redirect_read_side: z.boolean().default(false),
+  schema_validation: z.enum(["off", "reject"]).default("off"),
+  stale_file: z.enum(["off", "warn", "block"]).default("off"),
+  run_tests: runTestsSection,
+  list_definitions: section({ enabled: z.boolean().default(false) }),
+  apply_patch: section({ enabled: z.boolean().default(false) }),
+  unified_envelope: section({ enabled: z.boolean().default(false) }),
+});
+
+const lspServer = z.strictObject({
+  command: z.array(z.string()).min(1),
+  languages: z.array(z.string()).min(1),
+  root_markers: z.array(z.string()).default([]),
+});
+
+const lspSection = section({
+  enabled: z.boolean().default(false),
+  tool_enabled: z.boolean().default(false),
+  severity: z.enum(["error", "warning", "information", "hint"]).default("error"),
+  servers: z.record(z.string(), lspServer).default({}),
+});
+
+const outputSection = section({
+  max_output_chars: posInt.default(80000),
+  truncate_head_ratio: ratio.default(0.4),
+  trace_args_summary_chars: posInt.default(200),
+  trace_result_summary_chars: posInt.default(1200),
+  trace_reasoning_store_chars: posInt.default(800),
+});
+
+const postEditCheck = z.strictObject({
+  name: z.string().min(1),
+  trigger: z.enum(["edit", "write", "edit|write"]).default("edit|write"),
+  when: z.string().optional(),
+  cmd: z.string().min(1),
+  on_fail: z.enum(["append", "warn", "block"]).default("append"),
+});
+
+const formatterSection = section({
+  /** Argument vector; `{path}` is replaced by the changed file. Empty: no formatter. */
+  command: z.array(z.string()).default([]),
+  extensions: z.array(z.string()).default([]),
+  timeout_s: posInt.default(10),
+});
+
+export const PERMISSION_ACTIONS = ["allow", "ask", "deny"] as const;
+
+export const permissionRule = z.strictObject({
+  tool: z.string().min(1),
+  pattern: z.string().optional(),
+  action: z.enum(PERMISSION_ACTIONS),
+});
+
+const mcpServer = z.strictObject({
+  command: z.string().optional(),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  url: z.url().optional(),
+  allowed_tools: z.array(z.string()).optional(),
+  manual: z.boolean().default(false),
+});
+
+const hookDef = z.strictObject({
+  name: z.string().optional(),
+  command: z.array(z.string()).optional(),
+  shell: z.string().optional(),
+  timeout: posInt.default(30),
+  tools: z.array(z.string()).optional(),
+  paths: z.array(z.string()).optional(),
+  agents: z.array(z.string()).optional(),
+  models: z.array(z.string()).optional(),
+  agent_kinds: z.array(z.string()).optional(),
+  only_on_error: z.boolean().optional(),
+  environment: z.record(z.string(), z.string()).optional(),
+});
+
+export const configSchema = z.strictObject({
+  /** The tool surface: profiles/<name>; "_base" is the Yuj surface. */
+  profile: z.string().min(1).default("_base"),
+  provider: providerSection,
+  loop: loopSection,
+  tools: toolsSection,
+  lsp: lspSection,
+  output: outputSection,
+  context: section({
+    digest_compaction_safety_margin: ratio.default(0.05),
+    digest_keep_recent_turns: posInt.default(8),
+  }),
+  model: section({
+    context_window: posInt.optional(),
+    context_fill_ratio: ratio.default(0.95),
+    max_tokens_fraction: ratio.default(0.25),
+  }),
+  post_edit_check: section({
+    enabled: z.boolean().default(false),
+    timeout: posInt.default(10),
+    checks: z.array(postEditCheck).default([]),
+  }),
+  formatter: formatterSection,
+  sandbox: section({ unreadable_paths: z.array(z.string()).default([]) }),
+  experiment: section({ tool_desc: z.enum(["minimal"]).default("minimal") }),
+  permissions: section({ rules: z.array(permissionRule).default([]) }),
+  mcp: z.record(z.string(), mcpServer).default({}),
+  hooks: z.record(z.string(), z.array(hookDef)).default({}),
+  skills: section({ paths: z.array(z.string()).default([]) }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type PermissionRule = z.infer<typeof permissionRule>;
+
+/** The configuration with every default applied and nothing set. */
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}

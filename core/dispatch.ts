@@ -1,0 +1,152 @@
+// One tool call from raw model output to a bounded result: resolve the name,
+// validate the arguments, ask the permission gate, run the handler, bound the
+// output, emit the result. The loop and `yuj tool` both come through here.
+
+import { join } from "node:path";
+import type { Config } from "./config/schema.js";
+import type { Emit } from "./events.js";
+import type { ToolCall } from "./history.js";
+import { boundOutput } from "./output-bound.js";
+import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
+import type { Services } from "./services.js";
+import type { ToolContext, ToolResult } from "./tool-types.js";
+import { validateArgs } from "./arg-validation.js";
+
+/** Decides whether a prepared call may run. Issue-level permissions plug in here. */
+export type PermissionGate = (
+  call: PreparedCall,
+  signal: AbortSignal,
+) => Promise<{ allowed: true } | { allowed: false; text: string }>;
+
+export const allowAll: PermissionGate = async () => ({ allowed: true });
+
+export interface DispatchDeps {
+  toolset: ActiveToolset;
+  config: Config;
+  services: Services;
+  emit: Emit;
+  cwd: string;
+  sessionDir: string;
+  signal: AbortSignal;
+  gate?: PermissionGate;
+}
+
+export type PreparedCall =
+  | { ready: true; call: ToolCall; tool: ActiveTool; args: Record<string, unknown> }
+  | { ready: false; call: ToolCall; text: string };
+
+export interface CallOutcome {
+  call: ToolCall;
+  ok: boolean;
+  modelText: string;
+  finish?: { message?: string };
+  cancelled: boolean;
+}
+
+export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
+
+/** Resolves and validates without running anything. */
+export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Config): PreparedCall {
+  const tool = toolset.tools.get(call.name);
+  if (!tool) {
+    const names = [...toolset.tools.keys()].join(", ");
+    return { ready: false, call, text: `ERROR: unknown tool '${call.name}'. Available tools: ${names}.` };
+  }
+  const exposed = Object.keys((tool.spec.parameters.properties ?? {}) as object);
+  const checked = validateArgs(call.name, call.args, tool.handler.schema, {
+    mode: config.tools.schema_validation,
+    exposed,
+  });
+  return checked.ok
+    ? { ready: true, call, tool, args: checked.args }
+    : { ready: false, call, text: checked.text };
+}
+
+export function isReadOnly(p: PreparedCall): boolean {
+  return !p.ready || p.tool.handler.readOnly;
+}
+
+export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<CallOutcome> {
+  const started = deps.services.clock.now();
+  let result: ToolResult;
+  let cancelled = false;
+  if (deps.signal.aborted) {
+    result = { ok: false, modelText: CANCELLED_TEXT };
+    cancelled = true;
+  } else if (!p.ready) {
+    result = { ok: false, modelText: p.text };
+  } else {
+    const verdict = await (deps.gate ?? allowAll)(p, deps.signal);
+    if (!verdict.allowed) {
+      result = { ok: false, modelText: verdict.text };
+    } else {
+      result = await runHandler(p, deps);
+      if (deps.signal.aborted) {
+        cancelled = true;
+        result = { ok: false, modelText: `${CANCELLED_TEXT}\n${result.modelText}`.trimEnd() };
+      }
+    }
+  }
+  return emitResult(p.call, result, cancelled, deps, deps.services.clock.now() - started);
+}
+
+async function runHandler(
+  p: Extract<PreparedCall, { ready: true }>,
+  deps: DispatchDeps,
+): Promise<ToolResult> {
+  const ctx: ToolContext = {
+    cwd: deps.cwd,
+    signal: deps.signal,
+    callId: p.call.id,
+    emit: deps.emit,
+    services: deps.services,
+    config: deps.config,
+    sessionDir: deps.sessionDir,
+  };
+  try {
+    return await p.tool.handler.run(p.args, ctx);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, modelText: `ERROR: ${p.call.name} failed: ${message}` };
+  }
+}
+
+/** Bounds the texts, emits the tool_result event, and returns the outcome. */
+export function emitResult(
+  call: ToolCall,
+  result: ToolResult,
+  cancelled: boolean,
+  deps: Pick<DispatchDeps, "config" | "emit" | "sessionDir">,
+  durationMs: number,
+): CallOutcome {
+  const bound = (text: string, suffix: string) =>
+    boundOutput(text, {
+      maxChars: deps.config.output.max_output_chars,
+      headRatio: deps.config.output.truncate_head_ratio,
+      saveDir: join(deps.sessionDir, "tool-output"),
+      name: `${call.id}${suffix}`,
+    });
+  const model = bound(result.modelText, "");
+  const view =
+    result.viewText === undefined || result.viewText === result.modelText
+      ? model
+      : bound(result.viewText, ".view");
+  deps.emit({
+    type: "tool_result",
+    callId: call.id,
+    name: call.name,
+    ok: result.ok,
+    modelText: model.text,
+    viewText: view.text,
+    durationMs,
+    ...(model.fullOutputPath ? { fullOutputPath: model.fullOutputPath } : {}),
+    ...(cancelled ? { cancelled: true } : {}),
+  });
+  return {
+    call,
+    ok: result.ok,
+    modelText: model.text,
+    cancelled,
+    ...(result.finish ? { finish: result.finish } : {}),
+  };
+}

@@ -1,0 +1,157 @@
+// Every event the core emits, as one discriminated union on `type`.
+// Events are plain JSON: the trace stores them as they are, `--output jsonl`
+// prints them as they are, and the reducer builds the view from them alone.
+
+/** Fields every event carries. `seq` is dense from 1 within a session. */
+export interface EventEnvelope {
+  seq: number;
+  /** ISO-8601 time the event was emitted. */
+  ts: string;
+  sessionId: string;
+  /** The agent the event belongs to; "main" for the top-level session. */
+  agentId: string;
+  /** Model turn (0-based) the event belongs to, when it belongs to one. */
+  turn?: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+}
+
+export type FinishReason =
+  | "done" // the model called the finish tool
+  | "answered" // the model replied without tool calls
+  | "max_turns"
+  | "cancelled"
+  | "input_required"
+  | "error";
+
+export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
+
+export interface TodoItem {
+  id?: string;
+  description: string;
+  status: TodoStatus;
+  activeForm?: string;
+}
+
+export type ApprovalDecision = "allow_once" | "allow_always" | "reject" | "reject_with_message";
+
+export type EventBody =
+  | {
+      type: "session_started";
+      cwd: string;
+      profile: string;
+      provider: string;
+      model: string;
+      version: string;
+      demo?: boolean;
+      traceFile?: string;
+    }
+  | { type: "user_message"; text: string }
+  | {
+      type: "request_sent";
+      requestId: string;
+      provider: string;
+      model: string;
+      messageCount: number;
+      toolNames: string[];
+      /** Size of the request body in bytes as sent on the wire. */
+      bytes: number;
+    }
+  /** Raw request body as sent (headers are never recorded). */
+  | { type: "provider_request"; requestId: string; url: string; body: string }
+  /** Raw response body as received (the SSE text for streams). */
+  | { type: "provider_response"; requestId: string; status: number; body: string }
+  | { type: "assistant_text_delta"; text: string }
+  | { type: "assistant_message"; text: string }
+  | { type: "tool_call_started"; callId: string; name: string }
+  | { type: "tool_call_args_delta"; callId: string; delta: string }
+  | { type: "tool_call_finished"; callId: string; name: string; args: string }
+  | {
+      type: "tool_result";
+      callId: string;
+      name: string;
+      ok: boolean;
+      /** What the model is sent (already bounded). */
+      modelText: string;
+      /** What the view shows; may differ from the model's text. */
+      viewText: string;
+      durationMs: number;
+      /** Set when the model text was cut; the full text is at this path. */
+      fullOutputPath?: string;
+      cancelled?: boolean;
+    }
+  | {
+      type: "approval_requested";
+      callId: string;
+      tool: string;
+      summary: string;
+      detail?: string;
+    }
+  | {
+      type: "approval_resolved";
+      callId: string;
+      decision: ApprovalDecision;
+      message?: string;
+      rule?: string;
+    }
+  | { type: "question_asked"; callId: string; question: string }
+  | { type: "question_answered"; callId: string; answer: string }
+  | { type: "job_started"; jobId: string; command: string; callId?: string; pid?: number }
+  | { type: "job_output"; jobId: string; text: string }
+  | { type: "job_exited"; jobId: string; exitCode: number | null; signal?: string | null }
+  | { type: "todo_updated"; todos: TodoItem[] }
+  | { type: "usage"; usage: Usage; total: Usage }
+  | {
+      type: "retry";
+      attempt: number;
+      delayMs: number;
+      reason: string;
+      status?: number;
+      /** True when partial output of the failed attempt was discarded. */
+      discardedPartial: boolean;
+    }
+  | { type: "notice"; level: "info" | "warning"; text: string }
+  | { type: "turn_finished"; toolCalls: number }
+  | { type: "run_finished"; reason: FinishReason; message?: string }
+  | { type: "error"; message: string; code: string; callId?: string };
+
+export type CoreEvent = EventEnvelope & EventBody;
+export type EventType = EventBody["type"];
+
+/** Events narrowed by type: `EventOf<"tool_result">`. */
+export type EventOf<T extends EventType> = EventEnvelope & Extract<EventBody, { type: T }>;
+
+export type Emit = (body: EventBody, extra?: { turn?: number; agentId?: string }) => CoreEvent;
+
+/** Makes an emitter that stamps seq/ts/ids and hands each event to `sink`. */
+export function createEmitter(
+  sessionId: string,
+  sink: (event: CoreEvent) => void,
+  now: () => Date = () => new Date(),
+): { emit: Emit; setTurn(turn: number | undefined): void } {
+  let seq = 0;
+  let currentTurn: number | undefined;
+  const emit: Emit = (body, extra) => {
+    const envelope: EventEnvelope = {
+      seq: ++seq,
+      ts: now().toISOString(),
+      sessionId,
+      agentId: extra?.agentId ?? "main",
+    };
+    const turn = extra?.turn ?? currentTurn;
+    if (turn !== undefined) envelope.turn = turn;
+    const event = { ...envelope, ...body } as CoreEvent;
+    sink(event);
+    return event;
+  };
+  return {
+    emit,
+    setTurn(turn) {
+      currentTurn = turn;
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// The model loop: request → stream → validate → dispatch → append → repeat,
+// until the model finishes, a limit ends the run, or it is cancelled. Every
+// path out leaves a valid history: each tool call has a result.
+
+import type { Config } from "./config/schema.js";
+import type { Emit, FinishReason, Usage } from "./events.js";
+import type { HistoryItem, ToolCall } from "./history.js";
+import type { ActiveToolset } from "./profiles/activate.js";
+import type { Provider } from "./providers/types.js";
+import type { Services } from "./services.js";
+import {
+  CANCELLED_TEXT,
+  emitResult,
+  isReadOnly,
+  prepareCall,
+  runPrepared,
+  type CallOutcome,
+  type PermissionGate,
+  type PreparedCall,
+} from "./dispatch.js";
+import { streamTurn } from "./turn-stream.js";
+
+export interface LoopDeps {
+  provider: Provider;
+  model: string;
+  system: string;
+  toolset: ActiveToolset;
+  config: Config;
+  services: Services;
+  emit: Emit;
+  setTurn: (turn: number | undefined) => void;
+  cwd: string;
+  sessionDir: string;
+  signal: AbortSignal;
+  gate?: PermissionGate;
+  /** Running token totals for the session; updated in place. */
+  usage: Usage;
+}
+
+export interface RunOutcome {
+  reason: FinishReason;
+  message?: string;
+  turns: number;
+}
+
+/**
+ * Runs one user message to its end. `history` is the conversation so far and
+ * is extended in place, so the caller keeps it for the next message.
+ */
+export async function runLoop(history: HistoryItem[], userText: string, deps: LoopDeps): Promise<RunOutcome> {
+  const { emit } = deps;
+  let callCounter = 0;
+  const newCallId = () => `yc_${Date.now().toString(36)}_${(++callCounter).toString(36)}`;
+
+  emit({ type: "user_message", text: userText });
+  history.push({ role: "user", text: userText });
+
+  const maxTurns = deps.config.loop.max_turns;
+  for (let turn = 0; ; turn++) {
+    if (turn >= maxTurns) {
+      return finish(deps, { reason: "max_turns", message: `stopped after ${maxTurns} turns ([loop].max_turns)`, turns: turn });
+    }
+    if (deps.signal.aborted) return finish(deps, { reason: "cancelled", turns: turn });
+    deps.setTurn(turn);
+
+    let collected;
+    try {
+      collected = await streamTurn(
+        {
+          model: deps.model,
+          system: deps.system,
+          history,
+          tools: deps.toolset.specs,
+          maxOutputTokens: deps.config.provider.max_output_tokens,
+        },
+        { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId },
+      );
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      emit({ type: "error", code: "provider", message });
+      return finish(deps, { reason: "error", message, turns: turn + 1 });
+    }
+
+    if (collected.text) emit({ type: "assistant_message", text: collected.text });
+    const calls = [...collected.calls, ...(collected.cancelled ? collected.unfinished : [])];
+    history.push({ role: "assistant", text: collected.text, toolCalls: calls });
+
+    if (collected.cancelled) {
+      for (const call of calls) pushResult(history, cancelCall(call, deps));
+      emit({ type: "turn_finished", toolCalls: calls.length });
+      return finish(deps, { reason: "cancelled", turns: turn + 1 });
+    }
+    if (calls.length === 0) {
+      emit({ type: "turn_finished", toolCalls: 0 });
+      return finish(deps, { reason: "answered", message: collected.text, turns: turn + 1 });
+    }
+
+    const outcomes = await dispatchAll(calls, deps);
+    for (const outcome of outcomes) pushResult(history, outcome);
+    emit({ type: "turn_finished", toolCalls: calls.length });
+
+    if (deps.signal.aborted || outcomes.some((o) => o.cancelled)) {
+      return finish(deps, { reason: "cancelled", turns: turn + 1 });
+    }
+    const done = outcomes.find((o) => o.finish);
+    if (done) {
+      const message = done.finish?.message;
+      return finish(deps, message === undefined ? { reason: "done", turns: turn + 1 } : { reason: "done", message, turns: turn + 1 });
+    }
+  }
+}
+
+/**
+ * Runs a turn's calls: consecutive read-only calls together, anything that
+ * writes alone and in order. Calls after a finish call are not run.
+ */
+async function dispatchAll(calls: ToolCall[], deps: LoopDeps): Promise<CallOutcome[]> {
+  const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
+  const outcomes: CallOutcome[] = [];
+  let finished = false;
+  let i = 0;
+  while (i < prepared.length) {
+    if (finished) {
+      const skipped = prepared[i++]!;
+      outcomes.push(
+        emitResult(skipped.call, { ok: false, modelText: "ERROR: not run: the task was finished by an earlier call in the same response" }, false, deps, 0),
+      );
+      continue;
+    }
+    const batch: PreparedCall[] = [prepared[i++]!];
+    if (isReadOnly(batch[0]!) && !isFinishCall(batch[0]!)) {
+      while (i < prepared.length && isReadOnly(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
+    }
+    const results = await Promise.all(batch.map((p) => runPrepared(p, deps)));
+    outcomes.push(...results);
+    if (results.some((r) => r.finish)) finished = true;
+  }
+  return outcomes;
+}
+
+function isFinishCall(p: PreparedCall): boolean {
+  return p.ready && p.tool.handler.id === "done";
+}
+
+function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
+  return emitResult(call, { ok: false, modelText: CANCELLED_TEXT }, true, deps, 0);
+}
+
+function pushResult(history: HistoryItem[], outcome: CallOutcome): void {
+  history.push({
+    role: "tool",
+    callId: outcome.call.id,
+    name: outcome.call.name,
+    text: outcome.modelText,
+    isError: !outcome.ok,
+  });
+}
+
+function finish(deps: LoopDeps, outcome: RunOutcome): RunOutcome {
+  deps.setTurn(undefined);
+  deps.emit(
+    outcome.message === undefined
+      ? { type: "run_finished", reason: outcome.reason }
+      : { type: "run_finished", reason: outcome.reason, message: outcome.message },
+  );
+  return outcome;
+}

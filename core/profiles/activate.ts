@@ -1,0 +1,101 @@
+// From a profile, the registry and the config to the tools one request
+// carries: conditions applied, the max_tools cap applied, and each tool's
+// JSON Schema built from its handler's zod schema plus the profile's words.
+
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { Config } from "../config/schema.js";
+import type { ToolSpec } from "../history.js";
+import type { ToolHandler, ToolRegistry } from "../tool-types.js";
+import { descriptionPath, type Profile, type ProfileTool } from "./load.js";
+import { conditionHolds } from "./tool-entry.js";
+
+export interface ActiveTool {
+  /** Exposed name. */
+  name: string;
+  handler: ToolHandler;
+  spec: ToolSpec;
+}
+
+export interface ActiveToolset {
+  profile: Profile;
+  editFormat: string;
+  tools: Map<string, ActiveTool>;
+  /** In the order the model is sent them. */
+  specs: ToolSpec[];
+}
+
+export interface ActivateOptions {
+  topLevel: boolean;
+}
+
+export function activateTools(
+  profile: Profile,
+  registry: ToolRegistry,
+  config: Config,
+  opts: ActivateOptions,
+): ActiveToolset {
+  const editFormat = config.tools.edit_format ?? profile.editFormat;
+  const condCtx = { editFormat, topLevel: opts.topLevel, config };
+  const on = profile.tools.filter((t) => t.enabled_when.every((c) => conditionHolds(c, condCtx)));
+  const kept = applyCap(on, profile.maxTools);
+  const descMode = config.experiment.tool_desc;
+
+  const tools = new Map<string, ActiveTool>();
+  for (const entry of kept) {
+    const handler = registry.get(entry.handler);
+    if (!handler) throw new Error(`tool ${entry.name}: no handler "${entry.handler}"`);
+    const description = readFileSync(descriptionPath(profile, entry, descMode), "utf8").trim();
+    tools.set(entry.name, {
+      name: entry.name,
+      handler,
+      spec: {
+        name: entry.name,
+        description,
+        parameters: parametersSchema(handler, entry, (c) => conditionHolds(c, condCtx)),
+      },
+    });
+  }
+  return { profile, editFormat, tools, specs: [...tools.values()].map((t) => t.spec) };
+}
+
+/** Keeps always_keep tools, then the others in declared order, up to max. */
+function applyCap(tools: ProfileTool[], max: number): ProfileTool[] {
+  if (tools.length <= max) return tools;
+  const keep = new Set(tools.filter((t) => t.always_keep));
+  for (const t of tools) {
+    if (keep.size >= max) break;
+    keep.add(t);
+  }
+  return tools.filter((t) => keep.has(t));
+}
+
+/** The JSON Schema of a tool's parameters, as sent to the model. */
+export function parametersSchema(
+  handler: ToolHandler,
+  entry: ProfileTool,
+  holds: (condition: string) => boolean,
+): Record<string, unknown> {
+  const schema = z.toJSONSchema(handler.schema, { io: "input" }) as Record<string, unknown>;
+  delete schema.$schema;
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [name, conds] of Object.entries(entry.param_conditions)) {
+    if (conds.every(holds)) continue;
+    delete props[name];
+    if (Array.isArray(schema.required)) {
+      schema.required = (schema.required as string[]).filter((r) => r !== name);
+    }
+  }
+  for (const [name, prop] of Object.entries(props)) {
+    dropSafeIntegerBounds(prop);
+    const words = entry.params[name];
+    if (words) props[name] = { ...prop, description: words };
+  }
+  return schema;
+}
+
+// zod states ±MAX_SAFE_INTEGER on every int; they say nothing and cost bytes.
+function dropSafeIntegerBounds(prop: Record<string, unknown>): void {
+  if (prop.minimum === Number.MIN_SAFE_INTEGER) delete prop.minimum;
+  if (prop.maximum === Number.MAX_SAFE_INTEGER) delete prop.maximum;
+}

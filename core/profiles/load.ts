@@ -1,0 +1,118 @@
+// Profiles are data: which tools a surface exposes, under which names, with
+// which descriptions, when each is on, and how many at most. This module reads
+// a profile's TOML, checks it against the handler registry, and turns it into
+// the tool list a request carries.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { z } from "zod";
+import { EDIT_FORMATS } from "../config/schema.js";
+import type { ToolRegistry } from "../tool-types.js";
+import { profileToolSchema, type ProfileTool } from "./tool-entry.js";
+
+const profileFileSchema = z.strictObject({
+  profile: z.strictObject({
+    name: z.string().min(1),
+    description: z.string().default(""),
+    edit_format: z.enum(EDIT_FORMATS).default("exact"),
+  }),
+  capacity: z
+    .strictObject({ max_tools: z.number().int().positive().default(8) })
+    .prefault({}),
+});
+
+const toolSchemasFileSchema = z.strictObject({
+  tools: z.record(z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), profileToolSchema),
+});
+
+export type { ProfileTool };
+
+export interface Profile {
+  name: string;
+  description: string;
+  dir: string;
+  editFormat: (typeof EDIT_FORMATS)[number];
+  maxTools: number;
+  /** Every tool the profile declares, in the order the model is sent them. */
+  tools: ProfileTool[];
+}
+
+export class ProfileError extends Error {
+  override name = "ProfileError";
+}
+
+export function loadProfile(profilesRoot: string, name: string): Profile {
+  const dir = join(profilesRoot, name);
+  if (!/^[A-Za-z0-9_.-]+$/.test(name) || !existsSync(join(dir, "profile.toml"))) {
+    throw new ProfileError(
+      `unknown profile "${name}": no ${join(dir, "profile.toml")}. ` +
+        `Use --profile with a folder name under ${profilesRoot} (the default is _base).`,
+    );
+  }
+  const meta = readToml(join(dir, "profile.toml"), profileFileSchema);
+  const schemas = readToml(join(dir, "tool_schemas.toml"), toolSchemasFileSchema);
+  const tools = Object.entries(schemas.tools).map(([exposed, entry]) => ({
+    ...entry,
+    name: exposed,
+  }));
+  return {
+    name,
+    description: meta.profile.description,
+    dir,
+    editFormat: meta.profile.edit_format,
+    maxTools: meta.capacity.max_tools,
+    tools,
+  };
+}
+
+/**
+ * Checks that every tool the profile declares has a handler and that the
+ * declared parameters are exactly the handler's, and that description files
+ * exist. Fails on the first problem with a message that names it.
+ */
+export function checkProfile(profile: Profile, registry: ToolRegistry, descMode: string): void {
+  for (const tool of profile.tools) {
+    const handler = registry.get(tool.handler);
+    const where = `profile ${profile.name}, tool ${tool.name}`;
+    if (!handler) {
+      throw new ProfileError(`${where}: no handler "${tool.handler}" is registered`);
+    }
+    const declared = Object.keys(tool.params).sort();
+    const actual = Object.keys(handler.schema.shape).sort();
+    if (declared.join(",") !== actual.join(",")) {
+      throw new ProfileError(
+        `${where}: params [${declared.join(", ")}] do not match handler ` +
+          `"${tool.handler}" parameters [${actual.join(", ")}]`,
+      );
+    }
+    const descFile = descriptionPath(profile, tool, descMode);
+    if (!existsSync(descFile)) throw new ProfileError(`${where}: missing description ${descFile}`);
+  }
+}
+
+export function descriptionPath(profile: Profile, tool: ProfileTool, descMode: string): string {
+  return join(profile.dir, "tool_descriptions", descMode, tool.description);
+}
+
+function readToml<T>(file: string, schema: z.ZodType<T>): T {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ProfileError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = parseToml(text);
+  } catch (err) {
+    throw new ProfileError(`${file}: ${(err as Error).message.split("\n")[0]}`);
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.join(".") || "(root)";
+    throw new ProfileError(`${file}: ${path}: ${issue.message}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,57 @@
+// One tool entry of a profile's tool_schemas.toml, and the conditions that
+// switch it on. Conditions are data so that a profile, not code, says when a
+// tool is exposed.
+
+import { z } from "zod";
+
+/**
+ * A condition string:
+ * - `always`
+ * - `edit_format:<fmt>[|<fmt>...]`: on when the selected edit format is one of these
+ * - `config:<dotted.key>`: on when that config value is true
+ * - `top_level`: on only in the top-level assistant session
+ */
+const condition = z
+  .string()
+  .regex(/^(always|top_level|edit_format:[a-z_|]+|config:[a-z_.]+)$/, "a condition: always, top_level, edit_format:<fmt>, config:<key>");
+
+export const profileToolSchema = z.strictObject({
+  /** Handler id in the registry. */
+  handler: z.string().min(1),
+  /** Description file under tool_descriptions/<mode>/. */
+  description: z.string().min(1),
+  /** Parameter name → description shown to the model. */
+  params: z.record(z.string(), z.string()).default({}),
+  /** Every condition must hold for the tool to be on. */
+  enabled_when: z.array(condition).default(["always"]),
+  /** Parameters shown only while their conditions hold (all must). */
+  param_conditions: z.record(z.string(), z.array(condition)).default({}),
+  /** Kept when max_tools forces tools out. */
+  always_keep: z.boolean().default(false),
+});
+
+export type ProfileTool = z.infer<typeof profileToolSchema> & { name: string };
+
+export interface ConditionContext {
+  editFormat: string;
+  topLevel: boolean;
+  config: unknown;
+}
+
+export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
+  if (cond === "always") return true;
+  if (cond === "top_level") return ctx.topLevel;
+  const [kind, value = ""] = cond.split(/:(.*)/s);
+  if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
+  if (kind === "config") return lookup(ctx.config, value) === true;
+  return false;
+}
+
+function lookup(obj: unknown, dotted: string): unknown {
+  let cur: unknown = obj;
+  for (const key of dotted.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}

@@ -1,0 +1,58 @@
+// A provider that plays a scenario file instead of calling a model: the
+// offline demo and the loop's tests run on it. Turn N of the scenario answers
+// the request that already holds N assistant turns, like the test server.
+
+import type { ModelRequest } from "../history.js";
+import type { Provider, ProviderEvent } from "./types.js";
+import { systemClock } from "../services.js";
+import { callArgumentsText, callId, chunkText, type Scenario } from "./scenario.js";
+
+export interface ScriptedOptions {
+  /** Pause between streamed pieces, so the demo reads like a live model. */
+  delayMs?: number;
+}
+
+export function scriptedProvider(scenario: Scenario, opts: ScriptedOptions = {}): Provider {
+  const delay = opts.delayMs ?? 0;
+  return {
+    name: "scripted",
+    async listModels() {
+      return ["scripted"];
+    },
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+      const turnIndex = request.history.filter((h) => h.role === "assistant").length;
+      yield { type: "raw_request", url: "scripted:", body: JSON.stringify({ model: request.model, turn: turnIndex }) };
+      const turn = scenario.turns[turnIndex];
+      const pause = async () => {
+        if (delay > 0) await systemClock.sleep(delay, signal);
+        if (signal.aborted) throw signal.reason ?? new Error("aborted");
+      };
+      const text = turn ? turn.text : scenario.fallback_text;
+      for (const piece of chunkText(text, 12)) {
+        await pause();
+        yield { type: "text_delta", text: piece };
+      }
+      const calls = turn?.tool_calls ?? [];
+      for (const [i, call] of calls.entries()) {
+        const id = callId(call, turnIndex, i);
+        yield { type: "tool_call_start", id, name: call.name };
+        for (const piece of chunkText(callArgumentsText(call), 16)) {
+          await pause();
+          yield { type: "tool_call_delta", id, delta: piece };
+        }
+        yield { type: "tool_call_end", id };
+      }
+      const usage = turn?.usage;
+      yield {
+        type: "usage",
+        usage: {
+          inputTokens: usage?.input ?? 0,
+          outputTokens: usage?.output ?? 0,
+          cachedTokens: usage?.cached ?? 0,
+        },
+      };
+      yield { type: "raw_response", status: 200, body: JSON.stringify(turn ?? { text }) };
+      yield { type: "finish", stopReason: calls.length ? "tool_use" : "end_turn" };
+    },
+  };
+}

@@ -1,0 +1,254 @@
+// A pure function from (state, event) to state: the session as the view shows
+// it. The TUI renders only this; the headless printer and replays use it too.
+
+import type {
+  CoreEvent,
+  EventOf,
+  FinishReason,
+  TodoItem,
+  Usage,
+} from "./events.js";
+
+export type ToolCardStatus = "streaming" | "running" | "ok" | "error" | "cancelled";
+
+export type Card =
+  | { kind: "user"; num: number; text: string }
+  | { kind: "assistant"; num: number; text: string; streaming: boolean; turn?: number }
+  | {
+      kind: "tool";
+      num: number;
+      turn?: number;
+      callId: string;
+      name: string;
+      argsText: string;
+      status: ToolCardStatus;
+      modelText?: string;
+      viewText?: string;
+      fullOutputPath?: string;
+      durationMs?: number;
+    }
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
+
+export interface JobView {
+  jobId: string;
+  command: string;
+  status: "running" | "exited";
+  exitCode?: number | null;
+  output: string;
+}
+
+export interface RequestView {
+  state: "idle" | "waiting" | "streaming";
+  bytesReceived: number;
+  startedAt?: string;
+  retries: number;
+}
+
+export interface SessionView {
+  sessionId?: string;
+  cwd?: string;
+  profile?: string;
+  provider?: string;
+  model?: string;
+  demo: boolean;
+  cards: Card[];
+  nextCardNum: number;
+  todos: TodoItem[];
+  jobs: Record<string, JobView>;
+  pendingApproval?: EventOf<"approval_requested">;
+  pendingQuestion?: EventOf<"question_asked">;
+  usage: { last?: Usage; total: Usage };
+  request: RequestView;
+  turn: number;
+  status: "idle" | "running" | "finished";
+  finish?: { reason: FinishReason; message?: string };
+  lastEventSeq: number;
+}
+
+/** Output kept per job in the view; the full stream lives in the session dir. */
+const JOB_VIEW_CHARS = 64 * 1024;
+
+export function initialView(): SessionView {
+  return {
+    demo: false,
+    cards: [],
+    nextCardNum: 1,
+    todos: [],
+    jobs: {},
+    usage: { total: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 } },
+    request: { state: "idle", bytesReceived: 0, retries: 0 },
+    turn: 0,
+    status: "idle",
+    lastEventSeq: 0,
+  };
+}
+
+export function reduce(state: SessionView, event: CoreEvent): SessionView {
+  const s = { ...state, lastEventSeq: event.seq };
+  switch (event.type) {
+    case "session_started":
+      return {
+        ...s,
+        sessionId: event.sessionId,
+        cwd: event.cwd,
+        profile: event.profile,
+        provider: event.provider,
+        model: event.model,
+        demo: event.demo ?? false,
+        status: "running",
+      };
+    case "user_message":
+      return { ...addCard(s, { kind: "user", text: event.text }), status: "running" };
+    case "request_sent":
+      return {
+        ...s,
+        turn: event.turn ?? s.turn,
+        request: { state: "waiting", bytesReceived: 0, startedAt: event.ts, retries: 0 },
+      };
+    case "provider_request":
+    case "provider_response":
+      return s;
+    case "assistant_text_delta":
+      return received(appendAssistantText(s, event.text, event.turn), event.text.length);
+    case "assistant_message":
+      return finishAssistant(s);
+    case "tool_call_started":
+      return addCard(finishAssistant(s), {
+        kind: "tool",
+        callId: event.callId,
+        name: event.name,
+        argsText: "",
+        status: "streaming",
+        ...(event.turn === undefined ? {} : { turn: event.turn }),
+      });
+    case "tool_call_args_delta":
+      return received(
+        updateTool(s, event.callId, (c) => ({ ...c, argsText: c.argsText + event.delta })),
+        event.delta.length,
+      );
+    case "tool_call_finished":
+      return updateTool(s, event.callId, (c) => ({ ...c, argsText: event.args, status: "running" }));
+    case "tool_result":
+      return updateTool(s, event.callId, (c) => ({
+        ...c,
+        status: event.cancelled ? "cancelled" : event.ok ? "ok" : "error",
+        modelText: event.modelText,
+        viewText: event.viewText,
+        durationMs: event.durationMs,
+        ...(event.fullOutputPath ? { fullOutputPath: event.fullOutputPath } : {}),
+      }));
+    case "approval_requested":
+      return { ...s, pendingApproval: event };
+    case "approval_resolved":
+      return s.pendingApproval?.callId === event.callId ? { ...s, pendingApproval: undefined } : s;
+    case "question_asked":
+      return { ...s, pendingQuestion: event };
+    case "question_answered":
+      return s.pendingQuestion?.callId === event.callId ? { ...s, pendingQuestion: undefined } : s;
+    case "job_started":
+      return {
+        ...s,
+        jobs: {
+          ...s.jobs,
+          [event.jobId]: { jobId: event.jobId, command: event.command, status: "running", output: "" },
+        },
+      };
+    case "job_output":
+      return updateJob(s, event.jobId, (j) => ({ ...j, output: (j.output + event.text).slice(-JOB_VIEW_CHARS) }));
+    case "job_exited":
+      return updateJob(s, event.jobId, (j) => ({ ...j, status: "exited", exitCode: event.exitCode }));
+    case "todo_updated":
+      return { ...s, todos: event.todos };
+    case "usage":
+      return { ...s, usage: { last: event.usage, total: event.total } };
+    case "retry": {
+      const base = event.discardedPartial ? dropPartialTurn(s, event.turn) : s;
+      const note = `Retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;
+      return {
+        ...addCard(base, { kind: "notice", level: "warning", text: note }),
+        request: { ...base.request, state: "waiting", bytesReceived: 0, retries: event.attempt },
+      };
+    }
+    case "notice":
+      return addCard(s, { kind: "notice", level: event.level, text: event.text });
+    case "turn_finished":
+      return { ...finishAssistant(s), request: { ...s.request, state: "idle" } };
+    case "run_finished":
+      return {
+        ...finishAssistant(s),
+        status: "finished",
+        request: { ...s.request, state: "idle" },
+        finish: event.message === undefined ? { reason: event.reason } : { reason: event.reason, message: event.message },
+      };
+    case "error":
+      return addCard(s, { kind: "notice", level: "error", text: event.message });
+    default: {
+      const unhandled: never = event;
+      return unhandled;
+    }
+  }
+}
+
+/** Reduces a whole event list from the initial view. */
+export function replayEvents(events: Iterable<CoreEvent>): SessionView {
+  let view = initialView();
+  for (const e of events) view = reduce(view, e);
+  return view;
+}
+
+type NewCard = Card extends infer C ? (C extends Card ? Omit<C, "num"> : never) : never;
+
+function addCard(s: SessionView, card: NewCard): SessionView {
+  return { ...s, cards: [...s.cards, { ...card, num: s.nextCardNum } as Card], nextCardNum: s.nextCardNum + 1 };
+}
+
+function received(s: SessionView, chars: number): SessionView {
+  return { ...s, request: { ...s.request, state: "streaming", bytesReceived: s.request.bytesReceived + chars } };
+}
+
+function appendAssistantText(s: SessionView, text: string, turn: number | undefined): SessionView {
+  const last = s.cards[s.cards.length - 1];
+  if (last?.kind === "assistant" && last.streaming) {
+    const cards = s.cards.slice(0, -1);
+    cards.push({ ...last, text: last.text + text });
+    return { ...s, cards };
+  }
+  return addCard(s, turn === undefined ? { kind: "assistant", text, streaming: true } : { kind: "assistant", text, streaming: true, turn });
+}
+
+function finishAssistant(s: SessionView): SessionView {
+  const last = s.cards[s.cards.length - 1];
+  if (last?.kind !== "assistant" || !last.streaming) return s;
+  return { ...s, cards: [...s.cards.slice(0, -1), { ...last, streaming: false }] };
+}
+
+function updateTool(
+  s: SessionView,
+  callId: string,
+  fn: (card: Extract<Card, { kind: "tool" }>) => Card,
+): SessionView {
+  // Search from the end: the card being updated is almost always recent.
+  for (let i = s.cards.length - 1; i >= 0; i--) {
+    const card = s.cards[i]!;
+    if (card.kind === "tool" && card.callId === callId) {
+      const cards = s.cards.slice();
+      cards[i] = fn(card);
+      return { ...s, cards };
+    }
+  }
+  return s;
+}
+
+function updateJob(s: SessionView, jobId: string, fn: (job: JobView) => JobView): SessionView {
+  const job = s.jobs[jobId];
+  return job ? { ...s, jobs: { ...s.jobs, [jobId]: fn(job) } } : s;
+}
+
+/** A retry after partial output: the streamed text and calls of that turn go. */
+function dropPartialTurn(s: SessionView, turn: number | undefined): SessionView {
+  const partial = (c: Card) =>
+    (c.kind === "assistant" && c.turn === turn) ||
+    (c.kind === "tool" && c.turn === turn && (c.status === "streaming" || c.status === "running"));
+  const cards = s.cards.filter((c) => !partial(c));
+  return { ...s, cards };
+}

@@ -1,0 +1,59 @@
+// Session identity and on-disk layout. Each session gets one directory under
+// the sessions dir (core/paths.ts) holding its trace and the full text of tool
+// outputs that were cut before being sent to the model.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { randomInt } from "node:crypto";
+
+/** The session's event trace, one JSON row per event (core/trace.ts). */
+export const TRACE_FILE = "trace.jsonl";
+/** Full tool outputs saved when the model was sent a truncated text. */
+export const TOOL_OUTPUT_DIR = "tool-output";
+
+const ID_PATTERN = /^\d{8}-\d{6}-[0-9a-z]{6}$/;
+const SUFFIX_SPACE = 36 ** 6;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/**
+ * `YYYYMMDD-HHMMSS-xxxxxx`. UTC, so ids sort by creation time even across
+ * time-zone or DST changes; the random suffix keeps ids started in the same
+ * second apart.
+ */
+export function newSessionId(now: Date = new Date()): string {
+  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
+  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  const suffix = randomInt(SUFFIX_SPACE).toString(36).padStart(6, "0");
+  return `${date}-${time}-${suffix}`;
+}
+
+export function isSessionId(id: string): boolean {
+  return ID_PATTERN.test(id);
+}
+
+export interface SessionLayout {
+  dir: string;
+  trace: string;
+  toolOutput: string;
+}
+
+/** Names of the files in a session directory; creates nothing. */
+export function sessionLayout(dir: string): SessionLayout {
+  return { dir, trace: path.join(dir, TRACE_FILE), toolOutput: path.join(dir, TOOL_OUTPUT_DIR) };
+}
+
+/**
+ * Creates `<sessionsDir>/<id>` (and any missing parents) and returns its path.
+ * The id must be one `newSessionId` makes: ids can come from the command line
+ * (resume), and a `../` there must not write outside the sessions dir.
+ * Mode 0700 because traces hold the conversation and the repository's content.
+ */
+export function createSessionDir(sessionsDir: string, id: string): string {
+  if (!isSessionId(id)) {
+    throw new Error(`invalid session id "${id}": expected YYYYMMDD-HHMMSS-xxxxxx (as made by newSessionId)`);
+  }
+  const dir = path.join(sessionsDir, id);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}

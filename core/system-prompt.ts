@@ -1,0 +1,28 @@
+// The system prompt: short, ours, and the project's own instructions after it.
+
+import type { InstructionFile } from "./instructions.js";
+
+export interface PromptContext {
+  cwd: string;
+  toolNames: string[];
+  instructions: InstructionFile[];
+  date: string;
+}
+
+export function buildSystemPrompt(ctx: PromptContext): string {
+  const finish = ctx.toolNames.includes("done")
+    ? "When the task is complete and checked, call done with a one-paragraph summary."
+    : "When the task is complete and checked, reply with a short summary.";
+  const parts = [
+    `You are yuj, a coding agent pair-programming with a developer in their repository (${ctx.cwd}). ` +
+      "Work through the tools: read before you change, keep changes small and in the project's style, " +
+      "and check your work by running the relevant tests or commands. Paths are relative to the repository root. " +
+      "If something blocks you, say what and why instead of guessing.",
+    finish,
+    `Today is ${ctx.date}.`,
+  ];
+  for (const file of ctx.instructions) {
+    parts.push(`# Project instructions from ${file.shown}\n\n${file.text}`);
+  }
+  return parts.join("\n\n");
+}

@@ -1,0 +1,49 @@
+// The contract between the core and a tool handler. Handlers live in tools/;
+// the core only knows this shape, and the app hands the core a registry of them.
+
+import type { z } from "zod";
+import type { Emit } from "./events.js";
+import type { Services } from "./services.js";
+import type { Config } from "./config/schema.js";
+
+export interface ToolContext {
+  /** The task directory the tool works in (per turn, never a global). */
+  cwd: string;
+  signal: AbortSignal;
+  callId: string;
+  /** Emit progress events (job output, todos, …) tied to this call. */
+  emit: Emit;
+  services: Services;
+  config: Config;
+  /** Directory of the running session (saved outputs, backups). */
+  sessionDir: string;
+}
+
+export interface ToolResult {
+  /** false when the call failed; the model still sees `modelText`. */
+  ok: boolean;
+  /** What the model is sent. */
+  modelText: string;
+  /** What the view shows; defaults to `modelText`. */
+  viewText?: string;
+  /** Set by a finish tool: the loop ends after this call. */
+  finish?: { message?: string };
+}
+
+export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {
+  /** Handler id, referenced by profiles (`handler = "read"`). */
+  readonly id: string;
+  /** Parameters; also the source of the JSON Schema sent to the model. */
+  readonly schema: Schema;
+  /** Read-only handlers may run in parallel with each other. */
+  readonly readOnly: boolean;
+  run(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type ToolRegistry = ReadonlyMap<string, ToolHandler>;
+
+export const ok = (modelText: string, viewText?: string): ToolResult =>
+  viewText === undefined ? { ok: true, modelText } : { ok: true, modelText, viewText };
+
+export const fail = (modelText: string, viewText?: string): ToolResult =>
+  viewText === undefined ? { ok: false, modelText } : { ok: false, modelText, viewText };

@@ -1,0 +1,181 @@
+// The session trace: one JSON row per event, appended as it happens. Every
+// row goes to the file in one synchronous write of the whole line, so a
+// process killed at any moment leaves every earlier row complete and at most
+// one torn row at the end; readTrace skips torn rows and says which.
+//
+// Secrets never reach the file: each row is redacted before it is written.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { CoreEvent } from "./events.js";
+
+export const REDACTED = "[REDACTED]";
+/** Shorter strings are not treated as secrets: redacting "true" or a 4-digit
+ * number everywhere would wreck the trace and hide nothing of value. */
+export const MIN_SECRET_LENGTH = 8;
+
+// JSON keys whose values are credentials wherever they appear: authorization,
+// proxy-authorization, x-api-key, api-key, api_key, apikey, x-goog-api-key...
+// Anchored at the end so `api_key_env` (a variable *name*) stays readable.
+const SENSITIVE_KEY = /(?:^|[-_])(?:authorization|api[-_]?key)$/i;
+const SENSITIVE_HINT = /authorization|api[-_]?key/i;
+// A `"key": "value"` pair inside a string that holds JSON text, such as a raw
+// provider request body or an SSE stream.
+const EMBEDDED_PAIR = /"((?:[^"\\]|\\.)*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
+export interface TraceOptions {
+  /** Values to scrub from every row, e.g. API keys; see MIN_SECRET_LENGTH. */
+  secrets: string[];
+}
+
+export interface TraceWriter {
+  readonly path: string;
+  /** Appends one redacted row. Throws if the trace is closed or the write fails. */
+  write(event: CoreEvent): void;
+  /** Closes the file; later calls do nothing. */
+  close(): void;
+}
+
+/** Serializes a value to one JSON line (no newline) with secrets redacted. */
+export function createRedactor(secrets: readonly string[]): (value: unknown) => string {
+  // Each secret also in its JSON-escaped forms, so it is caught inside JSON
+  // text carried in a string (a request body) and in the serialized row.
+  // Longest first, so a secret that contains another is removed whole.
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    let form = secret;
+    for (let depth = 0; depth < 3; depth++) {
+      forms.add(form);
+      form = JSON.stringify(form).slice(1, -1);
+    }
+  }
+  const needles = [...forms].sort((a, b) => b.length - a.length);
+  const scrub = (text: string) => needles.reduce((t, n) => (t.includes(n) ? t.split(n).join(REDACTED) : t), text);
+
+  const scrubString = (text: string): string => {
+    let out = scrub(text);
+    if (SENSITIVE_HINT.test(out)) {
+      out = out.replace(EMBEDDED_PAIR, (pair, key: string, sep: string) =>
+        SENSITIVE_KEY.test(key) ? `"${key}"${sep}"${REDACTED}"` : pair,
+      );
+    }
+    return out;
+  };
+
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return scrubString(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== "object") return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[scrubString(key)] = SENSITIVE_KEY.test(key) && inner != null ? REDACTED : walk(inner);
+    }
+    return out;
+  };
+
+  return (value) => {
+    const line = JSON.stringify(walk(value));
+    // Safety net over the whole row. After the walk a secret can only show up
+    // here by overlapping JSON escaping (a secret "nabc..." next to a "\n"), so
+    // the replacement could break an escape; then keep a row that still parses
+    // and says what happened rather than leak or write an unreadable row.
+    const scrubbed = scrub(line);
+    if (scrubbed === line) return line;
+    try {
+      JSON.parse(scrubbed);
+      return scrubbed;
+    } catch {
+      const v = (value ?? {}) as Record<string, unknown>;
+      return JSON.stringify({ seq: v.seq, ts: v.ts, sessionId: v.sessionId, agentId: v.agentId, type: v.type, redacted: "row withheld: a secret could not be redacted in place" });
+    }
+  };
+}
+
+/** Opens (appending to) a trace file, creating its directory if needed. */
+export function openTrace(file: string, options: TraceOptions = { secrets: [] }): TraceWriter {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const redact = createRedactor(options.secrets);
+  const needsNewline = endsTorn(file);
+  // 0600: the trace holds the conversation and file contents.
+  let fd: number | null = fs.openSync(file, "a", 0o600);
+  // A previous writer killed mid-row left a line without its newline; start
+  // on a fresh line so our first row is not glued onto the torn one.
+  if (needsNewline) writeAll(fd, Buffer.from("\n"));
+
+  return {
+    path: file,
+    write(event) {
+      if (fd === null) throw new Error(`trace ${file} is closed; cannot record event ${event.type} #${event.seq}`);
+      writeAll(fd, Buffer.from(redact(event) + "\n"));
+    },
+    close() {
+      if (fd === null) return;
+      const closing = fd;
+      fd = null;
+      fs.closeSync(closing);
+    },
+  };
+}
+
+// One writeSync per row; the loop only matters if the kernel accepts part of
+// the buffer (rare for regular files), and then the rest follows at once.
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+function endsTorn(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return false; // no file yet
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface SkippedRow {
+  /** 1-based line number in the file. */
+  line: number;
+  text: string;
+  reason: string;
+}
+
+export interface TraceContents {
+  events: CoreEvent[];
+  /** Rows that did not parse: normally only a last row torn by a kill. */
+  skipped: SkippedRow[];
+}
+
+/** Reads every complete row; unreadable rows are skipped and listed. */
+export function readTrace(file: string): TraceContents {
+  const text = fs.readFileSync(file, "utf8");
+  const events: CoreEvent[] = [];
+  const skipped: SkippedRow[] = [];
+  const lines = text.split("\n");
+  lines.forEach((raw, index) => {
+    if (raw.trim() === "") return;
+    const torn = index === lines.length - 1; // no newline after it
+    try {
+      const row: unknown = JSON.parse(raw);
+      if (row === null || typeof row !== "object" || typeof (row as { type?: unknown }).type !== "string") {
+        skipped.push({ line: index + 1, text: raw, reason: "not an event (no string `type`)" });
+        return;
+      }
+      events.push(row as CoreEvent);
+    } catch (err) {
+      const why = torn ? "torn last row (the writer stopped mid-row)" : `invalid JSON: ${(err as Error).message}`;
+      skipped.push({ line: index + 1, text: raw, reason: why });
+    }
+  });
+  return { events, skipped };
+}

@@ -1,0 +1,27 @@
+// Bundles the CLI into dist/ with esbuild. Heavy modules (provider SDKs, later
+// the TUI) are reached through dynamic import() and land in their own chunks,
+// so `yuj --version` and a headless run load only what they use.
+import { build } from "esbuild";
+import { readFileSync, rmSync } from "node:fs";
+
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+
+await build({
+  entryPoints: { yuj: "app/cli.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  // Resolves its bundled rg binary relative to its own files.
+  external: ["@vscode/ripgrep"],
+  define: { YUJ_VERSION: JSON.stringify(pkg.version) },
+  banner: {
+    js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
