@@ -1,7 +1,14 @@
 // The `yuj` entry point. Kept tiny on purpose: `--version` answers before
 // anything else loads, and every command's modules load only when used.
 
+import { setFlagsFromString } from "node:v8";
+
 declare const YUJ_VERSION: string | undefined;
+
+// WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
+// recompiled by TurboFan in the background, and the process cannot exit until
+// that finishes: about 100 ms after every run. Liftoff code is fast enough.
+setFlagsFromString("--liftoff-only");
 
 const argv = process.argv.slice(2);
 const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";

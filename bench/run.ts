@@ -5,8 +5,8 @@
 //  - `node -e 0` (the floor) and `yuj --version`, median of N runs;
 //  - a headless two-turn task (one `bash ls`, then the answer) against a
 //    local SSE server: wall time and peak RSS (GNU time);
-//  - from a tool's result to the next model request (trace timestamps, and
-//    the server's clock between receiving the tool result request);
+//  - from a tool's result (its trace timestamp) to the server receiving the
+//    next model request;
 //  - from the end of the last reply to process exit;
 //  - the size of the first request of the default surface.
 
@@ -60,11 +60,14 @@ async function headlessRun(): Promise<{ wallMs: number; rssMiB: number; toolToRe
   const sessions = join(env.XDG_STATE_HOME, "yuj", "sessions");
   const trace = join(sessions, readdirSync(sessions)[0]!, "trace.jsonl");
   const events = readFileSync(trace, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+  // From the tool_result event to the server holding the next request.
+  const posts = server.requests.filter((r) => r.method === "POST");
   const toolToRequestMs: number[] = [];
   events.forEach((e, i) => {
     if (e.type !== "tool_result") return;
-    const next = events.slice(i).find((n) => n.type === "request_sent");
-    if (next) toolToRequestMs.push(Date.parse(next.ts) - Date.parse(e.ts));
+    const turnsBefore = events.slice(0, i).filter((n) => n.type === "request_sent").length;
+    const next = posts[turnsBefore];
+    if (next) toolToRequestMs.push(next.receivedAt - Date.parse(e.ts));
   });
   const lastResponseAt = server.responseEndTimes.at(-1)!;
   const firstRequest = events.find((e) => e.type === "provider_request");

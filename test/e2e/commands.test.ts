@@ -75,7 +75,7 @@ describe("yuj tool", () => {
     const env = isolatedEnv();
     const res = await runCli(["tool", "bash", '{"cmd":"echo hi; exit 3"}'], { cwd: tempDemoRepo(), env });
     expect(res.code).toBe(1);
-    expect(res.stdout).toBe("hi\n\n[exit code: 3]\n");
+    expect(res.stdout).toBe("hi\n[exit code: 3]\n");
     expect(traceFiles(env)).toHaveLength(1);
   });
 });

@@ -1,0 +1,134 @@
+// Anthropic Messages API adapter: streams raw message events and turns them
+// into neutral provider events. The SDK loads on first use.
+
+import type Anthropic from "@anthropic-ai/sdk";
+import { incompleteStream } from "./failure.js";
+import type { ProviderOptions } from "./index.js";
+import { runWithRetries } from "./retry.js";
+import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client.js";
+import type { Provider, ProviderEvent } from "./types.js";
+import { toAnthropicBody } from "./wire-history.js";
+
+const NAME = "anthropic";
+
+export function createAnthropicProvider(opts: ProviderOptions): Provider {
+  const client = lazyClient(NAME, async () => {
+    const { default: AnthropicClient } = await import("@anthropic-ai/sdk");
+    return new AnthropicClient(sdkOptions(opts, "ANTHROPIC_LOG"));
+  });
+  return {
+    name: NAME,
+    async *stream(request, signal) {
+      const base = await client();
+      const body = toAnthropicBody(request);
+      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch) =>
+        attempt(base.withOptions({ fetch }), body, signal),
+      );
+    },
+    async listModels(signal) {
+      return listModelIds(NAME, await client(), signal, (c) => c.models.list({ limit: 1000 }, { signal }));
+    },
+  };
+}
+
+type Body = ReturnType<typeof toAnthropicBody>;
+
+async function* attempt(
+  client: Anthropic,
+  body: Body,
+  signal: AbortSignal,
+): AsyncGenerator<ProviderEvent, string> {
+  const stream = await client.messages.create({ ...body, stream: true }, { signal });
+  // Open tool_use blocks by content index: the id, whether any argument text
+  // came, and the input given at block start (used when none came).
+  const tools = new Map<number, { id: string; streamed: boolean; input: unknown }>();
+  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  let stopReason = "end_turn";
+  let complete = false;
+
+  for await (const event of stream) {
+    switch (event.type) {
+      case "message_start":
+        takeUsage(usage, event.message.usage);
+        break;
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block.type === "text" && block.text) {
+          yield { type: "text_delta", text: block.text };
+        } else if (block.type === "tool_use") {
+          tools.set(event.index, { id: block.id, streamed: false, input: block.input });
+          yield { type: "tool_call_start", id: block.id, name: block.name };
+        }
+        break;
+      }
+      case "content_block_delta": {
+        const delta = event.delta;
+        if (delta.type === "text_delta" && delta.text) {
+          yield { type: "text_delta", text: delta.text };
+        } else if (delta.type === "input_json_delta" && delta.partial_json) {
+          const tool = tools.get(event.index);
+          if (tool) {
+            tool.streamed = true;
+            yield { type: "tool_call_delta", id: tool.id, delta: delta.partial_json };
+          }
+        }
+        break;
+      }
+      case "content_block_stop": {
+        const tool = tools.get(event.index);
+        if (tool) {
+          tools.delete(event.index);
+          yield* endTool(tool);
+        }
+        break;
+      }
+      case "message_delta":
+        if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
+        takeUsage(usage, event.usage);
+        break;
+      case "message_stop":
+        complete = true;
+        break;
+    }
+  }
+  if (!complete) throw incompleteStream("message_stop");
+  for (const tool of tools.values()) yield* endTool(tool);
+  yield {
+    type: "usage",
+    usage: {
+      // The API counts cached and cache-written prompt tokens apart from
+      // `input_tokens`; the neutral figure is the whole prompt.
+      inputTokens: usage.input + usage.cacheRead + usage.cacheWrite,
+      outputTokens: usage.output,
+      cachedTokens: usage.cacheRead,
+    },
+  };
+  return stopReason;
+}
+
+/**
+ * A tool call without streamed arguments (a call with no parameters) still
+ * needs a JSON text: the input the block started with, normally `{}`.
+ */
+function* endTool(tool: { id: string; streamed: boolean; input: unknown }): Generator<ProviderEvent> {
+  if (!tool.streamed) {
+    yield { type: "tool_call_delta", id: tool.id, delta: JSON.stringify(tool.input ?? {}) };
+  }
+  yield { type: "tool_call_end", id: tool.id };
+}
+
+/** Counts arrive in message_start and (cumulatively, some nullable) in message_delta. */
+function takeUsage(
+  into: { input: number; cacheRead: number; cacheWrite: number; output: number },
+  from: {
+    input_tokens?: number | null;
+    output_tokens?: number | null;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  },
+): void {
+  if (typeof from.input_tokens === "number") into.input = from.input_tokens;
+  if (typeof from.output_tokens === "number") into.output = from.output_tokens;
+  if (typeof from.cache_read_input_tokens === "number") into.cacheRead = from.cache_read_input_tokens;
+  if (typeof from.cache_creation_input_tokens === "number") into.cacheWrite = from.cache_creation_input_tokens;
+}

@@ -1,0 +1,160 @@
+// The neutral ModelRequest in each API's own shape. Pure functions, no SDK
+// code at run time (the SDK types are erased), so they can be unit tested and
+// loaded without the SDKs.
+
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import type { HistoryItem, ModelRequest, ToolCall } from "../history.js";
+
+type ToolItem = Extract<HistoryItem, { role: "tool" }>;
+
+/** Anthropic Messages body (without `stream`). */
+export function toAnthropicBody(req: ModelRequest): Omit<Anthropic.MessageCreateParamsStreaming, "stream"> {
+  const messages: Anthropic.MessageParam[] = [];
+  const history = req.history;
+  for (let i = 0; i < history.length; i++) {
+    const item = history[i]!;
+    if (item.role === "user") {
+      messages.push({ role: "user", content: item.text });
+    } else if (item.role === "assistant") {
+      const content: Anthropic.ContentBlockParam[] = [];
+      if (item.text) content.push({ type: "text", text: item.text });
+      for (const call of item.toolCalls) {
+        content.push({ type: "tool_use", id: call.id, name: call.name, input: argsObject(call) ?? {} });
+      }
+      // The API rejects an assistant message with no content at all.
+      if (content.length > 0) messages.push({ role: "assistant", content });
+    } else {
+      // Results of one turn's calls travel together in a single user message;
+      // a user message right after them joins it (the API wants roles to
+      // alternate, and tool results must open the message that follows a tool use).
+      const blocks: Anthropic.ContentBlockParam[] = [];
+      let j = i;
+      for (; j < history.length && history[j]!.role === "tool"; j++) {
+        const result = history[j] as ToolItem;
+        blocks.push({ type: "tool_result", tool_use_id: result.callId, content: result.text, is_error: result.isError });
+      }
+      const next = history[j];
+      if (next?.role === "user") {
+        blocks.push({ type: "text", text: next.text });
+        j++;
+      }
+      messages.push({ role: "user", content: blocks });
+      i = j - 1;
+    }
+  }
+  return {
+    model: req.model,
+    max_tokens: req.maxOutputTokens,
+    ...(req.system ? { system: req.system } : {}),
+    messages,
+    ...(req.tools.length
+      ? {
+          tools: req.tools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            input_schema: t.parameters as Anthropic.Tool.InputSchema,
+          })),
+        }
+      : {}),
+    // Caches the long, unchanging prefix (system, tools, earlier turns); an
+    // agent resends it every turn, so this cuts cost and latency sharply.
+    cache_control: { type: "ephemeral" },
+  };
+}
+
+/** OpenAI Responses body (without `stream`/`store`). */
+export function toResponsesBody(
+  req: ModelRequest,
+): Omit<OpenAI.Responses.ResponseCreateParamsStreaming, "stream" | "store"> {
+  const input: OpenAI.Responses.ResponseInputItem[] = [];
+  for (const item of req.history) {
+    if (item.role === "user") {
+      input.push({ role: "user", content: item.text });
+    } else if (item.role === "assistant") {
+      if (item.text) input.push({ role: "assistant", content: item.text });
+      for (const call of item.toolCalls) {
+        // Arguments go back exactly as the model wrote them: this API takes any text.
+        input.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.args });
+      }
+    } else {
+      input.push({ type: "function_call_output", call_id: item.callId, output: item.text });
+    }
+  }
+  return {
+    model: req.model,
+    ...(req.system ? { instructions: req.system } : {}),
+    input,
+    ...(req.tools.length
+      ? {
+          tools: req.tools.map((t) => ({
+            type: "function" as const,
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+            strict: false,
+          })),
+        }
+      : {}),
+    max_output_tokens: req.maxOutputTokens,
+  };
+}
+
+/** OpenAI Chat Completions body (without `stream`/`stream_options`). */
+export function toChatBody(
+  req: ModelRequest,
+): Omit<OpenAI.Chat.ChatCompletionCreateParamsStreaming, "stream" | "stream_options"> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+  if (req.system) messages.push({ role: "system", content: req.system });
+  for (const item of req.history) {
+    if (item.role === "user") {
+      messages.push({ role: "user", content: item.text });
+    } else if (item.role === "assistant") {
+      if (!item.text && item.toolCalls.length === 0) continue; // servers reject an empty turn
+      messages.push({
+        role: "assistant",
+        content: item.text || null,
+        ...(item.toolCalls.length
+          ? {
+              tool_calls: item.toolCalls.map((call) => ({
+                id: call.id,
+                type: "function" as const,
+                // Local servers (llama.cpp, vLLM) parse these arguments to
+                // render their chat templates and fail the whole request on
+                // bad JSON, so malformed arguments go back as "{}"; the tool
+                // result already told the model what was wrong.
+                function: { name: call.name, arguments: argsObject(call) ? call.args : "{}" },
+              })),
+            }
+          : {}),
+      });
+    } else {
+      messages.push({ role: "tool", tool_call_id: item.callId, content: item.text });
+    }
+  }
+  return {
+    model: req.model,
+    messages,
+    ...(req.tools.length
+      ? {
+          tools: req.tools.map((t) => ({
+            type: "function" as const,
+            function: { name: t.name, description: t.description, parameters: t.parameters },
+          })),
+        }
+      : {}),
+    max_tokens: req.maxOutputTokens,
+  };
+}
+
+/** The call's arguments as an object, or undefined when they are not a JSON object. */
+export function argsObject(call: ToolCall): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(call.args);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,192 @@
+import * as fsp from "node:fs/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bashTool, exitMeaning } from "../../tools/bash.js";
+import { collapseBlankLines, collapseDuplicateLines } from "../../tools/lib/output-filters.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+const bash = (cmd: string, background?: boolean) =>
+  bashTool.run(background === undefined ? { cmd } : { cmd, background }, t.ctx);
+
+/** Alive means running or sleeping; a zombie has already died. */
+async function alive(pid: number): Promise<boolean> {
+  try {
+    const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8");
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+async function findProcesses(cmdline: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await fsp.readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmd = await fsp.readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    if (cmd === cmdline && (await alive(Number(entry)))) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+async function waitDead(pids: number[], ms = 4000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const states = await Promise.all(pids.map(alive));
+    if (!states.some(Boolean)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+describe("bash", () => {
+  it("runs in cwd and returns the output without a trailing newline", async () => {
+    await t.put({ "here.txt": "" });
+    expect(await bash("ls && pwd")).toEqual({ ok: true, modelText: `here.txt\n${await fsp.realpath(t.cwd)}` });
+  });
+
+  it("combines stdout and stderr in arrival order", async () => {
+    const r = await bash("echo one; sleep 0.05; echo two >&2; sleep 0.05; echo three");
+    expect(r.modelText).toBe("one\ntwo\nthree");
+  });
+
+  it("says when a command produced no output", async () => {
+    expect(await bash("true")).toEqual({ ok: true, modelText: "(command produced no output)" });
+    expect((await bash("printf '\\n\\n'")).modelText).toBe("(command produced no output)");
+  });
+
+  it("appends the exit code on failure", async () => {
+    expect(await bash("echo oops; exit 3")).toEqual({ ok: false, modelText: "oops\n[exit code: 3]" });
+    expect(await bash("exit 2")).toEqual({ ok: false, modelText: "[exit code: 2]" });
+  });
+
+  it("uses pipefail", async () => {
+    expect((await bash("false | cat")).modelText).toBe("[exit code: 1]");
+  });
+
+  it("explains exit 1 for single-verb commands", async () => {
+    await t.put({ "a.txt": "a\n", "b.txt": "b\n" });
+    expect((await bash("grep zebra a.txt")).modelText).toBe("[exit code: 1 — no matches]");
+    expect((await bash("cmp -s a.txt b.txt")).modelText).toBe("[exit code: 1 — files differ]");
+    expect((await bash("test -e nope")).modelText).toBe("[exit code: 1 — condition is false]");
+    expect((await bash("[ -e nope ]")).modelText).toBe("[exit code: 1 — condition is false]");
+    expect((await bash("grep zebra a.txt | cat")).modelText).toBe("[exit code: 1]");
+  });
+
+  it("knows which commands are single-verb", () => {
+    expect(exitMeaning("LC_ALL=C grep -q 'a|b' f", 1)).toBe("no matches");
+    expect(exitMeaning("/usr/bin/diff a b", 1)).toBe("files differ");
+    expect(exitMeaning("find . -name x", 1)).toBe("errors during traversal (consult stderr)");
+    expect(exitMeaning("cd x && grep y", 1)).toBeUndefined();
+    expect(exitMeaning("grep $(echo y) f", 1)).toBeUndefined();
+    expect(exitMeaning("grep y f", 2)).toBeUndefined();
+    expect(exitMeaning("python t.py", 1)).toBeUndefined();
+  });
+
+  it("gives the command EOF on stdin", async () => {
+    const r = await bash("read line; echo \"rc=$? line=[$line]\"");
+    expect(r.modelText).toBe("rc=1 line=[]");
+    expect((await bash("cat")).modelText).toBe("(command produced no output)");
+  });
+
+  it("sets a non-interactive environment", async () => {
+    const r = await bash('echo "$PAGER $GIT_PAGER $TERM $NO_COLOR"');
+    expect(r.modelText).toBe("cat cat dumb 1");
+  });
+
+  it("applies the output filters", async () => {
+    const r = await bash("printf '\\033[31mred\\033[0m\\n\\n\\n\\n\\nx\\nx\\nx\\ny\\n'");
+    expect(r.modelText).toBe("red\n\n\nx [×3]\ny");
+    t.ctx.config.tools.strip_ansi = false;
+    t.ctx.config.tools.collapse_blank_lines = false;
+    t.ctx.config.tools.collapse_duplicate_lines = false;
+    const raw = await bash("printf '\\033[31mred\\033[0m\\n\\n\\n\\n\\nx\\nx\\n'");
+    expect(raw.modelText).toBe("\u001b[31mred\u001b[0m\n\n\n\n\nx\nx");
+  });
+
+  it("times out and kills the whole process group", async () => {
+    t.ctx.config.tools.bash_timeout = 1;
+    const pidFile = `${t.cwd}/pids`;
+    const started = Date.now();
+    const r = await bash(`sleep 100 & echo $! > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`);
+    expect(r.ok).toBe(false);
+    expect(r.modelText).toBe("ERROR: command timed out after 1s");
+    expect(Date.now() - started).toBeLessThan(5000);
+    const pids = (await fsp.readFile(pidFile, "utf8")).trim().split("\n").map(Number);
+    expect(pids).toHaveLength(2);
+    expect(await waitDead(pids)).toBe(true);
+  });
+
+  it("times out on `sleep 100 & sleep 100` and both sleeps die", async () => {
+    t.ctx.config.tools.bash_timeout = 1;
+    // A unique duration lets the test find exactly these two processes.
+    const secs = `100.${process.pid}${Math.floor(Math.random() * 1000)}`;
+    const running = bash(`sleep ${secs} & sleep ${secs}`);
+    await new Promise((r) => setTimeout(r, 400));
+    const pids = await findProcesses(`sleep\0${secs}\0`);
+    expect(pids).toHaveLength(2);
+    expect((await running).modelText).toBe("ERROR: command timed out after 1s");
+    expect(await waitDead(pids)).toBe(true);
+  });
+
+  it("kills the process group on abort and reports the cancel", async () => {
+    const pidFile = `${t.cwd}/pids`;
+    setTimeout(() => t.abort.abort(), 300);
+    const started = Date.now();
+    const r = await bash(`sleep 100 & echo $! > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`);
+    expect(r).toEqual({ ok: false, modelText: "ERROR: command cancelled" });
+    expect(Date.now() - started).toBeLessThan(4000);
+    const pids = (await fsp.readFile(pidFile, "utf8")).trim().split("\n").map(Number);
+    expect(await waitDead(pids)).toBe(true);
+  });
+
+  it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
+    const pidFile = `${t.cwd}/pid`;
+    setTimeout(() => t.abort.abort(), 300);
+    const r = await bash(`trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`);
+    expect(r.modelText).toBe("ERROR: command cancelled");
+    const pid = Number((await fsp.readFile(pidFile, "utf8")).trim());
+    expect(await waitDead([pid])).toBe(true);
+  });
+
+  it("does not hang on a leftover background job holding the pipes", async () => {
+    const pidFile = `${t.cwd}/pid`;
+    const started = Date.now();
+    const r = await bash(`sleep 100 & echo $! > ${pidFile}; echo started`);
+    expect(r).toEqual({ ok: true, modelText: "started" });
+    expect(Date.now() - started).toBeLessThan(4000);
+    const pid = Number((await fsp.readFile(pidFile, "utf8")).trim());
+    expect(await waitDead([pid])).toBe(true);
+  });
+
+  it("returns at once when already cancelled", async () => {
+    t.abort.abort();
+    expect(await bash("echo hi")).toEqual({ ok: false, modelText: "ERROR: command cancelled" });
+  });
+
+  it("refuses background commands for now", async () => {
+    expect(await bash("sleep 1", true)).toEqual({
+      ok: false,
+      modelText: "ERROR: background commands are disabled (set [tools].background_enabled = true)",
+    });
+  });
+
+  it("does not truncate large output", async () => {
+    const r = await bash("seq 1 200000");
+    expect(r.modelText.split("\n")).toHaveLength(200000);
+  });
+});
+
+describe("output filters", () => {
+  it("collapses 3+ blank lines to 2", () => {
+    expect(collapseBlankLines("a\n\n\n\n\nb\n\nc")).toBe("a\n\n\nb\n\nc");
+  });
+
+  it("collapses runs of identical non-blank lines", () => {
+    expect(collapseDuplicateLines("a\na\nb\nc\nc\nc\n\n\nd")).toBe("a [×2]\nb\nc [×3]\n\n\nd");
+  });
+});

@@ -1,0 +1,54 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { doneTool } from "../../tools/done.js";
+import { builtinHandlers } from "../../tools/registry.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+describe("done", () => {
+  it("returns the literal `done` and asks the loop to finish", async () => {
+    expect(await doneTool.run({ message: "fixed the bug" }, t.ctx)).toEqual({
+      ok: true,
+      modelText: "done",
+      finish: { message: "fixed the bug" },
+    });
+    expect(await doneTool.run({}, t.ctx)).toEqual({ ok: true, modelText: "done", finish: {} });
+  });
+});
+
+describe("builtin handlers", () => {
+  it("registers each Yuj-surface handler under its id", () => {
+    const handlers = builtinHandlers();
+    expect([...handlers.keys()].sort()).toEqual(["bash", "done", "edit", "glob", "grep", "read", "write"]);
+    for (const [id, h] of handlers) expect(h.id).toBe(id);
+    const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
+    expect(readOnly).toEqual({
+      bash: false,
+      done: true,
+      edit: false,
+      glob: true,
+      grep: true,
+      read: true,
+      write: false,
+    });
+  });
+
+  it("uses the spec's parameter names and integer types", () => {
+    const h = builtinHandlers();
+    const keys = (id: string) => Object.keys(h.get(id)!.schema.shape).sort();
+    expect(keys("read")).toEqual(["limit", "offset", "path"]);
+    expect(keys("write")).toEqual(["content", "path"]);
+    expect(keys("edit")).toEqual(["new_str", "old_str", "path"]);
+    expect(keys("glob")).toEqual(["page", "path", "pattern"]);
+    expect(keys("grep")).toEqual(["glob", "page", "path", "pattern"]);
+    expect(keys("bash")).toEqual(["background", "cmd"]);
+    expect(keys("done")).toEqual(["message"]);
+    expect(h.get("read")!.schema.safeParse({ path: "a", offset: 1.5 }).success).toBe(false);
+    expect(h.get("glob")!.schema.safeParse({ pattern: "*" }).success).toBe(true);
+    expect(h.get("edit")!.schema.safeParse({ path: "a", old_str: "x" }).success).toBe(false);
+  });
+});

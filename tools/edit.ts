@@ -1,0 +1,148 @@
+// `edit`: replace the first exact occurrence of old_str (digest 1.7). A miss
+// answers with ranked near-match candidates; with the fuzzy cascade enabled a
+// single unambiguous near match is applied instead and the result names the
+// strategy. The file keeps its BOM and line endings.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../core/tool-types.js";
+import type { Config } from "../core/config/schema.js";
+import { atomicWrite } from "./lib/atomic-write.js";
+import {
+  STRATEGIES,
+  findCandidates,
+  formatCandidates,
+  reindent,
+  strategyCandidates,
+  trimBoundary,
+  type Strategy,
+} from "./lib/edit-candidates.js";
+import { didYouMean, resolveInCwd } from "./lib/paths.js";
+import { decodeText, encodeText } from "./lib/text-file.js";
+
+export const editSchema = z.object({
+  path: z.string(),
+  old_str: z.string(),
+  new_str: z.string(),
+});
+
+const EMPTY_OLD_STR =
+  "ERROR: old_str must be non-empty — an empty old_str would silently prepend new_str to the file. " +
+  "Use `write` to create or replace whole-file content.";
+
+// A block_anchor span only shares its first and last lines with old_str, so it
+// is applied automatically only when the interior is also close.
+const BLOCK_ANCHOR_MIN_SIMILARITY = 0.7;
+
+interface Replacement {
+  start: number;
+  end: number;
+  insert: string;
+  strategy?: Strategy;
+}
+
+function exactOrFuzzy(text: string, oldStr: string, newStr: string, config: Config): Replacement | undefined {
+  const at = text.indexOf(oldStr);
+  if (at >= 0) return { start: at, end: at + oldStr.length, insert: newStr };
+  if (!config.tools.edit_fuzzy_cascade_enabled) return undefined;
+  for (const strategy of STRATEGIES) {
+    const found = strategyCandidates(strategy, text, oldStr);
+    // Two equally good places to edit is a guess, not a match.
+    if (found.length !== 1) continue;
+    const c = found[0]!;
+    if (strategy === "block_anchor" && c.similarity < BLOCK_ANCHOR_MIN_SIMILARITY) continue;
+    const insert =
+      strategy === "indentation_flexible"
+        ? reindent(newStr, oldStr, c.span)
+        : strategy === "trimmed_boundary"
+          ? trimBoundary(newStr, oldStr)
+          : newStr;
+    return { start: c.start, end: c.end, insert, strategy };
+  }
+  return undefined;
+}
+
+export const editTool: ToolHandler<typeof editSchema> = {
+  id: "edit",
+  schema: editSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    if (args.old_str === "") return fail(EMPTY_OLD_STR);
+    const { fs } = ctx.services;
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true });
+    if (!where.ok) return fail(where.error);
+    const shown = args.path;
+
+    let isDir: boolean;
+    try {
+      isDir = (await fs.stat(where.abs)).isDirectory();
+    } catch {
+      return fail(`ERROR: file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
+    }
+    if (isDir) return fail(`ERROR: cannot edit ${shown}: it is a directory`);
+
+    let bytes: Uint8Array;
+    try {
+      bytes = await fs.readFile(where.abs);
+    } catch (err) {
+      return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
+    }
+    const decoded = decodeText(bytes);
+    if (!decoded) {
+      return fail(
+        `ERROR: cannot edit ${shown}: file is not valid UTF-8 (likely a binary file). ` +
+          "Use `write` to overwrite or `apply_patch` for byte-level changes.",
+      );
+    }
+
+    // The model sees LF text (read strips CR), so match and insert in LF.
+    const text = decoded.text;
+    const oldStr = args.old_str.replace(/\r\n/g, "\n");
+    const newStr = args.new_str.replace(/\r\n/g, "\n");
+    const rep = exactOrFuzzy(text, oldStr, newStr, ctx.config);
+    if (!rep) {
+      const count = ctx.config.tools.edit_candidate_count;
+      const candidates = count > 0 ? findCandidates(text, oldStr).slice(0, count) : [];
+      const block = formatCandidates(shown, candidates);
+      return fail(`ERROR: old_str not found in ${shown}${block ? `\n${block}` : ""}`);
+    }
+
+    const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);
+    if (after !== text) {
+      try {
+        await atomicWrite(fs, where.abs, encodeText(after, decoded));
+      } catch (err) {
+        return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
+      }
+    }
+    const status = rep.strategy ? `OK (${rep.strategy.replace(/_/g, "-")})` : "OK";
+    return ok(status, `${status}\n${diffView(where.display, text, rep)}`);
+  },
+};
+
+const CONTEXT_LINES = 2;
+
+/** A small unified diff of the changed lines, for the view only. */
+function diffView(display: string, before: string, rep: Replacement): string {
+  const lines = before.split("\n");
+  const firstLine = before.slice(0, rep.start).split("\n").length - 1;
+  const lastLine = before.slice(0, rep.end).split("\n").length - 1;
+  const lineStart = rep.start === 0 ? 0 : before.lastIndexOf("\n", rep.start - 1) + 1;
+  const nextNl = before.indexOf("\n", rep.end);
+  const lineEnd = nextNl < 0 ? before.length : nextNl;
+  const removed = lines.slice(firstLine, lastLine + 1);
+  const added = (before.slice(lineStart, rep.start) + rep.insert + before.slice(rep.end, lineEnd)).split("\n");
+  const ctxBefore = lines.slice(Math.max(0, firstLine - CONTEXT_LINES), firstLine);
+  const ctxAfter = lines.slice(lastLine + 1, lastLine + 1 + CONTEXT_LINES);
+  const from = firstLine - ctxBefore.length + 1;
+  const oldCount = ctxBefore.length + removed.length + ctxAfter.length;
+  const newCount = ctxBefore.length + added.length + ctxAfter.length;
+  return [
+    `--- ${display}`,
+    `+++ ${display}`,
+    `@@ -${from},${oldCount} +${from},${newCount} @@`,
+    ...ctxBefore.map((l) => ` ${l}`),
+    ...removed.map((l) => `-${l}`),
+    ...added.map((l) => `+${l}`),
+    ...ctxAfter.map((l) => ` ${l}`),
+  ].join("\n");
+}

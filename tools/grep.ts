@@ -1,0 +1,168 @@
+// `grep`: regex search over file contents, `path:line:content` sorted by
+// (path, line), one page at a time (digest 1.9). ripgrep does the work: from
+// PATH when installed, else the binary bundled with @vscode/ripgrep, else a
+// pure-JS walk that prints the same lines.
+
+import * as path from "node:path";
+import { z } from "zod";
+import { fail, ok, type ToolContext, type ToolHandler } from "../core/tool-types.js";
+import { grepFallback } from "./lib/grep-fallback.js";
+import { resolveInCwd } from "./lib/paths.js";
+import { paginate, searchEnvelope } from "./lib/search-envelope.js";
+
+export const grepSchema = z.object({
+  pattern: z.string(),
+  path: z.string().optional(),
+  glob: z.string().optional(),
+  page: z.number().int().optional(),
+});
+
+let rgLookup: Promise<string | undefined> | undefined;
+
+/** The rg binary to run, looked up once per process. */
+export function findRipgrep(ctx: ToolContext): Promise<string | undefined> {
+  rgLookup ??= (async () => {
+    for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+      if (!dir) continue;
+      const candidate = path.join(dir, "rg");
+      const st = await ctx.services.fs.stat(candidate).catch(() => undefined);
+      if (st?.isFile() && (st.mode & 0o111) !== 0) return candidate;
+    }
+    try {
+      // Throws at import time when the platform package is missing.
+      return (await import("@vscode/ripgrep")).rgPath;
+    } catch {
+      return undefined;
+    }
+  })();
+  return rgLookup;
+}
+
+type RgOutcome =
+  | { kind: "done"; code: number | null; stdout: string; stderr: string }
+  | { kind: "timeout" }
+  | { kind: "cancelled" }
+  | { kind: "spawn_error"; message: string };
+
+function runRg(ctx: ToolContext, rg: string, argv: string[], timeoutMs: number): Promise<RgOutcome> {
+  return new Promise((resolve) => {
+    const child = ctx.services.spawn(rg, argv, { cwd: ctx.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let settled: RgOutcome | undefined;
+    const stop = (outcome: RgOutcome) => {
+      if (settled) return;
+      settled = outcome;
+      child.kill("SIGKILL");
+    };
+    const timer = setTimeout(() => stop({ kind: "timeout" }), timeoutMs);
+    const onAbort = () => stop({ kind: "cancelled" });
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    child.stdout?.on("data", (b: Buffer) => out.push(b));
+    child.stderr?.on("data", (b: Buffer) => err.push(b));
+    const finish = (outcome: RgOutcome) => {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+      resolve(settled ?? outcome);
+    };
+    child.on("error", (e) => finish({ kind: "spawn_error", message: e.message }));
+    child.on("close", (code) =>
+      finish({
+        kind: "done",
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    );
+  });
+}
+
+/** rg's stderr as one line: the first, plus the `error:` detail of a regex error. */
+function rgError(stderr: string, cwdReal: string): string {
+  const lines = stderr.split("\n").map((l) => l.trimEnd());
+  let first = (lines.find((l) => l.trim()) ?? "unknown error").replace(/^rg: /, "");
+  const detail = lines.find((l) => l.startsWith("error: "));
+  if (first.endsWith(":") && detail) first += ` ${detail.slice("error: ".length)}`;
+  return first.split(`${cwdReal}${path.sep}`).join("");
+}
+
+const LINE_KEY = /^(.*?):(\d+):/;
+
+/** Sort by path, then numerically by line, so output is stable across runs. */
+function sortMatches(lines: string[]): string[] {
+  const keyed = lines.map((line) => {
+    const m = LINE_KEY.exec(line);
+    return { line, file: m ? m[1]! : line, n: m ? Number(m[2]) : 0 };
+  });
+  keyed.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.n - b.n));
+  return keyed.map((k) => k.line);
+}
+
+export const grepTool: ToolHandler<typeof grepSchema> = {
+  id: "grep",
+  schema: grepSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const scope = args.path ?? ".";
+    const tools = ctx.config.tools;
+    const { fs } = ctx.services;
+    const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope);
+    if (!where.ok) return fail(where.error);
+    const exists = await fs.stat(where.abs).then(
+      () => true,
+      () => false,
+    );
+    // Checked here so both backends report a missing scope the same way.
+    if (!exists) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)`);
+
+    let matches: string[];
+    const rg = await findRipgrep(ctx);
+    if (rg) {
+      const argv = ["--no-config", "-n", "--no-heading", "--with-filename", "--color", "never"];
+      if (args.glob) argv.push("--glob", args.glob);
+      argv.push("-e", args.pattern, "--", where.abs);
+      const res = await runRg(ctx, rg, argv, tools.grep_timeout * 1000);
+      if (res.kind === "timeout") return fail(`ERROR: grep timed out after ${tools.grep_timeout}s`);
+      if (res.kind === "cancelled") return fail("ERROR: grep cancelled");
+      if (res.kind === "spawn_error") return fail(`ERROR: grep failed: ${res.message}`);
+      if (res.code === null || res.code >= 2) {
+        return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}`);
+      }
+      const prefix = `${where.cwdReal}${path.sep}`;
+      matches = res.stdout
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l));
+    } else {
+      const res = await grepFallback({
+        fs,
+        pattern: args.pattern,
+        glob: args.glob,
+        scopeAbs: where.abs,
+        cwdReal: where.cwdReal,
+        signal: ctx.signal,
+      });
+      if (!res.ok) return fail(`ERROR: grep failed: ${res.error}`);
+      if (ctx.signal.aborted) return fail("ERROR: grep cancelled");
+      matches = res.lines;
+    }
+    matches = sortMatches(matches);
+
+    if (!tools.search_pagination_enabled) return ok(matches.length ? matches.join("\n") : "No matches found.");
+    const page = paginate(matches, args.page, tools.grep_max_matches_per_page);
+    return ok(
+      searchEnvelope(
+        {
+          tool: "grep",
+          total: matches.length,
+          shown: page.items.length,
+          page: page.page,
+          nextPage: page.nextPage,
+          pattern: args.pattern,
+          scope: args.glob ? `${scope} glob=${args.glob}` : scope,
+        },
+        page.items,
+      ),
+    );
+  },
+};

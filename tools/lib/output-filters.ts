@@ -1,0 +1,43 @@
+// Content-blind filters for command output (digest 1.10): they remove noise
+// that costs the model tokens without telling it anything, and never look at
+// what the command was. Each one is switched by its own [tools] flag.
+
+import stripAnsi from "strip-ansi";
+import type { Config } from "../../core/config/schema.js";
+
+const isBlank = (line: string) => line.trim() === "";
+
+/** Runs of 3+ blank lines become 2. */
+export function collapseBlankLines(text: string): string {
+  const out: string[] = [];
+  let blanks = 0;
+  for (const line of text.split("\n")) {
+    blanks = isBlank(line) ? blanks + 1 : 0;
+    if (blanks <= 2) out.push(line);
+  }
+  return out.join("\n");
+}
+
+/** A run of N ≥ 2 identical non-blank lines becomes `<line> [×N]`. */
+export function collapseDuplicateLines(text: string): string {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    const line = lines[i]!;
+    let j = i + 1;
+    while (j < lines.length && lines[j] === line) j++;
+    const run = j - i;
+    if (run >= 2 && !isBlank(line)) out.push(`${line} [×${run}]`);
+    else for (let k = i; k < j; k++) out.push(line);
+    i = j;
+  }
+  return out.join("\n");
+}
+
+export function filterOutput(text: string, tools: Config["tools"]): string {
+  let out = text.replace(/\r\n/g, "\n");
+  if (tools.strip_ansi) out = stripAnsi(out);
+  if (tools.collapse_blank_lines) out = collapseBlankLines(out);
+  if (tools.collapse_duplicate_lines) out = collapseDuplicateLines(out);
+  return out;
+}

@@ -1,0 +1,123 @@
+// Path containment for every file tool: whatever the model names, the tool
+// only ever touches something inside the task directory (digest 1.5).
+//
+// Absolute paths outside cwd are re-rooted rather than refused because models
+// often write `/src/x.py` meaning the repository's `src/x.py`. Symlinks are
+// resolved (realpath of the deepest existing ancestor) so a link cannot lead
+// out of cwd; the resolved path is what the tool then operates on.
+
+import * as path from "node:path";
+import type { FileSystem } from "../../core/services.js";
+
+export type PathCheck =
+  | { ok: true; abs: string; cwdReal: string; display: string }
+  | { ok: false; error: string };
+
+export interface ResolveOptions {
+  /** write/edit: refuse newline in the path too (NUL is always refused). */
+  forbidNewline?: boolean;
+}
+
+export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
+
+// Pseudo-filesystems whose entries are never task files; reading one could block
+// (/dev/stdin) or leak host state, even when cwd itself is "/".
+const SPECIAL_ROOTS = ["/dev", "/proc", "/sys"];
+
+const inside = (root: string, p: string): boolean =>
+  p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+const isMissing = (err: unknown): boolean => {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+};
+
+/** Realpath of the deepest ancestor that exists, with the missing tail re-appended. */
+async function realpathDeepest(fs: FileSystem, p: string): Promise<string> {
+  const tail: string[] = [];
+  let cur = p;
+  for (;;) {
+    try {
+      const real = await fs.realpath(cur);
+      return tail.length ? path.join(real, ...tail.reverse()) : real;
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      const parent = path.dirname(cur);
+      if (parent === cur) return p;
+      tail.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+/** Maps the model's path to a real path inside cwd, or the error the model sees. */
+export async function resolveInCwd(
+  fs: FileSystem,
+  cwd: string,
+  input: string,
+  options: ResolveOptions = {},
+): Promise<PathCheck> {
+  if (input.includes("\0") || (options.forbidNewline && /[\r\n]/.test(input))) {
+    return { ok: false, error: FORBIDDEN_CHAR_ERROR };
+  }
+  const escapes: PathCheck = { ok: false, error: `ERROR: path escapes cwd: ${input}` };
+  const cwdAbs = path.resolve(cwd);
+  const cwdReal = await fs.realpath(cwdAbs);
+
+  let target: string;
+  if (path.isAbsolute(input)) {
+    const norm = path.resolve(input);
+    target =
+      inside(cwdAbs, norm) || inside(cwdReal, norm)
+        ? norm
+        : path.join(cwdAbs, norm.replace(/^[/\\]+/, ""));
+  } else {
+    target = path.resolve(cwdAbs, input);
+  }
+  // Lexical check first: `..` is resolved before any symlink is looked at, so
+  // `../x` never reaches the filesystem.
+  if (!inside(cwdAbs, target) && !inside(cwdReal, target)) return escapes;
+
+  let real: string;
+  try {
+    real = await realpathDeepest(fs, target);
+  } catch {
+    // A symlink loop or unreadable component: nothing safe to operate on.
+    return escapes;
+  }
+  if (!inside(cwdReal, real)) return escapes;
+  if (SPECIAL_ROOTS.some((root) => inside(root, real) && !inside(root, cwdReal))) return escapes;
+
+  try {
+    const st = await fs.stat(real);
+    if (!st.isFile() && !st.isDirectory()) {
+      return { ok: false, error: `ERROR: ${input} is not a regular file` };
+    }
+  } catch {
+    // Missing targets are fine here; each tool reports them its own way.
+  }
+  return { ok: true, abs: real, cwdReal, display: displayPath(cwdReal, real) };
+}
+
+/** A path as the model should see it: relative to cwd, "." for cwd itself. */
+export function displayPath(cwdReal: string, abs: string): string {
+  const rel = path.relative(cwdReal, abs);
+  return rel === "" ? "." : rel.split(path.sep).join("/");
+}
+
+/**
+ * The ` (did you mean '<p>'?)` suffix for a missing file: models sometimes put
+ * stray `./`, `.` or `/` in front of a repository path.
+ */
+export async function didYouMean(fs: FileSystem, cwd: string, input: string): Promise<string> {
+  const stripped = input.replace(/^[./]+/, "");
+  if (stripped === "" || stripped === input) return "";
+  const check = await resolveInCwd(fs, cwd, stripped);
+  if (!check.ok) return "";
+  try {
+    const st = await fs.stat(check.abs);
+    return st.isFile() ? ` (did you mean '${stripped}'?)` : "";
+  } catch {
+    return "";
+  }
+}
