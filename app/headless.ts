@@ -16,7 +16,7 @@ export interface HeadlessOptions {
   cwd: string;
   env: Env;
   version: string;
-  demo?: { overrides: Record<string, unknown>; footer: string };
+  demo?: { overrides: Record<string, unknown>; footer: string; delayMs: number };
 }
 
 export const EXIT_CODES: Record<FinishReason, number> = {
@@ -38,6 +38,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
   const choice = requireProvider(resolved);
+  if (opts.demo) choice.scriptDelayMs = opts.demo.delayMs;
   const provider = await buildProvider(choice, resolved.config);
 
   const jsonl = opts.args.output === "jsonl";

@@ -17,6 +17,8 @@ export interface ProviderChoice {
   baseURL?: string;
   /** Scenario file for the scripted provider. */
   scenario?: string;
+  /** Pause between the scripted provider's pieces (the demo on a terminal). */
+  scriptDelayMs?: number;
   /** Values that must never be written to a trace. */
   secrets: string[];
 }
@@ -89,7 +91,7 @@ export async function createProviderFor(choice: ProviderChoice, config: Config):
     } catch (err) {
       throw new FatalError((err as Error).message);
     }
-    return scriptedProvider(scenario);
+    return scriptedProvider(scenario, { delayMs: choice.scriptDelayMs ?? 0 });
   }
   const { createProvider } = await import("../core/providers/index.js");
   return createProvider({

@@ -12,6 +12,8 @@ const PREVIEW_LINES = 8;
 
 export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
   let atLineStart = true;
+  // A blank line separates the model's words from the tool output above them.
+  let afterTool = false;
   const out = (text: string) => {
     if (!text) return;
     sink.out(text);
@@ -35,6 +37,8 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         line(`\n> ${event.text}\n`);
         break;
       case "assistant_text_delta":
+        if (afterTool) line("");
+        afterTool = false;
         out(terminalSafe(event.text));
         break;
       case "tool_call_finished":
@@ -42,6 +46,7 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         break;
       case "tool_result":
         line(indent(preview(terminalSafe(event.viewText)), event.ok ? "  " : "  ! "));
+        afterTool = true;
         break;
       case "retry":
         if (!atLineStart) out("\n");

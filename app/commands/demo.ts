@@ -33,6 +33,8 @@ export async function demoCommand(args: ParsedArgs, version: string): Promise<nu
         provider: { name: "scripted", model: "demo", scenario: join(fixturesRoot, "scenarios", "demo.json") },
       },
       footer: FOOTER,
+      // On a terminal the demo streams at a readable pace; in a pipe it does not wait.
+      delayMs: process.stdout.isTTY && args.output !== "jsonl" ? 15 : 0,
     },
   });
 }
