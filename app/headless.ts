@@ -28,6 +28,8 @@ export const EXIT_CODES: Record<FinishReason, number> = {
   cancelled: 130,
 };
 
+const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   if (!opts.task.trim()) throw new FatalError('the task is empty: give it as `yuj code "what to do"`');
   const resolved = resolveSession({
@@ -46,16 +48,21 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     ? (e: CoreEvent) => void process.stdout.write(`${JSON.stringify(e)}\n`)
     : createTextRenderer({ out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) });
 
-  const session = openSession(opts.env, choice.secrets, render);
+  // SIGINT and SIGTERM cancel the run; the jobs end with the session below.
+  const session = openSession(opts.env, choice.secrets, render, resolved.toolset, ["SIGHUP"]);
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    // First Ctrl+C cancels cleanly; a second one leaves at once.
-    if (++interrupts > 1) process.exit(130);
-    controller.abort(new Error("cancelled by the user"));
+  let stopSignal: "SIGINT" | "SIGTERM" | undefined;
+  const onSignal = (signal: "SIGINT" | "SIGTERM") => {
+    // The first signal cancels cleanly; a second one leaves at once (the
+    // exit hook still kills every job's group on the way out).
+    if (stopSignal) process.exit(SIGNAL_CODES[signal]);
+    stopSignal = signal;
+    controller.abort(new Error(signal === "SIGINT" ? "cancelled by the user" : "terminated"));
   };
+  const onSigint = () => onSignal("SIGINT");
+  const onSigterm = () => onSignal("SIGTERM");
   process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigint);
+  process.on("SIGTERM", onSigterm);
 
   try {
     session.emit({
@@ -68,6 +75,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       traceFile: session.trace.path,
       ...(opts.demo ? { demo: true } : {}),
     });
+    await session.reapOrphans();
     const history: HistoryItem[] = [];
     const outcome = await runLoop(history, opts.task, {
       provider,
@@ -82,6 +90,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       sessionDir: session.dir,
       signal: controller.signal,
       usage: session.usage,
+      session: { jobs: session.services.jobs, terminals: session.services.terminals },
+      wake: session.services.notices,
     });
     if (!jsonl && opts.demo) process.stdout.write(`\n${opts.demo.footer}\n`);
     const failed = EXIT_CODES[outcome.reason] !== 0;
@@ -89,11 +99,11 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     if (failed && (jsonl || outcome.reason !== "error")) {
       process.stderr.write(`yuj: ${reasonLine(outcome.reason, outcome.message)}\n`);
     }
-    return EXIT_CODES[outcome.reason];
+    return stopSignal ? SIGNAL_CODES[stopSignal] : EXIT_CODES[outcome.reason];
   } finally {
     process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigint);
-    session.close();
+    process.off("SIGTERM", onSigterm);
+    await session.close();
   }
 }
 

@@ -55,6 +55,12 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
       case "notice":
         line(`[${event.level}] ${event.text}`);
         break;
+      case "jobs_orphans_found":
+        sink.err(`yuj: ended ${event.count} process group(s) left by an earlier yuj that was killed: ${event.detail.join("; ")}\n`);
+        break;
+      case "job_promoted":
+        line(`  ↳ continues in the background as job ${event.jobId}`);
+        break;
       case "error":
         if (!atLineStart) out("\n");
         sink.err(`yuj: ${event.message}\n`);

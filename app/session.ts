@@ -7,7 +7,7 @@ import { loadConfig, ConfigError } from "../core/config/load.js";
 import type { Config } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";
 import { findInstructions } from "../core/instructions.js";
-import { sessionsDir, type Env } from "../core/paths.js";
+import { sessionsDir, stateDir, type Env } from "../core/paths.js";
 import { activateTools, type ActiveToolset } from "../core/profiles/activate.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
@@ -20,6 +20,7 @@ import { flagOverrides, type ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
 import { profilesRoot } from "./locate.js";
 import { chooseProvider, createProviderFor, NO_PROVIDER_HELP, type ProviderChoice } from "./provider-select.js";
+import { createSessionServices, reapEarlierOrphans, type SessionServices } from "./session-services.js";
 
 export interface SessionInputs {
   args: ParsedArgs;
@@ -80,18 +81,42 @@ export interface OpenSession {
   emit: Emit;
   setTurn: (turn: number | undefined) => void;
   usage: Usage;
-  close(): void;
+  services: SessionServices;
+  /** Ends jobs older yuj processes left behind (reported as an event). */
+  reapOrphans(): Promise<void>;
+  /** Ends every job and the terminal, then closes the trace. */
+  close(): Promise<void>;
 }
 
-/** Creates the session directory and trace; every event goes to both sinks. */
-export function openSession(env: Env, secrets: string[], onEvent: (e: CoreEvent) => void): OpenSession {
+/**
+ * Creates the session directory, trace and services; every event goes to
+ * the trace, the services and `onEvent`, in that order.
+ */
+export function openSession(
+  env: Env,
+  secrets: string[],
+  onEvent: (e: CoreEvent) => void,
+  toolset: ActiveToolset,
+  exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">,
+): OpenSession {
   const id = newSessionId(new Date());
-  const dir = createSessionDir(sessionsDir(env, env.HOME ?? homedir()), id);
+  const home = env.HOME ?? homedir();
+  const dir = createSessionDir(sessionsDir(env, home), id);
   const trace = openTrace(sessionLayout(dir).trace, { secrets });
+  let services: SessionServices | undefined;
   const { emit, setTurn } = createEmitter(id, (event) => {
     trace.write(event);
+    services?.observe(event);
     onEvent(event);
   });
+  services = createSessionServices({
+    sessionDir: dir,
+    stateDir: stateDir(env, home),
+    emit,
+    readTool: toolset.tools.has("job_output") ? "job_output" : "bash_poll",
+    exitSignals,
+  });
+  const ready = services;
   return {
     id,
     dir,
@@ -99,7 +124,15 @@ export function openSession(env: Env, secrets: string[], onEvent: (e: CoreEvent)
     emit,
     setTurn,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
-    close: () => trace.close(),
+    services: ready,
+    reapOrphans: () => reapEarlierOrphans(stateDir(env, home), emit),
+    async close() {
+      try {
+        await ready.shutdown();
+      } finally {
+        trace.close();
+      }
+    },
   };
 }
 

@@ -29,6 +29,8 @@ export interface DispatchDeps {
   sessionDir: string;
   signal: AbortSignal;
   gate?: PermissionGate;
+  /** Session-scoped services tools reach through their context. */
+  session?: Pick<ToolContext, "jobs" | "terminals">;
 }
 
 export type PreparedCall =
@@ -102,6 +104,8 @@ async function runHandler(
     services: deps.services,
     config: deps.config,
     sessionDir: deps.sessionDir,
+    activeTools: new Set(deps.toolset.tools.keys()),
+    ...deps.session,
   };
   try {
     return await p.tool.handler.run(p.args, ctx);

@@ -100,9 +100,37 @@ export type EventBody =
     }
   | { type: "question_asked"; callId: string; question: string }
   | { type: "question_answered"; callId: string; answer: string }
-  | { type: "job_started"; jobId: string; command: string; callId?: string; pid?: number }
-  | { type: "job_output"; jobId: string; text: string }
-  | { type: "job_exited"; jobId: string; exitCode: number | null; signal?: string | null }
+  | {
+      type: "job_started";
+      jobId: string;
+      command: string;
+      callId?: string;
+      pid?: number;
+      label?: string;
+      background: boolean;
+      /** Absolute deadline (epoch ms), when the job has one. */
+      deadlineAt?: number;
+      outputFile?: string;
+    }
+  /** New output, throttled: several chunks are merged into one event. */
+  | { type: "job_output"; jobId: string; text: string; totalBytes: number }
+  | {
+      type: "job_exited";
+      jobId: string;
+      exitCode: number | null;
+      signal?: string | null;
+      durationMs?: number;
+      /** How it ended: on its own, killed, or past its deadline. */
+      status?: "exited" | "killed" | "timed_out";
+    }
+  | { type: "job_killed"; jobId: string; reason?: string; confirmed: boolean }
+  /** A foreground command outlived its budget and now runs as a background job. */
+  | { type: "job_promoted"; jobId: string; callId?: string }
+  | { type: "jobs_orphans_found"; count: number; detail: string[] }
+  | { type: "terminal_started"; terminalId: string; command: string; pid?: number }
+  /** Input sent to the interactive terminal: recorded by hash and size, never its text. */
+  | { type: "terminal_input"; terminalId: string; sha256: string; bytes: number }
+  | { type: "terminal_exited"; terminalId: string; exitCode: number | null; signal?: string | null }
   | { type: "todo_updated"; todos: TodoItem[] }
   | { type: "usage"; usage: Usage; total: Usage }
   | {

@@ -15,6 +15,7 @@ import {
   prepareCall,
   runPrepared,
   type CallOutcome,
+  type DispatchDeps,
   type PermissionGate,
   type PreparedCall,
 } from "./dispatch.js";
@@ -33,8 +34,23 @@ export interface LoopDeps {
   sessionDir: string;
   signal: AbortSignal;
   gate?: PermissionGate;
+  /** Session-scoped services (jobs, terminal) the tools reach. */
+  session?: DispatchDeps["session"];
   /** Running token totals for the session; updated in place. */
   usage: Usage;
+  /** Runtime notices (a background job finished, …) to hand the model next. */
+  wake?: WakeSource;
+}
+
+/** Where notices come from that the model must see between turns. */
+export interface WakeSource {
+  /** Notices that arrived since the last call; empties the queue. */
+  take(): string[];
+  /**
+   * Waits until a notice arrives. Resolves false at once when nothing is
+   * pending that could ever produce one (no background job runs).
+   */
+  wait(signal: AbortSignal): Promise<boolean>;
 }
 
 export interface RunOutcome {
@@ -62,6 +78,7 @@ export async function runLoop(history: HistoryItem[], userText: string, deps: Lo
     }
     if (deps.signal.aborted) return finish(deps, { reason: "cancelled", turns: turn });
     deps.setTurn(turn);
+    deliverNotices(history, deps);
 
     let collected;
     try {
@@ -92,6 +109,10 @@ export async function runLoop(history: HistoryItem[], userText: string, deps: Lo
     }
     if (calls.length === 0) {
       emit({ type: "turn_finished", toolCalls: 0 });
+      // A model may end its turn while its background jobs run: it is woken
+      // by their completion instead of polling.
+      if (deps.wake && (await deps.wake.wait(deps.signal))) continue;
+      if (deps.signal.aborted) return finish(deps, { reason: "cancelled", turns: turn + 1 });
       return finish(deps, { reason: "answered", message: collected.text, turns: turn + 1 });
     }
 
@@ -144,6 +165,15 @@ function isFinishCall(p: PreparedCall): boolean {
 
 function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
   return emitResult(call, { ok: false, modelText: CANCELLED_TEXT }, true, deps, 0);
+}
+
+/** Pending notices go to the model as one user message before the request. */
+function deliverNotices(history: HistoryItem[], deps: LoopDeps): void {
+  const notices = deps.wake?.take() ?? [];
+  if (notices.length === 0) return;
+  const text = notices.map((n) => `[yuj] ${n}`).join("\n");
+  deps.emit({ type: "notice", level: "info", text });
+  history.push({ role: "user", text });
 }
 
 function pushResult(history: HistoryItem[], outcome: CallOutcome): void {

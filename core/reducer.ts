@@ -32,9 +32,28 @@ export type Card =
 export interface JobView {
   jobId: string;
   command: string;
+  label?: string;
+  background: boolean;
+  status: "running" | "stopping" | "exited" | "killed" | "timed_out";
+  exitCode?: number | null;
+  signal?: string | null;
+  startedAt: string;
+  durationMs?: number;
+  deadlineAt?: number;
+  /** The tail of the output (the full stream is in outputFile). */
+  output: string;
+  totalBytes: number;
+  outputFile?: string;
+  callId?: string;
+}
+
+export interface TerminalView {
+  terminalId: string;
+  command: string;
   status: "running" | "exited";
   exitCode?: number | null;
-  output: string;
+  /** Inputs sent (sizes only; the text is never kept). */
+  inputs: number;
 }
 
 export interface RequestView {
@@ -55,6 +74,7 @@ export interface SessionView {
   nextCardNum: number;
   todos: TodoItem[];
   jobs: Record<string, JobView>;
+  terminal?: TerminalView;
   pendingApproval?: EventOf<"approval_requested">;
   pendingQuestion?: EventOf<"question_asked">;
   usage: { last?: Usage; total: Usage };
@@ -145,18 +165,56 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       return { ...s, pendingQuestion: event };
     case "question_answered":
       return s.pendingQuestion?.callId === event.callId ? { ...s, pendingQuestion: undefined } : s;
-    case "job_started":
-      return {
-        ...s,
-        jobs: {
-          ...s.jobs,
-          [event.jobId]: { jobId: event.jobId, command: event.command, status: "running", output: "" },
-        },
+    case "job_started": {
+      const job: JobView = {
+        jobId: event.jobId,
+        command: event.command,
+        background: event.background,
+        status: "running",
+        startedAt: event.ts,
+        output: "",
+        totalBytes: 0,
+        ...(event.label === undefined ? {} : { label: event.label }),
+        ...(event.deadlineAt === undefined ? {} : { deadlineAt: event.deadlineAt }),
+        ...(event.outputFile === undefined ? {} : { outputFile: event.outputFile }),
+        ...(event.callId === undefined ? {} : { callId: event.callId }),
       };
+      return { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
+    }
     case "job_output":
-      return updateJob(s, event.jobId, (j) => ({ ...j, output: (j.output + event.text).slice(-JOB_VIEW_CHARS) }));
+      return updateJob(s, event.jobId, (j) => ({
+        ...j,
+        output: (j.output + event.text).slice(-JOB_VIEW_CHARS),
+        totalBytes: event.totalBytes,
+      }));
     case "job_exited":
-      return updateJob(s, event.jobId, (j) => ({ ...j, status: "exited", exitCode: event.exitCode }));
+      return updateJob(s, event.jobId, (j) => ({
+        ...j,
+        status: event.status ?? "exited",
+        exitCode: event.exitCode,
+        signal: event.signal ?? null,
+        ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
+      }));
+    case "job_killed":
+      return updateJob(s, event.jobId, (j) => (j.status === "running" ? { ...j, status: "stopping" } : j));
+    case "job_promoted":
+      return updateJob(s, event.jobId, (j) => ({ ...j, background: true }));
+    case "jobs_orphans_found":
+      return addCard(s, {
+        kind: "notice",
+        level: "warning",
+        text: `Ended ${event.count} process group(s) left running by an earlier yuj that was killed: ${event.detail.join("; ")}`,
+      });
+    case "terminal_started":
+      return { ...s, terminal: { terminalId: event.terminalId, command: event.command, status: "running", inputs: 0 } };
+    case "terminal_input":
+      return s.terminal?.terminalId === event.terminalId
+        ? { ...s, terminal: { ...s.terminal, inputs: s.terminal.inputs + 1 } }
+        : s;
+    case "terminal_exited":
+      return s.terminal?.terminalId === event.terminalId
+        ? { ...s, terminal: { ...s.terminal, status: "exited", exitCode: event.exitCode } }
+        : s;
     case "todo_updated":
       return { ...s, todos: event.todos };
     case "usage":

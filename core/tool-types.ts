@@ -5,6 +5,8 @@ import type { z } from "zod";
 import type { Emit } from "./events.js";
 import type { Services } from "./services.js";
 import type { Config } from "./config/schema.js";
+import type { TerminalManager } from "./jobs/terminal.js";
+import type { JobManager } from "./jobs/types.js";
 
 export interface ToolContext {
   /** The task directory the tool works in (per turn, never a global). */
@@ -17,6 +19,12 @@ export interface ToolContext {
   config: Config;
   /** Directory of the running session (saved outputs, backups). */
   sessionDir: string;
+  /** The session's commands and background jobs. */
+  jobs?: JobManager;
+  /** Exposed names of the tools active in this request (shell rules name them). */
+  activeTools?: ReadonlySet<string>;
+  /** The session's interactive terminal, when terminals are enabled. */
+  terminals?: TerminalManager;
 }
 
 export interface ToolResult {

@@ -17,8 +17,9 @@ await build({
   target: "node20",
   sourcemap: "linked",
   legalComments: "none",
-  // Resolves its bundled rg binary relative to its own files.
-  external: ["@vscode/ripgrep"],
+  // ripgrep resolves its bundled rg binary relative to its own files; node-pty
+  // is a native module (a .node binary found beside its own files).
+  external: ["@vscode/ripgrep", "@lydell/node-pty"],
   define: { YUJ_VERSION: JSON.stringify(pkg.version) },
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",

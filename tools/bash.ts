@@ -1,143 +1,90 @@
-// `bash`: run one command in the foreground and return its combined output
-// (digest 1.10). The command leads its own process group so a timeout or a
-// cancel stops everything it started, and stdin is closed so a command that
-// waits for input gets EOF instead of hanging until the timeout.
+// Yuj `bash`: one command, in the foreground by default. It runs as a job of
+// the session's job manager: its own process group, stdin at EOF, output
+// spilled to a file and shown bounded (digest 1.10). With background work
+// enabled, `background: true` returns a proc_id for bash_poll / bash_kill.
 
-import { StringDecoder } from "node:string_decoder";
 import { constants as osConstants } from "node:os";
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler } from "../core/tool-types.js";
-import { killGroup } from "./lib/process-group.js";
-import { filterOutput } from "./lib/output-filters.js";
+import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../core/tool-types.js";
+import type { JobSnapshot } from "../core/jobs/types.js";
+import { NO_JOBS, waitForeground } from "./lib/foreground.js";
+import { sinkView } from "./lib/output-sink.js";
+import { exitMeaning, readSideRoute, shellRefusal } from "./lib/shell-rules.js";
 
 export const bashSchema = z.object({
   cmd: z.string(),
   background: z.boolean().optional(),
 });
 
-const BACKGROUND_DISABLED =
-  "ERROR: background commands are disabled (set [tools].background_enabled = true)";
-const KILL_GRACE_MS = 2000;
-// After the shell exits, how long to wait for its pipes to close. Something
-// that left the group (setsid) can hold them open forever.
-const CLOSE_WAIT_MS = KILL_GRACE_MS + 1000;
+export { exitMeaning };
 
-/** Exit-1 meanings for commands where 1 is an answer, not a failure. */
-const VERB_MEANINGS: Record<string, string> = {
-  grep: "no matches",
-  egrep: "no matches",
-  fgrep: "no matches",
-  rg: "no matches",
-  ripgrep: "no matches",
-  ag: "no matches",
-  diff: "files differ",
-  cmp: "files differ",
-  find: "errors during traversal (consult stderr)",
-  test: "condition is false",
-  "[": "condition is false",
-};
-
-/** The meaning of exit 1 for a single-verb command (no pipes, lists or substitutions). */
-export function exitMeaning(cmd: string, code: number): string | undefined {
-  if (code !== 1) return undefined;
-  const unquoted = cmd.replace(/'[^']*'|"(?:\\.|[^"\\])*"/g, "''");
-  if (/[|;&\n`]|\$\(/.test(unquoted)) return undefined;
-  const words = unquoted.trim().split(/\s+/);
-  const verb = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  if (!verb) return undefined;
-  const name = verb.replace(/^\\/, "").split("/").pop() ?? "";
-  return VERB_MEANINGS[name];
-}
-
-type Outcome =
-  | { kind: "exited"; code: number; output: string }
-  | { kind: "timeout"; output: string }
-  | { kind: "cancelled" }
-  | { kind: "spawn_error"; message: string };
-
-function runCommand(cmd: string, ctx: ToolContext, timeoutMs: number): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const { clock } = ctx.services;
-    const child = ctx.services.spawn("bash", ["-o", "pipefail", "-c", cmd], {
-      cwd: ctx.cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", TERM: "dumb", NO_COLOR: "1" },
-    });
-    // One list for both streams keeps stdout and stderr in arrival order.
-    const chunks: string[] = [];
-    const outDec = new StringDecoder("utf8");
-    const errDec = new StringDecoder("utf8");
-    child.stdout?.on("data", (b: Buffer) => chunks.push(outDec.write(b)));
-    child.stderr?.on("data", (b: Buffer) => chunks.push(errDec.write(b)));
-
-    let stopped: "timeout" | "cancelled" | undefined;
-    let exitCode = 0;
-    let done = false;
-    let closeTimer: NodeJS.Timeout | undefined;
-    const stop = (why: "timeout" | "cancelled") => {
-      if (stopped || done) return;
-      stopped = why;
-      if (child.pid !== undefined) void killGroup(child.pid, KILL_GRACE_MS, clock);
-    };
-    const timer = setTimeout(() => stop("timeout"), timeoutMs);
-    const onAbort = () => stop("cancelled");
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
-
-    const finish = (outcome?: Outcome) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      clearTimeout(closeTimer);
-      ctx.signal.removeEventListener("abort", onAbort);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      if (outcome) return resolve(outcome);
-      const output = chunks.join("") + outDec.end() + errDec.end();
-      if (stopped === "cancelled") resolve({ kind: "cancelled" });
-      else if (stopped === "timeout") resolve({ kind: "timeout", output });
-      else resolve({ kind: "exited", code: exitCode, output });
-    };
-
-    child.on("error", (err) => finish({ kind: "spawn_error", message: err.message }));
-    child.on("exit", (code, signal) => {
-      exitCode = code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
-      // The shell is gone; whatever it left running in its group is an
-      // orphan no one will ever wait for, and it may be holding our pipes.
-      if (child.pid !== undefined && !stopped) void killGroup(child.pid, KILL_GRACE_MS, clock);
-      closeTimer = setTimeout(() => finish(), CLOSE_WAIT_MS);
-    });
-    child.on("close", () => finish());
-  });
-}
+const BACKGROUND_DISABLED = "ERROR: background commands are disabled (set [tools].background_enabled = true)";
 
 export const bashTool: ToolHandler<typeof bashSchema> = {
   id: "bash",
   schema: bashSchema,
   readOnly: false,
   async run(args, ctx) {
-    if (args.background) return fail(BACKGROUND_DISABLED);
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    if (!args.cmd.trim()) return fail("ERROR: cmd is empty");
     if (ctx.signal.aborted) return fail("ERROR: command cancelled");
-    const tools = ctx.config.tools;
-
-    const outcome = await runCommand(args.cmd, ctx, tools.bash_timeout * 1000);
-    switch (outcome.kind) {
-      case "spawn_error":
-        return fail(`ERROR: failed to start bash: ${outcome.message}`);
-      case "cancelled":
-        return fail("ERROR: command cancelled");
-      case "timeout": {
-        const message = `ERROR: command timed out after ${tools.bash_timeout}s`;
-        const partial = filterOutput(outcome.output, tools).replace(/\n+$/, "");
-        return fail(message, partial ? `${partial}\n${message}` : message);
-      }
-      case "exited": {
-        const output = filterOutput(outcome.output, tools).replace(/\n+$/, "");
-        if (outcome.code === 0) return ok(output.trim() === "" ? "(command produced no output)" : output);
-        const meaning = exitMeaning(args.cmd, outcome.code);
-        const marker = meaning ? `[exit code: ${outcome.code} — ${meaning}]` : `[exit code: ${outcome.code}]`;
-        return fail(output.trim() ? `${output}\n${marker}` : marker);
-      }
+    const active = ctx.activeTools ?? new Set<string>();
+    const refusal = shellRefusal(args.cmd, active);
+    if (refusal) return fail(refusal.message);
+    if (ctx.config.tools.bash_redirect_read_side) {
+      const route = readSideRoute(args.cmd, active);
+      if (route) return fail(route.message);
     }
+    if (args.background) {
+      if (!ctx.config.tools.background_enabled) return fail(BACKGROUND_DISABLED);
+      const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });
+      return ok(`proc_id: ${job.id}\nstatus: running\nRead new output with bash_poll; stop it with bash_kill.`);
+    }
+    return runForeground(args.cmd, ctx);
   },
 };
+
+async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult> {
+  const jobs = ctx.jobs!;
+  const tools = ctx.config.tools;
+  const job = jobs.start({ command: cmd, cwd: ctx.cwd, background: false, callId: ctx.callId, deadlineMs: tools.bash_timeout * 1000 });
+  const end = await waitForeground(jobs, job.id, Number.POSITIVE_INFINITY, ctx.signal);
+  if (end === "cancelled") {
+    await jobs.kill(job.id, "cancelled by the user");
+    return fail("ERROR: command cancelled");
+  }
+
+  let note = "";
+  if (end === "leader_exited") {
+    // The shell is done but left processes in its group.
+    if (tools.background_enabled) {
+      ctx.emit({ type: "job_promoted", jobId: job.id, callId: ctx.callId });
+      note = `[the command exited but processes it started still run as proc_id ${job.id}; use bash_poll / bash_kill]`;
+    } else {
+      await jobs.kill(job.id, "left running by a foreground command");
+      note = "[processes the command left running in the background were stopped; background work is disabled]";
+    }
+  }
+  const snap = jobs.get(job.id)!;
+  const output = await sinkView({ file: snap.outputFile, from: 0, to: snap.totalBytes }, tools);
+  await jobs.readNew(job.id, 0).catch(() => undefined); // mark it read for a later bash_poll
+  return formatResult(cmd, output, snap, note, tools.bash_timeout);
+}
+
+function formatResult(cmd: string, output: string, snap: JobSnapshot, note: string, timeoutS: number): ToolResult {
+  if (snap.status === "timed_out") {
+    const message = `ERROR: command timed out after ${timeoutS}s`;
+    return fail(message, output ? `${output}\n${message}` : message);
+  }
+  const code = snap.exitCode ?? (snap.signal ? 128 + signalNumber(snap.signal) : 0);
+  const body = [output, note].filter((p) => p.trim() !== "").join("\n");
+  if (code === 0) return ok(body.trim() === "" ? "(command produced no output)" : body);
+  const meaning = exitMeaning(cmd, code);
+  const marker = meaning ? `[exit code: ${code} — ${meaning}]` : `[exit code: ${code}]`;
+  return fail(body.trim() ? `${body}\n${marker}` : marker);
+}
+
+function signalNumber(name: string): number {
+  return (osConstants.signals as Record<string, number>)[name] ?? 0;
+}

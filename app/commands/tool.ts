@@ -18,7 +18,17 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     throw new UsageError(`unknown tool "${name}" in profile ${resolved.toolset.profile.name}; available: ${names}`);
   }
 
-  const session = openSession(process.env, [], () => {});
+  const session = openSession(
+    process.env,
+    [],
+    (e) => {
+      if (e.type === "jobs_orphans_found") {
+        process.stderr.write(`yuj: ended ${e.count} process group(s) left by an earlier yuj that was killed: ${e.detail.join("; ")}\n`);
+      }
+    },
+    resolved.toolset,
+    ["SIGTERM", "SIGHUP"],
+  );
   try {
     session.emit({
       type: "session_started",
@@ -29,6 +39,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       version,
       traceFile: session.trace.path,
     });
+    await session.reapOrphans();
     const call = { id: "cli_1", name, args: json ?? "{}" };
     session.emit({ type: "tool_call_finished", callId: call.id, name, args: call.args });
     const controller = new AbortController();
@@ -42,11 +53,12 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       cwd,
       sessionDir: session.dir,
       signal: controller.signal,
+      session: { jobs: session.services.jobs, terminals: session.services.terminals },
     });
     process.off("SIGINT", onSigint);
     process.stdout.write(outcome.modelText.endsWith("\n") ? outcome.modelText : `${outcome.modelText}\n`);
     return outcome.ok ? 0 : 1;
   } finally {
-    session.close();
+    await session.close();
   }
 }

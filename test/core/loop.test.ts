@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defaultConfig } from "../../core/config/schema.js";
 import type { ToolHandler } from "../../core/tool-types.js";
-import { assertValidHistory, baseToolset, repoRoot, runScenario } from "../support/loop-harness.js";
+import { assertValidHistory, baseToolset, repoRoot, runScenario, tempDemoRepo } from "../support/loop-harness.js";
 
 const fourStep = JSON.parse(readFileSync(join(repoRoot, "fixtures/scenarios/four-step.json"), "utf8"));
 
@@ -202,16 +202,18 @@ describe("runLoop", () => {
   it("bounds a huge tool result centrally and saves the full text", async () => {
     const config = defaultConfig();
     config.output.max_output_chars = 2000;
+    const cwd = tempDemoRepo();
+    writeFileSync(join(cwd, "big.txt"), Array.from({ length: 5000 }, (_, i) => `row ${i + 1}`).join("\n") + "\n");
     const run = await runScenario(
-      { turns: [{ tool_calls: [{ name: "bash", arguments: { cmd: "seq 1 5000" } }] }, { text: "ok" }] },
-      { config },
+      { turns: [{ tool_calls: [{ name: "read", arguments: { path: "big.txt" } }] }, { text: "ok" }] },
+      { config, cwd },
     );
     const result = run.events.find((e) => e.type === "tool_result");
     if (result?.type !== "tool_result") throw new Error("no result");
     expect(result.modelText.length).toBeLessThan(2300);
-    expect(result.modelText.startsWith("1\n2\n")).toBe(true);
+    expect(result.modelText.startsWith("1: row 1\n2: row 2\n")).toBe(true);
     expect(result.modelText).toMatch(/\[\.\.\. \d+ chars \(\d+ lines\) omitted; full output \(\d+ chars\) saved to .+\.txt/);
-    expect(result.modelText.trimEnd().endsWith("5000")).toBe(true);
+    expect(result.modelText.trimEnd().endsWith("5000: row 5000")).toBe(true);
     expect(readFileSync(result.fullOutputPath!, "utf8").split("\n").length).toBeGreaterThanOrEqual(5000);
   });
 });

@@ -75,24 +75,24 @@ describe("reduce", () => {
       events([
         { type: "approval_requested", callId: "c1", tool: "bash", summary: "rm -rf build" },
         { type: "question_asked", callId: "c2", question: "Which DB?" },
-        { type: "job_started", jobId: "j1", command: "npm test" },
-        { type: "job_output", jobId: "j1", text: "ok\n" },
+        { type: "job_started", jobId: "j1", command: "npm test", background: true },
+        { type: "job_output", jobId: "j1", text: "ok\n", totalBytes: 3 },
         { type: "todo_updated", todos: [{ description: "write tests", status: "in_progress" }] },
       ]),
     );
     expect(view.pendingApproval?.summary).toBe("rm -rf build");
     expect(view.pendingQuestion?.question).toBe("Which DB?");
-    expect(view.jobs.j1).toMatchObject({ status: "running", output: "ok\n" });
+    expect(view.jobs.j1).toMatchObject({ status: "running", output: "ok\n", totalBytes: 3, background: true });
     expect(view.todos).toHaveLength(1);
     const more = events([
       { type: "approval_resolved", callId: "c1", decision: "allow_once" },
       { type: "question_answered", callId: "c2", answer: "Postgres" },
-      { type: "job_exited", jobId: "j1", exitCode: 0 },
+      { type: "job_exited", jobId: "j1", exitCode: 0, durationMs: 1200, status: "exited" },
     ]);
     for (const e of more) view = reduce(view, e);
     expect(view.pendingApproval).toBeUndefined();
     expect(view.pendingQuestion).toBeUndefined();
-    expect(view.jobs.j1).toMatchObject({ status: "exited", exitCode: 0 });
+    expect(view.jobs.j1).toMatchObject({ status: "exited", exitCode: 0, durationMs: 1200 });
   });
 
   it("shows errors and cancelled tools", () => {

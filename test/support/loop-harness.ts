@@ -15,6 +15,7 @@ import { parseScenario } from "../../core/providers/scenario.js";
 import { scriptedProvider } from "../../core/providers/scripted.js";
 import type { Provider } from "../../core/providers/types.js";
 import { nodeServices } from "../../core/services.js";
+import { createJobManager } from "../../core/jobs/manager.js";
 import type { ToolRegistry } from "../../core/tool-types.js";
 import { builtinHandlers } from "../../tools/registry.js";
 
@@ -59,8 +60,11 @@ export async function runScenario(
     opts.onEvent?.(e);
   });
   const history: HistoryItem[] = [];
+  const sessionDir = mkdtempSync(join(tmpdir(), "yuj-test-session-"));
+  const jobs = createJobManager({ sessionDir, emit });
   const provider = opts.provider ?? scriptedProvider(parseScenario(scenario), { delayMs: opts.delayMs ?? 0 });
   const outcome = await runLoop(history, "the task", {
+    session: { jobs },
     provider,
     model: "scripted",
     system: "test system prompt",
@@ -70,10 +74,11 @@ export async function runScenario(
     emit,
     setTurn,
     cwd,
-    sessionDir: mkdtempSync(join(tmpdir(), "yuj-test-session-")),
+    sessionDir,
     signal: opts.signal ?? new AbortController().signal,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
   });
+  await jobs.shutdown();
   return { outcome, events, history, cwd };
 }
 

@@ -8,6 +8,7 @@ import type { ToolContext } from "../../core/tool-types.js";
 import type { EventBody, CoreEvent } from "../../core/events.js";
 import { nodeServices } from "../../core/services.js";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
+import { createJobManager } from "../../core/jobs/manager.js";
 
 export interface TestToolContext {
   ctx: ToolContext;
@@ -31,18 +32,23 @@ export async function makeToolContext(
   const abort = new AbortController();
   const config = defaultConfig();
   adjust(config);
+  const emit: ToolContext["emit"] = (body) => {
+    events.push(body);
+    const event = { ...body, seq: events.length, ts: new Date().toISOString(), sessionId: "test", agentId: "main" };
+    return event as CoreEvent;
+  };
+  // A real job manager: commands run as real processes in real groups.
+  const jobs = createJobManager({ sessionDir, emit });
   const ctx: ToolContext = {
     cwd,
     signal: abort.signal,
     callId: `call_${++seq}`,
-    emit: (body) => {
-      events.push(body);
-      const event = { ...body, seq: events.length, ts: new Date().toISOString(), sessionId: "test", agentId: "main" };
-      return event as CoreEvent;
-    },
+    emit,
     services: nodeServices(),
     config,
     sessionDir,
+    jobs,
+    activeTools: new Set(["bash", "read", "write", "edit", "glob", "grep", "done"]),
   };
   return {
     ctx,
@@ -57,6 +63,7 @@ export async function makeToolContext(
       }
     },
     async cleanup() {
+      await jobs.shutdown();
       await fsp.rm(cwd, { recursive: true, force: true });
       await fsp.rm(sessionDir, { recursive: true, force: true });
     },

@@ -157,7 +157,10 @@ describe("bash", () => {
     const pidFile = `${t.cwd}/pid`;
     const started = Date.now();
     const r = await bash(`sleep 100 & echo $! > ${pidFile}; echo started`);
-    expect(r).toEqual({ ok: true, modelText: "started" });
+    expect(r.ok).toBe(true);
+    expect(r.modelText).toBe(
+      "started\n[processes the command left running in the background were stopped; background work is disabled]",
+    );
     expect(Date.now() - started).toBeLessThan(4000);
     const pid = Number((await fsp.readFile(pidFile, "utf8")).trim());
     expect(await waitDead([pid])).toBe(true);
@@ -175,9 +178,21 @@ describe("bash", () => {
     });
   });
 
-  it("does not truncate large output", async () => {
+  it("shows large output as head and tail with the exact omission and the saved file", async () => {
     const r = await bash("seq 1 200000");
-    expect(r.modelText.split("\n")).toHaveLength(200000);
+    expect(r.ok).toBe(true);
+    const text = r.modelText;
+    expect(text.startsWith("1\n2\n3\n")).toBe(true);
+    expect(text).toContain("\n199999\n200000\n<tool_result_meta");
+    const total = Buffer.byteLength(Array.from({ length: 200000 }, (_, i) => `${i + 1}\n`).join(""));
+    const m = /\.\.\. \[body truncated: (\d+) of (\d+) bytes omitted — full output available via full_path attribute\] \.\.\./.exec(text)!;
+    expect(Number(m[2])).toBe(total);
+    const [head, tail] = text.split(m[0]);
+    const tailBody = tail!.slice(1, tail!.indexOf("\n<tool_result_meta") + 1);
+    expect(Number(m[1])).toBe(total - Buffer.byteLength(head!) - Buffer.byteLength(tailBody));
+    const meta = /<tool_result_meta truncated="true" original_bytes="(\d+)" original_lines="(\d+)" full_path="([^"]+)"\/>/.exec(text)!;
+    expect(meta.slice(1, 3)).toEqual([String(total), "200000"]);
+    expect((await fsp.readFile(meta[3]!, "utf8")).split("\n")).toHaveLength(200001);
   });
 });
 

@@ -21,18 +21,29 @@ describe("done", () => {
 });
 
 describe("builtin handlers", () => {
-  it("registers each Yuj-surface handler under its id", () => {
+  it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
-    expect([...handlers.keys()].sort()).toEqual(["bash", "done", "edit", "glob", "grep", "read", "write"]);
+    expect([...handlers.keys()].sort()).toEqual([
+      "bash", "bash_kill", "bash_poll", "done", "edit", "glob", "grep", "job_kill", "job_list", "job_output",
+      "read", "shell", "terminal_io", "terminal_start", "write",
+    ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
     expect(readOnly).toEqual({
       bash: false,
+      bash_kill: false,
+      bash_poll: true,
       done: true,
       edit: false,
       glob: true,
       grep: true,
+      job_kill: false,
+      job_list: true,
+      job_output: true,
       read: true,
+      shell: false,
+      terminal_io: false,
+      terminal_start: false,
       write: false,
     });
   });

@@ -1,0 +1,83 @@
+// The session-scoped services the tools reach: the job manager, the one
+// interactive terminal, and the notices that wake the model when background
+// work ends. Also makes sure every process they start ends with yuj, however
+// yuj ends, and that the jobs of an earlier yuj killed with SIGKILL are found.
+
+import type { CoreEvent, Emit } from "../core/events.js";
+import { installExitHooks } from "../core/jobs/exit-hooks.js";
+import { createJobManager } from "../core/jobs/manager.js";
+import { createJobNotices, type JobNotices } from "../core/jobs/notices.js";
+import { reapOrphans } from "../core/jobs/orphans.js";
+import { createTerminalManager, type TerminalManager } from "../core/jobs/terminal.js";
+import type { JobManager } from "../core/jobs/types.js";
+
+export interface SessionServices {
+  jobs: JobManager;
+  terminals: TerminalManager;
+  notices: JobNotices;
+  /** Feed every event through here (the notices are built from them). */
+  observe(event: CoreEvent): void;
+  /** Ends every job and the terminal; resolves when they are gone. */
+  shutdown(): Promise<void>;
+}
+
+export interface ServicesOptions {
+  sessionDir: string;
+  stateDir: string;
+  emit: Emit;
+  /** The tool that reads job output on this surface (job_output or bash_poll). */
+  readTool: string;
+  /**
+   * Signals that end yuj after a cleanup. The rest stay with the caller,
+   * which must cancel its run and call shutdown() itself.
+   */
+  exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">;
+}
+
+export function createSessionServices(opts: ServicesOptions): SessionServices {
+  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir });
+  const notices = createJobNotices(opts.readTool);
+  let terminalPid: number | undefined;
+
+  // The hooks end every group on the signals given, on uncaught errors and
+  // on process exit; the caller handles the other signals by cancelling.
+  const uninstall = installExitHooks(jobs, { signals: opts.exitSignals });
+  const killTerminalSync = () => {
+    if (terminalPid === undefined) return;
+    try {
+      process.kill(-terminalPid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  };
+  process.on("exit", killTerminalSync);
+
+  return {
+    jobs,
+    terminals,
+    notices,
+    observe(event) {
+      notices.observe(event);
+      if (event.type === "terminal_started") terminalPid = event.pid;
+      if (event.type === "terminal_exited") terminalPid = undefined;
+    },
+    async shutdown() {
+      await Promise.all([jobs.shutdown(), terminals.shutdown()]);
+      uninstall();
+      process.off("exit", killTerminalSync);
+    },
+  };
+}
+
+/** Ends the jobs an earlier yuj left behind when it was killed outright. */
+export async function reapEarlierOrphans(stateDir: string, emit: Emit): Promise<void> {
+  const reaped = await reapOrphans(stateDir);
+  const killed = reaped.filter((r) => r.action === "killed");
+  if (killed.length === 0) return;
+  emit({
+    type: "jobs_orphans_found",
+    count: killed.length,
+    detail: killed.map((r) => `process group ${r.pgid} (${r.command})`),
+  });
+}

@@ -1,0 +1,312 @@
+// The job manager: every command runs as `bash -c` leading its own process
+// group, with stdout and stderr both pointing at ONE append-mode file. The
+// kernel writes output straight to disk, so yuj's memory stays flat however
+// much a command prints, the two streams keep their order, and the full
+// output is always there to read back in bounded ranges. The manager only
+// watches the file's size, the shell's exit and the group's liveness.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { spawn as nodeSpawn } from "node:child_process";
+import type { Emit } from "../events.js";
+import { systemClock, type Clock } from "../services.js";
+import type { JobManager, JobSnapshot, JobSpec, JobStatus, KillResult, WaitResult } from "./types.js";
+import { completeEnd, fileSize, OutputWatcher, previewRange } from "./output-file.js";
+import { extendMembers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
+import { groupMembers, readStartTime, type Member } from "./proc.js";
+import { OrphanRegistry, selfIdentity } from "./orphans.js";
+
+export interface JobManagerOptions {
+  /** Output files go to `<sessionDir>/jobs/<jobId>.log`, beside registry.json. */
+  sessionDir: string;
+  emit: Emit;
+  clock?: Clock;
+  /** Base environment of every job; process.env when absent. */
+  env?: NodeJS.ProcessEnv;
+  /** Between SIGTERM and SIGKILL. Default 2000. */
+  killGraceMs?: number;
+  /** Default budget of readNew(). Default 16384. */
+  previewBytes?: number;
+  /** yuj's state dir: enables the `<stateDir>/running/<pid>.json` pointer for reapOrphans(). */
+  stateDir?: string;
+  /** Injected for tests; node's spawn by default. */
+  spawn?: typeof nodeSpawn;
+}
+
+const TICK_MS = 80; // poll of file size and group liveness; fs.watch only speeds up wake-ups
+
+interface Job {
+  snap: JobSnapshot;
+  output: OutputWatcher;
+  leaderStartTime?: number;
+  /** Group members recorded when the shell exited, extended while provable. */
+  members: Member[];
+  readCursor: number;
+  /** File size the last read saw; bytes it held back (a split character) are not "new" again. */
+  seenUpTo: number;
+  endAs?: "killed" | "timed_out";
+  killing?: Promise<KillResult>;
+  tick?: NodeJS.Timeout;
+  deadline?: NodeJS.Timeout;
+  /** Called on new output and at the end; waiters hook in here. */
+  listeners: Set<() => void>;
+}
+
+const isLive = (status: JobStatus) => status === "running" || status === "stopping";
+
+function newSnapshot(id: string, spec: JobSpec, pid: number, outputFile: string, now: number): JobSnapshot {
+  return {
+    id,
+    command: spec.command,
+    label: spec.label ?? spec.command,
+    status: "running",
+    background: spec.background,
+    pid,
+    startedAt: now,
+    lastOutputAt: now,
+    exitCode: null,
+    signal: null,
+    ...(spec.deadlineMs !== undefined ? { deadlineAt: now + spec.deadlineMs } : {}),
+    totalBytes: 0,
+    outputFile,
+    leaderExited: false,
+    ...(spec.callId !== undefined ? { callId: spec.callId } : {}),
+  };
+}
+
+export function createJobManager(opts: JobManagerOptions): JobManager {
+  const clock = opts.clock ?? systemClock;
+  const graceMs = opts.killGraceMs ?? 2000;
+  const jobsDir = path.join(opts.sessionDir, "jobs");
+  const registry = new OrphanRegistry(opts.sessionDir, opts.stateDir);
+  const self = selfIdentity();
+  const jobs = new Map<string, Job>();
+  let counter = 0;
+
+  const copy = (job: Job): JobSnapshot => ({ ...job.snap });
+  const must = (id: string): Job => {
+    const job = jobs.get(id);
+    if (!job) throw new Error(`unknown job: ${id}`);
+    return job;
+  };
+  const wake = (job: Job) => {
+    for (const listener of [...job.listeners]) listener();
+  };
+
+  function saveRegistry(): void {
+    const live = [...jobs.values()].filter((j) => isLive(j.snap.status) && j.snap.pid > 1);
+    registry.write(
+      live.map((j) => ({
+        jobId: j.snap.id,
+        pgid: j.snap.pid,
+        ...(j.leaderStartTime !== undefined ? { leaderStartTime: j.leaderStartTime } : {}),
+        members: j.members,
+        command: j.snap.command,
+        ...self,
+      })),
+    );
+  }
+
+  function onLeaderExit(job: Job, code: number | null, signal: NodeJS.Signals | null): void {
+    job.snap.exitCode = code;
+    job.snap.signal = signal;
+    job.snap.leaderExited = true;
+    // Record who is left, so a later kill can prove the group is still ours.
+    job.members = groupMembers(job.snap.pid).map((s) => ({ pid: s.pid, startTime: s.startTime }));
+    if (!groupLive(job.snap.pid, job.members)) return finish(job);
+    saveRegistry();
+  }
+
+  function finish(job: Job): void {
+    if (!isLive(job.snap.status)) return;
+    clearInterval(job.tick);
+    clearTimeout(job.deadline);
+    job.output.stop(); // flushes the last job_output before job_exited
+    job.snap.status = job.endAs ?? "exited";
+    job.snap.endedAt = clock.now();
+    opts.emit({
+      type: "job_exited",
+      jobId: job.snap.id,
+      exitCode: job.snap.exitCode,
+      signal: job.snap.signal,
+      durationMs: job.snap.endedAt - job.snap.startedAt,
+      status: job.snap.status as "exited" | "killed" | "timed_out",
+    });
+    saveRegistry();
+    wake(job);
+  }
+
+  /** Whether signalling the group is safe right now (see process-group.ts). */
+  function isOurs(job: Job): boolean {
+    if (job.snap.pid <= 1) return false;
+    // Our unreaped shell holds the group number: nobody else can have it.
+    if (!job.snap.leaderExited) return true;
+    job.members = extendMembers(job.snap.pid, job.members);
+    return mayStillBeOurs(job.snap.pid, job.members);
+  }
+
+  function terminate(job: Job, endAs: "killed" | "timed_out", reason: string): Promise<KillResult> {
+    job.endAs ??= endAs;
+    job.snap.status = "stopping";
+    const confirmed = isOurs(job);
+    opts.emit({ type: "job_killed", jobId: job.snap.id, reason, confirmed });
+    if (!confirmed) {
+      // The number may belong to a stranger now: stop tracking, signal nothing.
+      finish(job);
+      return Promise.resolve({ confirmed, snapshot: copy(job) });
+    }
+    return terminateGroup(job.snap.pid, {
+      graceMs,
+      clock,
+      isOurs: () => isOurs(job),
+      isGone: () => !isLive(job.snap.status),
+    }).then(() => ({ confirmed, snapshot: copy(job) }));
+  }
+
+  function start(spec: JobSpec): JobSnapshot {
+    const id = `j${++counter}`;
+    fs.mkdirSync(jobsDir, { recursive: true });
+    const outputFile = path.join(jobsDir, `${id}.log`);
+    const env = jobEnv(opts.env ?? process.env, spec.env);
+    const { child, error } = spawnGroupLeader(opts.spawn ?? nodeSpawn, spec.command, spec.cwd, env, outputFile);
+    const pid = child?.pid ?? 0;
+    const snap = newSnapshot(id, spec, pid, outputFile, clock.now());
+    const job: Job = {
+      snap,
+      members: [],
+      readCursor: 0,
+      seenUpTo: 0,
+      listeners: new Set(),
+      output: new OutputWatcher({
+        file: outputFile,
+        now: () => clock.now(),
+        onGrowth: (size) => {
+          snap.totalBytes = size;
+          snap.lastOutputAt = clock.now();
+          wake(job);
+        },
+        onText: (text, totalBytes) => opts.emit({ type: "job_output", jobId: id, text, totalBytes }),
+      }),
+    };
+    if (pid > 1) job.leaderStartTime = readStartTime(pid);
+    jobs.set(id, job);
+    opts.emit({
+      type: "job_started",
+      jobId: id,
+      command: spec.command,
+      background: spec.background,
+      outputFile,
+      ...(pid > 0 ? { pid } : {}),
+      ...(spec.label !== undefined ? { label: spec.label } : {}),
+      ...(snap.deadlineAt !== undefined ? { deadlineAt: snap.deadlineAt } : {}),
+      ...(spec.callId !== undefined ? { callId: spec.callId } : {}),
+    });
+
+    const failStart = (err: Error) => {
+      // Shown where the output would be: the job reads like a failed command.
+      fs.appendFileSync(outputFile, `yuj: failed to start bash: ${err.message}\n`);
+      snap.exitCode = 127;
+      snap.leaderExited = true;
+      finish(job);
+    };
+    if (!child) {
+      queueMicrotask(() => failStart(error ?? new Error("no process")));
+      return copy(job);
+    }
+    // Without a pid the spawn failed (bad cwd, no bash): 'error' comes, 'exit' never does.
+    child.on("error", (err) => pid === 0 && failStart(err));
+    child.on("exit", (code, signal) => onLeaderExit(job, code, signal));
+    saveRegistry();
+    job.output.arm();
+    job.tick = setInterval(() => {
+      job.output.tick();
+      if (snap.leaderExited && !groupLive(pid, job.members)) finish(job);
+    }, TICK_MS);
+    if (spec.deadlineMs !== undefined) {
+      job.deadline = setTimeout(() => {
+        if (isLive(snap.status)) job.killing ??= terminate(job, "timed_out", "deadline");
+      }, spec.deadlineMs);
+    }
+    return copy(job);
+  }
+
+  function wait(id: string, until: "exit" | "output", timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
+    const job = must(id);
+    if (isLive(job.snap.status)) job.output.check();
+    const test = (): WaitResult | undefined => {
+      if (!isLive(job.snap.status)) return "exited";
+      if (until === "output" && job.snap.totalBytes > Math.max(job.readCursor, job.seenUpTo)) return "output";
+      return undefined;
+    };
+    return new Promise<WaitResult>((resolve) => {
+      const early = test() ?? (signal?.aborted ? "cancelled" : undefined);
+      if (early) return resolve(early);
+      const done = (result: WaitResult) => {
+        clearTimeout(timer);
+        job.listeners.delete(listener);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(result);
+      };
+      const listener = () => {
+        const result = test();
+        if (result) done(result);
+      };
+      const onAbort = () => done("cancelled");
+      const timer = setTimeout(() => done("timeout"), timeoutMs);
+      job.listeners.add(listener);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  const manager: JobManager = {
+    start,
+    wait,
+    get: (id) => {
+      const job = jobs.get(id);
+      return job ? copy(job) : undefined;
+    },
+
+    list(listOpts) {
+      const all = [...jobs.values()];
+      return (listOpts?.includeFinished ? all : all.filter((j) => isLive(j.snap.status))).map(copy);
+    },
+
+    async readNew(id, previewBytes) {
+      const job = must(id);
+      const file = job.snap.outputFile;
+      const live = isLive(job.snap.status);
+      if (live) job.output.check();
+      let to = Math.max(job.snap.totalBytes, fileSize(file));
+      job.seenUpTo = to;
+      // A live writer may be mid-character: leave a split UTF-8 sequence for the next read.
+      if (live) to = completeEnd(file, job.readCursor, to);
+      const from = Math.min(job.readCursor, to);
+      job.readCursor = to; // advanced before awaiting, so concurrent reads never overlap
+      const preview = await previewRange(file, from, to, previewBytes ?? opts.previewBytes ?? 16384);
+      const { text, omittedBytes } = preview;
+      return { text, newBytes: to - from, omittedBytes, from, to, snapshot: copy(job) };
+    },
+
+    kill(id, reason) {
+      const job = must(id);
+      if (!isLive(job.snap.status)) return Promise.resolve({ confirmed: true, snapshot: copy(job) });
+      job.killing ??= terminate(job, "killed", reason ?? "killed");
+      return job.killing;
+    },
+
+    async shutdown() {
+      const live = [...jobs.values()].filter((j) => isLive(j.snap.status));
+      await Promise.all(live.map((j) => manager.kill(j.snap.id, "session end")));
+      registry.removePointer();
+    },
+
+    killAllSync() {
+      for (const job of jobs.values()) {
+        if (isLive(job.snap.status) && isOurs(job)) signalGroup(job.snap.pid, "SIGKILL");
+      }
+      registry.write([]);
+      registry.removePointer();
+    },
+  };
+  return manager;
+}

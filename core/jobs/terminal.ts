@@ -1,0 +1,296 @@
+// The session's one interactive terminal: a program that needs a TTY (a REPL,
+// a debugger) runs in a pseudo-terminal Yuj owns, and the model drives it one
+// bounded exchange at a time through terminal_start / terminal_io. The model
+// only ever sees cleaned text; the raw stream goes to <sessionDir>/terminal/.
+
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { IPty } from "@lydell/node-pty";
+import type { Emit } from "../events.js";
+import { systemClock, type Clock } from "../services.js";
+import { BoundedText, cleanTerminalText, splitPartialTail } from "./terminal-text.js";
+import { killSession, nameOfSignal } from "./terminal-session.js";
+
+export type TerminalStatus =
+  | { state: "running" }
+  | { state: "exited"; exitCode: number | null; signal: string | null };
+
+export interface TerminalRead {
+  terminalId: string;
+  pid: number;
+  /** Output since the previous read: escapes stripped, at most the preview budget (head + tail). */
+  text: string;
+  /** Bytes of cleaned output left out of `text` (0 when everything fit). */
+  omittedBytes: number;
+  status: TerminalStatus;
+  /** The raw output stream on disk. */
+  logFile: string;
+}
+
+/** Errors are plain sentences for the model; the tools add the `ERROR:` prefix. */
+export type TerminalOutcome = { ok: true; read: TerminalRead } | { ok: false; error: string };
+
+export interface TerminalIoRequest {
+  input?: string;
+  /** Follow the input with a terminal Enter ("\r"). */
+  appendNewline?: boolean;
+  /** How long to wait for output to settle. */
+  timeoutMs: number;
+  terminate?: boolean;
+  /** Stops the wait (the process keeps running, its output stays unread). */
+  signal?: AbortSignal;
+}
+
+export interface TerminalManager {
+  start(command: string, cwd: string): Promise<TerminalOutcome>;
+  io(terminalId: string, request: TerminalIoRequest): Promise<TerminalOutcome>;
+  /** Id of the live terminal, if one runs. */
+  liveId(): string | undefined;
+  /** Kills the live terminal (session end). */
+  shutdown(): Promise<void>;
+}
+
+export interface TerminalManagerOptions {
+  emit: Emit;
+  sessionDir: string;
+  clock?: Clock;
+  /** Base environment of the terminal process; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  maxInputBytes?: number;
+  outputPreviewBytes?: number;
+}
+
+const COLS = 120;
+const ROWS = 40;
+const START_WAIT_MS = 1000;
+const START_QUIET_MS = 200;
+const IO_QUIET_MS = 300;
+const POLL_MS = 25;
+const EXIT_WAIT_MS = 2000;
+/** Decoded output is cleaned and folded into the bounded buffer past this size. */
+const FOLD_AT_CHARS = 64 * 1024;
+/**
+ * The session leader runs the command as a child and lingers briefly after
+ * it ends. On Linux the leader's exit hangs the terminal up, and output still
+ * queued for us (often the last lines, a crash's traceback) is discarded:
+ * node-pty loses it (microsoft/node-pty#85, #726). The pause lets us read it.
+ */
+const LEADER_SCRIPT = 'bash -c "$1"; status=$?; sleep 0.1; exit "$status"';
+
+interface Terminal {
+  id: string;
+  pid: number;
+  pty: IPty;
+  logFile: string;
+  log: fs.WriteStream;
+  decoder: StringDecoder;
+  /** Decoded, not yet cleaned (may end inside an escape sequence). */
+  raw: string;
+  unread: BoundedText;
+  lastOutputAt: number;
+  /** Set as soon as the process ends: no more input is accepted. */
+  ended: boolean;
+  /** Set once the log is closed too; reads report the process as exited from then on. */
+  exit?: { exitCode: number | null; signal: string | null };
+  exited: Promise<void>;
+}
+
+type PtyModule = typeof import("@lydell/node-pty");
+let ptyModule: Promise<PtyModule> | undefined;
+
+// Loaded on the first terminal_start only: it is a native module and most
+// sessions never open a terminal. The package is CommonJS; Node's ESM loader
+// gives its exports object as `default` (and usually as named exports too).
+function loadPty(): Promise<PtyModule> {
+  ptyModule ??= import("@lydell/node-pty").then(
+    (m) => (m as PtyModule & { default?: PtyModule }).default ?? m,
+  );
+  return ptyModule;
+}
+
+export function createTerminalManager(opts: TerminalManagerOptions): TerminalManager {
+  const clock = opts.clock ?? systemClock;
+  const maxInputBytes = opts.maxInputBytes ?? 4096;
+  const previewBytes = opts.outputPreviewBytes ?? 16384;
+  const terminals = new Map<string, Terminal>();
+  let live: Terminal | undefined;
+  let counter = 0;
+
+  const fold = (t: Terminal) => {
+    // Once the process is gone nothing can complete a partial sequence.
+    const [ready, carry] = t.exit ? [t.raw + t.decoder.end(), ""] : splitPartialTail(t.raw);
+    t.unread.push(cleanTerminalText(ready));
+    t.raw = carry;
+  };
+
+  const read = (t: Terminal): TerminalRead => {
+    fold(t);
+    const { text, omittedBytes } = t.unread.take();
+    const status: TerminalStatus = t.exit ? { state: "exited", ...t.exit } : { state: "running" };
+    return { terminalId: t.id, pid: t.pid, text, omittedBytes, status, logFile: t.logFile };
+  };
+
+  /** Waits until output has been quiet for `quietMs` after some arrived, the process exits, or the time is up. */
+  const settle = async (t: Terminal, timeoutMs: number, quietMs: number, signal?: AbortSignal) => {
+    const deadline = clock.now() + timeoutMs;
+    for (;;) {
+      if (t.exit) return "exited";
+      const now = clock.now();
+      const hasOutput = t.raw.length > 0 || t.unread.size > 0;
+      if (hasOutput && now - t.lastOutputAt >= quietMs) return "settled";
+      if (now >= deadline) return "timeout";
+      try {
+        await clock.sleep(Math.min(POLL_MS, deadline - now), signal);
+      } catch {
+        return "cancelled";
+      }
+    }
+  };
+
+  const stop = async (t: Terminal) => {
+    if (t.exit) return;
+    await killSession(t.pid, clock);
+    await Promise.race([t.exited, clock.sleep(EXIT_WAIT_MS)]);
+  };
+
+  const start = async (command: string, cwd: string): Promise<TerminalOutcome> => {
+    if (live) {
+      return { ok: false, error: `a terminal is already running (terminal_id ${live.id}); stop it with terminal_io terminate=true first` };
+    }
+    let pty: PtyModule;
+    try {
+      pty = await loadPty();
+    } catch (err) {
+      return { ok: false, error: `interactive terminals are not available: ${(err as Error).message}` };
+    }
+    // Checked again: another start may have won while the module loaded.
+    if (live) return start(command, cwd);
+    const id = `t${++counter}`;
+    const dir = path.join(opts.sessionDir, "terminal");
+    const logFile = path.join(dir, `${id}.log`);
+    let proc: IPty;
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      proc = pty.spawn("bash", ["-c", LEADER_SCRIPT, "yuj-terminal", command], {
+        name: "xterm-256color",
+        cols: COLS,
+        rows: ROWS,
+        cwd,
+        env: { ...(opts.env ?? process.env), TERM: "xterm-256color" },
+        // Raw bytes: the log keeps exactly what the program wrote, and a UTF-8
+        // character split across reads is joined by our own decoder.
+        encoding: null,
+      });
+    } catch (err) {
+      return { ok: false, error: `failed to start the terminal: ${(err as Error).message}` };
+    }
+    const log = fs.createWriteStream(logFile, { flags: "a" });
+    log.on("error", () => undefined); // a full disk must not take the session down
+    let markExited!: () => void;
+    const t: Terminal = {
+      id,
+      pid: proc.pid,
+      pty: proc,
+      logFile,
+      log,
+      decoder: new StringDecoder("utf8"),
+      raw: "",
+      unread: new BoundedText(previewBytes),
+      lastOutputAt: clock.now(),
+      ended: false,
+      exited: new Promise<void>((resolve) => (markExited = resolve)),
+    };
+    terminals.set(id, t);
+    live = t;
+    opts.emit({ type: "terminal_started", terminalId: id, command, pid: proc.pid });
+
+    proc.onData((data: string | Buffer) => {
+      const bytes = typeof data === "string" ? Buffer.from(data) : data;
+      t.log.write(bytes);
+      t.raw += t.decoder.write(bytes);
+      t.lastOutputAt = clock.now();
+      if (t.raw.length > FOLD_AT_CHARS) fold(t);
+    });
+    // node-pty throws a PTY read error it does not expect unless someone else
+    // listens for it; a broken terminal must not take the session down.
+    (proc as unknown as NodeJS.EventEmitter).on("error", () => undefined);
+    proc.onExit(async ({ exitCode, signal }) => {
+      t.ended = true;
+      // The log is complete on disk before anyone is told the process ended.
+      await Promise.race([closeLog(t.log), clock.sleep(EXIT_WAIT_MS)]);
+      const signalName = signal ? nameOfSignal(signal) : null;
+      t.exit = { exitCode: signalName ? null : exitCode, signal: signalName };
+      if (live === t) live = undefined;
+      opts.emit({ type: "terminal_exited", terminalId: id, exitCode: t.exit.exitCode, signal: t.exit.signal });
+      markExited();
+      // Whatever the program left behind in its session (`cmd &` in a shell)
+      // would otherwise outlive the terminal nobody can reach any more.
+      void killSession(t.pid, clock);
+    });
+
+    await settle(t, START_WAIT_MS, START_QUIET_MS);
+    return { ok: true, read: read(t) };
+  };
+
+  const io = async (terminalId: string, req: TerminalIoRequest): Promise<TerminalOutcome> => {
+    const t = terminals.get(terminalId);
+    if (!t) {
+      const hint = live ? `the live terminal is ${live.id}` : "no terminal is running; start one with terminal_start";
+      return { ok: false, error: `unknown terminal_id "${terminalId}" (${hint})` };
+    }
+    if (req.terminate && req.input !== undefined) {
+      return { ok: false, error: "terminate=true cannot be combined with input; send the input and terminate in separate calls" };
+    }
+    if (req.terminate) {
+      await stop(t);
+      return { ok: true, read: read(t) };
+    }
+    if (req.input !== undefined) {
+      const inputBytes = Buffer.byteLength(req.input, "utf8");
+      if (inputBytes > maxInputBytes) {
+        return { ok: false, error: `input is ${inputBytes} bytes, over the ${maxInputBytes}-byte limit; nothing was sent` };
+      }
+      if (t.ended) {
+        const how = t.exit ? ` (${statusText({ state: "exited", ...t.exit })})` : "";
+        return { ok: false, error: `terminal ${t.id} has exited${how}; nothing was sent` };
+      }
+      const payload = req.input + (req.appendNewline === false ? "" : "\r");
+      t.pty.write(payload);
+      // The trace keeps evidence of what was typed (hash and size of the exact
+      // bytes written, Enter included) without keeping the text itself.
+      const sha256 = createHash("sha256").update(payload, "utf8").digest("hex");
+      opts.emit({ type: "terminal_input", terminalId: t.id, sha256, bytes: Buffer.byteLength(payload, "utf8") });
+    }
+    const outcome = await settle(t, req.timeoutMs, IO_QUIET_MS, req.signal);
+    if (outcome === "cancelled") {
+      return { ok: false, error: `cancelled; terminal ${t.id} keeps running and its output stays unread` };
+    }
+    return { ok: true, read: read(t) };
+  };
+
+  return {
+    start,
+    io,
+    liveId: () => live?.id,
+    async shutdown() {
+      if (live) await stop(live);
+    },
+  };
+}
+
+/** `running`, `exited (code N)` or `exited (signal SIGX)`. */
+export function statusText(status: TerminalStatus): string {
+  if (status.state === "running") return "running";
+  if (status.signal) return `exited (signal ${status.signal})`;
+  return `exited (code ${status.exitCode ?? "unknown"})`;
+}
+
+function closeLog(log: fs.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (log.closed) return resolve();
+    log.once("close", () => resolve());
+    log.end();
+  });
+}

@@ -1,0 +1,95 @@
+// The job manager's contract: every command the agent runs is a job, in
+// the foreground or the background, under either tool surface. One manager
+// per session owns them all, so every process ends with the session.
+
+export type JobStatus =
+  | "running" // the command or something it left in its process group still runs
+  | "stopping" // a kill was sent and the group is not gone yet
+  | "exited" // ended on its own
+  | "killed" // ended by a kill (job_kill, bash_kill, cancel, session end)
+  | "timed_out"; // ended by its deadline
+
+export interface JobSpec {
+  command: string;
+  cwd: string;
+  /** Short human label (Chord's `description`); defaults to the command. */
+  label?: string;
+  /** Milliseconds from start after which the whole group is killed; none when undefined. */
+  deadlineMs?: number;
+  /** The tool call that started the job. */
+  callId?: string;
+  /** Started as a background job (not a foreground command). */
+  background: boolean;
+  /** Extra environment on top of the manager's base environment. */
+  env?: Record<string, string>;
+}
+
+export interface JobSnapshot {
+  id: string;
+  command: string;
+  label: string;
+  status: JobStatus;
+  background: boolean;
+  /** Pid of the shell, which is also the process group id. */
+  pid: number;
+  startedAt: number;
+  endedAt?: number;
+  /** Last time new output arrived (startedAt when none has). */
+  lastOutputAt: number;
+  /** Exit code of the shell; null when it died of a signal or is still running. */
+  exitCode: number | null;
+  signal: string | null;
+  deadlineAt?: number;
+  /** Every byte the job has written so far (stdout and stderr, in order). */
+  totalBytes: number;
+  /** The full output stream on disk. */
+  outputFile: string;
+  /** The shell exited but other members of its group still run. */
+  leaderExited: boolean;
+  callId?: string;
+}
+
+/** New output since the previous read, bounded for the model. */
+export interface OutputRead {
+  /** Terminal escapes stripped; at most the preview budget, head and tail. */
+  text: string;
+  /** Bytes that arrived since the previous read. */
+  newBytes: number;
+  /** Bytes of those left out of `text` (0 when all fit). */
+  omittedBytes: number;
+  /** Byte range of the output file this read covered: [from, to). */
+  from: number;
+  to: number;
+  snapshot: JobSnapshot;
+}
+
+export type WaitFor = "exit" | "output";
+
+export type WaitResult =
+  | "exited" // the job is no longer running
+  | "output" // new output arrived (only when waiting for output)
+  | "timeout" // the wait expired; the job keeps running
+  | "cancelled"; // the caller's signal fired; the job keeps running
+
+export interface KillResult {
+  /** false when the group could not be proven to still be ours (see job_kill). */
+  confirmed: boolean;
+  snapshot: JobSnapshot;
+}
+
+export interface JobManager {
+  start(spec: JobSpec): JobSnapshot;
+  get(id: string): JobSnapshot | undefined;
+  /** Running and stopping jobs, or all when includeFinished. Oldest first. */
+  list(opts?: { includeFinished?: boolean }): JobSnapshot[];
+  /** Waits until the job exits, or (for "output") new unread output exists. */
+  wait(id: string, until: WaitFor, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult>;
+  /** Output since the previous read of this job; advances the read cursor. */
+  readNew(id: string, previewBytes?: number): Promise<OutputRead>;
+  /** SIGTERM to the group, SIGKILL after a grace period; resolves when it is gone. */
+  kill(id: string, reason?: string): Promise<KillResult>;
+  /** Ends every job (session end). */
+  shutdown(): Promise<void>;
+  /** Synchronous last resort for process 'exit': SIGKILL every live group. */
+  killAllSync(): void;
+}

@@ -1,0 +1,112 @@
+// No process the agent starts outlives yuj, however yuj ends; memory stays
+// flat under an output flood. The real CLI, real processes, `ps` to check.
+
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isolatedEnv, runCli, yujBin } from "../support/cli.js";
+import { tempDemoRepo } from "../support/loop-harness.js";
+
+/** Live (non-zombie) processes whose command line contains `marker`. */
+function alive(marker: string): string[] {
+  const out = execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" });
+  return out.split("\n").filter((l) => l.includes(marker) && !/^\s*\d+\s+Z/.test(l));
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+/**
+ * Starts `yuj code` on the chord surface with a scripted model that starts a
+ * background job and then waits for it, so yuj stays alive holding the job.
+ */
+function startHoldingYuj(marker: string) {
+  const cwd = tempDemoRepo();
+  const scenario = {
+    turns: [
+      {
+        tool_calls: [
+          { name: "shell", arguments: { command: `(exec -a ${marker} sleep 300) & (exec -a ${marker} sleep 300); wait`, run_in_background: true } },
+        ],
+      },
+      { text: "The job runs; I will wait for it to finish." },
+    ],
+  };
+  writeFileSync(join(cwd, "scenario.json"), JSON.stringify(scenario));
+  writeFileSync(join(cwd, "scripted.toml"), '[provider]\nname = "scripted"\nscenario = "scenario.json"\n');
+  const env = isolatedEnv();
+  const child = spawn(process.execPath, [yujBin, "code", "hold a job", "--profile", "chord", "--config", "scripted.toml"], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  return { child, exited, cwd, env, output: () => ({ stdout, stderr }) };
+}
+
+describe("no orphan survives yuj", () => {
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const)("%s: yuj ends its jobs' process groups before exiting", async (signal, code) => {
+    const marker = `yuj-e2e-${signal}-${process.pid}-${Date.now()}`;
+    const yuj = startHoldingYuj(marker);
+    expect(await until(() => alive(marker).length >= 2, 10_000)).toBe(true);
+    yuj.child.kill(signal);
+    expect(await yuj.exited).toBe(code);
+    expect(alive(marker)).toEqual([]);
+  });
+
+  it("SIGKILL: the next start finds the orphans, reports them and ends them", async () => {
+    const marker = `yuj-e2e-SIGKILL-${process.pid}-${Date.now()}`;
+    const yuj = startHoldingYuj(marker);
+    expect(await until(() => alive(marker).length >= 2, 10_000)).toBe(true);
+    yuj.child.kill("SIGKILL");
+    await yuj.exited;
+    // Nothing could clean up: the job's processes are still there.
+    expect(alive(marker).length).toBeGreaterThan(0);
+    const next = await runCli(["tool", "job_list", "{}", "--profile", "chord"], { cwd: yuj.cwd, env: yuj.env });
+    expect(next.code).toBe(0);
+    expect(next.stderr).toMatch(/^yuj: ended 1 process group\(s\) left by an earlier yuj that was killed: process group \d+ \(/);
+    expect(await until(() => alive(marker).length === 0, 5000)).toBe(true);
+    // Reported once: a later start finds nothing.
+    const again = await runCli(["tool", "job_list", "{}", "--profile", "chord"], { cwd: yuj.cwd, env: yuj.env });
+    expect(again.stderr).toBe("");
+  });
+});
+
+describe("output flood", () => {
+  it("keeps yuj's memory flat while a command prints 500 MB, and the preview honest", () => {
+    const cwd = tempDemoRepo();
+    const run = (cmd: string) => {
+      const env = isolatedEnv();
+      const res = spawnSync("/usr/bin/time", ["-f", "RSS=%M", process.execPath, yujBin, "tool", "bash", JSON.stringify({ cmd })], {
+        cwd,
+        env,
+        encoding: "utf8",
+      });
+      // The spilled output is the whole 500 MB: do not leave it behind.
+      rmSync(env.HOME!, { recursive: true, force: true });
+      return { rssMiB: Number(/RSS=(\d+)/.exec(res.stderr)![1]) / 1024, stdout: res.stdout };
+    };
+    const base = run("true");
+    const flood = run("yes | head -c 500M");
+    expect(flood.rssMiB - base.rssMiB).toBeLessThan(50);
+    const meta = /<tool_result_meta truncated="true" original_bytes="(\d+)" original_lines="(\d+)" full_path="([^"]+)"\/>/.exec(flood.stdout)!;
+    expect(meta[1]).toBe(String(500 * 1024 * 1024));
+    expect(meta[2]).toBe(String((500 * 1024 * 1024) / 2));
+    expect(flood.stdout).toMatch(/\[body truncated: \d+ of 524288000 bytes omitted/);
+    expect(flood.stdout.length).toBeLessThan(4000);
+  }, 60_000);
+});

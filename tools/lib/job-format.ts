@@ -1,0 +1,55 @@
+// Words shared by the command tools of both surfaces: how a job's state and
+// times read to the model.
+
+import type { JobSnapshot } from "../../core/jobs/types.js";
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.floor(s % 60)).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+}
+
+/** The `[status: ...]` line that ends every job read. */
+export function statusLine(job: JobSnapshot): string {
+  return `[status: ${statusWords(job)}]`;
+}
+
+export function statusWords(job: JobSnapshot): string {
+  switch (job.status) {
+    case "running":
+      return job.leaderExited ? "running (the command exited; processes it started still run)" : "running";
+    case "stopping":
+      return "stopping";
+    case "timed_out":
+      return "timed out (stopped at its deadline)";
+    case "killed":
+      return "killed";
+    case "exited":
+      return job.exitCode !== null ? `exited (code ${job.exitCode})` : `exited (signal ${job.signal ?? "unknown"})`;
+  }
+}
+
+export function isLive(job: JobSnapshot): boolean {
+  return job.status === "running" || job.status === "stopping";
+}
+
+/** One row of a job table: id, status, elapsed, quiet, deadline, label. */
+export function jobRow(job: JobSnapshot, now: number): string {
+  const end = job.endedAt ?? now;
+  const parts = [
+    job.id,
+    statusWords(job),
+    `elapsed ${formatDuration(end - job.startedAt)}`,
+    `quiet ${formatDuration(end - job.lastOutputAt)}`,
+    job.deadlineAt === undefined
+      ? "no deadline"
+      : isLive(job)
+        ? `deadline in ${formatDuration(Math.max(0, job.deadlineAt - now))}`
+        : "deadline passed or unused",
+    job.label,
+  ];
+  return parts.join(" | ");
+}
