@@ -36,7 +36,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     args: opts.args,
     cwd: opts.cwd,
     env: opts.env,
-    topLevel: false,
+    topLevel: true,
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
   const choice = requireProvider(resolved);

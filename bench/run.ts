@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseScenario } from "../core/providers/scenario.js";
 import { startSseServer } from "../test/support/sse-server.js";
+import { benchJobs } from "./jobs.js";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "yuj.js");
@@ -97,3 +98,7 @@ const rows: Array<[string, string, string]> = [
 console.log(`yuj benchmarks (median; ${RUNS} start-up runs, ${runs.length} headless runs; node ${process.version})`);
 console.log("| measure | result | target |\n|---|---|---|");
 for (const [m, r, t] of rows) console.log(`| ${m} | ${r} | ${t} |`);
+
+console.log("\nCommands (median)");
+console.log("| measure | yuj | baseline |\n|---|---|---|");
+for (const [m, r, b] of await benchJobs(RUNS)) console.log(`| ${m} | ${r} | ${b} |`);

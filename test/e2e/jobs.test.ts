@@ -86,6 +86,40 @@ describe("no orphan survives yuj", () => {
   });
 });
 
+describe("a normal end", () => {
+  it("ends background jobs and the terminal when the run finishes", async () => {
+    const marker = `yuj-e2e-normal-${process.pid}-${Date.now()}`;
+    const cwd = tempDemoRepo();
+    const scenario = {
+      turns: [
+        {
+          tool_calls: [
+            { name: "bash", arguments: { cmd: `(exec -a ${marker}-job sleep 300)`, background: true } },
+            { name: "terminal_start", arguments: { cmd: `exec -a ${marker}-pty sleep 300` } },
+          ],
+        },
+        { tool_calls: [{ name: "done", arguments: { message: "left both running" } }] },
+      ],
+    };
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify(scenario));
+    writeFileSync(
+      join(cwd, "cfg.toml"),
+      '[provider]\nname = "scripted"\nscenario = "scenario.json"\n[tools]\nbackground_enabled = true\nterminal_enabled = true\n',
+    );
+    const res = await runCli(["code", "start things", "--config", "cfg.toml", "--output", "jsonl"], { cwd, env: isolatedEnv() });
+    expect(res.code).toBe(0);
+    const events = res.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === "tool_result").map((e) => [e.name, e.ok])).toEqual([
+      ["bash", true],
+      ["terminal_start", true],
+      ["done", true],
+    ]);
+    expect(events.some((e) => e.type === "job_exited" && e.status === "killed")).toBe(true);
+    expect(events.some((e) => e.type === "terminal_exited")).toBe(true);
+    expect(alive(marker)).toEqual([]);
+  });
+});
+
 describe("output flood", () => {
   it("keeps yuj's memory flat while a command prints 500 MB, and the preview honest", () => {
     const cwd = tempDemoRepo();
