@@ -7,6 +7,8 @@ import { runLoop } from "../core/loop.js";
 import type { Env } from "../core/paths.js";
 import type { ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
+import { createRedact, secretValues } from "../core/redact.js";
+import { createRedactor } from "../core/trace.js";
 import { createTextRenderer } from "./render-text.js";
 import { buildProvider, openSession, requireProvider, resolveSession, systemPromptFor } from "./session.js";
 
@@ -44,12 +46,16 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const provider = await buildProvider(choice, resolved.config);
 
   const jsonl = opts.args.output === "jsonl";
+  // Provider keys and secret-looking variables never reach the trace, the
+  // JSONL stream or the model.
+  const secrets = secretValues(opts.env, choice.secrets);
+  const serialize = createRedactor(secrets);
   const render = jsonl
-    ? (e: CoreEvent) => void process.stdout.write(`${JSON.stringify(e)}\n`)
+    ? (e: CoreEvent) => void process.stdout.write(`${serialize(e)}\n`)
     : createTextRenderer({ out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) });
 
   // SIGINT and SIGTERM cancel the run; the jobs end with the session below.
-  const session = openSession(opts.env, choice.secrets, render, resolved.toolset, ["SIGHUP"]);
+  const session = openSession(opts.env, secrets, render, resolved.toolset, ["SIGHUP"]);
   const controller = new AbortController();
   let stopSignal: "SIGINT" | "SIGTERM" | undefined;
   const onSignal = (signal: "SIGINT" | "SIGTERM") => {
@@ -92,6 +98,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       usage: session.usage,
       session: { jobs: session.services.jobs, terminals: session.services.terminals },
       wake: session.services.notices,
+      redact: createRedact(secrets),
     });
     if (!jsonl && opts.demo) process.stdout.write(`\n${opts.demo.footer}\n`);
     const failed = EXIT_CODES[outcome.reason] !== 0;

@@ -31,6 +31,8 @@ export interface DispatchDeps {
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
   session?: Pick<ToolContext, "jobs" | "terminals">;
+  /** Hides secrets in every tool result before the model or the trace sees it. */
+  redact?: (text: string) => string;
 }
 
 export type PreparedCall =
@@ -120,11 +122,12 @@ export function emitResult(
   call: ToolCall,
   result: ToolResult,
   cancelled: boolean,
-  deps: Pick<DispatchDeps, "config" | "emit" | "sessionDir">,
+  deps: Pick<DispatchDeps, "config" | "emit" | "sessionDir" | "redact">,
   durationMs: number,
 ): CallOutcome {
+  const redact = deps.redact ?? ((t: string) => t);
   const bound = (text: string, suffix: string) =>
-    boundOutput(text, {
+    boundOutput(redact(text), {
       maxChars: deps.config.output.max_output_chars,
       headRatio: deps.config.output.truncate_head_ratio,
       saveDir: join(deps.sessionDir, "tool-output"),

@@ -36,6 +36,7 @@ export interface LoopDeps {
   gate?: PermissionGate;
   /** Session-scoped services (jobs, terminal) the tools reach. */
   session?: DispatchDeps["session"];
+  redact?: DispatchDeps["redact"];
   /** Running token totals for the session; updated in place. */
   usage: Usage;
   /** Runtime notices (a background job finished, …) to hand the model next. */

@@ -6,6 +6,7 @@ import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { prepareCall, runPrepared } from "../../core/dispatch.js";
 import { openSession, resolveSession } from "../session.js";
+import { createRedact, secretValues } from "../../core/redact.js";
 
 export async function toolCommand(args: ParsedArgs, version: string): Promise<number> {
   const [name, json, ...rest] = args.positionals;
@@ -18,9 +19,10 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     throw new UsageError(`unknown tool "${name}" in profile ${resolved.toolset.profile.name}; available: ${names}`);
   }
 
+  const secrets = secretValues(process.env);
   const session = openSession(
     process.env,
-    [],
+    secrets,
     (e) => {
       if (e.type === "jobs_orphans_found") {
         process.stderr.write(`yuj: ended ${e.count} process group(s) left by an earlier yuj that was killed: ${e.detail.join("; ")}\n`);
@@ -54,6 +56,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       sessionDir: session.dir,
       signal: controller.signal,
       session: { jobs: session.services.jobs, terminals: session.services.terminals },
+      redact: createRedact(secrets),
     });
     process.off("SIGINT", onSigint);
     process.stdout.write(outcome.modelText.endsWith("\n") ? outcome.modelText : `${outcome.modelText}\n`);

@@ -71,6 +71,14 @@ describe("yuj tool", () => {
     expect(none.code).toBe(2);
   });
 
+  it("hides the values of secret-looking variables from tool results and the trace", async () => {
+    const env = isolatedEnv({ DEPLOY_TOKEN: "tok-3f9a8b7c6d5e4f30" });
+    const res = await runCli(["tool", "bash", '{"cmd":"echo token=$DEPLOY_TOKEN"}'], { cwd: tempDemoRepo(), env });
+    expect(res.stdout).toBe("token=[REDACTED]\n");
+    const [trace] = traceFiles(env);
+    expect(readFileSync(trace!, "utf8")).not.toContain("tok-3f9a8b7c6d5e4f30");
+  });
+
   it("runs bash through the dispatcher", async () => {
     const env = isolatedEnv();
     const res = await runCli(["tool", "bash", '{"cmd":"echo hi; exit 3"}'], { cwd: tempDemoRepo(), env });
