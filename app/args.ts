@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
 
-export const COMMANDS = ["code", "run", "tool", "setup", "models", "doctor", "demo", "help"] as const;
+export const COMMANDS = ["code", "run", "tool", "setup", "models", "doctor", "demo", "approve", "reject", "resume", "help"] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export class UsageError extends Error {
@@ -22,6 +22,11 @@ const OPTIONS = {
   output: { type: "string" },
   "max-turns": { type: "string" },
   prompt: { type: "string", short: "p" },
+  yolo: { type: "boolean" },
+  measure: { type: "boolean" },
+  always: { type: "boolean" },
+  scope: { type: "string" },
+  message: { type: "string", short: "m" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -39,6 +44,15 @@ export interface ParsedArgs {
   output: "text" | "jsonl";
   maxTurns?: number;
   prompt?: string;
+  /** Skip ordinary asks (never the protected tools). */
+  yolo?: boolean;
+  /** A measurement run: every ask is denied, no questions to the user. */
+  measure?: boolean;
+  /** `yuj approve --always [--scope session|project]`. */
+  always?: boolean;
+  scope?: "session" | "project";
+  /** `yuj reject --message M`. */
+  message?: string;
   help: boolean;
   version: boolean;
 }
@@ -80,6 +94,11 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (str("output") !== undefined) parsed.output = oneOf("--output", str("output")!, ["text", "jsonl"] as const);
   if (str("max-turns") !== undefined) parsed.maxTurns = positiveInt("--max-turns", str("max-turns")!);
   if (str("prompt") !== undefined) parsed.prompt = str("prompt")!;
+  if (values.yolo === true) parsed.yolo = true;
+  if (values.measure === true) parsed.measure = true;
+  if (values.always === true) parsed.always = true;
+  if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
+  if (str("message") !== undefined) parsed.message = str("message")!;
   return parsed;
 }
 

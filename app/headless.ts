@@ -1,44 +1,62 @@
-// A headless run: one task, the transcript (or the JSONL event stream) on
-// stdout, and an exit status that says how it ended.
+// A headless run: one task (or the continuation of a paused one), the
+// transcript or the JSONL event stream on stdout, the session's state on
+// disk, and an exit status that says how it ended.
 
 import type { CoreEvent, FinishReason } from "../core/events.js";
 import type { HistoryItem } from "../core/history.js";
-import { runLoop } from "../core/loop.js";
+import { runLoop, type LoopInput } from "../core/loop.js";
 import type { Env } from "../core/paths.js";
+import { createRedact, secretValues } from "../core/redact.js";
+import { writeState, type SessionState } from "../core/session-state.js";
+import { createRedactor } from "../core/trace.js";
 import type { ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
-import { createRedact, secretValues } from "../core/redact.js";
-import { createRedactor } from "../core/trace.js";
+import { buildGate, ruleHidingGuard } from "./permission-setup.js";
+import { pauseHelp, storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
 import { buildProvider, openSession, requireProvider, resolveSession, systemPromptFor } from "./session.js";
+import { handleStopSignals } from "./signals.js";
+import { createGuards } from "../tools/guards/index.js";
 
 export interface HeadlessOptions {
   args: ParsedArgs;
-  task: string;
   cwd: string;
   env: Env;
   version: string;
+  /** A new task, or a paused session to continue. */
+  start: { task: string } | { resume: SessionState; dir: string };
   demo?: { overrides: Record<string, unknown>; footer: string; delayMs: number };
 }
 
 export const EXIT_CODES: Record<FinishReason, number> = {
   done: 0,
   answered: 0,
-  input_required: 0,
   max_turns: 1,
   error: 1,
+  approval_required: 3,
+  input_required: 4,
   cancelled: 130,
 };
 
-const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+const STATUS: Record<FinishReason, SessionState["status"]> = {
+  done: "completed",
+  answered: "completed",
+  max_turns: "failed",
+  error: "failed",
+  approval_required: "approval_required",
+  input_required: "input_required",
+  cancelled: "cancelled",
+};
 
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
-  if (!opts.task.trim()) throw new FatalError('the task is empty: give it as `yuj code "what to do"`');
+  const resumed = "resume" in opts.start ? opts.start : undefined;
+  const task = resumed ? resumed.resume.task : (opts.start as { task: string }).task;
+  if (!task.trim()) throw new FatalError('the task is empty: give it as `yuj code "what to do"`');
   const resolved = resolveSession({
     args: opts.args,
     cwd: opts.cwd,
     env: opts.env,
-    topLevel: true,
+    topLevel: !opts.args.measure,
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
   const choice = requireProvider(resolved);
@@ -54,21 +72,33 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     ? (e: CoreEvent) => void process.stdout.write(`${serialize(e)}\n`)
     : createTextRenderer({ out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) });
 
-  // SIGINT and SIGTERM cancel the run; the jobs end with the session below.
-  const session = openSession(opts.env, secrets, render, resolved.toolset, ["SIGHUP"]);
-  const controller = new AbortController();
-  let stopSignal: "SIGINT" | "SIGTERM" | undefined;
-  const onSignal = (signal: "SIGINT" | "SIGTERM") => {
-    // The first signal cancels cleanly; a second one leaves at once (the
-    // exit hook still kills every job's group on the way out).
-    if (stopSignal) process.exit(SIGNAL_CODES[signal]);
-    stopSignal = signal;
-    controller.abort(new Error(signal === "SIGINT" ? "cancelled by the user" : "terminated"));
-  };
-  const onSigint = () => onSignal("SIGINT");
-  const onSigterm = () => onSignal("SIGTERM");
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
+  const state: SessionState = resumed
+    ? { ...resumed.resume, status: "running" }
+    : {
+        version: 1,
+        sessionId: "",
+        cwd: opts.cwd,
+        status: "running",
+        task,
+        settings: storedSettings(opts.args, opts.cwd),
+        history: [],
+        sessionRules: [],
+        usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+        lastSeq: 0,
+        updatedAt: "",
+      };
+  const session = openSession(
+    opts.env,
+    secrets,
+    render,
+    resolved.toolset,
+    ["SIGHUP"],
+    resumed ? { id: resumed.resume.sessionId, dir: resumed.dir, lastSeq: resumed.resume.lastSeq } : undefined,
+  );
+  state.sessionId = session.id;
+  Object.assign(session.usage, state.usage);
+  const save = () => writeState(session.dir, { ...state, usage: { ...session.usage }, lastSeq: session.lastSeq() });
+  const signals = handleStopSignals();
 
   try {
     session.emit({
@@ -82,8 +112,13 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       ...(opts.demo ? { demo: true } : {}),
     });
     await session.reapOrphans();
-    const history: HistoryItem[] = [];
-    const outcome = await runLoop(history, opts.task, {
+    save();
+    const gate = buildGate({ resolved, state, emit: session.emit, cwd: opts.cwd, args: opts.args });
+    const history: HistoryItem[] = state.history;
+    const input: LoopInput = resumed && state.pending ? { resumeCalls: state.pending.calls } : { userText: task };
+    delete state.pending;
+    delete state.answer;
+    const outcome = await runLoop(history, input, {
       provider,
       model: choice.model,
       system: systemPromptFor(opts.cwd, resolved.toolset),
@@ -94,22 +129,28 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       setTurn: session.setTurn,
       cwd: opts.cwd,
       sessionDir: session.dir,
-      signal: controller.signal,
+      signal: signals.signal,
       usage: session.usage,
+      gate,
+      guards: [ruleHidingGuard(resolved, opts.args), ...createGuards(resolved.config)],
       session: { jobs: session.services.jobs, terminals: session.services.terminals },
       wake: session.services.notices,
       redact: createRedact(secrets),
     });
+    state.status = STATUS[outcome.reason];
+    if (outcome.pending) state.pending = outcome.pending;
+    save();
+
     if (!jsonl && opts.demo) process.stdout.write(`\n${opts.demo.footer}\n`);
-    const failed = EXIT_CODES[outcome.reason] !== 0;
-    // The text transcript already printed the provider's error on stderr.
-    if (failed && (jsonl || outcome.reason !== "error")) {
+    if (outcome.reason === "approval_required" && outcome.pending) {
+      process.stderr.write(pauseHelp(session.id, outcome.pending.request));
+    } else if (EXIT_CODES[outcome.reason] !== 0 && (jsonl || outcome.reason !== "error")) {
+      // The text transcript already printed the provider's error on stderr.
       process.stderr.write(`yuj: ${reasonLine(outcome.reason, outcome.message)}\n`);
     }
-    return stopSignal ? SIGNAL_CODES[stopSignal] : EXIT_CODES[outcome.reason];
+    return signals.exitCode() ?? EXIT_CODES[outcome.reason];
   } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
+    signals.dispose();
     await session.close();
   }
 }

@@ -12,6 +12,11 @@ Usage:
   yuj models                   list the configured provider's models
   yuj doctor                   check config, provider, git, ripgrep and bubblewrap
   yuj demo                     run the offline demo (scripted model, temporary copy of a demo repo)
+  yuj approve [ID] [--always [--scope session|project]]
+                               allow the call a paused session waits on (the newest one here, or ID)
+  yuj reject [ID] [--message M]
+                               refuse it; the message goes back to the model
+  yuj resume [ID]              continue a paused session once it is answered
 
 Options:
   --profile NAME               tool surface: _base (Yuj tools, default) or another folder under profiles/
@@ -23,8 +28,12 @@ Options:
   --edit-format F              exact | apply_patch | udiff | whole
   --output text|jsonl          headless output: readable transcript (default) or one JSON event per line
   --max-turns N                stop after N model turns
+  --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
+  --measure                    measurement run: every ask is denied, no questions to the user
   -h, --help                   this help
   -V, --version                print the version
 
-Exit status: 0 the model finished, 1 the run failed or hit a limit, 2 bad usage or config, 130 cancelled.
+Exit status: 0 the model finished, 1 the run failed or hit a limit, 2 bad usage or config,
+3 paused for an approval (yuj approve / reject, then yuj resume), 4 paused for an answer to a question,
+130 cancelled (Ctrl+C), 143 terminated (SIGTERM).
 `;

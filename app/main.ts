@@ -32,6 +32,11 @@ export async function main(argv: string[], version: string): Promise<number> {
         return await (await import("./commands/models.js")).modelsCommand(args);
       case "doctor":
         return await (await import("./commands/doctor.js")).doctorCommand(args, version);
+      case "approve":
+      case "reject":
+        return await (await import("./commands/approve.js")).approveCommand(args);
+      case "resume":
+        return await (await import("./commands/resume.js")).resumeCommand(args, version);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(args, version);
       case "default":

@@ -84,6 +84,8 @@ function finishLine(e: Extract<CoreEvent, { type: "run_finished" }>): string {
       return `✗ stopped: ${e.message ?? "turn limit reached"}`;
     case "cancelled":
       return "✗ cancelled";
+    case "approval_required":
+      return `⏸ paused: approval required for ${e.message ?? "a call"}`;
     case "input_required":
       return `? waiting for your answer${e.message ? `: ${e.message}` : ""}`;
     case "error":

@@ -2,7 +2,10 @@
 // interactive terminal, and the notices that wake the model when background
 // work ends. Also makes sure every process they start ends with yuj, however
 // yuj ends, and that the jobs of an earlier yuj killed with SIGKILL are found.
+// Both command surfaces share one sandbox, so the bash tools and the terminal
+// are confined (or refused) alike.
 
+import { defaultConfig, type Config } from "../core/config/schema.js";
 import type { CoreEvent, Emit } from "../core/events.js";
 import { installExitHooks } from "../core/jobs/exit-hooks.js";
 import { createJobManager } from "../core/jobs/manager.js";
@@ -10,11 +13,13 @@ import { createJobNotices, type JobNotices } from "../core/jobs/notices.js";
 import { reapOrphans } from "../core/jobs/orphans.js";
 import { createTerminalManager, type TerminalManager } from "../core/jobs/terminal.js";
 import type { JobManager } from "../core/jobs/types.js";
+import { createSandbox, type Sandbox } from "../core/sandbox/index.js";
 
 export interface SessionServices {
   jobs: JobManager;
   terminals: TerminalManager;
   notices: JobNotices;
+  sandbox: Sandbox;
   /** Feed every event through here (the notices are built from them). */
   observe(event: CoreEvent): void;
   /** Ends every job and the terminal; resolves when they are gone. */
@@ -32,11 +37,18 @@ export interface ServicesOptions {
    * which must cancel its run and call shutdown() itself.
    */
   exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">;
+  /** Decides the sandbox ([sandbox], [tools].sandbox_*); defaults apply when absent. */
+  config?: Config;
+  /** The project directory, writable inside the sandbox. Default process.cwd(). */
+  projectDir?: string;
 }
 
 export function createSessionServices(opts: ServicesOptions): SessionServices {
-  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir });
-  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir });
+  const sandbox = createSandbox(opts.config ?? defaultConfig(), process.env, {
+    projectDir: opts.projectDir ?? process.cwd(),
+  });
+  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox });
   const notices = createJobNotices(opts.readTool);
   let terminalPid: number | undefined;
 
@@ -57,6 +69,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     jobs,
     terminals,
     notices,
+    sandbox,
     observe(event) {
       notices.observe(event);
       if (event.type === "terminal_started") terminalPid = event.pid;

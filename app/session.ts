@@ -39,6 +39,10 @@ export interface Resolved {
   services: Services;
 }
 
+// openSession's callers hand over the toolset, not the config and cwd it was
+// resolved from; the sandbox needs both, so they travel with the toolset.
+const resolvedFrom = new WeakMap<ActiveToolset, { config: Config; projectDir: string }>();
+
 /** Everything that can fail on bad input, checked before anything is written. */
 export function resolveSession(inputs: SessionInputs): Resolved {
   let config: Config;
@@ -66,6 +70,7 @@ export function resolveSession(inputs: SessionInputs): Resolved {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;
   }
+  resolvedFrom.set(toolset, { config, projectDir: inputs.cwd });
   return { config, choice, toolset, services: nodeServices() };
 }
 
@@ -80,6 +85,8 @@ export interface OpenSession {
   trace: TraceWriter;
   emit: Emit;
   setTurn: (turn: number | undefined) => void;
+  /** The last event number written (for a later resume). */
+  lastSeq(): number;
   usage: Usage;
   services: SessionServices;
   /** Ends jobs older yuj processes left behind (reported as an event). */
@@ -98,23 +105,33 @@ export function openSession(
   onEvent: (e: CoreEvent) => void,
   toolset: ActiveToolset,
   exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">,
+  /** Continue an existing session (its directory, trace and event numbers). */
+  resume?: { id: string; dir: string; lastSeq: number },
 ): OpenSession {
-  const id = newSessionId(new Date());
+  const id = resume?.id ?? newSessionId(new Date());
   const home = env.HOME ?? homedir();
-  const dir = createSessionDir(sessionsDir(env, home), id);
+  const dir = resume?.dir ?? createSessionDir(sessionsDir(env, home), id);
   const trace = openTrace(sessionLayout(dir).trace, { secrets });
   let services: SessionServices | undefined;
-  const { emit, setTurn } = createEmitter(id, (event) => {
-    trace.write(event);
-    services?.observe(event);
-    onEvent(event);
-  });
+  let lastSeq = resume?.lastSeq ?? 0;
+  const { emit, setTurn } = createEmitter(
+    id,
+    (event) => {
+      lastSeq = event.seq;
+      trace.write(event);
+      services?.observe(event);
+      onEvent(event);
+    },
+    undefined,
+    resume?.lastSeq ?? 0,
+  );
   services = createSessionServices({
     sessionDir: dir,
     stateDir: stateDir(env, home),
     emit,
     readTool: toolset.tools.has("job_output") ? "job_output" : "bash_poll",
     exitSignals,
+    ...resolvedFrom.get(toolset),
   });
   const ready = services;
   return {
@@ -123,6 +140,7 @@ export function openSession(
     trace,
     emit,
     setTurn,
+    lastSeq: () => lastSeq,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
     services: ready,
     reapOrphans: () => reapEarlierOrphans(stateDir(env, home), emit),

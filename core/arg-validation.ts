@@ -2,7 +2,7 @@
 // an error the model can act on. Never echoes argument values back: the error
 // names the path, the rule and the type, which is what the model needs.
 
-import type { z } from "zod";
+import { z } from "zod";
 
 export type Validated =
   | { ok: true; args: Record<string, unknown> }
@@ -55,7 +55,8 @@ export function validateArgs(
   }
   const parsed = schema.safeParse(obj);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(describeIssue(issue, obj));
+    const declared = declaredTypes(schema);
+    for (const issue of parsed.error.issues) problems.push(describeIssue(issue, obj, declared));
   }
   if (problems.length === 0) return { ok: true, args: parsed.data as Record<string, unknown> };
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
@@ -70,12 +71,19 @@ interface SchemaProblem {
   actual: string;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, root: Record<string, unknown>): SchemaProblem {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  root: Record<string, unknown>,
+  declared: (path: PropertyKey[]) => string | undefined,
+): SchemaProblem {
   const path = "$" + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
   const actual = jsonType(valueAt(root, issue.path));
   switch (issue.code) {
-    case "invalid_type":
-      return { path, rule: actual === "missing" ? "required" : "type", expected: issue.expected, actual };
+    case "invalid_type": {
+      // The type as the model was shown it ("integer"), not zod's name for the check ("number", "int").
+      const expected = declared(issue.path) ?? (issue.expected === "int" ? "integer" : issue.expected);
+      return { path, rule: actual === "missing" ? "required" : "type", expected, actual };
+    }
     case "too_small":
       return { path, rule: "minimum", expected: `>= ${String(issue.minimum)}`, actual };
     case "too_big":
@@ -109,6 +117,30 @@ function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
     },
   };
   return `ERROR: ${JSON.stringify(body)}`;
+}
+
+/**
+ * Looks a path up in the JSON Schema the model is sent for this handler and
+ * returns its `type`. Built only when a call failed, so valid calls pay nothing.
+ */
+function declaredTypes(schema: z.ZodObject): (path: PropertyKey[]) => string | undefined {
+  let json: unknown;
+  return (path) => {
+    try {
+      json ??= z.toJSONSchema(schema, { io: "input" });
+    } catch {
+      return undefined;
+    }
+    let node: unknown = json;
+    for (const key of path) {
+      if (node === null || typeof node !== "object") return undefined;
+      const n = node as { properties?: Record<string, unknown>; items?: unknown };
+      node = typeof key === "number" ? n.items : n.properties?.[String(key)];
+    }
+    const type = (node as { type?: unknown } | undefined)?.type;
+    if (typeof type === "string") return type;
+    return Array.isArray(type) && type.every((t) => typeof t === "string") ? type.join(" | ") : undefined;
+  };
 }
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {

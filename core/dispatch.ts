@@ -11,14 +11,14 @@ import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
 import type { Services } from "./services.js";
 import type { ToolContext, ToolResult } from "./tool-types.js";
 import { validateArgs } from "./arg-validation.js";
+import type { Guard, GuardCall, GuardContext } from "./guards/types.js";
+import type { PermissionGate } from "./permissions/gate.js";
+import type { ApprovalRequest } from "./approvals/types.js";
 
-/** Decides whether a prepared call may run. Issue-level permissions plug in here. */
-export type PermissionGate = (
-  call: PreparedCall,
-  signal: AbortSignal,
-) => Promise<{ allowed: true } | { allowed: false; text: string }>;
+export type { PermissionGate };
 
-export const allowAll: PermissionGate = async () => ({ allowed: true });
+/** With no gate every call may run (tests, `yuj tool` with no rules). */
+export const allowAll: PermissionGate = { check: async () => ({ kind: "allow" }) };
 
 export interface DispatchDeps {
   toolset: ActiveToolset;
@@ -33,6 +33,8 @@ export interface DispatchDeps {
   session?: Pick<ToolContext, "jobs" | "terminals">;
   /** Hides secrets in every tool result before the model or the trace sees it. */
   redact?: (text: string) => string;
+  /** Checks around every call (stale files, plan mode, the done guard). */
+  guards?: readonly Guard[];
 }
 
 export type PreparedCall =
@@ -45,6 +47,8 @@ export interface CallOutcome {
   modelText: string;
   finish?: { message?: string };
   cancelled: boolean;
+  /** The call waits for an approval nobody can give now; it has no result yet. */
+  paused?: ApprovalRequest;
 }
 
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
@@ -80,18 +84,36 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
   } else if (!p.ready) {
     result = { ok: false, modelText: p.text };
   } else {
-    const verdict = await (deps.gate ?? allowAll)(p, deps.signal);
-    if (!verdict.allowed) {
-      result = { ok: false, modelText: verdict.text };
+    const guardCall: GuardCall = { callId: p.call.id, tool: p.call.name, handler: p.tool.handler.id, args: p.args };
+    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: new Set(deps.toolset.tools.keys()) };
+    const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
+    const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(guardCall, deps.signal) : undefined;
+    if (verdict?.kind === "pause") {
+      return { call: p.call, ok: false, modelText: "", cancelled: false, paused: verdict.request };
+    }
+    if (refusal !== undefined) {
+      result = { ok: false, modelText: refusal };
+    } else if (verdict!.kind === "deny") {
+      result = { ok: false, modelText: verdict!.text };
     } else {
       result = await runHandler(p, deps);
       if (deps.signal.aborted) {
         cancelled = true;
         result = { ok: false, modelText: `${CANCELLED_TEXT}\n${result.modelText}`.trimEnd() };
+      } else {
+        for (const guard of deps.guards ?? []) if (guard.after) result = await guard.after(guardCall, result, guardCtx);
       }
     }
   }
   return emitResult(p.call, result, cancelled, deps, deps.services.clock.now() - started);
+}
+
+async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: GuardContext): Promise<string | undefined> {
+  for (const guard of guards) {
+    const refusal = guard.before ? await guard.before(call, ctx) : undefined;
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
 }
 
 async function runHandler(

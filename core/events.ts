@@ -26,6 +26,7 @@ export type FinishReason =
   | "max_turns"
   | "cancelled"
   | "input_required"
+  | "approval_required"
   | "error";
 
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "blocked";
@@ -160,8 +161,10 @@ export function createEmitter(
   sessionId: string,
   sink: (event: CoreEvent) => void,
   now: () => Date = () => new Date(),
+  /** The last sequence number already used (a resumed session continues it). */
+  lastSeq = 0,
 ): { emit: Emit; setTurn(turn: number | undefined): void } {
-  let seq = 0;
+  let seq = lastSeq;
   let currentTurn: number | undefined;
   const emit: Emit = (body, extra) => {
     const envelope: EventEnvelope = {

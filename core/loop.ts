@@ -8,6 +8,7 @@ import type { HistoryItem, ToolCall } from "./history.js";
 import type { ActiveToolset } from "./profiles/activate.js";
 import type { Provider } from "./providers/types.js";
 import type { Services } from "./services.js";
+import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
   emitResult,
@@ -37,6 +38,7 @@ export interface LoopDeps {
   /** Session-scoped services (jobs, terminal) the tools reach. */
   session?: DispatchDeps["session"];
   redact?: DispatchDeps["redact"];
+  guards?: DispatchDeps["guards"];
   /** Running token totals for the session; updated in place. */
   usage: Usage;
   /** Runtime notices (a background job finished, …) to hand the model next. */
@@ -58,22 +60,38 @@ export interface RunOutcome {
   reason: FinishReason;
   message?: string;
   turns: number;
+  /** Set when the run paused for an approval: the calls of the turn not yet run, the first one asking. */
+  pending?: { calls: ToolCall[]; request: ApprovalRequest };
 }
+
+/** A new user message, or the continuation of a run paused on an approval. */
+export type LoopInput = { userText: string } | { resumeCalls: ToolCall[] };
 
 /**
  * Runs one user message to its end. `history` is the conversation so far and
  * is extended in place, so the caller keeps it for the next message.
  */
-export async function runLoop(history: HistoryItem[], userText: string, deps: LoopDeps): Promise<RunOutcome> {
+export async function runLoop(history: HistoryItem[], input: LoopInput | string, deps: LoopDeps): Promise<RunOutcome> {
   const { emit } = deps;
   let callCounter = 0;
   const newCallId = () => `yc_${Date.now().toString(36)}_${(++callCounter).toString(36)}`;
+  const start = typeof input === "string" ? { userText: input } : input;
 
-  emit({ type: "user_message", text: userText });
-  history.push({ role: "user", text: userText });
+  let firstTurn = 0;
+  if ("userText" in start) {
+    emit({ type: "user_message", text: start.userText });
+    history.push({ role: "user", text: start.userText });
+  } else {
+    // The paused turn goes on where it stopped; turns count from the run's start.
+    const lastUser = history.map((h) => h.role).lastIndexOf("user");
+    firstTurn = history.slice(lastUser + 1).filter((h) => h.role === "assistant").length;
+    deps.setTurn(firstTurn - 1);
+    const ended = await afterDispatch(history, start.resumeCalls, deps, firstTurn);
+    if (ended) return ended;
+  }
 
   const maxTurns = deps.config.loop.max_turns;
-  for (let turn = 0; ; turn++) {
+  for (let turn = firstTurn; ; turn++) {
     if (turn >= maxTurns) {
       return finish(deps, { reason: "max_turns", message: `stopped after ${maxTurns} turns ([loop].max_turns)`, turns: turn });
     }
@@ -88,7 +106,7 @@ export async function runLoop(history: HistoryItem[], userText: string, deps: Lo
           model: deps.model,
           system: deps.system,
           history,
-          tools: deps.toolset.specs,
+          tools: visibleSpecs(deps),
           maxOutputTokens: deps.config.provider.max_output_tokens,
         },
         { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId },
@@ -117,26 +135,47 @@ export async function runLoop(history: HistoryItem[], userText: string, deps: Lo
       return finish(deps, { reason: "answered", message: collected.text, turns: turn + 1 });
     }
 
-    const outcomes = await dispatchAll(calls, deps);
-    for (const outcome of outcomes) pushResult(history, outcome);
-    emit({ type: "turn_finished", toolCalls: calls.length });
-
-    if (deps.signal.aborted || outcomes.some((o) => o.cancelled)) {
-      return finish(deps, { reason: "cancelled", turns: turn + 1 });
-    }
-    const done = outcomes.find((o) => o.finish);
-    if (done) {
-      const message = done.finish?.message;
-      return finish(deps, message === undefined ? { reason: "done", turns: turn + 1 } : { reason: "done", message, turns: turn + 1 });
-    }
+    const ended = await afterDispatch(history, calls, deps, turn + 1);
+    if (ended) return ended;
   }
+}
+
+/** Dispatches a turn's calls and says whether the run ends here (and how). */
+async function afterDispatch(
+  history: HistoryItem[],
+  calls: ToolCall[],
+  deps: LoopDeps,
+  turns: number,
+): Promise<RunOutcome | undefined> {
+  const { outcomes, pending } = await dispatchAll(calls, deps);
+  for (const outcome of outcomes) pushResult(history, outcome);
+  if (pending) {
+    const request = pending[0]!.paused!;
+    return finish(deps, {
+      reason: "approval_required",
+      message: `${request.summary} — ${request.reason}`,
+      turns,
+      pending: { calls: pending.map((o) => o.call), request },
+    });
+  }
+  deps.emit({ type: "turn_finished", toolCalls: calls.length });
+  if (deps.signal.aborted || outcomes.some((o) => o.cancelled)) return finish(deps, { reason: "cancelled", turns });
+  const done = outcomes.find((o) => o.finish);
+  if (done) {
+    const message = done.finish?.message;
+    return finish(deps, message === undefined ? { reason: "done", turns } : { reason: "done", message, turns });
+  }
+  return undefined;
 }
 
 /**
  * Runs a turn's calls: consecutive read-only calls together, anything that
  * writes alone and in order. Calls after a finish call are not run.
  */
-async function dispatchAll(calls: ToolCall[], deps: LoopDeps): Promise<CallOutcome[]> {
+async function dispatchAll(
+  calls: ToolCall[],
+  deps: LoopDeps,
+): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[] }> {
   const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
   const outcomes: CallOutcome[] = [];
   let finished = false;
@@ -154,10 +193,15 @@ async function dispatchAll(calls: ToolCall[], deps: LoopDeps): Promise<CallOutco
       while (i < prepared.length && isReadOnly(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
     }
     const results = await Promise.all(batch.map((p) => runPrepared(p, deps)));
+    if (results.some((r) => r.paused)) {
+      // The paused calls and everything after them wait for the answer.
+      const later = prepared.slice(i).map((p): CallOutcome => ({ call: p.call, ok: false, modelText: "", cancelled: false }));
+      return { outcomes: [...outcomes, ...results.filter((r) => !r.paused)], pending: [...results.filter((r) => r.paused), ...later] };
+    }
     outcomes.push(...results);
     if (results.some((r) => r.finish)) finished = true;
   }
-  return outcomes;
+  return { outcomes };
 }
 
 function isFinishCall(p: PreparedCall): boolean {
@@ -166,6 +210,14 @@ function isFinishCall(p: PreparedCall): boolean {
 
 function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
   return emitResult(call, { ok: false, modelText: CANCELLED_TEXT }, true, deps, 0);
+}
+
+/** The tool list of the next request: the active tools less those a guard hides now. */
+function visibleSpecs(deps: LoopDeps) {
+  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: new Set(deps.toolset.tools.keys()) };
+  const hidden = new Set<string>();
+  for (const g of deps.guards ?? []) for (const name of g.hiddenTools?.(ctx) ?? []) hidden.add(name);
+  return hidden.size ? deps.toolset.specs.filter((s) => !hidden.has(s.name)) : deps.toolset.specs;
 }
 
 /** Pending notices go to the model as one user message before the request. */

@@ -13,12 +13,17 @@ export function buildSystemPrompt(ctx: PromptContext): string {
   const finish = ctx.toolNames.includes("done")
     ? "When the task is complete and checked, call done with a one-paragraph summary."
     : "When the task is complete and checked, reply with a short summary.";
+  const planning = ctx.toolNames.includes("exit_plan_mode")
+    ? "This task starts with a required planning phase: inspect the code, write your plan to .solver/plan.md, " +
+      "then call exit_plan_mode to unlock the implementation tools."
+    : "";
   const parts = [
     `You are yuj, a coding agent pair-programming with a developer in their repository (${ctx.cwd}). ` +
       "Work through the tools: read before you change, keep changes small and in the project's style, " +
       "and check your work by running the relevant tests or commands. Paths are relative to the repository root. " +
       "If something blocks you, say what and why instead of guessing.",
     finish,
+    ...(planning ? [planning] : []),
     `Today is ${ctx.date}.`,
   ];
   for (const file of ctx.instructions) {

@@ -7,6 +7,7 @@ import { bashPollTool } from "./bash_poll.js";
 import { bashTool } from "./bash.js";
 import { doneTool } from "./done.js";
 import { editTool } from "./edit.js";
+import { exitPlanModeTool } from "./exit_plan_mode.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { jobKillTool } from "./job_kill.js";
@@ -31,6 +32,7 @@ const HANDLERS: readonly ToolHandler[] = [
   globTool,
   grepTool,
   doneTool,
+  exitPlanModeTool,
   // Chord surface
   shellTool,
   jobOutputTool,

@@ -9,5 +9,5 @@ export async function codeCommand(args: ParsedArgs, version: string): Promise<nu
     throw new UsageError("give the task either with -p or as an argument, not both");
   }
   if (!task.trim()) throw new UsageError('yuj code needs a task: yuj code "fix the failing test"');
-  return runHeadless({ args, task, cwd: process.cwd(), env: process.env, version });
+  return runHeadless({ args, start: { task }, cwd: process.cwd(), env: process.env, version });
 }

@@ -24,7 +24,7 @@ export async function demoCommand(args: ParsedArgs, version: string): Promise<nu
   if (args.output !== "jsonl") process.stdout.write(`Demo repository: ${repo}\n`);
   return runHeadless({
     args,
-    task: DEMO_TASK,
+    start: { task: DEMO_TASK },
     cwd: repo,
     env: process.env,
     version,

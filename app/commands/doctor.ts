@@ -5,6 +5,9 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ConfigError, loadConfig } from "../../core/config/load.js";
+import type { Config } from "../../core/config/schema.js";
+import { detectBwrap } from "../../core/sandbox/detect.js";
+import { createSandbox } from "../../core/sandbox/index.js";
 import { projectConfigPath, stateDir, userConfigPath } from "../../core/paths.js";
 import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
@@ -24,8 +27,10 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
   };
   say("ok", "yuj", `${version} on Node ${process.versions.node}`);
 
+  let config: Config | undefined;
   try {
-    const { sources } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
+    const { sources, config: loaded } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
+    config = loaded;
     for (const s of sources) say("ok", "config", `${s.path} (${s.found ? "found, valid" : "not present"})`);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
@@ -63,12 +68,27 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
     say(bundled ? "ok" : "warn", "ripgrep", bundled ? `bundled ${bundled}` : "not found; grep uses the JavaScript fallback");
   }
 
-  const bwrap = onPath("bwrap");
-  say(bwrap ? "ok" : "warn", "bubblewrap", bwrap ?? "not found; the sandbox cannot be enabled (apt-get install bubblewrap)");
+  if (config) reportSandbox(config, cwd, say);
 
   const state = stateDir(env, home);
   say(writable(state) ? "ok" : "warn", "state dir", state);
   return failures ? 1 : 0;
+}
+
+/** bwrap's path, version and whether it starts; then what the configured mode makes of that. */
+function reportSandbox(config: Config, cwd: string, say: (status: Status, what: string, detail: string) => void): void {
+  const probe = detectBwrap({ bwrapBin: config.tools.bwrap_bin, network: config.sandbox.network }, process.env, true);
+  const found = probe.bwrap ? `${probe.bwrap.version ?? "bubblewrap"} at ${probe.bwrap.path}` : undefined;
+  if (probe.usable) say("ok", "bubblewrap", `${found}: starts a sandbox`);
+  else say("warn", "bubblewrap", found ? `${found}: ${probe.reason}` : probe.reason);
+
+  const sandbox = createSandbox(config, process.env, { projectDir: cwd });
+  const mode = `mode ${sandbox.mode} (${sandbox.modeSource})`;
+  const net = config.sandbox.network ? "network allowed" : "no network";
+  if (sandbox.unavailable) say("fail", "sandbox", `${mode}: required but unavailable, so no command will run: ${sandbox.unavailable}`);
+  else if (sandbox.active) say("ok", "sandbox", `${mode}: commands run in bubblewrap (project writable, ${net})`);
+  else if (sandbox.mode === "off") say("warn", "sandbox", `${mode}: commands run unsandboxed, with your permissions`);
+  else say("warn", "sandbox", `${mode}: bubblewrap unusable, so commands run unsandboxed, with your permissions`);
 }
 
 function onPath(cmd: string): string | undefined {

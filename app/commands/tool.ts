@@ -7,6 +7,9 @@ import { UsageError } from "../args.js";
 import { prepareCall, runPrepared } from "../../core/dispatch.js";
 import { openSession, resolveSession } from "../session.js";
 import { createRedact, secretValues } from "../../core/redact.js";
+import { createPermissionGate } from "../../core/permissions/gate.js";
+import { sessionRulesFor, surfaceOf } from "../permission-setup.js";
+import { createGuards } from "../../tools/guards/index.js";
 
 export async function toolCommand(args: ParsedArgs, version: string): Promise<number> {
   const [name, json, ...rest] = args.positionals;
@@ -57,6 +60,21 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       signal: controller.signal,
       session: { jobs: session.services.jobs, terminals: session.services.terminals },
       redact: createRedact(secrets),
+      guards: createGuards(resolved.config),
+      gate: createPermissionGate({
+        cwd,
+        rules: sessionRulesFor(resolved),
+        sessionRules: [],
+        policy: { surface: surfaceOf(resolved), yolo: resolved.config.permissions.yolo || args.yolo === true, measurement: false },
+        // One call from the command line has nobody to ask.
+        approver: {
+          ask: async () => ({
+            decision: "reject_with_message",
+            message: "yuj tool cannot ask for approval; allow the call with a [[permissions.rules]] entry or --yolo",
+          }),
+        },
+        emit: session.emit,
+      }),
     });
     process.off("SIGINT", onSigint);
     process.stdout.write(outcome.modelText.endsWith("\n") ? outcome.modelText : `${outcome.modelText}\n`);

@@ -63,9 +63,15 @@ const toolsSection = section({
   collapse_blank_lines: z.boolean().default(true),
   collapse_duplicate_lines: z.boolean().default(true),
   collapse_similar_lines: z.boolean().default(true),
-  sandbox_bash: z.boolean().default(false),
+  /**
+   * Older switch, read only when `[sandbox].mode` is unset: false means mode
+   * "off"; true means "on" with sandbox_required = true, else "auto".
+   */
+  sandbox_bash: z.boolean().optional(),
+  /** With sandbox_bash = true: refuse to run commands when bwrap cannot start. */
   sandbox_required: z.boolean().default(true),
-  bwrap_bin: z.string().default("/usr/bin/bwrap"),
+  /** The bubblewrap binary: a path, or a name looked up on PATH. Unset: `bwrap` on PATH. */
+  bwrap_bin: z.string().min(1).optional(),
   think_enabled: z.boolean().default(false),
   think_keep_turns: nonNegInt.default(4),
   background_enabled: z.boolean().default(false),
@@ -177,9 +183,24 @@ export const configSchema = z.strictObject({
     checks: z.array(postEditCheck).default([]),
   }),
   formatter: formatterSection,
-  sandbox: section({ unreadable_paths: z.array(z.string()).default([]) }),
+  sandbox: section({
+    /**
+     * "auto" (the default when unset): bubblewrap when it exists and starts,
+     * else unsandboxed with a notice. "on": required, no command runs
+     * without it. "off": none. Unset defers to the older [tools] keys.
+     */
+    mode: z.enum(["auto", "on", "off"]).optional(),
+    /** Let sandboxed commands use the host network (it is unshared by default). */
+    network: z.boolean().default(false),
+    /** Absolute paths, `~/` paths or globs hidden from sandboxed commands; `optional:` may be missing. */
+    unreadable_paths: z.array(z.string()).default([]),
+  }),
   experiment: section({ tool_desc: z.enum(["minimal"]).default("minimal") }),
-  permissions: section({ rules: z.array(permissionRule).default([]) }),
+  permissions: section({
+    rules: z.array(permissionRule).default([]),
+    /** Skip ordinary asks (never handoff, delegate, cancel, done). */
+    yolo: z.boolean().default(false),
+  }),
   mcp: z.record(z.string(), mcpServer).default({}),
   hooks: z.record(z.string(), z.array(hookDef)).default({}),
   skills: section({ paths: z.array(z.string()).default([]) }),

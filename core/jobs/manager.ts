@@ -4,6 +4,10 @@
 // much a command prints, the two streams keep their order, and the full
 // output is always there to read back in bounded ranges. The manager only
 // watches the file's size, the shell's exit and the group's liveness.
+//
+// With a sandbox, the group leader is bwrap and the shell runs inside it:
+// bwrap runs with --die-with-parent in its own pid namespace, so signalling
+// the group (or yuj dying) still ends every process the command started.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -15,6 +19,7 @@ import { completeEnd, fileSize, OutputWatcher, previewRange } from "./output-fil
 import { extendMembers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
 import { groupMembers, readStartTime, type Member } from "./proc.js";
 import { OrphanRegistry, selfIdentity } from "./orphans.js";
+import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 
 export interface JobManagerOptions {
   /** Output files go to `<sessionDir>/jobs/<jobId>.log`, beside registry.json. */
@@ -31,6 +36,8 @@ export interface JobManagerOptions {
   stateDir?: string;
   /** Injected for tests; node's spawn by default. */
   spawn?: typeof nodeSpawn;
+  /** Runs every command through it; none means plain `bash -c` (tests, sandbox off). */
+  sandbox?: Sandbox;
 }
 
 const TICK_MS = 80; // poll of file size and group liveness; fs.watch only speeds up wake-ups
@@ -163,13 +170,8 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     }).then(() => ({ confirmed, snapshot: copy(job) }));
   }
 
-  function start(spec: JobSpec): JobSnapshot {
-    const id = `j${++counter}`;
-    fs.mkdirSync(jobsDir, { recursive: true });
-    const outputFile = path.join(jobsDir, `${id}.log`);
-    const env = jobEnv(opts.env ?? process.env, spec.env);
-    const { child, error } = spawnGroupLeader(opts.spawn ?? nodeSpawn, spec.command, spec.cwd, env, outputFile);
-    const pid = child?.pid ?? 0;
+  /** Tracks a new job and announces it. */
+  function register(id: string, spec: JobSpec, pid: number, outputFile: string): Job {
     const snap = newSnapshot(id, spec, pid, outputFile, clock.now());
     const job: Job = {
       snap,
@@ -201,6 +203,29 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
       ...(snap.deadlineAt !== undefined ? { deadlineAt: snap.deadlineAt } : {}),
       ...(spec.callId !== undefined ? { callId: spec.callId } : {}),
     });
+    return job;
+  }
+
+  function start(spec: JobSpec): JobSnapshot {
+    const id = `j${++counter}`;
+    fs.mkdirSync(jobsDir, { recursive: true });
+    const outputFile = path.join(jobsDir, `${id}.log`);
+    const env = jobEnv(opts.env ?? process.env, spec.env);
+    const wrapped = opts.sandbox?.wrap(spec.command, spec.cwd, env);
+    if (wrapped && "error" in wrapped) return refuse(id, spec, outputFile, wrapped.error);
+    const notice = opts.sandbox?.takeNotice();
+    if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
+    const spawnImpl = opts.spawn ?? nodeSpawn;
+    // spawnGroupLeader asks for `bash -o pipefail -c command`; the sandbox
+    // wrapped exactly that argv, so only the program in front of it changes.
+    const spawn = wrapped
+      ? (((_file: string, _args: string[], options: object) =>
+          spawnImpl(wrapped.file, wrapped.args, { ...options, env: { ...wrapped.env, ...spec.env } })) as typeof nodeSpawn)
+      : spawnImpl;
+    const { child, error } = spawnGroupLeader(spawn, spec.command, spec.cwd, env, outputFile);
+    const pid = child?.pid ?? 0;
+    const job = register(id, spec, pid, outputFile);
+    const snap = job.snap;
 
     const failStart = (err: Error) => {
       // Shown where the output would be: the job reads like a failed command.
@@ -227,6 +252,20 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
         if (isLive(snap.status)) job.killing ??= terminate(job, "timed_out", "deadline");
       }, spec.deadlineMs);
     }
+    return copy(job);
+  }
+
+  /**
+   * A required sandbox that cannot start: nothing is spawned. The job still
+   * exists and ends at once, so every tool shows the reason the way it shows
+   * a failed command (exit code 126: found but could not be run).
+   */
+  function refuse(id: string, spec: JobSpec, outputFile: string, reason: string): JobSnapshot {
+    fs.writeFileSync(outputFile, `yuj: ${unavailableMessage(reason)}\n`);
+    const job = register(id, spec, 0, outputFile);
+    job.snap.exitCode = 126;
+    job.snap.leaderExited = true;
+    finish(job);
     return copy(job);
   }
 

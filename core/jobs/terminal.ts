@@ -12,6 +12,7 @@ import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
 import { BoundedText, cleanTerminalText, splitPartialTail } from "./terminal-text.js";
 import { killSession, nameOfSignal } from "./terminal-session.js";
+import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 
 export type TerminalStatus =
   | { state: "running" }
@@ -60,6 +61,8 @@ export interface TerminalManagerOptions {
   env?: Record<string, string | undefined>;
   maxInputBytes?: number;
   outputPreviewBytes?: number;
+  /** Runs the terminal's command through it, like every job's. */
+  sandbox?: Sandbox;
 }
 
 const COLS = 120;
@@ -167,18 +170,25 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     }
     // Checked again: another start may have won while the module loaded.
     if (live) return start(command, cwd);
+    // The leader script runs inside the sandbox too: bwrap leads the PTY's
+    // session, and killSession() signals every group in it, as before.
+    const argv = ["bash", "-c", LEADER_SCRIPT, "yuj-terminal", command];
+    const wrapped = opts.sandbox?.wrapArgv(argv, cwd, opts.env ?? process.env);
+    if (wrapped && "error" in wrapped) return { ok: false, error: unavailableMessage(wrapped.error) };
+    const notice = opts.sandbox?.takeNotice();
+    if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
     const id = `t${++counter}`;
     const dir = path.join(opts.sessionDir, "terminal");
     const logFile = path.join(dir, `${id}.log`);
     let proc: IPty;
     try {
       fs.mkdirSync(dir, { recursive: true });
-      proc = pty.spawn("bash", ["-c", LEADER_SCRIPT, "yuj-terminal", command], {
+      proc = pty.spawn(wrapped?.file ?? argv[0]!, wrapped?.args ?? argv.slice(1), {
         name: "xterm-256color",
         cols: COLS,
         rows: ROWS,
         cwd,
-        env: { ...(opts.env ?? process.env), TERM: "xterm-256color" },
+        env: { ...(wrapped?.env ?? opts.env ?? process.env), TERM: "xterm-256color" },
         // Raw bytes: the log keeps exactly what the program wrote, and a UTF-8
         // character split across reads is joined by our own decoder.
         encoding: null,

@@ -9,11 +9,16 @@ import { z } from "zod";
  * - `always`
  * - `edit_format:<fmt>[|<fmt>...]`: on when the selected edit format is one of these
  * - `config:<dotted.key>`: on when that config value is true
+ * - `config:<dotted.key>=<value>`: on when the value's string form is exactly
+ *   `<value>` (for enum settings such as `config:loop.plan_mode=required`)
  * - `top_level`: on only in the top-level assistant session
  */
 const condition = z
   .string()
-  .regex(/^(always|top_level|edit_format:[a-z_|]+|config:[a-z_.]+)$/, "a condition: always, top_level, edit_format:<fmt>, config:<key>");
+  .regex(
+    /^(always|top_level|edit_format:[a-z_|]+|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
+    "a condition: always, top_level, edit_format:<fmt>, config:<key>, config:<key>=<value>",
+  );
 
 export const profileToolSchema = z.strictObject({
   /** Handler id in the registry. */
@@ -43,7 +48,13 @@ export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   if (cond === "top_level") return ctx.topLevel;
   const [kind, value = ""] = cond.split(/:(.*)/s);
   if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
-  if (kind === "config") return lookup(ctx.config, value) === true;
+  if (kind === "config") {
+    const eq = value.indexOf("=");
+    if (eq < 0) return lookup(ctx.config, value) === true;
+    // An unset key never matches, not even `=undefined`.
+    const actual = lookup(ctx.config, value.slice(0, eq));
+    return actual !== undefined && actual !== null && String(actual) === value.slice(eq + 1);
+  }
   return false;
 }
 

@@ -40,7 +40,9 @@ function startHoldingYuj(marker: string) {
     ],
   };
   writeFileSync(join(cwd, "scenario.json"), JSON.stringify(scenario));
-  writeFileSync(join(cwd, "scripted.toml"), '[provider]\nname = "scripted"\nscenario = "scenario.json"\n');
+  // Unsandboxed: inside bubblewrap --die-with-parent would end the job with
+  // yuj, and these tests are about what yuj itself does when it ends.
+  writeFileSync(join(cwd, "scripted.toml"), '[provider]\nname = "scripted"\nscenario = "scenario.json"\n[sandbox]\nmode = "off"\n');
   const env = isolatedEnv();
   const child = spawn(process.execPath, [yujBin, "code", "hold a job", "--profile", "chord", "--config", "scripted.toml"], {
     cwd,

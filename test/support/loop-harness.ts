@@ -17,6 +17,7 @@ import type { Provider } from "../../core/providers/types.js";
 import { nodeServices } from "../../core/services.js";
 import { createJobManager } from "../../core/jobs/manager.js";
 import type { ToolRegistry } from "../../core/tool-types.js";
+import type { Guard } from "../../core/guards/types.js";
 import { builtinHandlers } from "../../tools/registry.js";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
@@ -50,6 +51,8 @@ export async function runScenario(
     signal?: AbortSignal;
     delayMs?: number;
     onEvent?: (e: CoreEvent) => void;
+    /** Loop guards (stale file, plan mode, done guard) for this run. */
+    guards?: Guard[];
   } = {},
 ): Promise<HarnessRun> {
   const cwd = opts.cwd ?? tempDemoRepo();
@@ -77,6 +80,7 @@ export async function runScenario(
     sessionDir,
     signal: opts.signal ?? new AbortController().signal,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    ...(opts.guards ? { guards: opts.guards } : {}),
   });
   await jobs.shutdown();
   return { outcome, events, history, cwd };

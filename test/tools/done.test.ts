@@ -24,7 +24,7 @@ describe("builtin handlers", () => {
   it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
     expect([...handlers.keys()].sort()).toEqual([
-      "bash", "bash_kill", "bash_poll", "done", "edit", "glob", "grep", "job_kill", "job_list", "job_output",
+      "bash", "bash_kill", "bash_poll", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
       "read", "shell", "terminal_io", "terminal_start", "write",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
@@ -35,6 +35,7 @@ describe("builtin handlers", () => {
       bash_poll: true,
       done: true,
       edit: false,
+      exit_plan_mode: true,
       glob: true,
       grep: true,
       job_kill: false,

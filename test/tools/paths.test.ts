@@ -20,9 +20,16 @@ describe("path containment", () => {
     expect(await resolve(".")).toMatchObject({ ok: true, display: "." });
   });
 
-  it("re-roots absolute paths outside cwd under cwd", async () => {
-    expect(await resolve("/etc/passwd")).toMatchObject({ ok: true, display: "etc/passwd" });
-    expect(await resolve("/dev/stdin")).toMatchObject({ ok: true, display: "dev/stdin" });
+  it("re-roots an absolute path whose first component is in the repository", async () => {
+    await t.put({ "src/a.py": "x" });
+    expect(await resolve("/src/a.py")).toMatchObject({ ok: true, display: "src/a.py" });
+    expect(await resolve("/src/new/b.py")).toMatchObject({ ok: true, display: "src/new/b.py" });
+  });
+
+  it("refuses any other absolute path outside cwd, devices included", async () => {
+    expect(await resolve("/etc/passwd")).toEqual({ ok: false, error: "ERROR: path escapes cwd: /etc/passwd" });
+    expect(await resolve("/dev/stdin")).toEqual({ ok: false, error: "ERROR: path escapes cwd: /dev/stdin" });
+    expect(await resolve("/proc/self/environ")).toEqual({ ok: false, error: "ERROR: path escapes cwd: /proc/self/environ" });
   });
 
   it("refuses .. that leaves cwd", async () => {

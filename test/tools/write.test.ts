@@ -56,9 +56,11 @@ describe("write", () => {
     expect((await write("a\0b", "x")).modelText).toBe(msg);
   });
 
-  it("re-roots absolute paths and refuses escapes", async () => {
+  it("re-roots absolute paths into the repository and refuses escapes", async () => {
+    await t.put({ "tmp/keep": "" });
     expect((await write("/tmp/zz/out.txt", "x")).ok).toBe(true);
     expect(await readBack("tmp/zz/out.txt")).toBe("x");
+    expect(await write("/etc/yuj-evil.txt", "x")).toEqual({ ok: false, modelText: "ERROR: path escapes cwd: /etc/yuj-evil.txt" });
     expect(await write("../evil.txt", "x")).toEqual({ ok: false, modelText: "ERROR: path escapes cwd: ../evil.txt" });
   });
 

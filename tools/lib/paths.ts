@@ -1,8 +1,10 @@
 // Path containment for every file tool: whatever the model names, the tool
 // only ever touches something inside the task directory (digest 1.5).
 //
-// Absolute paths outside cwd are re-rooted rather than refused because models
-// often write `/src/x.py` meaning the repository's `src/x.py`. Symlinks are
+// An absolute path outside cwd is re-rooted when its first component exists in
+// the repository, because models often write `/src/x.py` meaning the
+// repository's `src/x.py`; any other absolute path outside (`/etc/passwd`,
+// `/dev/stdin`) is refused as an escape. Symlinks are
 // resolved (realpath of the deepest existing ancestor) so a link cannot lead
 // out of cwd; the resolved path is what the tool then operates on.
 
@@ -50,6 +52,15 @@ async function realpathDeepest(fs: FileSystem, p: string): Promise<string> {
   }
 }
 
+async function exists(fs: FileSystem, p: string): Promise<boolean> {
+  try {
+    await fs.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Maps the model's path to a real path inside cwd, or the error the model sees. */
 export async function resolveInCwd(
   fs: FileSystem,
@@ -67,10 +78,14 @@ export async function resolveInCwd(
   let target: string;
   if (path.isAbsolute(input)) {
     const norm = path.resolve(input);
-    target =
-      inside(cwdAbs, norm) || inside(cwdReal, norm)
-        ? norm
-        : path.join(cwdAbs, norm.replace(/^[/\\]+/, ""));
+    if (inside(cwdAbs, norm) || inside(cwdReal, norm)) {
+      target = norm;
+    } else {
+      const rel = norm.replace(/^[/\\]+/, "");
+      const first = rel.split(/[/\\]/)[0] ?? "";
+      if (!first || !(await exists(fs, path.join(cwdAbs, first)))) return escapes;
+      target = path.join(cwdAbs, rel);
+    }
   } else {
     target = path.resolve(cwdAbs, input);
   }

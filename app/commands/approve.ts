@@ -1,0 +1,43 @@
+// `yuj approve [SESSION] [--always [--scope session|project]]` and
+// `yuj reject [SESSION] [--message M]`: record the answer to a paused
+// session's approval request; `yuj resume` then continues the session.
+
+import type { ApprovalAnswer } from "../../core/approvals/types.js";
+import { projectConfigPath } from "../../core/paths.js";
+import { formatRule } from "../../core/permissions/gate.js";
+import { writeState } from "../../core/session-state.js";
+import type { ParsedArgs } from "../args.js";
+import { UsageError } from "../args.js";
+import { pausedSession } from "../find-session.js";
+
+export async function approveCommand(args: ParsedArgs): Promise<number> {
+  const approve = args.command === "approve";
+  if (args.positionals.length > 1) throw new UsageError(`yuj ${args.command} takes at most one session id`);
+  if (approve && args.message !== undefined) throw new UsageError("--message goes with yuj reject");
+  if (!approve && (args.always || args.scope)) throw new UsageError("--always and --scope go with yuj approve");
+  if (args.scope && !args.always) throw new UsageError("--scope goes with --always");
+
+  const { dir, state } = pausedSession(process.env, process.cwd(), args.positionals[0]);
+  const request = state.pending!.request;
+  let answer: ApprovalAnswer;
+  const out: string[] = [`Session ${state.sessionId}: ${request.summary}`];
+  if (approve && args.always) {
+    const scope = args.scope ?? "session";
+    answer = { decision: "allow_always", rule: request.suggestedRule, scope };
+    const where = scope === "project" ? projectConfigPath(state.cwd) : "this session's rules";
+    out.push(`Approved. On resume yuj stores the rule ${formatRule(request.suggestedRule)} in ${where}.`);
+  } else if (approve) {
+    answer = { decision: "allow_once" };
+    out.push("Approved once.");
+  } else if (args.message) {
+    answer = { decision: "reject_with_message", message: args.message };
+    out.push(`Rejected; the model will be told: ${args.message}`);
+  } else {
+    answer = { decision: "reject" };
+    out.push("Rejected.");
+  }
+  writeState(dir, { ...state, answer });
+  out.push("Continue with: yuj resume");
+  process.stdout.write(`${out.join("\n")}\n`);
+  return 0;
+}

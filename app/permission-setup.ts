@@ -1,0 +1,87 @@
+// Builds a session's permission gate: the profile's baseline rules, the
+// user's rules, the rules stored this session, the policy of the surface, and
+// who answers an ask (nobody, in a headless run: it pauses).
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { pausingApprover, type ApprovalAnswer } from "../core/approvals/types.js";
+import type { Emit } from "../core/events.js";
+import { writeUserConfig } from "../core/config/load.js";
+import { projectConfigPath } from "../core/paths.js";
+import { createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
+import { loadProfileRules } from "../core/permissions/profile-rules.js";
+import type { Rule } from "../core/permissions/types.js";
+import { hiddenTools } from "../core/permissions/hidden.js";
+import type { Guard } from "../core/guards/types.js";
+import type { SessionState } from "../core/session-state.js";
+import type { ParsedArgs } from "./args.js";
+import type { Resolved } from "./session.js";
+
+export interface GateSetup {
+  resolved: Resolved;
+  state: SessionState;
+  emit: Emit;
+  cwd: string;
+  args: ParsedArgs;
+}
+
+export function sessionRulesFor(resolved: Resolved): Rule[] {
+  const profileRules = existsSync(join(resolved.toolset.profile.dir, "permissions.toml"))
+    ? loadProfileRules(resolved.toolset.profile.dir)
+    : [];
+  const userRules = resolved.config.permissions.rules.map((r) => ({ ...r, source: "config" }));
+  return [...profileRules, ...userRules];
+}
+
+export function surfaceOf(resolved: Resolved): "yuj" | "chord" {
+  return resolved.toolset.profile.name === "chord" ? "chord" : "yuj";
+}
+
+function policyFor(resolved: Resolved, args: ParsedArgs) {
+  return {
+    surface: surfaceOf(resolved),
+    yolo: resolved.config.permissions.yolo || args.yolo === true,
+    measurement: args.measure === true,
+  };
+}
+
+/**
+ * A guard that keeps tools the rules deny outright out of the model's list
+ * (a call to one would be denied anyway; not offering it saves a turn).
+ */
+export function ruleHidingGuard(resolved: Resolved, args: ParsedArgs): Guard {
+  const hidden = hiddenTools(resolved.toolset.tools.keys(), sessionRulesFor(resolved), policyFor(resolved, args));
+  return { name: "permission-hidden-tools", hiddenTools: () => hidden };
+}
+
+export function buildGate(setup: GateSetup): PermissionGate {
+  const { resolved, state } = setup;
+  const preAnswered = new Map<string, ApprovalAnswer>();
+  const first = state.pending?.calls[0];
+  if (state.answer && first) preAnswered.set(first.id, state.answer);
+  return createPermissionGate({
+    cwd: setup.cwd,
+    rules: sessionRulesFor(resolved),
+    sessionRules: state.sessionRules,
+    policy: policyFor(resolved, setup.args),
+    approver: pausingApprover,
+    emit: setup.emit,
+    preAnswered,
+    storeProjectRule: (rule) => storeProjectRule(setup.cwd, rule),
+  });
+}
+
+/** Appends a rule to ./.yuj/config.toml, keeping the rules already there. */
+export function storeProjectRule(cwd: string, rule: Rule): string {
+  const file = projectConfigPath(cwd);
+  let existing: unknown[] = [];
+  if (existsSync(file)) {
+    const data = parseToml(readFileSync(file, "utf8")) as { permissions?: { rules?: unknown[] } };
+    existing = data.permissions?.rules ?? [];
+  }
+  const stored: Record<string, string> = { tool: rule.tool, action: rule.action };
+  if (rule.pattern !== undefined) stored.pattern = rule.pattern;
+  writeUserConfig(file, { permissions: { rules: [...existing, stored] as never } });
+  return file;
+}

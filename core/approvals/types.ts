@@ -1,0 +1,32 @@
+// Asking the user about a call the rules mark `ask`: what is asked, the
+// answers there are, and who answers (the TUI, or nobody yet: a headless run
+// pauses and the answer comes later through `yuj approve` / `yuj reject`).
+
+import type { Rule } from "../permissions/types.js";
+
+export interface ApprovalRequest {
+  callId: string;
+  tool: string;
+  /** One line: what the call will do (the command, the path). */
+  summary: string;
+  /** The body: the diff of an edit, the content of a write, the patch. */
+  detail?: string;
+  /** Why it asks: the rule or the built-in gate. */
+  reason: string;
+  /** The rule "allow always" would store. */
+  suggestedRule: Rule;
+}
+
+export type ApprovalAnswer =
+  | { decision: "allow_once" }
+  | { decision: "allow_always"; rule: Rule; scope: "session" | "project" }
+  | { decision: "reject" }
+  | { decision: "reject_with_message"; message: string };
+
+export interface Approver {
+  /** The answer, or "pause" when nobody can answer now (headless). */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer | "pause">;
+}
+
+/** A headless run cannot ask anyone: it pauses and persists the request. */
+export const pausingApprover: Approver = { ask: async () => "pause" };

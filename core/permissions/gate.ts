@@ -1,0 +1,98 @@
+// The permission gate in front of every handler: the engine decides, an
+// `ask` goes to the approver (the TUI, or a pause for a headless run), and
+// "allow always" stores its rule for the rest of the session.
+
+import type { Emit } from "../events.js";
+import { describeCall } from "../approvals/describe.js";
+import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
+import { evaluate } from "./engine.js";
+import type { PolicyOptions, Rule } from "./types.js";
+
+export type GateVerdict =
+  | { kind: "allow" }
+  | { kind: "deny"; text: string }
+  /** Nobody can answer now: the run pauses with this request. */
+  | { kind: "pause"; request: ApprovalRequest };
+
+export interface GateCall {
+  callId: string;
+  tool: string;
+  handler: string;
+  args: Record<string, unknown>;
+}
+
+export interface GateOptions {
+  cwd: string;
+  /** Profile baseline and user rules, in order. */
+  rules: readonly Rule[];
+  /** Rules stored by "allow always" this session; appended after `rules`. */
+  sessionRules: Rule[];
+  policy: PolicyOptions;
+  approver: Approver;
+  emit: Emit;
+  /** Answers given before the run (a resumed session's recorded approval), by call id. */
+  preAnswered?: Map<string, ApprovalAnswer>;
+  /** Stores a rule in the project config ("allow always" with project scope). */
+  storeProjectRule?: (rule: Rule) => void;
+}
+
+export interface PermissionGate {
+  check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
+}
+
+export function createPermissionGate(opts: GateOptions): PermissionGate {
+  return {
+    async check(call, signal) {
+      const decision = evaluate(
+        { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd },
+        [...opts.rules, ...opts.sessionRules],
+        opts.policy,
+      );
+      if (decision.action === "allow") return { kind: "allow" };
+      if (decision.action === "deny") return { kind: "deny", text: `ERROR: permission denied: ${decision.reason}` };
+
+      const { summary, detail } = describeCall(call.tool, call.args);
+      const request: ApprovalRequest = {
+        callId: call.callId,
+        tool: call.tool,
+        summary,
+        reason: decision.reason,
+        suggestedRule: { tool: call.tool, pattern: decision.matchValues[0] ?? "*", action: "allow" },
+        ...(detail === undefined ? {} : { detail }),
+      };
+      const recorded = opts.preAnswered?.get(call.callId);
+      if (recorded) opts.preAnswered!.delete(call.callId);
+      else opts.emit({ type: "approval_requested", callId: call.callId, tool: call.tool, summary, ...(detail ? { detail } : {}) });
+      const answer = recorded ?? (await opts.approver.ask(request, signal));
+      if (answer === "pause") return { kind: "pause", request };
+      return resolve(answer, request, opts);
+    },
+  };
+}
+
+function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOptions): GateVerdict {
+  const base = { type: "approval_resolved" as const, callId: request.callId, decision: answer.decision };
+  switch (answer.decision) {
+    case "allow_once":
+      opts.emit(base);
+      return { kind: "allow" };
+    case "allow_always": {
+      if (answer.scope === "project" && opts.storeProjectRule) opts.storeProjectRule(answer.rule);
+      else opts.sessionRules.push({ ...answer.rule, source: "session" });
+      opts.emit({ ...base, rule: formatRule(answer.rule) });
+      return { kind: "allow" };
+    }
+    case "reject":
+      opts.emit(base);
+      return { kind: "deny", text: `ERROR: the user rejected this call (${request.summary})` };
+    case "reject_with_message":
+      opts.emit({ ...base, message: answer.message });
+      return { kind: "deny", text: `ERROR: the user rejected this call (${request.summary}): ${answer.message}` };
+  }
+}
+
+/** A rule as it reads in TOML, for messages. */
+export function formatRule(rule: Rule): string {
+  const pattern = rule.pattern === undefined ? "" : `, pattern = ${JSON.stringify(rule.pattern)}`;
+  return `{ tool = ${JSON.stringify(rule.tool)}${pattern}, action = ${JSON.stringify(rule.action)} }`;
+}

@@ -1,0 +1,165 @@
+// The session's sandbox: decides once whether commands run inside
+// bubblewrap, and turns each command into the argv to spawn. Both command
+// surfaces (the job manager and the PTY terminal) spawn whatever wrap()
+// returns, so there is one place where "sandboxed or not" is decided, and a
+// required sandbox that cannot start turns into an error no caller can skip.
+//
+// Modes (`[sandbox].mode`):
+//   auto (default) - sandboxed when bwrap exists and starts; otherwise
+//                    unsandboxed, with a one-time notice.
+//   on             - required: when bwrap is missing or cannot start, no
+//                    command runs (fail closed).
+//   off            - no sandbox: commands run with the user's permissions.
+// The older `[tools]` keys still count when `[sandbox].mode` is not set:
+//   sandbox_bash = false                          -> off
+//   sandbox_bash = true, sandbox_required = true  -> on (fail closed)
+//   sandbox_bash = true, sandbox_required = false -> auto
+// And auto acts as on when `[sandbox].unreadable_paths` is set: hiding those
+// paths was asked for, and only the sandbox can do it.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Config } from "../config/schema.js";
+import type { Env } from "../paths.js";
+import { bwrapArgs, DOCKER_SOCKETS, SANDBOX_ENV } from "./bwrap.js";
+import { detectBwrap, type BwrapStatus } from "./detect.js";
+import { resolveUnreadable } from "./unreadable.js";
+
+export type SandboxMode = "auto" | "on" | "off";
+
+export interface ModeChoice {
+  mode: SandboxMode;
+  /** Which setting decided it, for doctor and the notice. */
+  source: string;
+}
+
+/** The program to spawn for one command. */
+export interface Wrapped {
+  file: string;
+  args: string[];
+  env: Record<string, string | undefined>;
+}
+
+/** `error` is the reason the command must not run; see unavailableMessage(). */
+export type WrapResult = Wrapped | { error: string };
+
+export interface Sandbox {
+  readonly mode: SandboxMode;
+  readonly modeSource: string;
+  /** Commands run inside bwrap. Probes bwrap on first use. */
+  readonly active: boolean;
+  /** Set when no command may run: the sandbox is required and bwrap is unusable. */
+  readonly unavailable: string | undefined;
+  /** The probe's answer; undefined in mode off (nothing was probed). */
+  readonly status: BwrapStatus | undefined;
+  /** `bash -o pipefail -c command`, inside the sandbox when active. */
+  wrap(command: string, cwd: string, env?: Env): WrapResult;
+  /** Any argv, inside the sandbox when active (the terminal's leader script). */
+  wrapArgv(argv: readonly string[], cwd: string, env?: Env): WrapResult;
+  /** The auto-mode fallback notice, once per sandbox; undefined afterwards. */
+  takeNotice(): string | undefined;
+}
+
+export interface SandboxOptions {
+  /** The writable directory; the session's working directory. Default process.cwd(). */
+  projectDir?: string;
+  /** Skip the cached probe (doctor). */
+  freshProbe?: boolean;
+}
+
+/** The one line a refused command leaves where its output would be (after `yuj: `). */
+export function unavailableMessage(reason: string): string {
+  return `sandbox unavailable: ${reason}; the command was not run`;
+}
+
+export function resolveSandboxMode(config: Config): ModeChoice {
+  const { mode } = config.sandbox;
+  const { sandbox_bash: legacy, sandbox_required: required } = config.tools;
+  if (mode) return { mode, source: "[sandbox].mode" };
+  if (legacy === false) return { mode: "off", source: "[tools].sandbox_bash = false" };
+  if (legacy === true) {
+    return required
+      ? { mode: "on", source: "[tools].sandbox_bash = true with sandbox_required = true" }
+      : { mode: "auto", source: "[tools].sandbox_bash = true with sandbox_required = false" };
+  }
+  return { mode: "auto", source: "default" };
+}
+
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {}): Sandbox {
+  const choice = resolveSandboxMode(config);
+  const network = config.sandbox.network;
+  const unreadable = config.sandbox.unreadable_paths;
+  const projectDir = realOr(opts.projectDir ?? process.cwd());
+  const required = choice.mode === "on" || (choice.mode === "auto" && unreadable.length > 0);
+
+  let status: BwrapStatus | undefined;
+  const detect = (): BwrapStatus | undefined => {
+    if (choice.mode === "off") return undefined;
+    status ??= detectBwrap({ bwrapBin: config.tools.bwrap_bin, network }, env, opts.freshProbe);
+    return status;
+  };
+  const active = () => detect()?.usable === true;
+  const unavailable = (): string | undefined => {
+    const s = detect();
+    if (!s || s.usable || !required) return undefined;
+    return choice.mode === "auto" ? `${s.reason} ([sandbox].unreadable_paths needs the sandbox)` : s.reason;
+  };
+  let noticeGiven = false;
+
+  function wrapArgv(argv: readonly string[], cwd: string, callEnv?: Env): WrapResult {
+    const base = { ...(callEnv ?? env) };
+    const refused = unavailable();
+    if (refused) return { error: refused };
+    const s = detect();
+    if (!s?.usable) return { file: argv[0]!, args: argv.slice(1), env: base };
+    const resolved = resolveUnreadable(unreadable, { projectDir, ...(env.HOME ? { home: env.HOME } : {}) });
+    if ("error" in resolved) return { error: resolved.error };
+    const realCwd = realOr(cwd);
+    const gitHooks = [...new Set([projectDir, realCwd].map((d) => path.join(d, ".git", "hooks")))].filter(isDir).map(realOr);
+    const dockerSockets = [...new Set(DOCKER_SOCKETS.filter((p) => fs.existsSync(p)).map(realOr))];
+    const args = bwrapArgs({ projectDir, cwd: realCwd, network, gitHooks, dockerSockets, hidden: resolved.hidden }, argv);
+    return { file: s.bwrap.path, args, env: { ...base, ...SANDBOX_ENV } };
+  }
+
+  return {
+    mode: choice.mode,
+    modeSource: choice.source,
+    get active() {
+      return active();
+    },
+    get unavailable() {
+      return unavailable();
+    },
+    get status() {
+      return detect();
+    },
+    wrapArgv,
+    wrap: (command, cwd, callEnv) => wrapArgv(["bash", "-o", "pipefail", "-c", command], cwd, callEnv),
+    takeNotice() {
+      if (noticeGiven || choice.mode !== "auto") return undefined;
+      const s = detect();
+      if (!s || s.usable || required) return undefined;
+      noticeGiven = true;
+      return (
+        `sandbox off: ${s.reason}. Commands run unsandboxed, with your permissions ` +
+        `(set [sandbox].mode = "on" to refuse to run without it, or "off" to silence this notice)`
+      );
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../core/config/schema.js";
+import { prepareCall } from "../../core/dispatch.js";
+import { baseToolset } from "../support/loop-harness.js";
+
+// Spec "Argument schema rejection" / digest 1.20, driven through the real
+// dispatcher on the real _base profile.
+const rejecting = () => {
+  const config = defaultConfig();
+  config.tools.schema_validation = "reject";
+  return { config, toolset: baseToolset(config) };
+};
+
+const reject = (name: string, args: string): string => {
+  const { config, toolset } = rejecting();
+  const prepared = prepareCall({ id: "c1", name, args }, toolset, config);
+  if (prepared.ready) throw new Error("the call was accepted");
+  return prepared.text;
+};
+
+const envelope = (tool: string, errors: unknown[]) =>
+  "ERROR: " +
+  JSON.stringify({
+    error: { errors, message: "Tool arguments do not match the declared schema.", tool, type: "tool_schema_reject", version: 1 },
+  });
+
+describe("schema_validation = reject", () => {
+  it("returns the exact envelope: missing, undeclared and wrong-typed fields, keys sorted, no values", () => {
+    const secret = "ZEBRA-SECRET-7731";
+    const text = reject("read", JSON.stringify({ offset: secret, limit: 1.5, colour: `${secret}-2` }));
+    expect(text).toBe(
+      envelope("read", [
+        { actual_type: "string", expected: "no such field", path: "$.colour", rule: "additionalProperties" },
+        { actual_type: "missing", expected: "string", path: "$.path", rule: "required" },
+        { actual_type: "string", expected: "integer", path: "$.offset", rule: "type" },
+        { actual_type: "number", expected: "integer", path: "$.limit", rule: "type" },
+      ]),
+    );
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain("1.5");
+    // Every key of the envelope, at every level, is in sorted order.
+    const sortedKeys = (v: unknown): boolean =>
+      Array.isArray(v)
+        ? v.every(sortedKeys)
+        : v === null || typeof v !== "object"
+          ? true
+          : Object.keys(v).join() === Object.keys(v).sort().join() && Object.values(v).every(sortedKeys);
+    expect(sortedKeys(JSON.parse(text.slice("ERROR: ".length)))).toBe(true);
+  });
+
+  it("names the expected shape the model was sent, as a JSON type", () => {
+    const { toolset } = rejecting();
+    const sent = toolset.tools.get("read")!.spec.parameters as { properties: Record<string, { type: string }> };
+    expect(sent.properties.offset!.type).toBe("integer");
+    expect(reject("read", '{"path":"a","offset":"NOPE-NOT-HERE"}')).toBe(
+      envelope("read", [{ actual_type: "string", expected: "integer", path: "$.offset", rule: "type" }]),
+    );
+  });
+
+  it("rejects a non-object, and parameters the profile does not show", () => {
+    expect(reject("read", '["OTTER-VALUE"]')).toBe(
+      envelope("read", [{ actual_type: "array", expected: "object", path: "$", rule: "type" }]),
+    );
+    // bash's background is hidden while background work is off.
+    expect(reject("bash", '{"cmd":"ls","background":true}')).toBe(
+      envelope("bash", [{ actual_type: "boolean", expected: "no such field", path: "$.background", rule: "additionalProperties" }]),
+    );
+    expect(reject("done", '{"message":null}')).toBe(
+      envelope("done", [{ actual_type: "null", expected: "string", path: "$.message", rule: "type" }]),
+    );
+  });
+
+  it("accepts a call that matches", () => {
+    const { config, toolset } = rejecting();
+    const prepared = prepareCall({ id: "c1", name: "read", args: '{"path":"a.txt","offset":2}' }, toolset, config);
+    expect(prepared.ready && prepared.args).toEqual({ path: "a.txt", offset: 2 });
+  });
+});

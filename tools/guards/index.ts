@@ -1,0 +1,54 @@
+// The loop guards of one session, built from its config. Each guard keeps its
+// own state (hashes seen, the plan accepted, the last change and its check)
+// in a closure, so a new session gets fresh guards and two sessions never
+// share any. Only the guards the config turns on are returned.
+//
+// Order matters, because the first refusal wins: the planning phase first
+// (nothing else applies until the plan is accepted), then the finish rule,
+// then the stale-file check.
+
+import type { Config } from "../../core/config/schema.js";
+import type { Guard } from "../../core/guards/types.js";
+import { nodeServices, type FileSystem } from "../../core/services.js";
+import { createDoneGuard } from "./done-guard.js";
+import { createPlanModeGuard } from "./plan-mode.js";
+import { createStaleFileGuard } from "./stale-file.js";
+
+export interface GuardOptions {
+  /** Defaults to the real file system. */
+  fs?: FileSystem;
+  /** A resumed session whose plan was accepted before: the phase is over. */
+  planAccepted?: boolean;
+}
+
+export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
+  const fs = opts.fs ?? nodeServices().fs;
+  const guards: Guard[] = [];
+  if (config.loop.plan_mode === "required") {
+    guards.push(createPlanModeGuard({ fs, maxTurns: config.loop.plan_max_turns, accepted: opts.planAccepted ?? false }));
+  }
+  if (config.loop.done_guard_enabled) {
+    guards.push(
+      createDoneGuard({
+        fs,
+        requireMutation: config.loop.done_require_mutation,
+        requireVerify: config.loop.done_require_verify,
+      }),
+    );
+  }
+  if (config.tools.stale_file !== "off") guards.push(createStaleFileGuard({ fs, mode: config.tools.stale_file }));
+  return guards;
+}
+
+export { createDoneGuard, doneText, type DoneGuardOptions } from "./done-guard.js";
+export { createPlanModeGuard, planText, PLAN_PHASE_TOOLS, type PlanModeGuard, type PlanModeOptions } from "./plan-mode.js";
+export { createStaleFileGuard, staleBlockText, staleWarningText, type StaleFileMode, type StaleFileOptions } from "./stale-file.js";
+export {
+  isInspectionCommand,
+  isMutationHandler,
+  isVerification,
+  mutationTargets,
+  shellCall,
+  type MutationKind,
+  type MutationTarget,
+} from "./mutations.js";

@@ -1,0 +1,126 @@
+// Read before edit (spec "Read before edit", digest 1.16): an edit made from
+// an old or imagined picture of a file silently clobbers what changed since.
+// The guard remembers the sha256 of each file as the model last saw it — a
+// typed read, one simple single-file shell read, or its own successful
+// change — and checks it before a tool changes an existing file.
+//
+// block: `ERROR: stale_file: read PATH first`, nothing runs.
+// warn:  the change runs; a WARNING line is appended to its result.
+//
+// Any successful read counts, including a partial one (offset/limit): the
+// hash is always of the whole file, so what matters is that the model looked
+// at the current version. New files need no read.
+
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+import type { Guard, GuardCall } from "../../core/guards/types.js";
+import type { FileSystem } from "../../core/services.js";
+import type { ToolResult } from "../../core/tool-types.js";
+import { simpleSingleFileRead } from "../lib/shell-rules.js";
+import { resolveInCwd } from "../lib/paths.js";
+import { mutationTargets, shellCall } from "./mutations.js";
+
+export type StaleFileMode = "warn" | "block";
+
+export interface StaleFileOptions {
+  mode: StaleFileMode;
+  fs: FileSystem;
+}
+
+export const staleBlockText = (paths: readonly string[]) => `ERROR: stale_file: read ${paths.join(", ")} first`;
+
+export function staleWarningText(paths: readonly string[], applied: boolean): string {
+  const which =
+    paths.length === 1
+      ? `${paths[0]} changed since it was last read (or was never read)`
+      : `${paths.join(", ")} changed since they were last read (or were never read)`;
+  return applied
+    ? `WARNING: stale_file: ${which}; the change was applied to the current content — read it to check the result.`
+    : `WARNING: stale_file: ${which}; read it again before retrying.`;
+}
+
+interface Located {
+  /** Real path: the key, so two spellings of one file share a hash. */
+  abs: string;
+  /** Repository-relative, as the model is shown it. */
+  display: string;
+}
+
+export function createStaleFileGuard(opts: StaleFileOptions): Guard {
+  const { fs, mode } = opts;
+  /** Real path → sha256 of the bytes the model last saw. */
+  const seen = new Map<string, string>();
+  /** warn mode: call id → the stale paths to name after the call. */
+  const pending = new Map<string, string[]>();
+
+  const locate = async (cwd: string, p: string): Promise<Located | undefined> => {
+    const where = await resolveInCwd(fs, cwd, p);
+    // A path that escapes the task directory is the handler's to refuse.
+    return where.ok ? { abs: where.abs, display: where.display } : undefined;
+  };
+
+  const hashOf = async (abs: string): Promise<string | undefined> => {
+    try {
+      if (!(await fs.stat(abs)).isFile()) return undefined;
+      return createHash("sha256").update(await fs.readFile(abs)).digest("hex");
+    } catch {
+      return undefined; // missing: nothing to be stale about
+    }
+  };
+
+  const remember = async (cwd: string, p: string): Promise<void> => {
+    const where = await locate(cwd, p);
+    if (!where) return;
+    const hash = await hashOf(where.abs);
+    if (hash === undefined) seen.delete(where.abs);
+    else seen.set(where.abs, hash);
+  };
+
+  /** Paths the call read or changed, whose current bytes the model now knows. */
+  const observed = (call: GuardCall): string[] => {
+    if (call.handler === "read") return typeof call.args.path === "string" ? [call.args.path] : [];
+    const targets = mutationTargets(call.handler, call.args);
+    if (targets) return targets.map((t) => t.path);
+    const shell = shellCall(call.handler, call.args);
+    if (!shell || shell.background) return [];
+    const file = simpleSingleFileRead(shell.command);
+    if (file === undefined) return [];
+    return [shell.workdir && !path.isAbsolute(file) ? path.join(shell.workdir, file) : file];
+  };
+
+  return {
+    name: "stale_file",
+
+    async before(call, ctx) {
+      const targets = mutationTargets(call.handler, call.args);
+      if (!targets) return undefined;
+      const stale: string[] = [];
+      for (const t of targets) {
+        if (t.kind === "create") continue;
+        const where = await locate(ctx.cwd, t.path);
+        if (!where) continue;
+        const now = await hashOf(where.abs);
+        if (now === undefined) continue; // a new file (write) needs no read
+        if (seen.get(where.abs) !== now && !stale.includes(where.display)) stale.push(where.display);
+      }
+      if (stale.length === 0) return undefined;
+      if (mode === "block") return staleBlockText(stale);
+      pending.set(call.callId, stale);
+      return undefined;
+    },
+
+    async after(call, result, ctx): Promise<ToolResult> {
+      const stale = pending.get(call.callId);
+      pending.delete(call.callId);
+      // Tools change nothing when they fail, so only a success moves the record.
+      if (result.ok) for (const p of observed(call)) await remember(ctx.cwd, p);
+      if (!stale) return result;
+      const warning = staleWarningText(stale, result.ok);
+      return {
+        ...result,
+        modelText: `${result.modelText}\n${warning}`,
+        ...(result.viewText !== undefined ? { viewText: `${result.viewText}\n${warning}` } : {}),
+      };
+    },
+  };
+}

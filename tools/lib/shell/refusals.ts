@@ -1,0 +1,205 @@
+// Yuj write-side refusals (digest 1.10): when an active dedicated tool owns
+// an operation (write, edit, apply_patch, udiff), a shell fragment that does
+// it anyway is stopped and the tool is named; a rule is inert while its tool
+// is inactive. Every fragment is checked: each stage of each list item,
+// command substitutions, `bash -c` scripts and `find -exec` commands.
+
+import { parseShell, unwrap, verbOf, type SimpleCommand, type Word } from "../../../core/shell/index.js";
+import {
+  inlineInput,
+  inlineStdin,
+  isCodeLikePath,
+  isDevice,
+  MAX_NESTING,
+  refusal,
+  stdinRedirect,
+  values,
+  writtenFile,
+  WRITE_WHY,
+  type Fragment,
+  type ShellRefusal,
+} from "./common.js";
+import { pythonRule } from "./python-write.js";
+
+const EDIT_TOOLS = ["edit", "apply_patch", "udiff"] as const;
+const EDIT_WHY: Record<(typeof EDIT_TOOLS)[number], string> = {
+  edit: "a pattern edit can silently change the wrong lines or none; edit reports when the text is not found",
+  apply_patch: "it checks every hunk before changing the file and reports what did not match",
+  udiff: "it checks every hunk before changing the file and reports what did not match",
+};
+
+/** Rule ids, in the order they are tried on each fragment. */
+export const SHELL_RULES = [
+  "cd_outside_repo",
+  "in_place_edit",
+  "cat_write",
+  "tee_write",
+  "python_write",
+  "redirect_code_file",
+] as const;
+
+/**
+ * The first write-side rule the command breaks, checking every fragment: each
+ * stage of each list item, command substitutions, and `bash -c` scripts.
+ * Commands that do not parse are still checked up to the error, because bash
+ * runs the lines before it.
+ */
+export function shellRefusal(cmd: string, activeTools: ReadonlySet<string>): ShellRefusal | undefined {
+  return refuseScript(cmd, activeTools, 0);
+}
+
+function refuseScript(cmd: string, active: ReadonlySet<string>, depth: number): ShellRefusal | undefined {
+  const p = parseShell(cmd);
+  for (const item of p.items) {
+    const { stages } = item.pipeline;
+    for (let index = 0; index < stages.length; index++) {
+      const found = refuseFragment({ cmd: stages[index]!, stages, index }, active, depth);
+      if (found) return found;
+    }
+  }
+  if (depth >= MAX_NESTING) return undefined;
+  for (const sub of p.substitutions) {
+    const found = refuseScript(sub, active, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function refuseFragment(f: Fragment, active: ReadonlySet<string>, depth: number): ShellRefusal | undefined {
+  const words = unwrap(f.cmd.words);
+  const verb = verbOf(words);
+  const found =
+    cdRule(verb, words) ??
+    inPlaceRule(verb, words, active) ??
+    catWriteRule(verb, words, f, active) ??
+    teeRule(verb, words, f, active) ??
+    pythonRule(verb, words, f, active) ??
+    redirectRule(f.cmd, active);
+  if (found || depth >= MAX_NESTING) return found;
+  // `bash -c '...'` hides a whole script in one word.
+  if (verb !== undefined && /^(?:ba|z|da|k)?sh$/.test(verb)) {
+    const c = words.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w.value));
+    const script = c > 0 ? words[c + 1] : undefined;
+    if (script) return refuseScript(script.value, active, depth + 1);
+  }
+  // `find ... -exec sed -i ... {} +` runs a command per match.
+  if (verb === "find") {
+    for (let i = 1; i < words.length; i++) {
+      if (!/^-(?:exec|execdir|ok|okdir)$/.test(words[i]!.value)) continue;
+      const end = words.findIndex((w, j) => j > i && (w.value === ";" || w.value === "+"));
+      const inner = words.slice(i + 1, end < 0 ? words.length : end);
+      const hit = inPlaceRule(verbOf(inner), inner, active);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+const OUTSIDE_ROOTS = /^\/(?:home|root|opt|usr|etc)(?:\/|$)/;
+
+/**
+ * Has no target tool: leaving the repository is never what a fragment needs,
+ * since every command already starts in the repository root.
+ */
+function cdRule(verb: string | undefined, words: readonly Word[]): ShellRefusal | undefined {
+  if (verb !== "cd" && verb !== "pushd") return undefined;
+  const target = words.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value));
+  if (!target || target.dynamic) return undefined;
+  const dir = target.value.replace(/\/{2,}/g, "/");
+  const trimmed = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+  if (trimmed !== "/" && !OUTSIDE_ROOTS.test(trimmed)) return undefined;
+  return {
+    rule: "cd_outside_repo",
+    message:
+      `ERROR: shell_refused: ${verb} ${target.value} leaves the repository — ` +
+      "drop the cd and use repository-relative paths instead (commands already run in the repository root).",
+  };
+}
+
+/** `sed -i`, `sed -Ei`, `sed --in-place=.bak`, but not `sed -e 's/i/x/'`. */
+function sedInPlace(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === "--in-place" || a.startsWith("--in-place=")) return true;
+    if (!/^-[^-]/.test(a)) continue;
+    for (const ch of a.slice(1)) {
+      if (ch === "i") return true;
+      if ("efl".includes(ch)) break; // the rest of the word is that option's value
+    }
+  }
+  return false;
+}
+
+/** perl/ruby switches up to the script: `-i`, `-pi`, `-i.bak`, `-0777 -pi -e ...`. */
+function scriptInPlace(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--" || !a.startsWith("-") || a === "-") return false;
+    for (let j = 1; j < a.length; j++) {
+      const ch = a[j]!;
+      if (ch === "i") return true;
+      if ("eE".includes(ch)) {
+        if (j === a.length - 1) i++; // the code is the next word
+        break;
+      }
+      if ("MmIFxdDCr".includes(ch)) break;
+    }
+  }
+  return false;
+}
+
+function inPlaceRule(verb: string | undefined, words: readonly Word[], active: ReadonlySet<string>): ShellRefusal | undefined {
+  const args = values(words.slice(1));
+  const hit =
+    verb === "sed" || verb === "gsed"
+      ? sedInPlace(args)
+      : verb === "perl" || verb === "ruby"
+        ? scriptInPlace(args)
+        : false;
+  if (!hit) return undefined;
+  const tool = EDIT_TOOLS.find((t) => active.has(t));
+  if (!tool) return undefined;
+  return refusal("in_place_edit", `in-place edit with ${verb} -i`, tool, EDIT_WHY[tool]);
+}
+
+/** `cat > f`, `cat >> f`, `cat <<EOF > f`: cat authoring a file from inline or no input. */
+function catWriteRule(
+  verb: string | undefined,
+  words: readonly Word[],
+  f: Fragment,
+  active: ReadonlySet<string>,
+): ShellRefusal | undefined {
+  if (verb !== "cat" || !active.has("write")) return undefined;
+  const readsFiles = words.slice(1).some((w) => !w.value.startsWith("-"));
+  if (readsFiles) return undefined; // concatenating or copying files is not authoring
+  const input = stdinRedirect(f.cmd);
+  const authored = input ? inlineInput(f.cmd) !== undefined : f.index === 0;
+  if (!authored) return undefined;
+  const file = f.cmd.redirects.map(writtenFile).find((x) => x !== undefined);
+  if (file === undefined) return undefined;
+  return refusal("cat_write", `writing ${file} with cat`, "write", WRITE_WHY);
+}
+
+/**
+ * `tee` saving a command's output to a log is fine; tee writing a code-like
+ * file, or any file from text typed inline, is authoring and belongs to write.
+ */
+function teeRule(verb: string | undefined, words: readonly Word[], f: Fragment, active: ReadonlySet<string>): ShellRefusal | undefined {
+  if (verb !== "tee" || !active.has("write")) return undefined;
+  const files: string[] = [];
+  let options = true;
+  for (const w of words.slice(1)) {
+    if (options && w.value === "--") options = false;
+    else if (options && w.value.startsWith("-") && w.value !== "-") continue;
+    else if (!isDevice(w.value)) files.push(w.value);
+  }
+  const file = files.find(isCodeLikePath) ?? (inlineStdin(f) !== undefined ? files[0] : undefined);
+  if (file === undefined) return undefined;
+  return refusal("tee_write", `writing ${file} with tee`, "write", WRITE_WHY);
+}
+
+function redirectRule(cmd: SimpleCommand, active: ReadonlySet<string>): ShellRefusal | undefined {
+  if (!active.has("write")) return undefined;
+  const file = cmd.redirects.map(writtenFile).find((x) => x !== undefined && isCodeLikePath(x));
+  if (file === undefined) return undefined;
+  return refusal("redirect_code_file", `writing ${file} with a shell redirect`, "write", WRITE_WHY);
+}
