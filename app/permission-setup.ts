@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { pausingApprover, type ApprovalAnswer } from "../core/approvals/types.js";
+import { pausingApprover, type ApprovalAnswer, type Approver } from "../core/approvals/types.js";
 import type { Emit } from "../core/events.js";
 import { writeUserConfig } from "../core/config/load.js";
 import { projectConfigPath } from "../core/paths.js";
@@ -69,6 +69,25 @@ export function buildGate(setup: GateSetup): PermissionGate {
     emit: setup.emit,
     preAnswered,
     storeProjectRule: (rule) => storeProjectRule(setup.cwd, rule),
+  });
+}
+
+/** The gate of an interactive session: asks go to the given approver. */
+export function buildInteractiveGate(
+  resolved: Resolved,
+  args: ParsedArgs,
+  emit: Emit,
+  cwd: string,
+  approver: Approver,
+): PermissionGate {
+  return createPermissionGate({
+    cwd,
+    rules: sessionRulesFor(resolved),
+    sessionRules: [],
+    policy: policyFor(resolved, args),
+    approver,
+    emit,
+    storeProjectRule: (rule) => storeProjectRule(cwd, rule),
   });
 }
 

@@ -91,6 +91,10 @@ export type EventBody =
       tool: string;
       summary: string;
       detail?: string;
+      /** Why it asks (the rule, or the built-in gate). */
+      reason?: string;
+      /** The rule "allow always" would store, as TOML. */
+      rule?: string;
     }
   | {
       type: "approval_resolved";
@@ -99,7 +103,16 @@ export type EventBody =
       message?: string;
       rule?: string;
     }
-  | { type: "question_asked"; callId: string; question: string }
+  | {
+      type: "question_asked";
+      callId: string;
+      question: string;
+      /** Short label (Chord's header). */
+      header?: string;
+      /** Choices; absent means a free-text answer. */
+      options?: Array<{ label: string; description?: string }>;
+      multiple?: boolean;
+    }
   | { type: "question_answered"; callId: string; answer: string }
   | {
       type: "job_started";
@@ -133,6 +146,8 @@ export type EventBody =
   | { type: "terminal_input"; terminalId: string; sha256: string; bytes: number }
   | { type: "terminal_exited"; terminalId: string; exitCode: number | null; signal?: string | null }
   | { type: "todo_updated"; todos: TodoItem[] }
+  /** A delegated worker finished (AGENT COMPLETE) or failed (AGENT BLOCKED). */
+  | { type: "agent_notice"; taskId: string; agentType: string; status: "complete" | "blocked"; summary: string }
   | { type: "usage"; usage: Usage; total: Usage }
   | {
       type: "retry";

@@ -27,7 +27,8 @@ export type Card =
       fullOutputPath?: string;
       durationMs?: number;
     }
-  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string }
+  | { kind: "agent"; num: number; status: "complete" | "blocked"; taskId: string; agentType: string; summary: string };
 
 export interface JobView {
   jobId: string;
@@ -217,6 +218,14 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         : s;
     case "todo_updated":
       return { ...s, todos: event.todos };
+    case "agent_notice":
+      return addCard(s, {
+        kind: "agent",
+        status: event.status,
+        taskId: event.taskId,
+        agentType: event.agentType,
+        summary: event.summary,
+      });
     case "usage":
       return { ...s, usage: { last: event.usage, total: event.total } };
     case "retry": {

@@ -19,7 +19,7 @@ await build({
   legalComments: "none",
   // ripgrep resolves its bundled rg binary relative to its own files; node-pty
   // is a native module (a .node binary found beside its own files).
-  external: ["@vscode/ripgrep", "@lydell/node-pty"],
+  external: ["@vscode/ripgrep", "@lydell/node-pty", "react-devtools-core"],
   define: { YUJ_VERSION: JSON.stringify(pkg.version) },
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",

@@ -40,7 +40,7 @@ export async function demoCommand(args: ParsedArgs, version: string): Promise<nu
 }
 
 /** A git repository makes the demo look like real work; it is optional. */
-function initGit(dir: string): void {
+export function initGit(dir: string): void {
   const git = (...a: string[]) => spawnSync("git", a, { cwd: dir, stdio: "ignore" });
   if (git("init", "-q").status !== 0) return;
   git("add", "-A");

@@ -62,7 +62,17 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
       };
       const recorded = opts.preAnswered?.get(call.callId);
       if (recorded) opts.preAnswered!.delete(call.callId);
-      else opts.emit({ type: "approval_requested", callId: call.callId, tool: call.tool, summary, ...(detail ? { detail } : {}) });
+      else {
+        opts.emit({
+          type: "approval_requested",
+          callId: call.callId,
+          tool: call.tool,
+          summary,
+          reason: decision.reason,
+          rule: formatRule(request.suggestedRule),
+          ...(detail ? { detail } : {}),
+        });
+      }
       const answer = recorded ?? (await opts.approver.ask(request, signal));
       if (answer === "pause") return { kind: "pause", request };
       return resolve(answer, request, opts);

@@ -1,0 +1,104 @@
+// `yuj` on a terminal: the full-screen TUI. Builds the session as the
+// headless run does, but with an interactive approver and a controller the
+// view sends operations to; renders with Ink on the alternate screen and
+// restores the terminal on every way out.
+
+import React from "react";
+import { render } from "ink";
+import type { Env } from "../../core/paths.js";
+import { createRedact, secretValues } from "../../core/redact.js";
+import { createInteractiveApprover, createSessionController } from "../../core/session-controller.js";
+import { createGuards } from "../../tools/guards/index.js";
+import { App } from "../../components/App.js";
+import type { ParsedArgs } from "../args.js";
+import { buildInteractiveGate, ruleHidingGuard } from "../permission-setup.js";
+import { buildProvider, openSession, requireProvider, resolveSession, systemPromptFor } from "../session.js";
+import { createViewStore } from "./store.js";
+
+export interface TuiOptions {
+  args: ParsedArgs;
+  cwd: string;
+  env: Env;
+  version: string;
+  demo?: { overrides: Record<string, unknown>; banner: string };
+}
+
+// Alternate screen plus bracketed paste (a paste arrives marked, so its
+// newlines never submit the composer); both are undone on every way out.
+const ALT_SCREEN_ON = "\x1b[?1049h\x1b[H\x1b[?2004h";
+const ALT_SCREEN_OFF = "\x1b[?2004l\x1b[?1049l";
+
+export async function runTui(opts: TuiOptions): Promise<number> {
+  const resolved = resolveSession({
+    args: opts.args,
+    cwd: opts.cwd,
+    env: opts.env,
+    topLevel: true,
+    ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
+  });
+  const choice = requireProvider(resolved);
+  if (opts.demo) choice.scriptDelayMs = 15;
+  const provider = await buildProvider(choice, resolved.config);
+  const secrets = secretValues(opts.env, choice.secrets);
+  const store = createViewStore();
+  const session = openSession(opts.env, secrets, (e) => store.dispatch(e), resolved.toolset, ["SIGTERM", "SIGHUP"]);
+  const approver = createInteractiveApprover();
+  const controller = createSessionController(
+    {
+      emit: session.emit,
+      jobs: session.services.jobs,
+      loopDeps: {
+        provider,
+        model: choice.model,
+        system: systemPromptFor(opts.cwd, resolved.toolset),
+        toolset: resolved.toolset,
+        config: resolved.config,
+        services: resolved.services,
+        emit: session.emit,
+        setTurn: session.setTurn,
+        cwd: opts.cwd,
+        sessionDir: session.dir,
+        usage: session.usage,
+        gate: buildInteractiveGate(resolved, opts.args, session.emit, opts.cwd, approver),
+        guards: [ruleHidingGuard(resolved, opts.args), ...createGuards(resolved.config)],
+        session: { jobs: session.services.jobs, terminals: session.services.terminals },
+        wake: session.services.notices,
+        redact: createRedact(secrets),
+      },
+    },
+    approver,
+  );
+
+  session.emit({
+    type: "session_started",
+    cwd: opts.cwd,
+    profile: resolved.toolset.profile.name,
+    provider: choice.name,
+    model: choice.model,
+    version: opts.version,
+    traceFile: session.trace.path,
+    ...(opts.demo ? { demo: true } : {}),
+  });
+  if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
+  await session.reapOrphans();
+
+  const restore = () => process.stdout.write(ALT_SCREEN_OFF);
+  process.stdout.write(ALT_SCREEN_ON);
+  process.on("exit", restore);
+
+  let quit!: () => void;
+  const quitting = new Promise<void>((resolve) => (quit = resolve));
+  const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
+  const ink = render(
+    React.createElement(App, { store, controller, cwd: opts.cwd, color, onQuit: () => quit() }),
+    { exitOnCtrlC: false, patchConsole: false },
+  );
+  await quitting;
+  controller.cancel();
+  ink.unmount();
+  await controller.idle().catch(() => undefined);
+  await session.close();
+  restore();
+  process.off("exit", restore);
+  return 0;
+}

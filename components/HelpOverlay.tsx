@@ -1,0 +1,116 @@
+// The key reference and slash commands, over the transcript. The content is
+// data (HELP_SECTIONS) so the shell can pass its own when bindings change.
+
+import { Box, Text, useInput } from "ink";
+import { useRef, type ReactNode } from "react";
+import { theme, truncate } from "./theme.js";
+
+export interface HelpSection {
+  title: string;
+  /** [keys, what they do] */
+  rows: Array<[string, string]>;
+}
+
+export interface HelpOverlayProps {
+  onClose(): void;
+  width: number;
+  height?: number;
+  sections?: HelpSection[];
+  /** False while something else has the keys. */
+  active?: boolean;
+}
+
+export const HELP_SECTIONS: HelpSection[] = [
+  {
+    title: "Insert mode (typing a message)",
+    rows: [
+      ["Enter", "send"],
+      ["Shift+Enter, Ctrl+J", "new line"],
+      ["↑ / ↓", "previous / next message from history"],
+      ["Ctrl+U", "clear the message"],
+      ["Esc", "to Normal mode"],
+    ],
+  },
+  {
+    title: "Normal mode (reading the transcript)",
+    rows: [
+      ["i, a", "to Insert mode"],
+      ["j / k", "next / previous card"],
+      ["o, Space, Enter", "fold or unfold the card"],
+      ["G, gg", "bottom, top"],
+      ["Ctrl+F / Ctrl+B", "page down / up"],
+      ["/ then n, N", "search, next / previous match"],
+      ["Ctrl+T", "card directory"],
+      ["J", "jobs panel (↑/↓ select, k kill, Esc close)"],
+      ["s", "side panel on / off"],
+      ["Esc", "cancel the running turn"],
+      ["q q, Ctrl+C Ctrl+C", "quit"],
+      ["?", "this help"],
+    ],
+  },
+  {
+    title: "Approvals",
+    rows: [
+      ["y", "allow once"],
+      ["a", "allow always (Enter: this session, p: project config)"],
+      ["n, Esc", "reject"],
+      ["r", "reject with a message"],
+    ],
+  },
+  {
+    title: "Slash commands",
+    rows: [
+      ["/help", "this help"],
+      ["/model", "switch the model"],
+      ["/compact", "summarise the conversation to free context"],
+      ["/clear", "clear the view"],
+      ["/jobs", "jobs panel"],
+      ["/todos", "show the todo list"],
+      ["/quit", "quit"],
+    ],
+  },
+];
+
+export function HelpOverlay({ onClose, width, height, sections = HELP_SECTIONS, active = true }: HelpOverlayProps): ReactNode {
+  const live = useRef(onClose);
+  live.current = onClose;
+  useInput(
+    (input, key) => {
+      if (key.escape || input === "?") live.current();
+    },
+    { isActive: active },
+  );
+
+  const keyWidth = Math.min(22, Math.max(...sections.flatMap((s) => s.rows.map(([k]) => k.length))) + 2);
+  const lines: ReactNode[] = [];
+  sections.forEach((s, i) => {
+    if (i) lines.push(<Text key={`gap${i}`}> </Text>);
+    lines.push(
+      <Text key={`t${i}`} bold color={theme.accent}>
+        {truncate(s.title, width)}
+      </Text>,
+    );
+    s.rows.forEach(([k, what], j) =>
+      lines.push(
+        <Text key={`r${i}.${j}`} wrap="truncate">
+          <Text bold>{`  ${k}`.padEnd(keyWidth + 2)}</Text>
+          {truncate(what, Math.max(0, width - keyWidth - 2))}
+        </Text>,
+      ),
+    );
+  });
+  const footer = (
+    <Text key="footer" color={theme.muted}>
+      Esc or ? closes
+    </Text>
+  );
+  // When the screen is short, the footer stays and the list is cut.
+  const room = height === undefined ? lines.length : Math.max(0, height - 2);
+  return (
+    <Box flexDirection="column" width={width} {...(height === undefined ? {} : { height })} overflow="hidden">
+      {lines.slice(0, room)}
+      {room < lines.length ? <Text color={theme.muted}>{`… ${lines.length - room} more lines`}</Text> : null}
+      {footer}
+    </Box>
+  );
+}

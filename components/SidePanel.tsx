@@ -1,0 +1,139 @@
+// The information column beside the transcript: model, context use, token
+// totals, the todo list, running jobs and the working tree's changes.
+// Every row is one line cut to the width, so the panel never outgrows its
+// height: sections at the bottom are what gets cut.
+
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { TodoItem } from "../core/events.js";
+import type { JobView, SessionView } from "../core/reducer.js";
+import type { GitStatus } from "./git-status.js";
+import { formatElapsed, formatTokens, safeText, since, theme, truncate, truncateStart } from "./theme.js";
+
+export interface SidePanelProps {
+  view: SessionView;
+  git?: GitStatus;
+  /** The model's context window in tokens, when known. */
+  contextWindow?: number;
+  width: number;
+  height: number;
+  /** Clock for job ages (defaults to now). */
+  now?: number;
+}
+
+/** Changed files listed before the rest are summed up. */
+const GIT_FILES = 8;
+
+interface Row {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  dim?: boolean;
+  /** Extra coloured tail after the text (diff counts). */
+  tail?: Array<{ text: string; color: string }>;
+}
+
+const TODO_GLYPH: Record<TodoItem["status"], { glyph: string; color?: string }> = {
+  completed: { glyph: "✓", color: theme.ok },
+  in_progress: { glyph: "▶", color: theme.warn },
+  pending: { glyph: "○" },
+  cancelled: { glyph: "✗", color: theme.muted },
+  blocked: { glyph: "!", color: theme.error },
+};
+
+export function contextBar(used: number, window: number, cells: number): string {
+  const ratio = Math.min(1, Math.max(0, used / window));
+  const full = Math.round(ratio * cells);
+  return `${"█".repeat(full)}${"░".repeat(cells - full)} ${Math.round(ratio * 100)}%`;
+}
+
+export function sidePanelRows(props: SidePanelProps): Row[] {
+  const { view, git, contextWindow, width } = props;
+  const now = props.now ?? Date.now();
+  const rows: Row[] = [];
+  const heading = (text: string) => {
+    if (rows.length) rows.push({ text: "" });
+    rows.push({ text, bold: true, color: theme.muted });
+  };
+
+  heading("MODEL");
+  rows.push({ text: view.model ?? "—", bold: true });
+  if (view.provider) rows.push({ text: view.provider, dim: true });
+  if (view.profile) rows.push({ text: `profile ${view.profile}`, dim: true });
+  if (view.demo) rows.push({ text: "demo (scripted)", color: theme.warn });
+
+  heading("CONTEXT");
+  const used = view.usage.last?.inputTokens ?? 0;
+  rows.push({ text: contextWindow ? `${formatTokens(used)} / ${formatTokens(contextWindow)}` : formatTokens(used) });
+  if (contextWindow) {
+    const ratio = used / contextWindow;
+    const color = ratio > 0.85 ? theme.error : ratio > 0.6 ? theme.warn : theme.ok;
+    rows.push({ text: contextBar(used, contextWindow, Math.max(5, Math.min(20, width - 5))), color });
+  }
+
+  heading("TOKENS");
+  const t = view.usage.total;
+  rows.push({ text: `in ${formatTokens(t.inputTokens)}  out ${formatTokens(t.outputTokens)}` });
+  rows.push({ text: `cached ${formatTokens(t.cachedTokens)}`, dim: true });
+
+  if (view.todos.length) {
+    const done = view.todos.filter((x) => x.status === "completed").length;
+    heading(`TODOS ${done}/${view.todos.length}`);
+    for (const todo of view.todos) {
+      const g = TODO_GLYPH[todo.status] ?? { glyph: "?" };
+      const label = todo.status === "in_progress" && todo.activeForm ? todo.activeForm : todo.description;
+      const row: Row = { text: `${g.glyph} ${safeText(label).replace(/\n/g, " ")}` };
+      if (g.color) row.color = g.color;
+      if (todo.status === "in_progress") row.bold = true;
+      if (todo.status === "cancelled") row.dim = true;
+      rows.push(row);
+    }
+  }
+
+  const running = Object.values(view.jobs).filter((j) => j.status === "running" || j.status === "stopping");
+  if (running.length) {
+    heading(`JOBS ${running.length}`);
+    for (const job of running) rows.push({ text: jobLine(job, now), color: job.status === "stopping" ? theme.muted : theme.warn });
+  }
+
+  if (git) {
+    heading(`GIT ${git.branch}`);
+    if (!git.files.length) rows.push({ text: "clean", dim: true });
+    for (const f of git.files.slice(0, GIT_FILES)) {
+      const counts = `+${f.added} -${f.removed}`;
+      rows.push({
+        text: `${truncateStart(f.path, Math.max(4, width - counts.length - 1))} `,
+        tail: [
+          { text: `+${f.added}`, color: theme.added },
+          { text: ` -${f.removed}`, color: theme.removed },
+        ],
+      });
+    }
+    if (git.files.length > GIT_FILES) rows.push({ text: `… ${git.files.length - GIT_FILES} more`, dim: true });
+  }
+  return rows;
+}
+
+function jobLine(job: JobView, now: number): string {
+  const label = safeText(job.label ?? job.command).replace(/\n/g, " ");
+  return `${job.jobId} ${job.status} ${formatElapsed(since(job.startedAt, now))} ${label}`;
+}
+
+export function SidePanel(props: SidePanelProps): ReactNode {
+  const { width, height } = props;
+  const rows = sidePanelRows(props).slice(0, Math.max(0, height));
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      {rows.map((r, i) => (
+        <Text key={i} wrap="truncate" {...(r.color ? { color: r.color } : {})} bold={r.bold} dimColor={r.dim}>
+          {truncate(r.text, width) || " "}
+          {r.tail?.map((p, j) => (
+            <Text key={j} color={p.color}>
+              {p.text}
+            </Text>
+          ))}
+        </Text>
+      ))}
+    </Box>
+  );
+}

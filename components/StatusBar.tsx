@@ -1,0 +1,113 @@
+// The bottom line: mode, profile, the key hint of the moment, what the model
+// request is doing, running jobs, where we are and which session this is.
+
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { RequestView } from "../core/reducer.js";
+import { formatBytes, formatElapsed, short, since, textWidth, theme, truncate, truncateStart } from "./theme.js";
+
+export interface StatusBarProps {
+  mode: "INSERT" | "NORMAL";
+  profile: string;
+  hint: string;
+  request: RequestView;
+  now: number;
+  runningJobs: number;
+  cwd: string;
+  sessionId?: string;
+  width: number;
+  yolo?: boolean;
+  /** The home directory `~` stands for (tests pass one). */
+  home?: string;
+}
+
+interface Segment {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  inverse?: boolean;
+  hint?: boolean;
+}
+
+const SEP = " · ";
+
+export function requestText(request: RequestView, now: number): string {
+  const elapsed = formatElapsed(since(request.startedAt, now));
+  const retry = request.retries > 0 ? ` (retry ${request.retries})` : "";
+  if (request.state === "waiting") return `waiting ${elapsed}${retry}`;
+  if (request.state === "streaming") return `streaming ${formatBytes(request.bytesReceived)} ${elapsed}${retry}`;
+  return "idle";
+}
+
+/** `YYYYMMDD-HHMMSS-xxxxxx` → its random suffix; other ids → their first 8 characters. */
+export function shortSessionId(id: string): string {
+  const m = /^\d{8}-\d{6}-([0-9a-z]+)$/.exec(id);
+  return m ? m[1]! : id.slice(0, 8);
+}
+
+export function StatusBar(props: StatusBarProps): ReactNode {
+  const { width } = props;
+  const busy = props.request.state !== "idle";
+  const left: Segment[] = [
+    { text: ` ${props.mode} `, bold: true, inverse: true, color: props.mode === "INSERT" ? theme.insert : theme.normal },
+    ...(props.yolo ? [{ text: " YOLO ", bold: true, inverse: true, color: theme.yolo }] : []),
+    ...(props.profile ? [{ text: ` ${props.profile}`, bold: true }] : []),
+    ...(props.hint ? [{ text: `${SEP}${props.hint}`, color: theme.muted, hint: true }] : []),
+    { text: `${SEP}${requestText(props.request, props.now)}`, ...(busy ? { color: theme.warn } : { color: theme.muted }) },
+    ...(props.runningJobs > 0
+      ? [{ text: `${SEP}${props.runningJobs} job${props.runningJobs === 1 ? "" : "s"}`, color: theme.accent }]
+      : []),
+  ];
+  const sid = props.sessionId ? `${SEP}${shortSessionId(props.sessionId)}` : "";
+  const cwd = short(props.cwd, props.home);
+
+  // The right side gives way first: the session id goes, then the cwd is cut
+  // from its start (the last directories say most), then it goes too.
+  const leftWidth = left.reduce((w, s) => w + textWidth(s.text), 0);
+  const room = width - leftWidth - 2;
+  let right = "";
+  if (room >= textWidth(cwd + sid)) right = cwd + sid;
+  else if (room >= 12) right = truncateStart(cwd, room);
+  // Short of room, the hint gives way before the request state and jobs.
+  const avail = width - (right ? textWidth(right) + 2 : 0);
+  const over = leftWidth - avail;
+  const hint = left.findIndex((s) => s.hint);
+  if (over > 0 && hint >= 0) {
+    const h = left[hint]!;
+    const keep = textWidth(h.text) - over;
+    if (keep >= SEP.length + 4) left[hint] = { ...h, text: truncate(h.text, keep) };
+    else left.splice(hint, 1);
+  }
+  const segments = fit(left, avail);
+  const used = segments.reduce((w, s) => w + textWidth(s.text), 0);
+  return (
+    <Box width={width} height={1}>
+      <Text wrap="truncate">
+        {segments.map((s, i) => (
+          <Text key={i} bold={s.bold} inverse={s.inverse} {...(s.color ? { color: s.color } : {})}>
+            {s.text}
+          </Text>
+        ))}
+        {right ? <Text color={theme.muted}>{" ".repeat(Math.max(2, width - used - textWidth(right))) + right}</Text> : null}
+      </Text>
+    </Box>
+  );
+}
+
+/** Segments cut to `width` columns in total, the last visible one marked `…`. */
+function fit(segments: Segment[], width: number): Segment[] {
+  const out: Segment[] = [];
+  let left = width;
+  for (const s of segments) {
+    if (left <= 0) break;
+    const w = textWidth(s.text);
+    if (w <= left) {
+      out.push(s);
+      left -= w;
+    } else {
+      out.push({ ...s, text: truncate(s.text, left) });
+      break;
+    }
+  }
+  return out;
+}

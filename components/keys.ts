@@ -1,0 +1,70 @@
+// Normal-mode keys (the transcript has focus), after Chord's model with the
+// familiar defaults. Pure apart from the two effects the context carries:
+// cancelling the turn and quitting.
+
+import type { Key } from "ink";
+import type { SessionView } from "../core/reducer.js";
+import { defaultFolded, isFoldable } from "./cards/fold.js";
+import { isDoublePress, toggleFold, type UiState } from "./ui-state.js";
+
+export interface KeyContext {
+  view: SessionView;
+  bodyHeight: number;
+  running: boolean;
+  now: number;
+  cancel(): void;
+  quit(): void;
+}
+
+export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyContext): UiState {
+  const cards = ctx.view.cards;
+  const ctrlC = input === "\u0003" || (key.ctrl && input === "c");
+  if (ctrlC) {
+    if (isDoublePress(ui, "ctrl-c", ctx.now)) {
+      ctx.quit();
+      return ui;
+    }
+    if (ctx.running) ctx.cancel();
+    return { ...ui, pending: { key: "ctrl-c", at: ctx.now } };
+  }
+  if (key.escape) {
+    if (ctx.running) ctx.cancel();
+    return { ...ui, pending: undefined };
+  }
+  if (input === "q") {
+    if (isDoublePress(ui, "q", ctx.now)) {
+      ctx.quit();
+      return ui;
+    }
+    return { ...ui, pending: { key: "q", at: ctx.now } };
+  }
+  const last = cards[cards.length - 1]?.num;
+  const first = cards[0]?.num;
+  const focus = ui.focus ?? last;
+  const moveTo = (num: number | undefined): UiState => ({ ...ui, focus: num, pending: undefined });
+
+  if (input === "j" || input === "}" || key.downArrow) {
+    return focus === undefined || last === undefined ? ui : moveTo(Math.min(last, focus + 1));
+  }
+  if (input === "k" || input === "{" || key.upArrow) {
+    return focus === undefined || first === undefined ? ui : moveTo(Math.max(first, focus - 1));
+  }
+  if (input === "G") return { ...ui, focus: undefined, scroll: 0, pending: undefined };
+  if (input === "g") {
+    if (isDoublePress(ui, "g", ctx.now)) return { ...moveTo(first), scroll: Number.MAX_SAFE_INTEGER };
+    return { ...ui, pending: { key: "g", at: ctx.now } };
+  }
+  if (input === "o" || input === " " || key.return) {
+    const card = cards.find((c) => c.num === focus);
+    if (!card || !isFoldable(card)) return ui;
+    const current = ui.folds.get(card.num) ?? defaultFolded(card);
+    return { ...toggleFold(ui, card.num, current), focus: card.num };
+  }
+  if ((key.ctrl && input === "f") || key.pageDown) return { ...ui, scroll: Math.max(0, ui.scroll - ctx.bodyHeight), focus: undefined };
+  if ((key.ctrl && input === "b") || key.pageUp) return { ...ui, scroll: ui.scroll + ctx.bodyHeight, focus: undefined };
+  if (input === "?") return { ...ui, overlay: "help" };
+  if (input === "J") return { ...ui, overlay: "jobs" };
+  if (input === "s") return { ...ui, sidePanel: !ui.sidePanel };
+  if (input === "i" || input === "a") return { ...ui, mode: "INSERT", focus: undefined, scroll: 0, pending: undefined };
+  return ui;
+}

@@ -1,0 +1,170 @@
+// Asks the user about one tool call: what it will do, why it asks, and the
+// rule "allow always" would store. Enter alone never approves, so a message
+// typed ahead into the composer cannot approve a call the user has not read.
+
+import { Box, Text, useInput } from "ink";
+import { useRef, useState, type ReactNode } from "react";
+import type { ApprovalAnswer } from "../../core/approvals/types.js";
+import type { EventOf } from "../../core/events.js";
+import type { Action, Rule } from "../../core/permissions/types.js";
+import { Composer } from "../Composer.js";
+import { safeText, theme, truncate } from "../theme.js";
+
+export interface ApprovalPromptProps {
+  request: EventOf<"approval_requested">;
+  onAnswer(answer: ApprovalAnswer): void;
+  width: number;
+  /** False while an overlay is on top: keys go there. */
+  active?: boolean;
+}
+
+/** Lines of the detail shown; the rest is summarised. */
+const DETAIL_LINES = 15;
+
+/** "done": answered; later keys (a doubled `y`) must not answer again. */
+type Step = "ask" | "always" | "reason" | "done";
+
+export function ApprovalPrompt({ request, onAnswer, width, active = true }: ApprovalPromptProps): ReactNode {
+  // The step belongs to one request: a new request starts over at "ask", so a
+  // confirmation begun for one call can never approve the next. It lives in a
+  // ref because key events can arrive before React has re-subscribed the
+  // handler of the last render; the handler reads the ref and the live props.
+  const stepRef = useRef<{ callId: string; step: Step }>({ callId: request.callId, step: "ask" });
+  const [, rerender] = useState(0);
+  const live = useRef({ request, onAnswer });
+  live.current = { request, onAnswer };
+  const stepOf = (callId: string): Step => (stepRef.current.callId === callId ? stepRef.current.step : "ask");
+  const setStep = (callId: string, next: Step) => {
+    stepRef.current = { callId, step: next };
+    rerender((n) => n + 1);
+  };
+  const step = stepOf(request.callId);
+  const rule = parseRule(request.rule);
+  const inner = Math.max(10, width - 4);
+
+  useInput(
+    (input, key) => {
+      const { request: req } = live.current;
+      const current = stepOf(req.callId);
+      const answer = (a: ApprovalAnswer) => {
+        setStep(req.callId, "done");
+        live.current.onAnswer(a);
+      };
+      const suggested = parseRule(req.rule);
+      if (current === "ask") {
+        if (input === "y") answer({ decision: "allow_once" });
+        else if (input === "a" && suggested) setStep(req.callId, "always");
+        else if (input === "n" || key.escape) answer({ decision: "reject" });
+        else if (input === "r") setStep(req.callId, "reason");
+      } else if (current === "always") {
+        if (key.return && suggested) answer({ decision: "allow_always", rule: suggested, scope: "session" });
+        else if (input === "p" && suggested) answer({ decision: "allow_always", rule: suggested, scope: "project" });
+        else if (key.escape) setStep(req.callId, "ask");
+      } else if (current === "reason" && key.escape) setStep(req.callId, "ask");
+    },
+    { isActive: active },
+  );
+
+  const ruleText = rule ? formatRule(rule) : undefined;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1} width={width}>
+      <Text wrap="truncate">
+        <Text bold color={theme.warn}>
+          {safeText(request.tool)}
+        </Text>{" "}
+        {safeText(request.summary).replace(/\n/g, " ")}
+      </Text>
+      {request.detail ? <Detail text={request.detail} width={inner} /> : null}
+      {request.reason ? <Text color={theme.muted} wrap="truncate">{`why: ${safeText(request.reason)}`}</Text> : null}
+      {ruleText ? <Text color={theme.muted} wrap="truncate">{`rule: ${ruleText}`}</Text> : null}
+      {step === "ask" ? (
+        <Text wrap="truncate">
+          <Key k="y" /> allow once {rule ? <><Key k="a" /> allow always </> : null}
+          <Key k="n/Esc" /> reject <Key k="r" /> reject with a message
+        </Text>
+      ) : step === "always" ? (
+        <Text wrap="wrap">
+          Will store rule <Text color={theme.accent}>{ruleText}</Text> in this session's rules — <Key k="Enter" /> to
+          confirm, <Key k="p" /> for the project config (./.yuj/config.toml), <Key k="Esc" /> to go back
+        </Text>
+      ) : step === "done" ? (
+        <Text color={theme.muted}>answered</Text>
+      ) : (
+        <Box flexDirection="column">
+          <Text>
+            Reason for rejecting (<Key k="Enter" /> send, <Key k="Ctrl+J" /> new line, <Key k="Esc" /> back):
+          </Text>
+          <Composer
+            key={request.callId}
+            active={active}
+            width={inner}
+            history={[]}
+            onSubmit={(message) => {
+              setStep(request.callId, "done");
+              live.current.onAnswer({ decision: "reject_with_message", message });
+            }}
+          />
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function Key({ k }: { k: string }): ReactNode {
+  return (
+    <Text bold color={theme.accent}>
+      [{k}]
+    </Text>
+  );
+}
+
+/** The diff, command or content; diff lines coloured, long bodies cut. */
+function Detail({ text, width }: { text: string; width: number }): ReactNode {
+  const lines = safeText(text).replace(/\n+$/, "").split("\n");
+  const cut = lines.length > DETAIL_LINES;
+  const shown = cut ? lines.slice(0, DETAIL_LINES - 1) : lines;
+  return (
+    <Box flexDirection="column">
+      {shown.map((line, i) => (
+        <Text key={i} color={diffColor(line)}>
+          {truncate(line, width) || " "}
+        </Text>
+      ))}
+      {cut ? <Text color={theme.muted}>{`… ${lines.length - shown.length} more lines`}</Text> : null}
+    </Box>
+  );
+}
+
+function diffColor(line: string): string | undefined {
+  if (line.startsWith("+++") || line.startsWith("---")) return theme.muted;
+  if (line.startsWith("+")) return theme.added;
+  if (line.startsWith("-")) return theme.removed;
+  if (line.startsWith("@@")) return theme.accent;
+  return undefined;
+}
+
+/**
+ * Reads the rule the core suggests, `{ tool = "bash", pattern = "rm -rf build",
+ * action = "allow" }`. Its strings are JSON-quoted, so each value is read back
+ * with JSON.parse. "Allow always" stores an allow rule whatever the action
+ * says; without a tool there is nothing safe to store and the option is hidden.
+ */
+export function parseRule(text: string | undefined): Rule | undefined {
+  if (!text) return undefined;
+  const fields: Record<string, string> = {};
+  for (const m of text.matchAll(/(\w+)\s*=\s*("(?:[^"\\]|\\.)*")/g)) {
+    try {
+      fields[m[1]!] = JSON.parse(m[2]!) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!fields.tool) return undefined;
+  const action: Action = "allow";
+  return fields.pattern === undefined ? { tool: fields.tool, action } : { tool: fields.tool, pattern: fields.pattern, action };
+}
+
+function formatRule(rule: Rule): string {
+  const pattern = rule.pattern === undefined ? "" : `, pattern = ${JSON.stringify(rule.pattern)}`;
+  return `{ tool = ${JSON.stringify(rule.tool)}${pattern}, action = "${rule.action}" }`;
+}

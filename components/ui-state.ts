@@ -1,0 +1,38 @@
+// What the transcript view remembers between frames besides the session:
+// the mode, the focused card, folds the user changed, the scroll position,
+// and which overlay is open. Pure: keys go in, a new state comes out.
+
+export type Mode = "INSERT" | "NORMAL";
+export type Overlay = "none" | "help" | "jobs" | "directory";
+
+export interface UiState {
+  mode: Mode;
+  /** Card number in focus (Normal mode), or undefined: the newest card. */
+  focus?: number;
+  /** Folds the user toggled, by card number (true = folded). */
+  folds: ReadonlyMap<number, boolean>;
+  /** Lines scrolled up from the bottom; 0 follows the newest output. */
+  scroll: number;
+  overlay: Overlay;
+  sidePanel: boolean;
+  /** A first `g` waiting for the second (gg), a first q / Ctrl+C waiting for the second. */
+  pending?: { key: "g" | "q" | "ctrl-c"; at: number };
+  search?: { query: string; editing: boolean };
+}
+
+export function initialUi(wide: boolean): UiState {
+  return { mode: "INSERT", folds: new Map(), scroll: 0, overlay: "none", sidePanel: wide };
+}
+
+/** Quit needs the key twice within this window. */
+export const DOUBLE_PRESS_MS = 2000;
+
+export function toggleFold(ui: UiState, num: number, current: boolean): UiState {
+  const folds = new Map(ui.folds);
+  folds.set(num, !current);
+  return { ...ui, folds };
+}
+
+export function isDoublePress(ui: UiState, key: "g" | "q" | "ctrl-c", now: number): boolean {
+  return ui.pending?.key === key && now - ui.pending.at <= DOUBLE_PRESS_MS;
+}

@@ -1,0 +1,121 @@
+// An interactive session: operations in (a user message, an approval or
+// question answer, cancel, kill a job), events out. The TUI drives it; it
+// knows nothing of any view. One run at a time: a message sent while the
+// model works waits and starts when the run ends.
+
+import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approvals/types.js";
+import type { Emit } from "./events.js";
+import type { HistoryItem } from "./history.js";
+import type { JobManager } from "./jobs/types.js";
+import { runLoop, type LoopDeps, type RunOutcome } from "./loop.js";
+
+export interface ControllerDeps {
+  emit: Emit;
+  jobs?: JobManager;
+  /** Everything the loop needs except the abort signal, which each run gets fresh. */
+  loopDeps: Omit<LoopDeps, "signal">;
+  /** Called when a run ends (to save state, for example). */
+  onRunEnd?(outcome: RunOutcome): void;
+}
+
+export interface SessionController {
+  submit(text: string): void;
+  answerApproval(callId: string, answer: ApprovalAnswer): void;
+  answerQuestion(callId: string, answer: string): void;
+  /** Cancels the running turn (and any prompt it waits on). */
+  cancel(): void;
+  killJob(jobId: string, reason?: string): Promise<void>;
+  running(): boolean;
+  /** The conversation so far. */
+  history(): readonly HistoryItem[];
+  /** Resolves when the current run (if any) and the queued messages are done. */
+  idle(): Promise<void>;
+}
+
+/** The approver the controller installs: asks wait for answerApproval(). */
+export interface InteractiveApprover extends Approver {
+  answer(callId: string, answer: ApprovalAnswer): boolean;
+}
+
+export function createInteractiveApprover(): InteractiveApprover {
+  const waiting = new Map<string, (a: ApprovalAnswer) => void>();
+  return {
+    ask(request: ApprovalRequest, signal: AbortSignal) {
+      return new Promise((resolve) => {
+        const onAbort = () => {
+          waiting.delete(request.callId);
+          resolve({ decision: "reject_with_message", message: "the turn was cancelled" });
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiting.set(request.callId, (a) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(a);
+        });
+      });
+    },
+    answer(callId, answer) {
+      const resolve = waiting.get(callId);
+      if (!resolve) return false;
+      waiting.delete(callId);
+      resolve(answer);
+      return true;
+    },
+  };
+}
+
+export function createSessionController(deps: ControllerDeps, approver?: InteractiveApprover): SessionController {
+  const history: HistoryItem[] = [];
+  const queue: string[] = [];
+  const questions = new Map<string, (answer: string) => void>();
+  let controller: AbortController | undefined;
+  let current: Promise<void> | undefined;
+
+  const startNext = () => {
+    const text = queue.shift();
+    if (text === undefined) {
+      current = undefined;
+      return;
+    }
+    controller = new AbortController();
+    const signal = controller.signal;
+    current = runLoop(history, text, { ...deps.loopDeps, signal })
+      .then((outcome) => deps.onRunEnd?.(outcome))
+      .catch((err: unknown) => {
+        deps.emit({ type: "error", code: "internal", message: err instanceof Error ? err.message : String(err) });
+      })
+      .finally(() => {
+        controller = undefined;
+        startNext();
+      });
+  };
+
+  return {
+    submit(text) {
+      if (!text.trim()) return;
+      queue.push(text);
+      if (!current) startNext();
+    },
+    answerApproval(callId, answer) {
+      approver?.answer(callId, answer);
+    },
+    answerQuestion(callId, answer) {
+      const resolve = questions.get(callId);
+      if (!resolve) return;
+      questions.delete(callId);
+      deps.emit({ type: "question_answered", callId, answer });
+      resolve(answer);
+    },
+    cancel() {
+      controller?.abort(new Error("cancelled by the user"));
+    },
+    async killJob(jobId, reason) {
+      await deps.jobs?.kill(jobId, reason ?? "killed from the jobs panel");
+    },
+    running: () => controller !== undefined,
+    history: () => history,
+    async idle() {
+      while (current) await current;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render } from "ink-testing-library";
+import stripAnsi from "strip-ansi";
+import type { JobView } from "../../core/reducer.js";
+import { JobsPanel } from "../../components/JobsPanel.js";
+
+// A short pause, then one turn of the check phase: a slow render can make
+// the timer fire before React's effects (which re-subscribe the key handler) ran.
+const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
+const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
+const NOW = Date.parse("2026-01-01T00:01:00.000Z");
+
+function job(id: string, over: Partial<JobView> = {}): JobView {
+  return { jobId: id, command: `cmd-${id}`, background: true, status: "running", startedAt: "2026-01-01T00:00:00.000Z", output: "", totalBytes: 0, ...over };
+}
+
+const JOBS: JobView[] = [
+  job("j1", { status: "exited", exitCode: 0, durationMs: 1500, startedAt: "2026-01-01T00:00:01.000Z", output: "built\n" }),
+  job("j2", { label: "dev server", startedAt: "2026-01-01T00:00:02.000Z", output: "line 1\n\x1b[31mred\x1b[0m line 2\nprogress 10%\rprogress 90%\n" }),
+  job("j3", { startedAt: "2026-01-01T00:00:03.000Z", output: "other output" }),
+];
+
+async function setup(jobs = JOBS) {
+  const killed: string[] = [];
+  let closed = 0;
+  const r = render(<JobsPanel jobs={jobs} now={NOW} width={70} height={16} onKill={(id) => killed.push(id)} onClose={() => closed++} />);
+  await tick();
+  const type = async (...chunks: string[]) => {
+    for (const c of chunks) {
+      r.stdin.write(c);
+      await tick();
+    }
+  };
+  return { r, killed, closed: () => closed, type };
+}
+
+afterEach(() => cleanup());
+
+describe("JobsPanel", () => {
+  it("lists the jobs and the newest running one's output", async () => {
+    const { r } = await setup();
+    const f = frame(r);
+    expect(f).toContain("3 total, 2 running");
+    expect(f).toContain("j1");
+    expect(f).toContain("✓ exit 0");
+    expect(f).toContain("dev server");
+    expect(f).toContain("› j3");
+    expect(f).toContain("other output");
+    expect(f).toContain("k kill");
+  });
+
+  it("moves with the arrows and j, shows the tail safely, and k kills the selected job", async () => {
+    const { r, killed, type } = await setup();
+    await type("\x1b[A");
+    const f = frame(r);
+    expect(f).toContain("› j2");
+    expect(f).toContain("red line 2");
+    expect(f).toContain("progress 90%");
+    expect(f).not.toContain("progress 10%");
+    expect(r.lastFrame()).not.toContain("\x1b[31mred");
+    await type("k");
+    expect(killed).toEqual(["j2"]);
+    await type("j", "k");
+    expect(killed).toEqual(["j2", "j3"]);
+  });
+
+  it("does not kill a job that has ended", async () => {
+    const { r, killed, type } = await setup();
+    await type("\x1b[A", "\x1b[A", "k");
+    expect(killed).toEqual([]);
+    expect(frame(r)).toContain("j1 is not running");
+  });
+
+  it("closes on Esc and q", async () => {
+    const a = await setup();
+    await a.type("q");
+    expect(a.closed()).toBe(1);
+    const b = await setup();
+    await b.type("\x1b");
+    expect(b.closed()).toBe(1);
+  });
+
+  it("fits its height and says when there are no jobs", async () => {
+    const many = Array.from({ length: 30 }, (_, i) => job(`j${i}`, { startedAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`, output: "x\n".repeat(100) }));
+    const { r } = await setup(many);
+    expect(frame(r).split("\n").length).toBeLessThanOrEqual(16);
+    cleanup();
+    const empty = await setup([]);
+    expect(frame(empty.r)).toContain("No jobs in this session.");
+  });
+});

@@ -1,0 +1,153 @@
+// The whole TUI in a real terminal (tmux), against the scripted model: a
+// person's session, key by key, read back from the screen.
+
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { isolatedEnv } from "../support/cli.js";
+import { tempDemoRepo } from "../support/loop-harness.js";
+import { startTui, type TmuxApp } from "../support/tmux.js";
+
+let app: TmuxApp | undefined;
+afterEach(() => {
+  app?.kill();
+  app = undefined;
+});
+
+function scripted(turns: unknown[], extraToml = "") {
+  const cwd = tempDemoRepo();
+  writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
+  mkdirSync(join(cwd, ".yuj"), { recursive: true });
+  writeFileSync(join(cwd, ".yuj/config.toml"), `[provider]\nname = "scripted"\nscenario = "scenario.json"\n${extraToml}`);
+  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } };
+}
+
+const FIRST_FRAME = /INSERT/;
+
+describe("the TUI", () => {
+  it("runs the demo: a message, tool cards, folding, and a clean quit", async () => {
+    const env = { ...isolatedEnv(), TERM: "xterm-256color" };
+    app = startTui({ cwd: tempDemoRepo(), env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    expect(app.alternateOn()).toBe(true);
+    await app.waitFor("DEMO MODEL");
+    await app.submit("fix the failing test");
+    await app.waitFor(/USER #\d+/);
+    await app.waitFor(/TOOL CALL #\d+.*read/);
+    const done = await app.waitFor(/TOOL CALL #\d+ +done/, 20_000);
+    expect(done).toMatch(/ASSISTANT #\d+/);
+    expect(done).toContain("all tests passed");
+
+    // Normal mode, move to a foldable card and toggle it.
+    app.keys("Escape");
+    await app.waitFor("NORMAL");
+    await pause(200);
+    for (let i = 0; i < 12 && !/▸|▾/.test(focusedLine(app.screen())); i++) {
+      app.keys("k");
+      await pause(150);
+    }
+    const header = focusedLine(app.screen());
+    expect(header).toMatch(/TOOL CALL #\d+ +[▸▾]/);
+    const wasOpen = header.includes("▾");
+    app.keys("o");
+    await until(() => focusedLine(app!.screen()).includes(wasOpen ? "▸" : "▾"), 5000);
+    app.keys("o");
+    await until(() => focusedLine(app!.screen()).includes(wasOpen ? "▾" : "▸"), 5000);
+
+    // Quit: Ctrl+C twice; the terminal is back on the normal screen.
+    app.keys("C-c");
+    await app.waitFor("press again to quit");
+    await pause(100);
+    app.keys("C-c");
+    await until(() => app!.paneDead(), 5000);
+    expect(app.alternateOn()).toBe(false);
+  }, 60_000);
+
+  it("approves an ask with y", async () => {
+    const { cwd, env } = scripted([
+      { tool_calls: [{ name: "bash", arguments: { cmd: "rm -rf build" } }] },
+      { tool_calls: [{ name: "done", arguments: { message: "cleaned up" } }] },
+    ]);
+    mkdirSync(join(cwd, "build"));
+    app = startTui({ cwd, env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.submit("clean the build");
+    const prompt = await app.waitFor(/rm -rf build/);
+    expect(prompt).toMatch(/y allow/);
+    app.keys("y");
+    await app.waitFor(/cleaned up/);
+    expect(existsSync(join(cwd, "build"))).toBe(false);
+  }, 60_000);
+
+  it("rejects an ask with n and the model is told", async () => {
+    const { cwd, env } = scripted([
+      { tool_calls: [{ name: "bash", arguments: { cmd: "rm -rf build" } }] },
+      { text: "Understood, I left it." },
+    ]);
+    mkdirSync(join(cwd, "build"));
+    app = startTui({ cwd, env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.submit("clean");
+    await app.waitFor(/y allow/);
+    app.keys("n");
+    await app.waitFor("Understood, I left it.");
+    expect(existsSync(join(cwd, "build"))).toBe(true);
+  }, 60_000);
+
+  it("cancels a running turn with Esc Esc", async () => {
+    const { cwd, env } = scripted([{ tool_calls: [{ name: "bash", arguments: { cmd: "sleep 30" } }] }, { text: "never" }]);
+    app = startTui({ cwd, env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.submit("wait a while");
+    await app.waitFor(/TOOL CALL #\d+.*sleep 30/);
+    app.keys("Escape");
+    await app.waitFor("NORMAL");
+    await pause(200);
+    app.keys("Escape");
+    await app.waitFor(/cancel/i);
+  }, 60_000);
+
+  it("lists a background job in the jobs panel and kills it with k", async () => {
+    const { cwd, env } = scripted(
+      [{ tool_calls: [{ name: "bash", arguments: { cmd: "sleep 300", background: true } }] }, { text: "Started it." }],
+      "[tools]\nbackground_enabled = true\n",
+    );
+    app = startTui({ cwd, env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.submit("start a job");
+    await app.waitFor("Started it.");
+    app.keys("Escape");
+    await app.waitFor("NORMAL");
+    await pause(200);
+    app.keys("J");
+    await app.waitFor(/j1.*running/);
+    await pause(200);
+    app.keys("k");
+    await app.waitFor(/j1.*(killed|stopping)/);
+  }, 60_000);
+
+  it("survives a resize and hides the side panel when narrow", async () => {
+    const { cwd, env } = scripted([{ text: "Hello." }]);
+    app = startTui({ cwd, env, columns: 140 });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.waitFor("MODEL");
+    app.resize(90, 30);
+    await until(() => !app!.screen().includes("TOKENS"), 5000);
+    await app.submit("hi");
+    await app.waitFor("Hello.");
+  }, 60_000);
+});
+
+function focusedLine(screen: string): string {
+  return screen.split("\n").find((l) => l.startsWith("▌")) ?? "";
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,68 @@
+// Drives the real `yuj` TUI in a real terminal: a detached tmux session of a
+// fixed size; keys go in with send-keys, the screen comes back with
+// capture-pane.
+
+import { execFileSync } from "node:child_process";
+import { yujBin } from "./cli.js";
+
+export interface TmuxApp {
+  name: string;
+  screen(): string;
+  /** Types text literally (no key names). */
+  type(text: string): void;
+  /** Types a message and presses Enter a moment later, as a person does. */
+  submit(text: string): Promise<void>;
+  /** Sends tmux key names: "Enter", "Escape", "C-c", "Up"… */
+  keys(...names: string[]): void;
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
+  resize(columns: number, rows: number): void;
+  /** 1 while the program shows the alternate screen. */
+  alternateOn(): boolean;
+  paneDead(): boolean;
+  kill(): void;
+}
+
+let counter = 0;
+
+export function startTui(opts: { cwd: string; env: Record<string, string>; args?: string[]; columns?: number; rows?: number }): TmuxApp {
+  const name = `yuj-test-${process.pid}-${++counter}`;
+  const envArgs = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
+  const command = ["env", "-i", ...envArgs, process.execPath, yujBin, ...(opts.args ?? [])];
+  const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" });
+  tmux("new-session", "-d", "-s", name, "-x", String(opts.columns ?? 140), "-y", String(opts.rows ?? 40), "-c", opts.cwd, ...command);
+  tmux("set-option", "-t", name, "remain-on-exit", "on");
+  const app: TmuxApp = {
+    name,
+    screen: () => tmux("capture-pane", "-p", "-t", name),
+    type: (text) => void tmux("send-keys", "-t", name, "-l", text),
+    async submit(text) {
+      tmux("send-keys", "-t", name, "-l", text);
+      await new Promise((r) => setTimeout(r, 200));
+      tmux("send-keys", "-t", name, "Enter");
+    },
+    keys: (...names) => {
+      for (const k of names) tmux("send-keys", "-t", name, k);
+    },
+    async waitFor(pattern, timeoutMs = 10_000) {
+      const end = Date.now() + timeoutMs;
+      const test = (s: string) => (typeof pattern === "string" ? s.includes(pattern) : pattern.test(s));
+      for (;;) {
+        const s = app.screen();
+        if (test(s)) return s;
+        if (Date.now() > end) throw new Error(`screen never showed ${String(pattern)}:\n${s}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    resize: (columns, rows) => void tmux("resize-window", "-t", name, "-x", String(columns), "-y", String(rows)),
+    alternateOn: () => tmux("display-message", "-p", "-t", name, "#{alternate_on}").trim() === "1",
+    paneDead: () => tmux("display-message", "-p", "-t", name, "#{pane_dead}").trim() === "1",
+    kill: () => {
+      try {
+        tmux("kill-session", "-t", name);
+      } catch {
+        /* already gone */
+      }
+    },
+  };
+  return app;
+}
