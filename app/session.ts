@@ -30,6 +30,8 @@ export interface SessionInputs {
   extraOverrides?: Record<string, unknown>;
   /** The top-level assistant session (ask_user and similar tools are on). */
   topLevel: boolean;
+  /** Someone can answer at once (the TUI). */
+  interactive?: boolean;
 }
 
 export interface Resolved {
@@ -65,7 +67,7 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   try {
     const profile = loadProfile(profilesRoot, config.profile);
     checkProfile(profile, registry, config.experiment.tool_desc);
-    toolset = activateTools(profile, registry, config, { topLevel: inputs.topLevel });
+    toolset = activateTools(profile, registry, config, { topLevel: inputs.topLevel, interactive: inputs.interactive ?? false });
   } catch (err) {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;

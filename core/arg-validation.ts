@@ -56,8 +56,21 @@ export function validateArgs(
   const parsed = schema.safeParse(obj);
   if (!parsed.success) {
     const declared = declaredTypes(schema);
-    for (const issue of parsed.error.issues) problems.push(describeIssue(issue, obj, declared));
+    for (const issue of parsed.error.issues) {
+      if (issue.code === "unrecognized_keys") {
+        // A strict schema (ask_user) names each undeclared field, like reject mode.
+        const base = "$" + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+        for (const key of issue.keys) {
+          problems.push({ path: `${base}.${key}`, rule: "additionalProperties", expected: "no such field", actual: jsonType(valueAt(obj, [...issue.path, key])) });
+        }
+        continue;
+      }
+      problems.push(describeIssue(issue, obj, declared));
+    }
   }
+  // Reject mode and a strict schema can both name one undeclared field.
+  const seen = new Set<string>();
+  problems.splice(0, problems.length, ...problems.filter((p) => !seen.has(`${p.path}|${p.rule}`) && seen.add(`${p.path}|${p.rule}`)));
   if (problems.length === 0) return { ok: true, args: parsed.data as Record<string, unknown> };
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
   const lines = problems.map((p) => `${p.path.replace(/^\$\.?/, "") || "(arguments)"}: ${plain(p)}`);

@@ -30,7 +30,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals">;
+  session?: Pick<ToolContext, "jobs" | "terminals" | "ask">;
   /** Hides secrets in every tool result before the model or the trace sees it. */
   redact?: (text: string) => string;
   /** Checks around every call (stale files, plan mode, the done guard). */

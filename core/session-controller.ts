@@ -8,6 +8,9 @@ import type { Emit } from "./events.js";
 import type { HistoryItem } from "./history.js";
 import type { JobManager } from "./jobs/types.js";
 import { runLoop, type LoopDeps, type RunOutcome } from "./loop.js";
+import type { ToolContext } from "./tool-types.js";
+
+export type QuestionRequest = Parameters<NonNullable<ToolContext["ask"]>>[0];
 
 export interface ControllerDeps {
   emit: Emit;
@@ -22,6 +25,8 @@ export interface SessionController {
   submit(text: string): void;
   answerApproval(callId: string, answer: ApprovalAnswer): void;
   answerQuestion(callId: string, answer: string): void;
+  /** For ask_user: shows the question and resolves with the operator's answer. */
+  ask(question: QuestionRequest): Promise<string>;
   /** Cancels the running turn (and any prompt it waits on). */
   cancel(): void;
   killJob(jobId: string, reason?: string): Promise<void>;
@@ -98,6 +103,29 @@ export function createSessionController(deps: ControllerDeps, approver?: Interac
     },
     answerApproval(callId, answer) {
       approver?.answer(callId, answer);
+    },
+    ask(q) {
+      return new Promise((resolve, reject) => {
+        const signal = controller?.signal;
+        if (signal?.aborted) return reject(new Error("cancelled"));
+        const onAbort = () => {
+          questions.delete(q.callId);
+          reject(new Error("cancelled"));
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        questions.set(q.callId, (answer) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(answer);
+        });
+        deps.emit({
+          type: "question_asked",
+          callId: q.callId,
+          question: q.question,
+          ...(q.header ? { header: q.header } : {}),
+          ...(q.options ? { options: q.options } : {}),
+          ...(q.multiple ? { multiple: q.multiple } : {}),
+        });
+      });
     },
     answerQuestion(callId, answer) {
       const resolve = questions.get(callId);

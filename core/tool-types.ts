@@ -21,6 +21,8 @@ export interface ToolContext {
   sessionDir: string;
   /** The session's commands and background jobs. */
   jobs?: JobManager;
+  /** Asks the operator a question and resolves with the answer (interactive sessions only). */
+  ask?: (question: { callId: string; question: string; header?: string; options?: Array<{ label: string; description?: string }>; multiple?: boolean }) => Promise<string>;
   /** Exposed names of the tools active in this request (shell rules name them). */
   activeTools?: ReadonlySet<string>;
   /** The session's interactive terminal, when terminals are enabled. */

@@ -2,6 +2,7 @@
 // these ids; adding a tool means adding its handler to this list.
 
 import type { ToolHandler } from "../core/tool-types.js";
+import { askUserTool } from "./ask_user.js";
 import { bashKillTool } from "./bash_kill.js";
 import { bashPollTool } from "./bash_poll.js";
 import { bashTool } from "./bash.js";
@@ -31,6 +32,7 @@ const HANDLERS: readonly ToolHandler[] = [
   editTool,
   globTool,
   grepTool,
+  askUserTool,
   doneTool,
   exitPlanModeTool,
   // Chord surface

@@ -34,6 +34,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     cwd: opts.cwd,
     env: opts.env,
     topLevel: true,
+    interactive: true,
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
   const choice = requireProvider(resolved);
@@ -61,7 +62,8 @@ export async function runTui(opts: TuiOptions): Promise<number> {
         usage: session.usage,
         gate: buildInteractiveGate(resolved, opts.args, session.emit, opts.cwd, approver),
         guards: [ruleHidingGuard(resolved, opts.args), ...createGuards(resolved.config)],
-        session: { jobs: session.services.jobs, terminals: session.services.terminals },
+        // ask_user goes to the controller, which shows the question inline.
+        session: { jobs: session.services.jobs, terminals: session.services.terminals, ask: (q) => controller.ask(q) },
         wake: session.services.notices,
         redact: createRedact(secrets),
       },

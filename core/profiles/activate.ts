@@ -27,6 +27,8 @@ export interface ActiveToolset {
 
 export interface ActivateOptions {
   topLevel: boolean;
+  /** Someone can answer questions now (the TUI); headless runs are not. */
+  interactive?: boolean;
 }
 
 export function activateTools(
@@ -36,7 +38,7 @@ export function activateTools(
   opts: ActivateOptions,
 ): ActiveToolset {
   const editFormat = config.tools.edit_format ?? profile.editFormat;
-  const condCtx = { editFormat, topLevel: opts.topLevel, config };
+  const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, config };
   const on = profile.tools.filter((t) => t.enabled_when.every((c) => conditionHolds(c, condCtx)));
   const kept = applyCap(on, profile.maxTools);
   const descMode = config.experiment.tool_desc;

@@ -12,12 +12,13 @@ import { z } from "zod";
  * - `config:<dotted.key>=<value>`: on when the value's string form is exactly
  *   `<value>` (for enum settings such as `config:loop.plan_mode=required`)
  * - `top_level`: on only in the top-level assistant session
+ * - `interactive`: on only while someone can answer at once (the TUI)
  */
 const condition = z
   .string()
   .regex(
-    /^(always|top_level|edit_format:[a-z_|]+|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
-    "a condition: always, top_level, edit_format:<fmt>, config:<key>, config:<key>=<value>",
+    /^(always|top_level|interactive|edit_format:[a-z_|]+|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
+    "a condition: always, top_level, interactive, edit_format:<fmt>, config:<key>, config:<key>=<value>",
   );
 
 export const profileToolSchema = z.strictObject({
@@ -40,12 +41,15 @@ export type ProfileTool = z.infer<typeof profileToolSchema> & { name: string };
 export interface ConditionContext {
   editFormat: string;
   topLevel: boolean;
+  /** Someone can answer questions now (the TUI). */
+  interactive: boolean;
   config: unknown;
 }
 
 export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   if (cond === "always") return true;
   if (cond === "top_level") return ctx.topLevel;
+  if (cond === "interactive") return ctx.interactive;
   const [kind, value = ""] = cond.split(/:(.*)/s);
   if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
   if (kind === "config") {

@@ -94,6 +94,21 @@ describe("the TUI", () => {
     expect(existsSync(join(cwd, "build"))).toBe(true);
   }, 60_000);
 
+  it("answers the model's question inline", async () => {
+    const { cwd, env } = scripted([
+      { tool_calls: [{ name: "ask_user", arguments: { question: "Which punctuation should greet() end with?" } }] },
+      { tool_calls: [{ name: "done", arguments: { message: "noted the answer" } }] },
+    ]);
+    app = startTui({ cwd, env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.submit("fix the greeting");
+    await app.waitFor("Which punctuation should greet() end with?");
+    await pause(200);
+    await app.submit("an exclamation mark");
+    await app.waitFor("The operator answered: an exclamation mark");
+    await app.waitFor("noted the answer");
+  }, 60_000);
+
   it("cancels a running turn with Esc Esc", async () => {
     const { cwd, env } = scripted([{ tool_calls: [{ name: "bash", arguments: { cmd: "sleep 30" } }] }, { text: "never" }]);
     app = startTui({ cwd, env });

@@ -7,7 +7,7 @@ describe("config:<key>=<value> conditions", () => {
   const ctx = (plan: "off" | "required") => {
     const config = defaultConfig();
     config.loop.plan_mode = plan;
-    return { editFormat: "exact", topLevel: true, config };
+    return { editFormat: "exact", topLevel: true, interactive: false, config };
   };
 
   it("compares the config value's string form", () => {

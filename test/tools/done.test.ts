@@ -24,12 +24,13 @@ describe("builtin handlers", () => {
   it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
     expect([...handlers.keys()].sort()).toEqual([
-      "bash", "bash_kill", "bash_poll", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
+      "ask_user", "bash", "bash_kill", "bash_poll", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
       "read", "shell", "terminal_io", "terminal_start", "write",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
     expect(readOnly).toEqual({
+      ask_user: false,
       bash: false,
       bash_kill: false,
       bash_poll: true,
