@@ -18,7 +18,8 @@ import { SidePanel } from "./SidePanel.js";
 import { StatusBar } from "./StatusBar.js";
 import { readGitStatus } from "./git-status.js";
 import { initialUi, type UiState } from "./ui-state.js";
-import { handleNormalKey, type KeyContext } from "./keys.js";
+import { handleNormalKey, handleSearchKey, type KeyContext } from "./keys.js";
+import { CardDirectory } from "./CardDirectory.js";
 import { viewport } from "./viewport.js";
 import { runSlash } from "./slash.js";
 
@@ -98,11 +99,13 @@ export function App(props: AppProps): React.ReactElement {
     cancel: () => props.controller.cancel(),
     quit: props.onQuit,
   };
-  const normalActive = ui.overlay === "none" && prompt === "composer" && ui.mode === "NORMAL";
+  const searching = ui.search?.editing === true;
+  const normalActive = ui.overlay === "none" && prompt === "composer" && ui.mode === "NORMAL" && !searching;
   useInput(
     (input, key) => setUi((u) => handleNormalKey({ ...u, scroll: vp.scroll }, input, key, keyCtx)),
     { isActive: normalActive },
   );
+  useInput((input, key) => setUi((u) => handleSearchKey(u, input, key, view)), { isActive: searching && ui.overlay === "none" });
   // Keys every mode shares: Esc leaves Insert, Ctrl+C cancels or quits.
   useInput(
     (input, key) => {
@@ -125,6 +128,14 @@ export function App(props: AppProps): React.ReactElement {
   const body =
     ui.overlay === "help" ? (
       <HelpOverlay onClose={() => setUi((u) => ({ ...u, overlay: "none" }))} width={mainWidth} />
+    ) : ui.overlay === "directory" ? (
+      <CardDirectory
+        cards={view.cards}
+        width={mainWidth}
+        height={bodyHeight}
+        onPick={(num) => setUi((u) => ({ ...u, overlay: "none", mode: "NORMAL", focus: num }))}
+        onClose={() => setUi((u) => ({ ...u, overlay: "none" }))}
+      />
     ) : ui.overlay === "jobs" ? (
       <JobsPanel
         jobs={Object.values(view.jobs)}
@@ -190,10 +201,13 @@ export function App(props: AppProps): React.ReactElement {
 }
 
 function hintFor(ui: UiState, prompt: string, busy: boolean): string {
+  if (ui.search?.editing) return `/${ui.search.query}▏ Enter find · Esc cancel`;
+  if (ui.overlay === "directory") return "↑↓ select · Enter jump · Esc close";
   if (prompt === "approval") return "y allow · a always · n reject · r reject with message";
   if (prompt === "question") return "Enter answer · Tab custom";
   if (ui.overlay === "jobs") return "↑↓ select · k kill · Esc close";
   if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";
   if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";
-  return busy ? "Esc cancel · j/k cards · o fold · i insert · ? help" : "j/k cards · o fold · G bottom · i insert · ? help · q q quit";
+  const found = ui.search?.query ? ` · n/N next "${ui.search.query}"` : "";
+  return (busy ? "Esc cancel · j/k cards · o fold · i insert · ? help" : "j/k cards · o fold · / search · Ctrl+T cards · ? help · q q quit") + found;
 }

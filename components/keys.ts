@@ -6,6 +6,23 @@ import type { Key } from "ink";
 import type { SessionView } from "../core/reducer.js";
 import { defaultFolded, isFoldable } from "./cards/fold.js";
 import { isDoublePress, toggleFold, type UiState } from "./ui-state.js";
+import { findMatch } from "./search.js";
+
+/** Keys while the search query is typed: the query grows, Enter jumps to the newest match. */
+export function handleSearchKey(ui: UiState, input: string, key: Key, view: SessionView): UiState {
+  const query = ui.search?.query ?? "";
+  if (key.escape || ((key.backspace || key.delete) && query === "")) {
+    const { search: _dropped, ...rest } = ui;
+    return rest;
+  }
+  if (key.return) {
+    const num = findMatch(view.cards, query, undefined, "back");
+    return { ...ui, search: { query, editing: false }, ...(num === undefined ? {} : { focus: num }) };
+  }
+  if (key.backspace || key.delete) return { ...ui, search: { query: query.slice(0, -1), editing: true } };
+  if (key.ctrl || key.meta || !input) return ui;
+  return { ...ui, search: { query: query + input, editing: true } };
+}
 
 export interface KeyContext {
   view: SessionView;
@@ -63,6 +80,12 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
   if ((key.ctrl && input === "f") || key.pageDown) return { ...ui, scroll: Math.max(0, ui.scroll - ctx.bodyHeight), focus: undefined };
   if ((key.ctrl && input === "b") || key.pageUp) return { ...ui, scroll: ui.scroll + ctx.bodyHeight, focus: undefined };
   if (input === "?") return { ...ui, overlay: "help" };
+  if (key.ctrl && input === "t") return { ...ui, overlay: "directory" };
+  if (input === "/") return { ...ui, search: { query: "", editing: true }, pending: undefined };
+  if ((input === "n" || input === "N") && ui.search?.query) {
+    const num = findMatch(cards, ui.search.query, focus, input === "n" ? "back" : "forward");
+    return num === undefined ? ui : moveTo(num);
+  }
   if (input === "J") return { ...ui, overlay: "jobs" };
   if (input === "s") return { ...ui, sidePanel: !ui.sidePanel };
   if (input === "i" || input === "a") return { ...ui, mode: "INSERT", focus: undefined, scroll: 0, pending: undefined };

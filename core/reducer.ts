@@ -180,7 +180,11 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...(event.outputFile === undefined ? {} : { outputFile: event.outputFile }),
         ...(event.callId === undefined ? {} : { callId: event.callId }),
       };
-      return { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
+      const next = { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
+      // Background work announces itself; a foreground command shows in its tool card.
+      return event.background
+        ? addCard(next, { kind: "notice", level: "info", text: `job ${event.jobId} started: ${event.label ?? event.command}` })
+        : next;
     }
     case "job_output":
       return updateJob(s, event.jobId, (j) => ({
@@ -188,14 +192,21 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         output: (j.output + event.text).slice(-JOB_VIEW_CHARS),
         totalBytes: event.totalBytes,
       }));
-    case "job_exited":
-      return updateJob(s, event.jobId, (j) => ({
+    case "job_exited": {
+      const next = updateJob(s, event.jobId, (j) => ({
         ...j,
         status: event.status ?? "exited",
         exitCode: event.exitCode,
         signal: event.signal ?? null,
         ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
       }));
+      const job = next.jobs[event.jobId];
+      if (!job?.background) return next;
+      const failed = event.status !== "exited" || event.exitCode !== 0;
+      const how =
+        event.status === "killed" ? "was killed" : event.status === "timed_out" ? "hit its deadline" : event.exitCode === null ? `ended by ${event.signal ?? "a signal"}` : `exited with code ${event.exitCode}`;
+      return addCard(next, { kind: "notice", level: failed ? "warning" : "info", text: `job ${event.jobId} ${how}: ${job.label ?? job.command}` });
+    }
     case "job_killed":
       return updateJob(s, event.jobId, (j) => (j.status === "running" ? { ...j, status: "stopping" } : j));
     case "job_promoted":

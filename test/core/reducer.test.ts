@@ -106,4 +106,20 @@ describe("reduce", () => {
     expect(view.cards[0]).toMatchObject({ kind: "tool", status: "cancelled" });
     expect(view.cards[1]).toMatchObject({ kind: "notice", level: "error", text: "anthropic: HTTP 500: boom" });
   });
+
+  it("announces background jobs starting and ending, not foreground commands", () => {
+    const view = replayEvents(
+      events([
+        { type: "job_started", jobId: "j1", command: "npm run dev", background: true },
+        { type: "job_started", jobId: "j2", command: "ls", background: false },
+        { type: "job_exited", jobId: "j2", exitCode: 0, status: "exited" },
+        { type: "job_exited", jobId: "j1", exitCode: 1, status: "exited" },
+      ]),
+    );
+    const notices = view.cards.filter((c) => c.kind === "notice").map((c) => c.kind === "notice" && [c.level, c.text]);
+    expect(notices).toEqual([
+      ["info", "job j1 started: npm run dev"],
+      ["warning", "job j1 exited with code 1: npm run dev"],
+    ]);
+  });
 });

@@ -141,6 +141,30 @@ describe("the TUI", () => {
     await app.waitFor(/j1.*(killed|stopping)/);
   }, 60_000);
 
+  it("searches the transcript and jumps through the card directory", async () => {
+    const { cwd, env } = scripted([
+      { text: "First answer about apples." },
+    ]);
+    app = startTui({ cwd, env });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    await app.submit("tell me about apples");
+    await app.waitFor("First answer about apples.");
+    app.keys("Escape");
+    await app.waitFor("NORMAL");
+    await pause(200);
+    app.type("/");
+    await app.waitFor("Enter find");
+    app.type("tell me");
+    await pause(200);
+    app.keys("Enter");
+    await until(() => focusedLine(app!.screen()).includes("USER #"), 5000);
+    app.keys("C-t");
+    await app.waitFor(/CARDS \d+/);
+    await pause(200);
+    app.keys("Enter");
+    await until(() => focusedLine(app!.screen()).includes("ASSISTANT #"), 5000);
+  }, 60_000);
+
   it("survives a resize and hides the side panel when narrow", async () => {
     const { cwd, env } = scripted([{ text: "Hello." }]);
     app = startTui({ cwd, env, columns: 140 });

@@ -1,0 +1,52 @@
+// Transcript search: the text a card is searched by, and the next match
+// from the focused card in either direction.
+
+import type { Card } from "../core/reducer.js";
+
+export function cardText(card: Card): string {
+  switch (card.kind) {
+    case "user":
+    case "assistant":
+      return card.text;
+    case "tool":
+      return `${card.name} ${card.argsText} ${card.viewText ?? ""}`;
+    case "notice":
+      return card.text;
+    case "agent":
+      return `${card.agentType} ${card.summary}`;
+  }
+}
+
+/** One-line label for the card directory. */
+export function cardLabel(card: Card): string {
+  const first = (s: string) => s.replace(/\s+/g, " ").trim().slice(0, 80);
+  switch (card.kind) {
+    case "user":
+      return `USER #${card.num}  ${first(card.text)}`;
+    case "assistant":
+      return `ASSISTANT #${card.num}  ${first(card.text)}`;
+    case "tool":
+      return `TOOL CALL #${card.num}  ${card.name} ${first(card.argsText)}`;
+    case "notice":
+      return `NOTICE #${card.num}  ${first(card.text)}`;
+    case "agent":
+      return `AGENT ${card.status.toUpperCase()} #${card.num}  ${first(card.summary)}`;
+  }
+}
+
+/**
+ * The number of the next card matching `query` (case-insensitive), searching
+ * older cards ("back") or newer ones ("forward") from `from`, wrapping around.
+ */
+export function findMatch(cards: readonly Card[], query: string, from: number | undefined, direction: "back" | "forward"): number | undefined {
+  if (!query || cards.length === 0) return undefined;
+  const needle = query.toLowerCase();
+  const start = from === undefined ? cards.length : cards.findIndex((c) => c.num === from);
+  const n = cards.length;
+  for (let step = 1; step <= n; step++) {
+    const i = direction === "back" ? (((start - step) % n) + n) % n : (start + step) % n;
+    const card = cards[i]!;
+    if (cardText(card).toLowerCase().includes(needle)) return card.num;
+  }
+  return undefined;
+}
