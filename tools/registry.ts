@@ -2,10 +2,18 @@
 // these ids; adding a tool means adding its handler to this list.
 
 import type { ToolHandler } from "../core/tool-types.js";
+import { applyPatchTool } from "./apply_patch.js";
 import { askUserTool } from "./ask_user.js";
 import { bashKillTool } from "./bash_kill.js";
 import { bashPollTool } from "./bash_poll.js";
 import { bashTool } from "./bash.js";
+import { chordApplyPatchTool } from "./chord_apply_patch.js";
+import { chordDeleteTool } from "./chord/delete.js";
+import { chordEditTool } from "./chord/edit.js";
+import { chordGlobTool } from "./chord/glob.js";
+import { chordGrepTool } from "./chord/grep.js";
+import { chordReadTool } from "./chord/read.js";
+import { chordWriteTool } from "./chord/write.js";
 import { doneTool } from "./done.js";
 import { editTool } from "./edit.js";
 import { exitPlanModeTool } from "./exit_plan_mode.js";
@@ -18,6 +26,7 @@ import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
 import { terminalIoTool } from "./terminal_io.js";
 import { terminalStartTool } from "./terminal_start.js";
+import { udiffTool } from "./udiff.js";
 import { writeTool } from "./write.js";
 
 const HANDLERS: readonly ToolHandler[] = [
@@ -30,16 +39,25 @@ const HANDLERS: readonly ToolHandler[] = [
   readTool,
   writeTool,
   editTool,
+  applyPatchTool,
+  udiffTool,
   globTool,
   grepTool,
   askUserTool,
   doneTool,
   exitPlanModeTool,
   // Chord surface
+  chordReadTool,
+  chordWriteTool,
+  chordEditTool,
+  chordDeleteTool,
+  chordGrepTool,
+  chordGlobTool,
   shellTool,
   jobOutputTool,
   jobListTool,
   jobKillTool,
+  chordApplyPatchTool,
 ];
 
 export function builtinHandlers(): Map<string, ToolHandler> {

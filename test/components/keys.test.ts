@@ -4,7 +4,7 @@ import { initialView, type SessionView } from "../../core/reducer.js";
 import type { Card } from "../../core/reducer.js";
 import { handleNormalKey, handleSearchKey, type KeyContext } from "../../components/keys.js";
 import { findMatch } from "../../components/search.js";
-import { initialUi } from "../../components/ui-state.js";
+import { initialUi, type UiState } from "../../components/ui-state.js";
 
 const key = (k: Partial<Key> = {}): Key => ({
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
@@ -29,7 +29,7 @@ function ctx(over: Partial<KeyContext> = {}): KeyContext & { calls: string[] } {
 describe("normal-mode keys", () => {
   it("moves between cards and toggles the fold of a foldable one", () => {
     const c = ctx();
-    let ui = { ...initialUi(false), mode: "NORMAL" as const };
+    let ui: UiState = { ...initialUi(false), mode: "NORMAL" };
     ui = handleNormalKey(ui, "k", key(), c);
     expect(ui.focus).toBe(3);
     ui = handleNormalKey(ui, "o", key(), c);
@@ -42,7 +42,7 @@ describe("normal-mode keys", () => {
 
   it("quits on a double q or Ctrl+C within 2 s, and a single Ctrl+C cancels a running turn", () => {
     const c = ctx({ running: true });
-    let ui = { ...initialUi(false), mode: "NORMAL" as const };
+    let ui: UiState = { ...initialUi(false), mode: "NORMAL" };
     ui = handleNormalKey(ui, "c", key({ ctrl: true }), c);
     expect(c.calls).toEqual(["cancel"]);
     handleNormalKey(ui, "c", key({ ctrl: true }), { ...c, now: 2500 });
@@ -55,7 +55,7 @@ describe("normal-mode keys", () => {
 
   it("searches the transcript with /, Enter, n and N", () => {
     const c = ctx();
-    let ui = handleNormalKey({ ...initialUi(false), mode: "NORMAL" }, "/", key(), c);
+    let ui: UiState = handleNormalKey({ ...initialUi(false), mode: "NORMAL" }, "/", key(), c);
     for (const ch of "parser") ui = handleSearchKey(ui, ch, key(), view);
     ui = handleSearchKey(ui, "", key({ return: true }), view);
     expect(ui.search).toEqual({ query: "parser", editing: false });

@@ -24,16 +24,25 @@ describe("builtin handlers", () => {
   it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
     expect([...handlers.keys()].sort()).toEqual([
-      "ask_user", "bash", "bash_kill", "bash_poll", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "read", "shell", "terminal_io", "terminal_start", "write",
+      "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "chord_apply_patch",
+      "chord_delete", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
+      "read", "shell", "terminal_io", "terminal_start", "udiff", "write",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
     expect(readOnly).toEqual({
+      apply_patch: false,
       ask_user: false,
       bash: false,
       bash_kill: false,
       bash_poll: true,
+      chord_apply_patch: false,
+      chord_delete: false,
+      chord_edit: false,
+      chord_glob: true,
+      chord_grep: true,
+      chord_read: true,
+      chord_write: false,
       done: true,
       edit: false,
       exit_plan_mode: true,
@@ -46,6 +55,7 @@ describe("builtin handlers", () => {
       shell: false,
       terminal_io: false,
       terminal_start: false,
+      udiff: false,
       write: false,
     });
   });

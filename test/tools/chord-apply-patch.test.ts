@@ -1,0 +1,105 @@
+import * as fsp from "node:fs/promises";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chordApplyPatchTool } from "../../tools/chord_apply_patch.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
+const read = (rel: string) => fsp.readFile(path.join(t.cwd, rel), "utf8");
+const absent = (rel: string) => expect(fsp.stat(path.join(t.cwd, rel))).rejects.toThrow();
+
+describe("chord apply_patch", () => {
+  it("moves a file while updating it", async () => {
+    await t.put({ "src/old.ts": "export const x = 1;\n" });
+    const r = await chordApplyPatchTool.run(
+      { patch: patch("*** Update File: src/old.ts", "*** Move to: lib/new.ts", "@@", "-export const x = 1;", "+export const x = 2;") },
+      t.ctx,
+    );
+    expect(r).toEqual({ ok: true, modelText: "apply_patch: 1 of 1 file group applied\napplied: src/old.ts -> lib/new.ts (moved)" });
+    await absent("src/old.ts");
+    expect(await read("lib/new.ts")).toBe("export const x = 2;\n");
+  });
+
+  it("refuses a move onto an existing file", async () => {
+    await t.put({ "a.txt": "a\n", "b.txt": "b\n" });
+    const r = await chordApplyPatchTool.run({ patch: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", " a") }, t.ctx);
+    expect(r.ok).toBe(false);
+    expect(r.modelText).toContain("failed: b.txt: Move to: b.txt already exists");
+    expect(r.modelText).toContain("failed: a.txt: not applied (same file group as b.txt)");
+    expect(await read("a.txt")).toBe("a\n");
+  });
+
+  it("chains repeated Update sections of one path into one mutation", async () => {
+    await t.put({ "c.txt": "one\ntwo\nthree\n" });
+    const r = await chordApplyPatchTool.run(
+      { patch: patch("*** Update File: c.txt", "@@", "-one", "+ONE", "*** Update File: c.txt", "@@", " ONE", "-two", "+TWO") },
+      t.ctx,
+    );
+    expect(r).toEqual({ ok: true, modelText: "apply_patch: 1 of 1 file group applied\napplied: c.txt (updated)" });
+    expect(await read("c.txt")).toBe("ONE\nTWO\nthree\n");
+  });
+
+  it("applies independent groups and reports exactly which failed", async () => {
+    await t.put({ "src/a.ts": "a1\na2\n", "src/b.ts": "b1\nb2\nb3\n", "src/c.ts": "c\n" });
+    const r = await chordApplyPatchTool.run(
+      {
+        patch: patch(
+          "*** Update File: src/a.ts",
+          "@@",
+          "-a1",
+          "+A1",
+          "*** Update File: src/b.ts",
+          "@@",
+          "-b1",
+          "+B1",
+          "@@",
+          "-b9",
+          "+B9",
+          "*** Update File: src/c.ts",
+          "*** Move to: src/d.ts",
+          "@@",
+          " c",
+          "*** Update File: src/d.ts",
+          "@@",
+          "-c",
+          "+d",
+          "*** Add File: src/e.ts",
+          "+e",
+        ),
+      },
+      t.ctx,
+    );
+    expect(r.ok).toBe(false);
+    const lines = r.modelText.split("\n");
+    expect(lines[0]).toBe("apply_patch: 3 of 4 file groups applied, 1 failed");
+    expect(lines).toContain("applied: src/a.ts (updated)");
+    expect(lines).toContain("applied: src/c.ts -> src/d.ts (moved)");
+    expect(lines).toContain("applied: src/e.ts (added)");
+    expect(r.modelText).toContain("failed: src/b.ts: hunk 2 of 2 (patch line 10): old lines not found after line 1");
+    expect(lines[lines.length - 1]).toBe(
+      "Some changes were applied: check the applied files before retrying, and resend only the failed operations.",
+    );
+    expect(await read("src/a.ts")).toBe("A1\na2\n");
+    expect(await read("src/b.ts")).toBe("b1\nb2\nb3\n");
+    await absent("src/c.ts");
+    expect(await read("src/d.ts")).toBe("d\n");
+    expect(await read("src/e.ts")).toBe("e\n");
+  });
+
+  it("reports a parse error with its line and changes nothing", async () => {
+    await t.put({ "a.txt": "a\n" });
+    const r = await chordApplyPatchTool.run({ patch: patch("*** Update File: a.txt", "@@", "-a", "+b", "bad") }, t.ctx);
+    expect(r).toEqual({
+      ok: false,
+      modelText:
+        "apply_patch failed (parse): line 6: a hunk line must start with ' ', '-' or '+', found 'bad'\nNo file changed: fix the failed operations and resend the patch.",
+    });
+    expect(await read("a.txt")).toBe("a\n");
+  });
+});

@@ -1,0 +1,218 @@
+import * as fsp from "node:fs/promises";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chordDeleteTool } from "../../tools/chord/delete.js";
+import { chordEditTool } from "../../tools/chord/edit.js";
+import { chordReadTool } from "../../tools/chord/read.js";
+import { chordWriteTool } from "../../tools/chord/write.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+const read = (args: { path: string; offset?: number; limit?: number }) => chordReadTool.run(args, t.ctx);
+const write = (p: string, content: string) => chordWriteTool.run({ path: p, content }, t.ctx);
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+
+describe("chord read", () => {
+  it("prints the header and raw LF text without a gutter", async () => {
+    await t.put({ "a.txt": "one\r\ntwo\r\nthree\r\n" });
+    expect(await read({ path: "a.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-3 total=3\none\ntwo\nthree" });
+  });
+
+  it("pages with 1-based offset/limit and defaults limit to 2000", async () => {
+    await t.put({ "a.txt": lines(2500) });
+    expect((await read({ path: "a.txt", offset: 2, limit: 2 })).modelText).toBe("READ_RESULT lines=2-3 total=2500\nline 2\nline 3");
+    const all = (await read({ path: "a.txt" })).modelText;
+    expect(all.split("\n")[0]).toBe("READ_RESULT lines=1-2000 total=2500");
+    expect(all.split("\n").at(-1)).toBe("line 2000");
+  });
+
+  it("reports lines=none for an empty file and at EOF", async () => {
+    await t.put({ "e.txt": "", "a.txt": lines(3) });
+    expect((await read({ path: "e.txt" })).modelText).toBe("READ_RESULT lines=none total=0");
+    expect((await read({ path: "a.txt", offset: 4 })).modelText).toBe("READ_RESULT lines=none total=3");
+  });
+
+  it("rejects an offset past the end with suggested_offset", async () => {
+    await t.put({ "e.txt": "", "a.txt": lines(10) });
+    expect(await read({ path: "a.txt", offset: 50, limit: 4 })).toEqual({
+      ok: false,
+      modelText:
+        "offset 50 exceeds file length (10 lines); suggested_offset=7 reads the last 4 lines with limit=4; eof_offset=11 is valid but returns no lines",
+    });
+    expect((await read({ path: "e.txt", offset: 3 })).modelText).toBe(
+      "offset 3 exceeds file length (0 lines); suggested_offset=0 (EOF; file is empty)",
+    );
+  });
+
+  it("cuts to the byte budget and says so", async () => {
+    const big = Array.from({ length: 1000 }, (_, i) => `${i}`.padEnd(99, "x")).join("\n");
+    await t.put({ "big.txt": big });
+    const res = await read({ path: "big.txt" });
+    const [header, ...body] = res.modelText.split("\n");
+    expect(header).toBe("READ_RESULT lines=1-512 total=1000 truncated=budget requested_lines=1-1000");
+    expect(Buffer.byteLength(body.join("\n"))).toBeLessThanOrEqual(51200);
+  });
+
+  it("reports missing, binary, too-large files and a missing path", async () => {
+    await t.put({ "bin.dat": Buffer.from([0x89, 0x50, 0, 1, 2]) });
+    expect(await read({ path: "nope.txt" })).toEqual({ ok: false, modelText: "file not found: nope.txt" });
+    expect(await read({ path: "bin.dat" })).toEqual({ ok: false, modelText: "cannot read binary file: bin.dat" });
+    expect(await read({ path: "" })).toEqual({ ok: false, modelText: "path is required" });
+    const huge = path.join(t.cwd, "huge.log");
+    await fsp.writeFile(huge, "");
+    await fsp.truncate(huge, 52428801);
+    expect((await read({ path: "huge.log" })).modelText).toBe(
+      "file too large (52428801 bytes, max 52428800); use offset/limit to read a portion or grep to search",
+    );
+  });
+});
+
+describe("chord write gating", () => {
+  it("creates new files without a read", async () => {
+    const res = await write("sub/new.txt", "héllo\n");
+    expect(res).toEqual({ ok: true, modelText: "Created sub/new.txt (7 bytes)" });
+    expect(await fsp.readFile(path.join(t.cwd, "sub/new.txt"), "utf8")).toBe("héllo\n");
+  });
+
+  it("refuses to replace an unread file and allows it after a complete read", async () => {
+    await t.put({ "a.txt": "old\n" });
+    const refused = await write("a.txt", "new\n");
+    expect(refused.ok).toBe(false);
+    expect(refused.modelText).toMatch(/^write refused: a\.txt exists and has not been read in full/);
+    expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("old\n");
+    await read({ path: "a.txt" });
+    expect(await write("a.txt", "new\n")).toEqual({ ok: true, modelText: "Replaced a.txt (4 bytes)" });
+  });
+
+  it("does not count a paged or budget-truncated read", async () => {
+    await t.put({ "a.txt": lines(10), "big.txt": "x".repeat(60000) + "\nend\n" });
+    await read({ path: "a.txt", offset: 2 });
+    await read({ path: "a.txt", limit: 5 });
+    expect((await write("a.txt", "new")).ok).toBe(false);
+    expect((await read({ path: "big.txt" })).modelText).toMatch(/truncated=budget/);
+    expect((await write("big.txt", "new")).ok).toBe(false);
+  });
+
+  it("lets the session replace its own whole-file write, but not after someone changed it", async () => {
+    expect((await write("own.txt", "v1")).ok).toBe(true);
+    expect((await write("own.txt", "v2")).ok).toBe(true);
+    await fsp.writeFile(path.join(t.cwd, "own.txt"), "changed elsewhere");
+    expect((await write("own.txt", "v3")).ok).toBe(false);
+  });
+
+  it("warns and backs up when a read file changed on disk", async () => {
+    await t.put({ "a.txt": "v1\n" });
+    await read({ path: "a.txt" });
+    await fsp.writeFile(path.join(t.cwd, "a.txt"), "external\n");
+    const res = await write("a.txt", "mine\n");
+    expect(res.ok).toBe(true);
+    const m = /backed up to (.+)\)$/.exec(res.modelText);
+    expect(res.modelText).toContain("warning: a.txt changed on disk since it was last read");
+    expect(m![1]!.startsWith(t.ctx.sessionDir)).toBe(true);
+    expect(await fsp.readFile(m![1]!, "utf8")).toBe("external\n");
+  });
+
+  it("refuses to follow a symlink", async () => {
+    await t.put({ "target.txt": "t\n" });
+    await fsp.symlink("target.txt", path.join(t.cwd, "link.txt"));
+    await read({ path: "link.txt" });
+    const res = await write("link.txt", "x");
+    expect(res.ok).toBe(false);
+    expect(res.modelText).toMatch(/^refusing to write through symlink: link\.txt/);
+    expect(await fsp.readFile(path.join(t.cwd, "target.txt"), "utf8")).toBe("t\n");
+  });
+});
+
+describe("chord edit", () => {
+  const edit = (a: { path: string; old_string: string; new_string: string; replace_all?: boolean }) =>
+    chordEditTool.run(a, t.ctx);
+
+  it("replaces a unique match, keeping CRLF", async () => {
+    await t.put({ "a.txt": "alpha\r\nbeta\r\n" });
+    expect(await edit({ path: "a.txt", old_string: "beta", new_string: "gamma\ndelta" })).toEqual({
+      ok: true,
+      modelText: "Edited a.txt: replaced 1 occurrence",
+    });
+    expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("alpha\r\ngamma\r\ndelta\r\n");
+  });
+
+  it("needs replace_all for several matches and reports misses", async () => {
+    await t.put({ "a.txt": "x x x\n" });
+    const many = await edit({ path: "a.txt", old_string: "x", new_string: "y" });
+    expect(many.ok).toBe(false);
+    expect(many.modelText).toMatch(/^old_string matches 3 places in a\.txt/);
+    expect((await edit({ path: "a.txt", old_string: "x", new_string: "y", replace_all: true })).modelText).toBe(
+      "Edited a.txt: replaced 3 occurrences",
+    );
+    expect((await edit({ path: "a.txt", old_string: "zzz", new_string: "q" })).modelText).toMatch(
+      /^old_string not found in a\.txt/,
+    );
+    expect((await edit({ path: "missing.txt", old_string: "a", new_string: "b" })).modelText).toBe(
+      "file not found: missing.txt",
+    );
+  });
+
+  it("keeps a complete read valid for a later write", async () => {
+    await t.put({ "a.txt": "one\n" });
+    await read({ path: "a.txt" });
+    await edit({ path: "a.txt", old_string: "one", new_string: "two" });
+    const res = await write("a.txt", "three\n");
+    expect(res).toEqual({ ok: true, modelText: "Replaced a.txt (6 bytes)" });
+  });
+});
+
+describe("chord delete", () => {
+  const del = (paths: string[] | string, reason = "cleanup") => chordDeleteTool.run({ paths, reason }, t.ctx);
+
+  it("backs up the exact bytes under the session dir before removing", async () => {
+    const bytes = Buffer.from([0xff, 0x00, 0x41, 0x0d, 0x0a]);
+    await t.put({ "d/a.bin": bytes, "b.txt": "bee\n" });
+    const res = await del(["d/a.bin", "b.txt"]);
+    expect(res.ok).toBe(true);
+    expect(res.modelText.split("\n")[0]).toBe("Deleted 2 paths:");
+    const backups = [...res.modelText.matchAll(/backup: (.+)$/gm)].map((m) => m[1]!);
+    expect(backups).toHaveLength(2);
+    for (const b of backups) expect(b.startsWith(path.join(t.ctx.sessionDir, "backups", "delete"))).toBe(true);
+    expect(await fsp.readFile(backups[0]!)).toEqual(bytes);
+    expect(backups[0]!.endsWith(path.join("d", "a.bin"))).toBe(true);
+    expect(await fsp.readFile(backups[1]!, "utf8")).toBe("bee\n");
+    await expect(fsp.lstat(path.join(t.cwd, "d/a.bin"))).rejects.toThrow();
+    await expect(fsp.lstat(path.join(t.cwd, "b.txt"))).rejects.toThrow();
+  });
+
+  it("removes a symlink and leaves its target untouched", async () => {
+    await t.put({ "target.txt": "keep\n" });
+    await fsp.symlink("target.txt", path.join(t.cwd, "link.txt"));
+    const res = await del("link.txt");
+    expect(res.ok).toBe(true);
+    expect(res.modelText).toContain("link.txt (symlink; target untouched)");
+    await expect(fsp.lstat(path.join(t.cwd, "link.txt"))).rejects.toThrow();
+    expect(await fsp.readFile(path.join(t.cwd, "target.txt"), "utf8")).toBe("keep\n");
+    const backup = /backup: (.+)$/m.exec(res.modelText)![1]!;
+    expect(await fsp.readFile(backup, "utf8")).toBe("target.txt");
+  });
+
+  it("refuses directories and missing files without deleting anything", async () => {
+    await t.put({ "dir/x.txt": "x", "a.txt": "a" });
+    expect(await del(["a.txt", "dir"])).toEqual({
+      ok: false,
+      modelText: "nothing deleted: dir is a directory; delete removes files and symlinks only",
+    });
+    expect(await del(["a.txt", "nope"])).toEqual({ ok: false, modelText: "nothing deleted: file not found: nope" });
+    expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("a");
+    expect((await del(["a.txt"], " ")).modelText).toBe("reason is required");
+  });
+
+  it("drops write grants for a deleted file", async () => {
+    await t.put({ "a.txt": "a" });
+    await read({ path: "a.txt" });
+    await del("a.txt");
+    await t.put({ "a.txt": "recreated" });
+    expect((await write("a.txt", "x")).ok).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+// Chord `edit` (digest §2.1): replace exact text in one existing file. The
+// current disk content is what is matched (no read is required: the exact
+// match guards the anchor); old_string must be unique unless replace_all. If
+// the file was read in full and has changed since, the edit still applies when
+// the anchor matches, with a warning and a best-effort backup. BOM and CRLF
+// line endings are kept.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { atomicWrite } from "../lib/atomic-write.js";
+import { didYouMean, resolveInCwd } from "../lib/paths.js";
+import { decodeText, encodeText } from "../lib/text-file.js";
+import { backupBytes, noteOwnChange, observation, plain, sha256 } from "./observations.js";
+
+export const chordEditSchema = z.object({
+  path: z.string(),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+});
+
+function countOccurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
+export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
+  id: "chord_edit",
+  schema: chordEditSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    if (args.path.trim() === "") return fail("path is required");
+    if (args.old_string === "") {
+      return fail("old_string must not be empty; use write to create a file or replace its whole content");
+    }
+    if (args.old_string === args.new_string) return fail("old_string and new_string are identical; nothing to change");
+    const { fs } = ctx.services;
+    const shown = args.path;
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true });
+    if (!where.ok) return fail(plain(where.error));
+
+    let bytes: Uint8Array;
+    try {
+      if ((await fs.stat(where.abs)).isDirectory()) return fail(`${shown} is a directory`);
+      bytes = await fs.readFile(where.abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
+      return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
+    }
+    const decoded = decodeText(bytes);
+    if (!decoded) return fail(`cannot edit binary file: ${shown}`);
+
+    const text = decoded.text;
+    const oldStr = args.old_string.replace(/\r\n/g, "\n");
+    const newStr = args.new_string.replace(/\r\n/g, "\n");
+    const count = countOccurrences(text, oldStr);
+    if (count === 0) {
+      return fail(`old_string not found in ${shown}; read the file to get the exact current text (whitespace included)`);
+    }
+    if (count > 1 && !args.replace_all) {
+      return fail(
+        `old_string matches ${count} places in ${shown}; include more surrounding context to make it unique, ` +
+          "or set replace_all=true to replace every occurrence",
+      );
+    }
+
+    let warning = "";
+    const seen = observation(ctx.sessionDir, where.abs)?.completeRead;
+    if (seen !== undefined && seen !== sha256(bytes)) {
+      const backup = await backupBytes(fs, ctx.sessionDir, "edit", where.display, bytes).catch(() => undefined);
+      warning =
+        `\nwarning: ${shown} changed on disk since it was last read; the edit was applied to the current content` +
+        (backup ? ` (previous content backed up to ${backup})` : "");
+    }
+
+    const after = args.replace_all ? text.split(oldStr).join(newStr) : text.replace(oldStr, () => newStr);
+    const out = encodeText(after, decoded);
+    try {
+      await atomicWrite(fs, where.abs, out);
+    } catch (err) {
+      return fail(`cannot edit ${shown}: ${(err as Error).message}`);
+    }
+    noteOwnChange(ctx.sessionDir, where.abs, sha256(out));
+    const replaced = args.replace_all ? count : 1;
+    return ok(`Edited ${shown}: replaced ${replaced} occurrence${replaced === 1 ? "" : "s"}${warning}`);
+  },
+};

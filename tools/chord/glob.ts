@@ -1,0 +1,92 @@
+// Chord `glob` (digest §2.2): files matching one or more glob patterns under a
+// base directory (default the working directory), relative to the base for
+// matching and to the working directory for display, sorted. `**` spans
+// directories, braces expand, dotfiles match; `.git` is not walked and
+// symlinked directories are not entered. Caps: 250 results, 16 KiB; no paging.
+
+import * as path from "node:path";
+import { Minimatch } from "minimatch";
+import { z } from "zod";
+import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { plain } from "./observations.js";
+
+export const chordGlobSchema = z.object({
+  patterns: z.union([z.string(), z.array(z.string()).min(1)]),
+  path: z.string().optional(),
+});
+
+export const GLOB_MAX_RESULTS = 250;
+export const GLOB_MAX_BYTES = 16 * 1024;
+export const NO_FILES = "No files matched the pattern.";
+const capFooter = (n: number) =>
+  `\n\n(showing first ${n} results within 16 KiB; refine pattern/path to narrow results)`;
+
+const SKIP_DIRS = new Set([".git"]);
+
+async function walkFiles(ctx: ToolContext, root: string, depth: number): Promise<string[]> {
+  const { fs } = ctx.services;
+  const out: string[] = [];
+  const visit = async (dir: string, rel: string, level: number): Promise<void> => {
+    if (ctx.signal.aborted) return;
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const childAbs = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1);
+      } else if (entry.isFile()) {
+        out.push(childRel);
+      } else if (entry.isSymbolicLink()) {
+        if (await fs.stat(childAbs).then((st) => st.isFile(), () => false)) out.push(childRel);
+      }
+    }
+  };
+  await visit(root, "", 0);
+  return out;
+}
+
+export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
+  id: "chord_glob",
+  schema: chordGlobSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const patterns = (typeof args.patterns === "string" ? [args.patterns] : args.patterns)
+      .map((p) => p.trim())
+      .filter((p) => p !== "")
+      .map((p) => p.replace(/^(\.\/)+/, ""));
+    if (patterns.length === 0) return fail("patterns must contain at least one non-empty glob pattern");
+    const absolute = patterns.find((p) => p.startsWith("/"));
+    if (absolute) return fail(`glob patterns are relative to path; got absolute pattern ${absolute} (pass the directory as path)`);
+
+    const base = args.path?.trim() ? args.path : ".";
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, base);
+    if (!where.ok) return fail(plain(where.error));
+    const st = await ctx.services.fs.stat(where.abs).catch(() => undefined);
+    if (!st) return fail(`path not found: ${base}`);
+    if (!st.isDirectory()) return fail(`path is not a directory: ${base}`);
+
+    const matchers = patterns.map(
+      (p) => new Minimatch(p, { dot: true, noext: true, nonegate: true, nocomment: true, optimizationLevel: 0 }),
+    );
+    const depth = patterns.some((p) => p.includes("**"))
+      ? Infinity
+      : Math.max(...matchers.flatMap((m) => m.set.map((parts) => parts.length)));
+    const files = await walkFiles(ctx, where.abs, depth);
+    const matches = files
+      .filter((rel) => matchers.some((m) => m.match(rel)))
+      .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (matches.length === 0) return ok(NO_FILES);
+
+    const out: string[] = [];
+    let bytes = 0;
+    for (const m of matches) {
+      const cost = Buffer.byteLength(m, "utf8") + 1;
+      if (out.length === GLOB_MAX_RESULTS || bytes + cost > GLOB_MAX_BYTES) break;
+      out.push(m);
+      bytes += cost;
+    }
+    return ok(out.join("\n") + (out.length < matches.length ? capFooter(out.length) : ""));
+  },
+};

@@ -1,0 +1,117 @@
+// Chord `read` (digest §2.1): a `READ_RESULT lines=a-b total=N` header, then the
+// raw LF-normalised text with no line-number gutter. offset/limit are 1-based
+// line paging (limit defaults to 2000); the inline text is capped at
+// min(50 KiB, 60000 bytes) and a cut is reported as `truncated=budget`.
+// A complete, untruncated read is recorded for write gating.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { didYouMean, resolveInCwd } from "../lib/paths.js";
+import { decodeText, splitLines } from "../lib/text-file.js";
+import { noteCompleteRead, plain, sha256 } from "./observations.js";
+
+export const chordReadSchema = z.object({
+  path: z.string(),
+  offset: z.number().int().optional(),
+  limit: z.number().int().optional(),
+});
+
+export const READ_DEFAULT_LIMIT = 2000;
+export const READ_MAX_FILE_BYTES = 50 * 1024 * 1024;
+export const READ_BUDGET_BYTES = Math.min(50 * 1024, 60000);
+
+export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
+  id: "chord_read",
+  schema: chordReadSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    if (args.path.trim() === "") return fail("path is required");
+    // 0 is tolerated as "from the start" (and is EOF of an empty file).
+    const offset = args.offset ?? 1;
+    const limit = args.limit ?? READ_DEFAULT_LIMIT;
+    if (offset < 0) return fail(`offset must be >= 1 (1-based line number), got ${offset}`);
+    if (limit < 1) return fail(`limit must be >= 1, got ${limit}`);
+    const first = Math.max(offset, 1);
+
+    const { fs } = ctx.services;
+    const shown = args.path;
+    const where = await resolveInCwd(fs, ctx.cwd, args.path);
+    if (!where.ok) return fail(plain(where.error));
+
+    let size: number;
+    try {
+      const st = await fs.stat(where.abs);
+      if (st.isDirectory()) return fail(`${shown} is a directory; use glob to list its files`);
+      size = st.size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
+      return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
+    }
+    if (size > READ_MAX_FILE_BYTES) {
+      return fail(
+        `file too large (${size} bytes, max ${READ_MAX_FILE_BYTES}); use offset/limit to read a portion or grep to search`,
+      );
+    }
+
+    let bytes: Uint8Array;
+    try {
+      bytes = await fs.readFile(where.abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
+      return fail(`cannot read ${shown}: ${(err as Error).message}`);
+    }
+    const decoded = decodeText(bytes);
+    if (!decoded) return fail(`cannot read binary file: ${shown}`);
+
+    // Lone CRs are normalised too: the model always sees LF text.
+    const lines = splitLines(decoded.text.replace(/\r/g, "\n"));
+    const total = lines.length;
+
+    if (first > total + 1 || (total === 0 && first > 1)) {
+      if (total === 0) {
+        return fail(`offset ${offset} exceeds file length (0 lines); suggested_offset=0 (EOF; file is empty)`);
+      }
+      const k = Math.min(limit, total);
+      const suggested = total - k + 1;
+      return fail(
+        `offset ${offset} exceeds file length (${total} lines); suggested_offset=${suggested} ` +
+          `reads the last ${k} lines with limit=${k}; eof_offset=${total + 1} is valid but returns no lines`,
+      );
+    }
+
+    const requestedEnd = Math.min(first + limit - 1, total);
+    const picked: string[] = [];
+    let used = 0;
+    let budgetCut = false;
+    for (let n = first; n <= requestedEnd; n++) {
+      const line = lines[n - 1]!;
+      const cost = Buffer.byteLength(line, "utf8") + (picked.length ? 1 : 0);
+      if (used + cost > READ_BUDGET_BYTES) {
+        budgetCut = true;
+        if (picked.length === 0) picked.push(cutToBytes(line, READ_BUDGET_BYTES));
+        break;
+      }
+      picked.push(line);
+      used += cost;
+    }
+
+    if (picked.length === 0) {
+      if (first === 1) noteCompleteRead(ctx.sessionDir, where.abs, sha256(bytes));
+      return ok(`READ_RESULT lines=none total=${total}`);
+    }
+    const last = first + picked.length - 1;
+    let header = `READ_RESULT lines=${first}-${last} total=${total}`;
+    if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
+    if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.sessionDir, where.abs, sha256(bytes));
+    return ok(`${header}\n${picked.join("\n")}`);
+  },
+};
+
+/** The longest prefix of `text` that fits in `max` UTF-8 bytes, cut on a character boundary. */
+function cutToBytes(text: string, max: number): string {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= max) return text;
+  let end = max;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString("utf8");
+}

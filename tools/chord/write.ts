@@ -1,0 +1,66 @@
+// Chord `write` (digest §2.1): create a file or replace a whole one. Replacing
+// an existing file is gated: it needs a complete read in this session, or the
+// current content being this session's own whole-file write. If a read file
+// changed on disk since, the write proceeds with a warning and, when the backup
+// succeeds, names it. A symlink at the path is refused, never followed.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { atomicWrite } from "../lib/atomic-write.js";
+import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "./observations.js";
+
+export const chordWriteSchema = z.object({
+  path: z.string(),
+  content: z.string(),
+});
+
+export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
+  id: "chord_write",
+  schema: chordWriteSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    if (args.path.trim() === "") return fail("path is required");
+    const { fs } = ctx.services;
+    const shown = args.path;
+    const where = await resolveNoFollow(fs, ctx.cwd, args.path);
+    if (!where.ok) return fail(where.error);
+
+    const st = await fs.lstat(where.abs).catch(() => undefined);
+    if (st?.isSymbolicLink()) return fail(`refusing to write through symlink: ${shown}; write the target path instead`);
+    if (st?.isDirectory()) return fail(`${shown} is a directory`);
+    if (st && !st.isFile()) return fail(`${shown} is not a regular file`);
+
+    let warning = "";
+    if (st) {
+      let current: Uint8Array;
+      try {
+        current = await fs.readFile(where.abs);
+      } catch (err) {
+        return fail(`cannot write ${shown}: ${(err as Error).message}`);
+      }
+      const gate = writeGate(ctx.sessionDir, where.abs, sha256(current));
+      if (!gate.allowed) {
+        return fail(
+          `write refused: ${shown} exists and has not been read in full in this session ` +
+            "(paged or truncated reads do not count). Read the whole file first, then retry, " +
+            "or use edit for a targeted change.",
+        );
+      }
+      if (gate.drifted) {
+        const backup = await backupBytes(fs, ctx.sessionDir, "write", where.display, current).catch(() => undefined);
+        warning =
+          `\nwarning: ${shown} changed on disk since it was last read; the earlier changes are overwritten` +
+          (backup ? ` (previous content backed up to ${backup})` : "");
+      }
+    }
+
+    try {
+      await atomicWrite(fs, where.abs, args.content, { createParents: true });
+    } catch (err) {
+      return fail(`cannot write ${shown}: ${(err as Error).message}`);
+    }
+    noteOwnWrite(ctx.sessionDir, where.abs, sha256(args.content));
+    const bytes = Buffer.byteLength(args.content, "utf8");
+    return ok(`${st ? "Replaced" : "Created"} ${shown} (${bytes} bytes)${warning}`);
+  },
+};
