@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { parseScenario } from "../core/providers/scenario.js";
 import { startSseServer } from "../test/support/sse-server.js";
 import { benchJobs } from "./jobs.js";
+import { benchTui } from "./tui.js";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "yuj.js");
@@ -102,3 +103,7 @@ for (const [m, r, t] of rows) console.log(`| ${m} | ${r} | ${t} |`);
 console.log("\nCommands (median)");
 console.log("| measure | yuj | baseline |\n|---|---|---|");
 for (const [m, r, b] of await benchJobs(RUNS)) console.log(`| ${m} | ${r} | ${b} |`);
+
+console.log("\nTUI (node-pty, 120×40, scripted model)");
+console.log("| measure | result | target |\n|---|---|---|");
+for (const [m, r, t] of await benchTui()) console.log(`| ${m} | ${r} | ${t} |`);

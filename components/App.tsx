@@ -3,7 +3,7 @@
 // or composer) and the status bar. It renders the reducer's state and sends
 // the core operations; it holds no session state of its own.
 
-import React, { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import React, { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Box, Text, useInput, useStdout } from "ink";
 import type { SessionController } from "../core/session-controller.js";
 import type { ViewStore } from "../app/tui/store.js";
@@ -68,17 +68,24 @@ export function App(props: AppProps): React.ReactElement {
     return () => clearInterval(t);
   }, [busy]);
 
-  // Git status after each finished turn (changed files appear in the side panel).
+  // Git status when a request ends (changed files appear in the side panel):
+  // once per turn, one call at a time, never per card.
+  const idle = view.request.state === "idle";
+  const gitBusy = useRef(false);
   useEffect(() => {
-    if (!ui.sidePanel) return;
-    void readGitStatus(props.cwd).then(setGit);
-  }, [ui.sidePanel, view.request.state === "idle", view.cards.length, props.cwd]);
+    if (!ui.sidePanel || !idle || gitBusy.current) return;
+    gitBusy.current = true;
+    void readGitStatus(props.cwd)
+      .then(setGit)
+      .finally(() => (gitBusy.current = false));
+  }, [ui.sidePanel, idle, view.turn, props.cwd]);
 
   const showSide = ui.sidePanel && size.columns >= SIDE_PANEL_MIN_COLUMNS;
   const mainWidth = Math.max(20, size.columns - (showSide ? SIDE_PANEL_WIDTH + 1 : 0));
   const prompt = view.pendingApproval ? "approval" : view.pendingQuestion ? "question" : "composer";
   const promptHeight = prompt === "approval" ? Math.min(22, 7 + (view.pendingApproval?.detail?.split("\n").length ?? 0)) : prompt === "question" ? 8 : Math.min(COMPOSER_MAX_ROWS, draftRows) + 2;
-  const bodyHeight = Math.max(3, size.rows - promptHeight - 1);
+  const rows = Math.max(8, size.rows);
+  const bodyHeight = Math.max(3, rows - promptHeight - 1);
 
   const vp = viewport(view.cards, {
     width: mainWidth,
@@ -150,7 +157,7 @@ export function App(props: AppProps): React.ReactElement {
     );
 
   return (
-    <Box flexDirection="column" width={size.columns} height={size.rows}>
+    <Box flexDirection="column" width={size.columns} height={rows}>
       <Box flexDirection="row" height={bodyHeight}>
         <Box width={mainWidth} height={bodyHeight} flexDirection="column" overflow="hidden">
           {body}

@@ -20,7 +20,9 @@ await build({
   // ripgrep resolves its bundled rg binary relative to its own files; node-pty
   // is a native module (a .node binary found beside its own files).
   external: ["@vscode/ripgrep", "@lydell/node-pty", "react-devtools-core"],
-  define: { YUJ_VERSION: JSON.stringify(pkg.version) },
+  // React's production build: the development one records a performance
+  // measure per commit (never freed) and deep-compares props.
+  define: { YUJ_VERSION: JSON.stringify(pkg.version), "process.env.NODE_ENV": JSON.stringify("production") },
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
   },

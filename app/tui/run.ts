@@ -93,7 +93,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
   const ink = render(
     React.createElement(App, { store, controller, cwd: opts.cwd, color, onQuit: () => quit() }),
-    { exitOnCtrlC: false, patchConsole: false },
+    // The store already batches events into frames; Ink's own limit must not
+    // halve that rate.
+    { exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
   );
   await quitting;
   controller.cancel();
