@@ -6,17 +6,17 @@ import type { CoreEvent, FinishReason } from "../core/events.js";
 import type { HistoryItem } from "../core/history.js";
 import { runLoop, type LoopInput } from "../core/loop.js";
 import type { Env } from "../core/paths.js";
-import { createRedact, secretValues } from "../core/redact.js";
+import { secretValues } from "../core/redact.js";
 import { writeState, type SessionState } from "../core/session-state.js";
 import { createRedactor } from "../core/trace.js";
 import type { ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
-import { buildGate, ruleHidingGuard } from "./permission-setup.js";
+import { buildGate } from "./permission-setup.js";
+import { loopDepsFor } from "./loop-deps.js";
 import { pauseHelp, storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
-import { buildProvider, openSession, requireProvider, resolveSession, systemPromptFor } from "./session.js";
+import { buildProvider, openSession, requireProvider, resolveSession } from "./session.js";
 import { handleStopSignals } from "./signals.js";
-import { createGuards } from "../tools/guards/index.js";
 
 export interface HeadlessOptions {
   args: ParsedArgs;
@@ -119,23 +119,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     delete state.pending;
     delete state.answer;
     const outcome = await runLoop(history, input, {
-      provider,
-      model: choice.model,
-      system: systemPromptFor(opts.cwd, resolved.toolset),
-      toolset: resolved.toolset,
-      config: resolved.config,
-      services: resolved.services,
-      emit: session.emit,
-      setTurn: session.setTurn,
-      cwd: opts.cwd,
-      sessionDir: session.dir,
+      ...loopDepsFor({ resolved, choice, provider, session, args: opts.args, cwd: opts.cwd, secrets, gate }),
       signal: signals.signal,
-      usage: session.usage,
-      gate,
-      guards: [ruleHidingGuard(resolved, opts.args), ...createGuards(resolved.config)],
-      session: { jobs: session.services.jobs, terminals: session.services.terminals },
-      wake: session.services.notices,
-      redact: createRedact(secrets),
     });
     state.status = STATUS[outcome.reason];
     if (outcome.pending) state.pending = outcome.pending;

@@ -6,13 +6,13 @@
 import React from "react";
 import { render } from "ink";
 import type { Env } from "../../core/paths.js";
-import { createRedact, secretValues } from "../../core/redact.js";
+import { secretValues } from "../../core/redact.js";
 import { createInteractiveApprover, createSessionController } from "../../core/session-controller.js";
-import { createGuards } from "../../tools/guards/index.js";
 import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
-import { buildInteractiveGate, ruleHidingGuard } from "../permission-setup.js";
-import { buildProvider, openSession, requireProvider, resolveSession, systemPromptFor } from "../session.js";
+import { buildInteractiveGate } from "../permission-setup.js";
+import { loopDepsFor } from "../loop-deps.js";
+import { buildProvider, openSession, requireProvider, resolveSession } from "../session.js";
 import { createViewStore } from "./store.js";
 
 export interface TuiOptions {
@@ -48,25 +48,18 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     {
       emit: session.emit,
       jobs: session.services.jobs,
-      loopDeps: {
+      loopDeps: loopDepsFor({
+        resolved,
+        choice,
         provider,
-        model: choice.model,
-        system: systemPromptFor(opts.cwd, resolved.toolset),
-        toolset: resolved.toolset,
-        config: resolved.config,
-        services: resolved.services,
-        emit: session.emit,
-        setTurn: session.setTurn,
+        session,
+        args: opts.args,
         cwd: opts.cwd,
-        sessionDir: session.dir,
-        usage: session.usage,
+        secrets,
         gate: buildInteractiveGate(resolved, opts.args, session.emit, opts.cwd, approver),
-        guards: [ruleHidingGuard(resolved, opts.args), ...createGuards(resolved.config)],
         // ask_user goes to the controller, which shows the question inline.
-        session: { jobs: session.services.jobs, terminals: session.services.terminals, ask: (q) => controller.ask(q) },
-        wake: session.services.notices,
-        redact: createRedact(secrets),
-      },
+        ask: (q) => controller.ask(q),
+      }),
     },
     approver,
   );

@@ -28,7 +28,9 @@ export function startTui(opts: { cwd: string; env: Record<string, string>; args?
   const name = `yuj-test-${process.pid}-${++counter}`;
   const envArgs = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
   const command = ["env", "-i", ...envArgs, process.execPath, yujBin, ...(opts.args ?? [])];
-  const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" });
+  // A server of our own per test process: runs in parallel (or a user's
+  // tmux) never share sessions or a server that is starting or exiting.
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", `yuj-tests-${process.pid}`, ...args], { encoding: "utf8" });
   tmux("new-session", "-d", "-s", name, "-x", String(opts.columns ?? 140), "-y", String(opts.rows ?? 40), "-c", opts.cwd, ...command);
   tmux("set-option", "-t", name, "remain-on-exit", "on");
   const app: TmuxApp = {

@@ -1,0 +1,52 @@
+// What every run of a session hands the loop, assembled once for both the
+// headless runner and the TUI: they differ only in the gate (pause or ask)
+// and in whether someone can answer questions.
+
+import type { LoopDeps } from "../core/loop.js";
+import type { PermissionGate } from "../core/permissions/gate.js";
+import type { Provider } from "../core/providers/types.js";
+import { createRedact } from "../core/redact.js";
+import type { ToolContext } from "../core/tool-types.js";
+import { createGuards } from "../tools/guards/index.js";
+import type { ParsedArgs } from "./args.js";
+import { ruleHidingGuard } from "./permission-setup.js";
+import type { ProviderChoice } from "./provider-select.js";
+import { systemPromptFor, type OpenSession, type Resolved } from "./session.js";
+
+export interface LoopDepsInputs {
+  resolved: Resolved;
+  choice: ProviderChoice;
+  provider: Provider;
+  session: OpenSession;
+  args: ParsedArgs;
+  cwd: string;
+  secrets: string[];
+  gate: PermissionGate;
+  /** ask_user's way to the operator, where there is one. */
+  ask?: ToolContext["ask"];
+}
+
+export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
+  return {
+    provider: x.provider,
+    model: x.choice.model,
+    system: systemPromptFor(x.cwd, x.resolved.toolset),
+    toolset: x.resolved.toolset,
+    config: x.resolved.config,
+    services: x.resolved.services,
+    emit: x.session.emit,
+    setTurn: x.session.setTurn,
+    cwd: x.cwd,
+    sessionDir: x.session.dir,
+    usage: x.session.usage,
+    gate: x.gate,
+    guards: [ruleHidingGuard(x.resolved, x.args), ...createGuards(x.resolved.config)],
+    session: {
+      jobs: x.session.services.jobs,
+      terminals: x.session.services.terminals,
+      ...(x.ask ? { ask: x.ask } : {}),
+    },
+    wake: x.session.services.notices,
+    redact: createRedact(x.secrets),
+  };
+}
