@@ -15,7 +15,7 @@ import { buildGate } from "./permission-setup.js";
 import { loopDepsFor } from "./loop-deps.js";
 import { pauseHelp, storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
-import { buildProvider, openSession, requireProvider, resolveSession } from "./session.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession } from "./session.js";
 import { handleStopSignals } from "./signals.js";
 
 export interface HeadlessOptions {
@@ -101,17 +101,14 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const signals = handleStopSignals();
 
   try {
-    session.emit({
-      type: "session_started",
+    await announceSession(session, {
       cwd: opts.cwd,
-      profile: resolved.toolset.profile.name,
+      toolset: resolved.toolset,
       provider: choice.name,
       model: choice.model,
       version: opts.version,
-      traceFile: session.trace.path,
-      ...(opts.demo ? { demo: true } : {}),
+      demo: opts.demo !== undefined,
     });
-    await session.reapOrphans();
     save();
     const gate = buildGate({ resolved, state, emit: session.emit, cwd: opts.cwd, args: opts.args });
     const history: HistoryItem[] = state.history;

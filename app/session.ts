@@ -156,6 +156,27 @@ export function openSession(
   };
 }
 
+/**
+ * The first events of every session: what it runs with, then any process
+ * groups an earlier yuj left behind (ended and reported).
+ */
+export async function announceSession(
+  session: OpenSession,
+  s: { cwd: string; toolset: ActiveToolset; provider: string; model: string; version: string; demo?: boolean },
+): Promise<void> {
+  session.emit({
+    type: "session_started",
+    cwd: s.cwd,
+    profile: s.toolset.profile.name,
+    provider: s.provider,
+    model: s.model,
+    version: s.version,
+    traceFile: session.trace.path,
+    ...(s.demo ? { demo: true } : {}),
+  });
+  await session.reapOrphans();
+}
+
 export async function buildProvider(choice: ProviderChoice, config: Config): Promise<Provider> {
   return createProviderFor(choice, config);
 }

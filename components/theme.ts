@@ -3,6 +3,7 @@
 
 import { homedir } from "node:os";
 import stripAnsi from "strip-ansi";
+import { formatDuration } from "../core/format.js";
 
 export const theme = {
   accent: "cyan",
@@ -109,11 +110,8 @@ export function formatBytes(n: number): string {
 
 /** Seconds with one decimal below a minute, then `2m05s`, then `1h02m`. */
 export function formatElapsed(ms: number): string {
-  const s = Math.max(0, ms) / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const total = Math.floor(s);
-  if (total < 3600) return `${Math.floor(total / 60)}m${String(total % 60).padStart(2, "0")}s`;
-  return `${Math.floor(total / 3600)}h${String(Math.floor((total % 3600) / 60)).padStart(2, "0")}m`;
+  // A ticking clock reads better as 0.4s than as 400ms; past a second it is the common format.
+  return ms < 1000 ? `${(Math.max(0, ms) / 1000).toFixed(1)}s` : formatDuration(ms);
 }
 
 export function formatTokens(n: number): string {

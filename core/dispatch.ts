@@ -85,7 +85,7 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
     result = { ok: false, modelText: p.text };
   } else {
     const guardCall: GuardCall = { callId: p.call.id, tool: p.call.name, handler: p.tool.handler.id, args: p.args };
-    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: new Set(deps.toolset.tools.keys()) };
+    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names };
     const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
     const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(guardCall, deps.signal) : undefined;
     if (verdict?.kind === "pause") {
@@ -128,7 +128,7 @@ async function runHandler(
     services: deps.services,
     config: deps.config,
     sessionDir: deps.sessionDir,
-    activeTools: new Set(deps.toolset.tools.keys()),
+    activeTools: deps.toolset.names,
     ...deps.session,
   };
   try {

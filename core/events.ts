@@ -59,8 +59,6 @@ export type EventBody =
       model: string;
       messageCount: number;
       toolNames: string[];
-      /** Size of the request body in bytes as sent on the wire. */
-      bytes: number;
     }
   /** Raw request body as sent (headers are never recorded). */
   | { type: "provider_request"; requestId: string; url: string; body: string }

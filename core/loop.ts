@@ -214,7 +214,7 @@ function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
 
 /** The tool list of the next request: the active tools less those a guard hides now. */
 function visibleSpecs(deps: LoopDeps) {
-  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: new Set(deps.toolset.tools.keys()) };
+  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names };
   const hidden = new Set<string>();
   for (const g of deps.guards ?? []) for (const name of g.hiddenTools?.(ctx) ?? []) hidden.add(name);
   return hidden.size ? deps.toolset.specs.filter((s) => !hidden.has(s.name)) : deps.toolset.specs;

@@ -34,8 +34,9 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
     provider: deps.provider.name,
     model: request.model,
     messageCount: request.history.length,
+    // The body's size is in the provider_request event that follows; making
+    // it here would serialise the whole history a second time every turn.
     toolNames: request.tools.map((t) => t.name),
-    bytes: Buffer.byteLength(JSON.stringify({ s: request.system, h: request.history, t: request.tools })),
   });
 
   let text = "";

@@ -16,7 +16,7 @@ import {
   trimBoundary,
   type Strategy,
 } from "./lib/edit-candidates.js";
-import { didYouMean, resolveInCwd } from "./lib/paths.js";
+import { readExistingFile } from "./lib/paths.js";
 import { decodeText, encodeText } from "./lib/text-file.js";
 
 export const editSchema = z.object({
@@ -68,24 +68,14 @@ export const editTool: ToolHandler<typeof editSchema> = {
   async run(args, ctx) {
     if (args.old_str === "") return fail(EMPTY_OLD_STR);
     const { fs } = ctx.services;
-    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true });
-    if (!where.ok) return fail(where.error);
     const shown = args.path;
-
-    let isDir: boolean;
-    try {
-      isDir = (await fs.stat(where.abs)).isDirectory();
-    } catch {
-      return fail(`ERROR: file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
-    }
-    if (isDir) return fail(`ERROR: cannot edit ${shown}: it is a directory`);
-
-    let bytes: Uint8Array;
-    try {
-      bytes = await fs.readFile(where.abs);
-    } catch (err) {
-      return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
-    }
+    const file = await readExistingFile(fs, ctx.cwd, args.path, {
+      verb: "edit",
+      directory: `ERROR: cannot edit ${shown}: it is a directory`,
+      forbidNewline: true,
+    });
+    if (!file.ok) return fail(file.error);
+    const { bytes } = file;
     const decoded = decodeText(bytes);
     if (!decoded) {
       return fail(
@@ -109,13 +99,13 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);
     if (after !== text) {
       try {
-        await atomicWrite(fs, where.abs, encodeText(after, decoded));
+        await atomicWrite(fs, file.abs, encodeText(after, decoded));
       } catch (err) {
         return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
       }
     }
     const status = rep.strategy ? `OK (${rep.strategy.replace(/_/g, "-")})` : "OK";
-    return ok(status, `${status}\n${diffView(where.display, text, rep)}`);
+    return ok(status, `${status}\n${diffView(file.display, text, rep)}`);
   },
 };
 

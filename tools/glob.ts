@@ -6,7 +6,8 @@
 import * as path from "node:path";
 import { z } from "zod";
 import { Minimatch } from "minimatch";
-import { fail, ok, type ToolHandler, type ToolContext } from "../core/tool-types.js";
+import { walkFiles } from "./lib/walk-files.js";
+import { fail, ok, type ToolHandler } from "../core/tool-types.js";
 import { displayPath, resolveInCwd } from "./lib/paths.js";
 import { paginate, refusalEnvelope, searchEnvelope } from "./lib/search-envelope.js";
 
@@ -18,9 +19,6 @@ export const globSchema = z.object({
 
 const UNSCOPED_HINT = "unscoped recursive glob; provide a path scope (e.g. src/) or narrow the pattern.";
 const TOO_BROAD_HINT = "pattern too broad — narrow the scope or use page=2+ for the existing per-page slice.";
-
-/** Never part of a task's files; walking it only costs time. */
-const SKIP_DIRS = new Set([".git"]);
 
 function compile(pattern: string): Minimatch {
   return new Minimatch(pattern, {
@@ -39,41 +37,6 @@ function walkDepth(pattern: string): number {
   return segments.includes("**") ? Infinity : segments.length;
 }
 
-/**
- * Files under `root` (relative, `/`-separated) down to `depth` levels. Symlinked
- * directories are not entered, which keeps link cycles out; symlinks to files
- * count as files, as Path.glob's is_file() would say.
- */
-async function walkFiles(ctx: ToolContext, root: string, depth: number): Promise<string[]> {
-  const { fs } = ctx.services;
-  const out: string[] = [];
-  const visit = async (dir: string, rel: string, level: number): Promise<void> => {
-    if (ctx.signal.aborted) return;
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch {
-      return; // unreadable directory: Path.glob skips it silently too
-    }
-    for (const entry of entries) {
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const childAbs = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1);
-      } else if (entry.isFile()) {
-        out.push(childRel);
-      } else if (entry.isSymbolicLink()) {
-        const isFile = await fs.stat(childAbs).then(
-          (st) => st.isFile(),
-          () => false,
-        );
-        if (isFile) out.push(childRel);
-      }
-    }
-  };
-  await visit(root, "", 0);
-  return out;
-}
 
 export const globTool: ToolHandler<typeof globSchema> = {
   id: "glob",

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../core/tool-types.js";
-import { didYouMean, resolveInCwd } from "./lib/paths.js";
+import { readExistingFile } from "./lib/paths.js";
 import { decodeText, splitLines } from "./lib/text-file.js";
 
 export const readSchema = z.object({
@@ -25,25 +25,13 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (offset < 0) return fail(`ERROR: offset must be >= 0, got ${offset}`);
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
-    const { fs } = ctx.services;
-    const where = await resolveInCwd(fs, ctx.cwd, args.path);
-    if (!where.ok) return fail(where.error);
     const shown = args.path;
-
-    let isDir: boolean;
-    try {
-      isDir = (await fs.stat(where.abs)).isDirectory();
-    } catch {
-      return fail(`ERROR: file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
-    }
-    if (isDir) return fail(`ERROR: ${shown} is a directory — use glob to list contents.`);
-
-    let bytes: Uint8Array;
-    try {
-      bytes = await fs.readFile(where.abs);
-    } catch (err) {
-      return fail(`ERROR: cannot read ${shown}: ${(err as Error).message}`);
-    }
+    const file = await readExistingFile(ctx.services.fs, ctx.cwd, args.path, {
+      verb: "read",
+      directory: `ERROR: ${shown} is a directory — use glob to list contents.`,
+    });
+    if (!file.ok) return fail(file.error);
+    const { bytes } = file;
     if (bytes.length === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));
 
     const decoded = decodeText(bytes);

@@ -5,7 +5,7 @@
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { prepareCall, runPrepared } from "../../core/dispatch.js";
-import { openSession, resolveSession } from "../session.js";
+import { announceSession, openSession, resolveSession } from "../session.js";
 import { createRedact, secretValues } from "../../core/redact.js";
 import { createPermissionGate } from "../../core/permissions/gate.js";
 import { sessionRulesFor, surfaceOf } from "../permission-setup.js";
@@ -35,16 +35,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     ["SIGTERM", "SIGHUP"],
   );
   try {
-    session.emit({
-      type: "session_started",
-      cwd,
-      profile: resolved.toolset.profile.name,
-      provider: "none",
-      model: "none",
-      version,
-      traceFile: session.trace.path,
-    });
-    await session.reapOrphans();
+    await announceSession(session, { cwd, toolset: resolved.toolset, provider: "none", model: "none", version });
     const call = { id: "cli_1", name, args: json ?? "{}" };
     session.emit({ type: "tool_call_finished", callId: call.id, name, args: call.args });
     const controller = new AbortController();

@@ -12,7 +12,7 @@ import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
 import { buildInteractiveGate } from "../permission-setup.js";
 import { loopDepsFor } from "../loop-deps.js";
-import { buildProvider, openSession, requireProvider, resolveSession } from "../session.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession } from "../session.js";
 import { createViewStore } from "./store.js";
 
 export interface TuiOptions {
@@ -64,18 +64,15 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     approver,
   );
 
-  session.emit({
-    type: "session_started",
+  await announceSession(session, {
     cwd: opts.cwd,
-    profile: resolved.toolset.profile.name,
+    toolset: resolved.toolset,
     provider: choice.name,
     model: choice.model,
     version: opts.version,
-    traceFile: session.trace.path,
-    ...(opts.demo ? { demo: true } : {}),
+    demo: opts.demo !== undefined,
   });
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
-  await session.reapOrphans();
 
   const restore = () => process.stdout.write(ALT_SCREEN_OFF);
   process.stdout.write(ALT_SCREEN_ON);

@@ -11,6 +11,7 @@ import { isAbsolute, relative } from "node:path";
 import type { Card, ToolCardStatus } from "../../core/reducer.js";
 import { COMMAND_TOOLS, foldAffects, isFoldable, type ToolCard } from "./fold.js";
 import { oneLine, palette, truncate, widthOf, type Paint, type Palette } from "./safe-text.js";
+import { formatDuration } from "../../core/format.js";
 
 export interface HeaderOpts {
   width: number;
@@ -61,14 +62,7 @@ export function displayPath(p: string, cwd: string): string {
   return rel.startsWith("..") || isAbsolute(rel) ? p : rel;
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(Math.floor(s % 60)).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
+export { formatDuration };
 
 const PATH_KEYS = ["path", "file_path", "filePath", "filename"];
 

@@ -16,7 +16,7 @@ import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
 import type { JobManager, JobSnapshot, JobSpec, JobStatus, KillResult, WaitResult } from "./types.js";
 import { completeEnd, fileSize, OutputWatcher, previewRange } from "./output-file.js";
-import { extendMembers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
+import { extendMembers, groupAnswers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
 import { groupMembers, readStartTime, type Member } from "./proc.js";
 import { OrphanRegistry, selfIdentity } from "./orphans.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
@@ -118,7 +118,10 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     job.snap.exitCode = code;
     job.snap.signal = signal;
     job.snap.leaderExited = true;
-    // Record who is left, so a later kill can prove the group is still ours.
+    // Most commands leave nothing behind: when the group number answers no
+    // signal, skip the walk over /proc. Otherwise record who is left, so a
+    // later kill can prove the group is still ours.
+    if (!groupAnswers(job.snap.pid)) return finish(job);
     job.members = groupMembers(job.snap.pid).map((s) => ({ pid: s.pid, startTime: s.startTime }));
     if (!groupLive(job.snap.pid, job.members)) return finish(job);
     saveRegistry();

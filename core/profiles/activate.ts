@@ -21,6 +21,8 @@ export interface ActiveToolset {
   profile: Profile;
   editFormat: string;
   tools: Map<string, ActiveTool>;
+  /** The exposed names, made once: guards and shell rules ask it on every call. */
+  names: ReadonlySet<string>;
   /** In the order the model is sent them. */
   specs: ToolSpec[];
 }
@@ -58,7 +60,7 @@ export function activateTools(
       },
     });
   }
-  return { profile, editFormat, tools, specs: [...tools.values()].map((t) => t.spec) };
+  return { profile, editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec) };
 }
 
 /** Keeps always_keep tools, then the others in declared order, up to max. */

@@ -15,7 +15,7 @@ describe("reduce", () => {
       events([
         { type: "session_started", cwd: "/r", profile: "_base", provider: "scripted", model: "m", version: "1" },
         { type: "user_message", text: "fix it" },
-        { type: "request_sent", requestId: "r1", provider: "scripted", model: "m", messageCount: 1, toolNames: [], bytes: 10, turn: 0 },
+        { type: "request_sent", requestId: "r1", provider: "scripted", model: "m", messageCount: 1, toolNames: [], turn: 0 },
         { type: "assistant_text_delta", text: "Let me ", turn: 0 },
         { type: "assistant_text_delta", text: "look.", turn: 0 },
         { type: "tool_call_started", callId: "c1", name: "read", turn: 0 },

@@ -6,8 +6,9 @@
 
 import * as path from "node:path";
 import { Minimatch } from "minimatch";
+import { walkFiles } from "../lib/walk-files.js";
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
 import { plain } from "./observations.js";
 
@@ -22,29 +23,6 @@ export const NO_FILES = "No files matched the pattern.";
 const capFooter = (n: number) =>
   `\n\n(showing first ${n} results within 16 KiB; refine pattern/path to narrow results)`;
 
-const SKIP_DIRS = new Set([".git"]);
-
-async function walkFiles(ctx: ToolContext, root: string, depth: number): Promise<string[]> {
-  const { fs } = ctx.services;
-  const out: string[] = [];
-  const visit = async (dir: string, rel: string, level: number): Promise<void> => {
-    if (ctx.signal.aborted) return;
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const childAbs = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1);
-      } else if (entry.isFile()) {
-        out.push(childRel);
-      } else if (entry.isSymbolicLink()) {
-        if (await fs.stat(childAbs).then((st) => st.isFile(), () => false)) out.push(childRel);
-      }
-    }
-  };
-  await visit(root, "", 0);
-  return out;
-}
 
 export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
   id: "chord_glob",

@@ -1,16 +1,10 @@
 // Words shared by the command tools of both surfaces: how a job's state and
 // times read to the model.
 
+import { formatDuration } from "../../core/format.js";
 import type { JobSnapshot } from "../../core/jobs/types.js";
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(Math.floor(s % 60)).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
+export { formatDuration };
 
 /** The `[status: ...]` line that ends every job read. */
 export function statusLine(job: JobSnapshot): string {

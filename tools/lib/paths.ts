@@ -136,3 +136,30 @@ export async function didYouMean(fs: FileSystem, cwd: string, input: string): Pr
     return "";
   }
 }
+
+/**
+ * The first step of every tool that reads an existing file: resolve it inside
+ * cwd, say "file not found" (with a did-you-mean) or refuse a directory with
+ * the tool's own words, and read its bytes.
+ */
+export async function readExistingFile(
+  fs: FileSystem,
+  cwd: string,
+  input: string,
+  words: { verb: string; directory: string; forbidNewline?: boolean },
+): Promise<{ ok: true; abs: string; display: string; bytes: Uint8Array } | { ok: false; error: string }> {
+  const where = await resolveInCwd(fs, cwd, input, { forbidNewline: words.forbidNewline ?? false });
+  if (!where.ok) return where;
+  let isDir: boolean;
+  try {
+    isDir = (await fs.stat(where.abs)).isDirectory();
+  } catch {
+    return { ok: false, error: `ERROR: file not found: ${input}${await didYouMean(fs, cwd, input)}` };
+  }
+  if (isDir) return { ok: false, error: words.directory };
+  try {
+    return { ok: true, abs: where.abs, display: where.display, bytes: await fs.readFile(where.abs) };
+  } catch (err) {
+    return { ok: false, error: `ERROR: cannot ${words.verb} ${input}: ${(err as Error).message}` };
+  }
+}
