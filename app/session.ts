@@ -67,7 +67,11 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   try {
     const profile = loadProfile(profilesRoot, config.profile);
     checkProfile(profile, registry, config.experiment.tool_desc);
-    toolset = activateTools(profile, registry, config, { topLevel: inputs.topLevel, interactive: inputs.interactive ?? false });
+    toolset = activateTools(profile, registry, config, {
+      topLevel: inputs.topLevel,
+      interactive: inputs.interactive ?? false,
+      model: choice ? { provider: choice.name, id: choice.model } : undefined,
+    });
   } catch (err) {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;

@@ -31,6 +31,8 @@ export interface ActivateOptions {
   topLevel: boolean;
   /** Someone can answer questions now (the TUI); headless runs are not. */
   interactive?: boolean;
+  /** The provider and model the requests go to; model conditions read them. */
+  model?: { provider: string; id: string };
 }
 
 export function activateTools(
@@ -40,7 +42,7 @@ export function activateTools(
   opts: ActivateOptions,
 ): ActiveToolset {
   const editFormat = config.tools.edit_format ?? profile.editFormat;
-  const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, config };
+  const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, config, model: opts.model };
   const on = profile.tools.filter((t) => t.enabled_when.every((c) => conditionHolds(c, condCtx)));
   const kept = applyCap(on, profile.maxTools);
   const descMode = config.experiment.tool_desc;

@@ -44,6 +44,8 @@ export interface ConditionContext {
   /** Someone can answer questions now (the TUI). */
   interactive: boolean;
   config: unknown;
+  /** The provider and model of the session; unknown in profile checks. */
+  model?: { provider: string; id: string };
 }
 
 export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
