@@ -2,10 +2,11 @@
 // validate the arguments, ask the permission gate, run the handler, bound the
 // output, emit the result. The loop and `yuj tool` both come through here.
 
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/schema.js";
 import type { Emit } from "./events.js";
-import type { ToolCall } from "./history.js";
+import type { ToolCall, ToolImage } from "./history.js";
 import { boundOutput } from "./output-bound.js";
 import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
 import type { Services } from "./services.js";
@@ -46,6 +47,8 @@ export interface CallOutcome {
   ok: boolean;
   modelText: string;
   finish?: { message?: string };
+  /** Images for the model (with their saved copies named), when the tool returned any. */
+  images?: ToolImage[];
   cancelled: boolean;
   /** The call waits for an approval nobody can give now; it has no result yet. */
   paused?: ApprovalRequest;
@@ -160,6 +163,7 @@ export function emitResult(
     result.viewText === undefined || result.viewText === result.modelText
       ? model
       : bound(result.viewText, ".view");
+  const images = cancelled ? [] : saveImages(call.id, result.images, deps.sessionDir);
   deps.emit({
     type: "tool_result",
     callId: call.id,
@@ -170,6 +174,16 @@ export function emitResult(
     durationMs,
     ...(model.fullOutputPath ? { fullOutputPath: model.fullOutputPath } : {}),
     ...(cancelled ? { cancelled: true } : {}),
+    ...(images.length
+      ? {
+          images: images.map((img) => ({
+            mediaType: img.mediaType,
+            ...(img.label === undefined ? {} : { label: img.label }),
+            bytes: Buffer.byteLength(img.data, "base64"),
+            ...(img.file === undefined ? {} : { file: join(deps.sessionDir, img.file) }),
+          })),
+        }
+      : {}),
   });
   return {
     call,
@@ -177,5 +191,26 @@ export function emitResult(
     modelText: model.text,
     cancelled,
     ...(result.finish ? { finish: result.finish } : {}),
+    ...(images.length ? { images } : {}),
   };
+}
+
+/**
+ * Saves each image under <session>/images/ so events and the session state can
+ * name it instead of carrying megabytes of base64. A failed save only costs
+ * the reference: the image still reaches the model from memory.
+ */
+function saveImages(callId: string, images: ToolResult["images"], sessionDir: string): ToolImage[] {
+  if (!images?.length) return [];
+  const stem = callId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80) || "image";
+  return images.map((img, i) => {
+    const file = join("images", `${stem}-${i}.${img.mediaType === "image/png" ? "png" : "jpg"}`);
+    try {
+      mkdirSync(join(sessionDir, "images"), { recursive: true });
+      writeFileSync(join(sessionDir, file), Buffer.from(img.data, "base64"));
+      return { ...img, file };
+    } catch {
+      return { ...img };
+    }
+  });
 }

@@ -82,6 +82,12 @@ export type EventBody =
       /** Set when the model text was cut; the full text is at this path. */
       fullOutputPath?: string;
       cancelled?: boolean;
+      /**
+       * Images sent with the text, by reference: the bytes are saved in the
+       * session dir (`file`, absolute) and never written into an event, so a
+       * trace stays small and readable however many images a session views.
+       */
+      images?: Array<{ mediaType: string; label?: string; bytes: number; file?: string }>;
     }
   | {
       type: "approval_requested";

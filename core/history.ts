@@ -11,7 +11,22 @@ export interface ToolCall {
 export type HistoryItem =
   | { role: "user"; text: string }
   | { role: "assistant"; text: string; toolCalls: ToolCall[] }
-  | { role: "tool"; callId: string; name: string; text: string; isError: boolean };
+  | { role: "tool"; callId: string; name: string; text: string; isError: boolean; images?: ToolImage[] };
+
+/**
+ * An image a tool result carries to the model (view_image). The bytes live in
+ * memory as base64 because every request resends the whole history; `file`
+ * names the copy saved in the session directory (relative to it), which is
+ * what the trace and the saved session state refer to instead of the bytes.
+ */
+export interface ToolImage {
+  mediaType: "image/png" | "image/jpeg";
+  /** The encoded image, base64. */
+  data: string;
+  label?: string;
+  /** The saved copy, relative to the session directory. */
+  file?: string;
+}
 
 /** A tool as the model is told about it. */
 export interface ToolSpec {

@@ -236,6 +236,7 @@ function pushResult(history: HistoryItem[], outcome: CallOutcome): void {
     name: outcome.call.name,
     text: outcome.modelText,
     isError: !outcome.ok,
+    ...(outcome.images ? { images: outcome.images } : {}),
   });
 }
 

@@ -8,7 +8,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
 import type { Usage } from "./events.js";
-import type { HistoryItem, ToolCall } from "./history.js";
+import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
 
 export const STATE_FILE = "state.json";
@@ -53,7 +53,7 @@ export function writeState(dir: string, state: SessionState): void {
   const tmp = join(dir, `.${STATE_FILE}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", 0o600);
   try {
-    writeSync(fd, `${JSON.stringify({ ...state, updatedAt: new Date().toISOString() }, null, 1)}\n`);
+    writeSync(fd, `${JSON.stringify({ ...state, updatedAt: new Date().toISOString() }, imagesByFile, 1)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -66,10 +66,37 @@ export function readState(dir: string): SessionState | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const state = JSON.parse(readFileSync(file, "utf8")) as SessionState;
-    return state.version === 1 ? state : undefined;
+    if (state.version !== 1) return undefined;
+    for (const item of state.history ?? []) if (item.role === "tool" && item.images) item.images = loadImages(dir, item.images);
+    return state;
   } catch {
     return undefined;
   }
+}
+
+// An image saved in the session dir is stored by its file name only: the
+// state is rewritten at every pause, and megabytes of base64 per image would
+// make that slow. readState reads the bytes back.
+function imagesByFile(key: string, value: unknown): unknown {
+  if (key !== "images" || !Array.isArray(value)) return value;
+  return (value as ToolImage[]).map(({ data, ...ref }) => (ref.file ? ref : { data, ...ref }));
+}
+
+/** Images whose saved copy is gone are dropped; the result text still says what was seen. */
+function loadImages(dir: string, images: ToolImage[]): ToolImage[] {
+  const loaded: ToolImage[] = [];
+  for (const img of images) {
+    if (img.data) {
+      loaded.push(img);
+      continue;
+    }
+    try {
+      loaded.push({ ...img, data: readFileSync(join(dir, img.file ?? "")).toString("base64") });
+    } catch {
+      // missing copy: nothing to send
+    }
+  }
+  return loaded;
 }
 
 /** Sessions (newest first) whose state passes `filter`. */

@@ -7,6 +7,7 @@ import type { Services } from "./services.js";
 import type { Config } from "./config/schema.js";
 import type { TerminalManager } from "./jobs/terminal.js";
 import type { JobManager } from "./jobs/types.js";
+import type { ToolImage } from "./history.js";
 
 export interface ToolContext {
   /** The task directory the tool works in (per turn, never a global). */
@@ -36,6 +37,8 @@ export interface ToolResult {
   modelText: string;
   /** What the view shows; defaults to `modelText`. */
   viewText?: string;
+  /** Images for the model, after the text (view_image); the dispatcher saves them in the session dir. */
+  images?: Array<Omit<ToolImage, "file">>;
   /** Set by a finish tool: the loop ends after this call. */
   finish?: { message?: string };
 }

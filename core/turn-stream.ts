@@ -3,6 +3,7 @@
 
 import type { Emit, Usage } from "./events.js";
 import type { ModelRequest, ToolCall } from "./history.js";
+import { elideImageData } from "./providers/elide-images.js";
 import type { Provider } from "./providers/types.js";
 
 export interface CollectedTurn {
@@ -58,7 +59,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
     for await (const ev of deps.provider.stream(request, deps.signal)) {
       switch (ev.type) {
         case "raw_request":
-          emit({ type: "provider_request", requestId, url: ev.url, body: ev.body });
+          emit({ type: "provider_request", requestId, url: ev.url, body: elideImageData(ev.body) });
           break;
         case "raw_response":
           emit({ type: "provider_response", requestId, status: ev.status, body: ev.body });

@@ -18,8 +18,13 @@ await build({
   sourcemap: "linked",
   legalComments: "none",
   // ripgrep resolves its bundled rg binary relative to its own files; node-pty
-  // is a native module (a .node binary found beside its own files).
-  external: ["@vscode/ripgrep", "@lydell/node-pty", "react-devtools-core"],
+  // is a native module (a .node binary found beside its own files), and so is
+  // sharp (libvips, loaded by view_image only). bmp-ts is plain JS and is
+  // bundled into view_image's lazy chunk.
+  external: ["@vscode/ripgrep", "@lydell/node-pty", "react-devtools-core", "sharp"],
+  // jsonc-parser's "main" is a UMD build whose relative require()s esbuild
+  // cannot follow; its ES module build bundles cleanly.
+  alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   // React's production build: the development one records a performance
   // measure per commit (never freed) and deep-compares props.
   define: { YUJ_VERSION: JSON.stringify(pkg.version), "process.env.NODE_ENV": JSON.stringify("production") },

@@ -13,6 +13,7 @@ import { chordEditTool } from "./chord/edit.js";
 import { chordGlobTool } from "./chord/glob.js";
 import { chordGrepTool } from "./chord/grep.js";
 import { chordReadTool } from "./chord/read.js";
+import { viewImageTool } from "./chord/view_image.js";
 import { chordWriteTool } from "./chord/write.js";
 import { doneTool } from "./done.js";
 import { editTool } from "./edit.js";
@@ -22,6 +23,7 @@ import { grepTool } from "./grep.js";
 import { jobKillTool } from "./job_kill.js";
 import { jobListTool } from "./job_list.js";
 import { jobOutputTool } from "./job_output.js";
+import { notebookEditTool } from "./notebook_edit.js";
 import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
 import { terminalIoTool } from "./terminal_io.js";
@@ -41,6 +43,7 @@ const HANDLERS: readonly ToolHandler[] = [
   editTool,
   applyPatchTool,
   udiffTool,
+  notebookEditTool,
   globTool,
   grepTool,
   askUserTool,
@@ -58,6 +61,7 @@ const HANDLERS: readonly ToolHandler[] = [
   jobListTool,
   jobKillTool,
   chordApplyPatchTool,
+  viewImageTool,
 ];
 
 export function builtinHandlers(): Map<string, ToolHandler> {

@@ -122,10 +122,19 @@ const postEditCheck = z.strictObject({
   on_fail: z.enum(["append", "warn", "block"]).default("append"),
 });
 
+// Runs after a successful edit/write/apply_patch/udiff/notebook_edit/
+// structural_edit of a listed file (tools/guards/formatter.ts); its report is
+// appended to that tool's result. Not a model tool, and off by default.
 const formatterSection = section({
-  /** Argument vector; `{path}` is replaced by the changed file. Empty: no formatter. */
+  /**
+   * Argument vector, run without a shell in the project root (the task
+   * directory); every `{path}` is replaced by the changed file's absolute
+   * path. Empty: no formatter.
+   */
   command: z.array(z.string()).default([]),
+  /** Extensions of the files to format, with or without the dot (".ts", "py"), any case. Empty: none. */
   extensions: z.array(z.string()).default([]),
+  /** Past this the formatter's process group is killed and the model's edit stays as it is. */
   timeout_s: posInt.default(10),
 });
 

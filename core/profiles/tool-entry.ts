@@ -3,6 +3,8 @@
 // tool is exposed.
 
 import { z } from "zod";
+import { editFamily } from "./model-family.js";
+import { modelAcceptsImages } from "../providers/model-caps.js";
 
 /**
  * A condition string:
@@ -13,12 +15,17 @@ import { z } from "zod";
  *   `<value>` (for enum settings such as `config:loop.plan_mode=required`)
  * - `top_level`: on only in the top-level assistant session
  * - `interactive`: on only while someone can answer at once (the TUI)
+ * - `model_family:patch` / `model_family:edit`: on when the session's model
+ *   is (is not) patch-native, GPT or o-series (model-family.ts); an unknown
+ *   model counts as `edit`. Chord picks its edit tools this way.
+ * - `model:images`: on when the session's model accepts image input
+ *   (providers/model-caps.ts); off when the model is unknown.
  */
 const condition = z
   .string()
   .regex(
-    /^(always|top_level|interactive|edit_format:[a-z_|]+|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
-    "a condition: always, top_level, interactive, edit_format:<fmt>, config:<key>, config:<key>=<value>",
+    /^(always|top_level|interactive|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
+    "a condition: always, top_level, interactive, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>",
   );
 
 export const profileToolSchema = z.strictObject({
@@ -54,6 +61,8 @@ export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   if (cond === "interactive") return ctx.interactive;
   const [kind, value = ""] = cond.split(/:(.*)/s);
   if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
+  if (kind === "model_family") return editFamily(ctx.model) === value;
+  if (cond === "model:images") return ctx.model !== undefined && modelAcceptsImages(ctx.model.provider, ctx.model.id);
   if (kind === "config") {
     const eq = value.indexOf("=");
     if (eq < 0) return lookup(ctx.config, value) === true;

@@ -32,7 +32,12 @@ export function toAnthropicBody(req: ModelRequest): Omit<Anthropic.MessageCreate
       let j = i;
       for (; j < history.length && history[j]!.role === "tool"; j++) {
         const result = history[j] as ToolItem;
-        blocks.push({ type: "tool_result", tool_use_id: result.callId, content: result.text, is_error: result.isError });
+        blocks.push({
+          type: "tool_result",
+          tool_use_id: result.callId,
+          content: result.images?.length ? anthropicToolContent(result) : result.text,
+          is_error: result.isError,
+        });
       }
       const next = history[j];
       if (next?.role === "user") {
@@ -78,7 +83,11 @@ export function toResponsesBody(
         input.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.args });
       }
     } else {
-      input.push({ type: "function_call_output", call_id: item.callId, output: item.text });
+      input.push({
+        type: "function_call_output",
+        call_id: item.callId,
+        output: item.images?.length ? responsesToolOutput(item) : item.text,
+      });
     }
   }
   return {
@@ -129,7 +138,7 @@ export function toChatBody(
           : {}),
       });
     } else {
-      messages.push({ role: "tool", tool_call_id: item.callId, content: item.text });
+      messages.push({ role: "tool", tool_call_id: item.callId, content: chatToolText(item) });
     }
   }
   return {
@@ -145,6 +154,40 @@ export function toChatBody(
       : {}),
     max_tokens: req.maxOutputTokens,
   };
+}
+
+/** A tool result with images: the text first, then each image as a base64 block. */
+function anthropicToolContent(item: ToolItem): Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam> {
+  const blocks: Array<Anthropic.TextBlockParam | Anthropic.ImageBlockParam> = [];
+  // The API rejects an empty text block; an image-only result sends just images.
+  if (item.text) blocks.push({ type: "text", text: item.text });
+  for (const img of item.images ?? []) {
+    blocks.push({ type: "image", source: { type: "base64", media_type: img.mediaType, data: img.data } });
+  }
+  return blocks;
+}
+
+/** A function call output with images: input_text, then input_image items as data URLs. */
+function responsesToolOutput(item: ToolItem): OpenAI.Responses.ResponseFunctionCallOutputItemList {
+  return [
+    { type: "input_text", text: item.text },
+    ...(item.images ?? []).map((img) => ({
+      type: "input_image" as const,
+      image_url: `data:${img.mediaType};base64,${img.data}`,
+    })),
+  ];
+}
+
+/**
+ * Chat Completions tool messages are text only. view_image is never offered
+ * there, but a history made on another provider can hold image results: the
+ * model gets the text and is told the image itself did not come through.
+ */
+function chatToolText(item: ToolItem): string {
+  const count = item.images?.length ?? 0;
+  if (count === 0) return item.text;
+  const what = count === 1 ? "the image was" : `${count} images were`;
+  return `${item.text}\n[${what} not sent: this API (OpenAI Chat Completions) takes no images in tool results]`;
 }
 
 /** The call's arguments as an object, or undefined when they are not a JSON object. */

@@ -26,7 +26,7 @@ describe("builtin handlers", () => {
     expect([...handlers.keys()].sort()).toEqual([
       "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "chord_apply_patch",
       "chord_delete", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "read", "shell", "terminal_io", "terminal_start", "udiff", "write",
+      "notebook_edit", "read", "shell", "terminal_io", "terminal_start", "udiff", "view_image", "write",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
@@ -51,11 +51,13 @@ describe("builtin handlers", () => {
       job_kill: false,
       job_list: true,
       job_output: true,
+      notebook_edit: false,
       read: true,
       shell: false,
       terminal_io: false,
       terminal_start: false,
       udiff: false,
+      view_image: true,
       write: false,
     });
   });

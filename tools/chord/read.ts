@@ -2,12 +2,15 @@
 // raw LF-normalised text with no line-number gutter. offset/limit are 1-based
 // line paging (limit defaults to 2000); the inline text is capped at
 // min(50 KiB, 60000 bytes) and a cut is reported as `truncated=budget`.
-// A complete, untruncated read is recorded for write gating.
+// A complete, untruncated read is recorded for write gating. Text that is
+// not UTF-8 (BOM Unicode, GB18030, Big5, Shift-JIS) is decoded and named in
+// the header as `encoding="<name>"`; see chord-decode.ts.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { didYouMean, resolveInCwd } from "../lib/paths.js";
-import { decodeText, splitLines } from "../lib/text-file.js";
+import { decodeForChord, type ChordDecoded } from "../lib/chord-decode.js";
+import { splitLines } from "../lib/text-file.js";
 import { noteCompleteRead, plain, sha256 } from "./observations.js";
 
 export const chordReadSchema = z.object({
@@ -60,11 +63,11 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
       return fail(`cannot read ${shown}: ${(err as Error).message}`);
     }
-    const decoded = decodeText(bytes);
-    if (!decoded) return fail(`cannot read binary file: ${shown}`);
+    const decoded = decodeForChord(bytes);
+    if (!decoded.ok) return fail(undecodableText(shown, decoded));
 
-    // Lone CRs are normalised too: the model always sees LF text.
-    const lines = splitLines(decoded.text.replace(/\r/g, "\n"));
+    // CRLF and lone CRs alike become LF: the model always sees LF text.
+    const lines = splitLines(decoded.text.replace(/\r\n?/g, "\n"));
     const total = lines.length;
 
     if (first > total + 1 || (total === 0 && first > 1)) {
@@ -97,15 +100,27 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
 
     if (picked.length === 0) {
       if (first === 1) noteCompleteRead(ctx.sessionDir, where.abs, sha256(bytes));
-      return ok(`READ_RESULT lines=none total=${total}`);
+      return ok(`READ_RESULT lines=none total=${total}${decoded.encoding ? ` encoding="${decoded.encoding}"` : ""}`);
     }
     const last = first + picked.length - 1;
     let header = `READ_RESULT lines=${first}-${last} total=${total}`;
     if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
+    if (decoded.encoding) header += ` encoding="${decoded.encoding}"`;
     if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.sessionDir, where.abs, sha256(bytes));
     return ok(`${header}\n${picked.join("\n")}`);
   },
 };
+
+function undecodableText(shown: string, d: Exclude<ChordDecoded, { ok: true }>): string {
+  if (d.reason === "binary") return `cannot read binary file: ${shown}`;
+  if (d.reason === "ambiguous") {
+    return (
+      `cannot read ${shown}: not UTF-8, and its text encoding cannot be told apart (candidates: ${d.candidates.join(", ")}); ` +
+      "convert it to UTF-8 first (e.g. iconv in the shell)"
+    );
+  }
+  return `cannot read ${shown}: unsupported text encoding (supported: UTF-8, UTF-16/UTF-32 with a BOM, GB18030, Big5, Shift-JIS)`;
+}
 
 /** The longest prefix of `text` that fits in `max` UTF-8 bytes, cut on a character boundary. */
 function cutToBytes(text: string, max: number): string {

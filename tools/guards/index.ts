@@ -5,12 +5,15 @@
 //
 // Order matters, because the first refusal wins: the planning phase first
 // (nothing else applies until the plan is accepted), then the finish rule,
-// then the stale-file check.
+// then the stale-file check. After-hooks run in the same order, so the
+// formatter comes before the stale-file guard: the hash that guard records
+// after a change must be of the file as the formatter left it.
 
 import type { Config } from "../../core/config/schema.js";
 import type { Guard } from "../../core/guards/types.js";
 import { nodeServices, type FileSystem } from "../../core/services.js";
 import { createDoneGuard } from "./done-guard.js";
+import { createFormatterGuard } from "./formatter.js";
 import { createPlanModeGuard } from "./plan-mode.js";
 import { createStaleFileGuard } from "./stale-file.js";
 
@@ -22,7 +25,8 @@ export interface GuardOptions {
 }
 
 export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
-  const fs = opts.fs ?? nodeServices().fs;
+  const services = nodeServices();
+  const fs = opts.fs ?? services.fs;
   const guards: Guard[] = [];
   if (config.loop.plan_mode === "required") {
     guards.push(createPlanModeGuard({ fs, maxTurns: config.loop.plan_max_turns, accepted: opts.planAccepted ?? false }));
@@ -36,11 +40,18 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
       }),
     );
   }
+  const fmt = config.formatter;
+  if (fmt.command.length > 0 && fmt.extensions.length > 0) {
+    guards.push(
+      createFormatterGuard({ fs, services, command: fmt.command, extensions: fmt.extensions, timeoutS: fmt.timeout_s }),
+    );
+  }
   if (config.tools.stale_file !== "off") guards.push(createStaleFileGuard({ fs, mode: config.tools.stale_file }));
   return guards;
 }
 
 export { createDoneGuard, doneText, type DoneGuardOptions } from "./done-guard.js";
+export { createFormatterGuard, FORMATTED_HANDLERS, type FormatterGuardOptions } from "./formatter.js";
 export { createPlanModeGuard, planText, PLAN_PHASE_TOOLS, type PlanModeGuard, type PlanModeOptions } from "./plan-mode.js";
 export { createStaleFileGuard, staleBlockText, staleWarningText, type StaleFileMode, type StaleFileOptions } from "./stale-file.js";
 export {

@@ -1,0 +1,179 @@
+// The mechanics behind the formatter guard: running the configured formatter
+// as a real child process with a deadline, and taking the snapshots that say
+// which files it changed.
+//
+// The formatter leads its own process group, so a timeout ends whatever it
+// started too (a formatter daemon, a shell pipeline), not just the leader.
+//
+// Attribution: a formatter may touch more than the file it was given (an
+// import sorter, a tool that formats the whole package). In a git repository
+// the repository-visible files are the ones `git status` lists (tracked and
+// changed, or untracked and not ignored); they are fingerprinted before and
+// after the run, and a file whose fingerprint or status changed was changed
+// by the formatter. Files that were clean and stay clean are unchanged by
+// definition. Outside a repository only the target is watched.
+
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+import type { FileSystem, Services } from "../../core/services.js";
+import { jobEnv, killGroup } from "./process-group.js";
+
+export type FormatterStatus =
+  | { kind: "ok" }
+  | { kind: "failed"; exitCode: number | null; signal: string | null; stderrTail: string }
+  | { kind: "not_started"; error: string }
+  | { kind: "timeout"; seconds: number; stderrTail: string };
+
+/** Grace between SIGTERM and SIGKILL for a formatter past its deadline. */
+const KILL_GRACE_MS = 500;
+/** Kept from stderr; only the end is reported. */
+const STDERR_KEEP_BYTES = 8192;
+const STDERR_TAIL_LINES = 5;
+const STDERR_TAIL_CHARS = 400;
+const STDERR_DRAIN_MS = 500;
+
+export async function runFormatter(
+  argv: readonly string[],
+  cwd: string,
+  timeoutS: number,
+  services: Pick<Services, "spawn" | "clock">,
+): Promise<FormatterStatus> {
+  let child: ReturnType<Services["spawn"]>;
+  try {
+    child = services.spawn(argv[0]!, argv.slice(1), {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: jobEnv(process.env),
+    });
+  } catch (err) {
+    return { kind: "not_started", error: (err as Error).message };
+  }
+  let stderr = Buffer.alloc(0);
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = Buffer.concat([stderr, chunk]);
+    if (stderr.length > STDERR_KEEP_BYTES) stderr = stderr.subarray(stderr.length - STDERR_KEEP_BYTES);
+  });
+
+  let timedOut = false;
+  // "exit", not "close": a process the formatter left behind may hold stderr
+  // open indefinitely, and the result must not wait for it.
+  const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolve) => {
+    child.once("error", (error) => resolve({ code: null, signal: null, error }));
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let killed: Promise<void> | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    // Still unreaped (no exit seen): the group number is provably ours.
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      killed = killGroup(child.pid, KILL_GRACE_MS, services.clock);
+    }
+  }, timeoutS * 1000);
+  const end = await exited;
+  clearTimeout(timer);
+  // The whole group is gone (or SIGKILLed) before the files are looked at.
+  await killed;
+  // Let the last stderr bytes arrive, briefly.
+  await Promise.race([closed, services.clock.sleep(STDERR_DRAIN_MS)]);
+  child.stderr?.destroy();
+
+  const tail = stderrTail(stderr.toString("utf8"));
+  if (end.error) return { kind: "not_started", error: end.error.message };
+  if (timedOut) return { kind: "timeout", seconds: timeoutS, stderrTail: tail };
+  if (end.code === 0) return { kind: "ok" };
+  return { kind: "failed", exitCode: end.code, signal: end.signal, stderrTail: tail };
+}
+
+function stderrTail(text: string): string {
+  const lines = text.trimEnd().split("\n").slice(-STDERR_TAIL_LINES).join("\n");
+  return lines.length > STDERR_TAIL_CHARS ? `…${lines.slice(-STDERR_TAIL_CHARS)}` : lines;
+}
+
+export async function sha256File(fs: FileSystem, abs: string): Promise<string | undefined> {
+  try {
+    return createHash("sha256").update(await fs.readFile(abs)).digest("hex");
+  } catch {
+    return undefined; // gone (a formatter may delete or rename)
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Repository snapshots
+
+/** Hashing stops being worth it past this size; a stat signature stands in. */
+const HASH_MAX_BYTES = 8 * 1024 * 1024;
+/** More changed files than this and attribution is limited to the target. */
+export const SNAPSHOT_MAX_PATHS = 5000;
+const GIT_TIMEOUT_MS = 10_000;
+
+export interface RepoSnapshot {
+  /** Absolute repository root. */
+  top: string;
+  /** Absolute path → fingerprint of every path `git status` lists. */
+  files: Map<string, string>;
+  /** Absolute path → its two-letter status. */
+  status: Map<string, string>;
+  /** Too many entries to fingerprint: only the target is attributed. */
+  overflow: boolean;
+}
+
+function git(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["--no-optional-locks", ...args],
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } },
+      (err, stdout) => resolve(err ? undefined : stdout),
+    );
+  });
+}
+
+/** The repository root containing `dir`, or undefined outside a repository (or without git). */
+export async function gitTop(dir: string): Promise<string | undefined> {
+  const out = await git(dir, ["rev-parse", "--show-toplevel"]);
+  return out === undefined ? undefined : out.trim() || undefined;
+}
+
+export async function snapshotRepo(fs: FileSystem, top: string): Promise<RepoSnapshot | undefined> {
+  const out = await git(top, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+  if (out === undefined) return undefined;
+  const status = new Map<string, string>();
+  const fields = out.split("\0");
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (f.length < 4) continue;
+    const xy = f.slice(0, 2);
+    status.set(path.join(top, f.slice(3)), xy);
+    // A rename or copy is followed by its source path.
+    if (xy.includes("R") || xy.includes("C")) i++;
+  }
+  const overflow = status.size > SNAPSHOT_MAX_PATHS;
+  const files = new Map<string, string>();
+  if (!overflow) for (const abs of status.keys()) files.set(abs, await fingerprint(fs, abs));
+  return { top, files, status, overflow };
+}
+
+/** Absolute paths whose fingerprint or status differs between two snapshots. */
+export async function changedBetween(fs: FileSystem, before: RepoSnapshot, after: RepoSnapshot): Promise<string[]> {
+  const changed = new Set<string>();
+  for (const abs of new Set([...before.status.keys(), ...after.status.keys()])) {
+    if (before.status.get(abs) !== after.status.get(abs)) changed.add(abs);
+    else if (before.files.get(abs) !== (after.files.get(abs) ?? (await fingerprint(fs, abs)))) changed.add(abs);
+  }
+  return [...changed];
+}
+
+async function fingerprint(fs: FileSystem, abs: string): Promise<string> {
+  try {
+    const st = await fs.lstat(abs);
+    // Links and special files are never hashed: their stat says enough.
+    if (!st.isFile()) return `other:${st.mode}:${st.size}:${st.mtimeMs}`;
+    if (st.size > HASH_MAX_BYTES) return `stat:${st.size}:${st.mtimeMs}`;
+    return (await sha256File(fs, abs)) ?? "missing";
+  } catch {
+    return "missing";
+  }
+}
