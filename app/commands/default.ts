@@ -8,18 +8,19 @@ import { join } from "node:path";
 import type { ParsedArgs } from "../args.js";
 import { fixturesRoot } from "../locate.js";
 import { resolveSession } from "../session.js";
+import { loadTui } from "../tui/load.js";
 import { demoCommand, initGit } from "./demo.js";
 
 export async function defaultCommand(args: ParsedArgs, version: string): Promise<number> {
-  const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true });
   const tty = process.stdout.isTTY === true && process.stdin.isTTY === true;
+  const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
   if (!tty) {
     if (!resolved.choice) return demoCommand(args, version);
     process.stdout.write(`yuj ${version}: the TUI needs a terminal. Run a task headless with: yuj code "what to do"\n`);
     return 0;
   }
-  const { runTui } = await import("../tui/run.js");
-  if (resolved.choice) return runTui({ args, cwd: process.cwd(), env: process.env, version });
+  const { runTui } = await loadTui();
+  if (resolved.choice) return runTui({ args, cwd: process.cwd(), env: process.env, version, resolved });
   const repo = mkdtempSync(join(tmpdir(), "yuj-demo-"));
   cpSync(join(fixturesRoot, "demo-repo"), repo, { recursive: true });
   initGit(repo);

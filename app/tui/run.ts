@@ -12,7 +12,7 @@ import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
 import { buildInteractiveGate } from "../permission-setup.js";
 import { loopDepsFor } from "../loop-deps.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession } from "../session.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createViewStore } from "./store.js";
 
 export interface TuiOptions {
@@ -21,6 +21,8 @@ export interface TuiOptions {
   env: Env;
   version: string;
   demo?: { overrides: Record<string, unknown>; banner: string };
+  /** The session as the caller already resolved it (interactive), so start-up does it once. */
+  resolved?: Resolved;
 }
 
 // Alternate screen plus bracketed paste (a paste arrives marked, so its
@@ -29,7 +31,7 @@ const ALT_SCREEN_ON = "\x1b[?1049h\x1b[H\x1b[?2004h";
 const ALT_SCREEN_OFF = "\x1b[?2004l\x1b[?1049l";
 
 export async function runTui(opts: TuiOptions): Promise<number> {
-  const resolved = resolveSession({
+  const resolved = opts.resolved ?? resolveSession({
     args: opts.args,
     cwd: opts.cwd,
     env: opts.env,
