@@ -2,6 +2,7 @@
 // the TUI) are reached through dynamic import() and land in their own chunks,
 // so `yuj --version` and a headless run load only what they use.
 import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import { readFileSync, rmSync } from "node:fs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -31,5 +32,22 @@ await build({
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
   },
+  plugins: [boundedInkCaches()],
   logLevel: "warning",
 });
+
+// Ink keeps every text it ever measured or wrapped in two module-level caches
+// that never evict; in a long session that is memory growing with time. Its
+// two small modules are swapped for ours (components/ink-caches/), which do
+// the same work with bounded caches.
+function boundedInkCaches() {
+  const ours = (name) => fileURLToPath(new URL(`../components/ink-caches/${name}.ts`, import.meta.url));
+  return {
+    name: "bounded-ink-caches",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/(measure-text|wrap-text)\.js$/ }, (args) =>
+        /[\\/]ink[\\/]build[\\/]/.test(args.importer) ? { path: ours(args.path.slice(2, -3)) } : undefined,
+      );
+    },
+  };
+}
