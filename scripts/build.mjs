@@ -32,7 +32,7 @@ await build({
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
   },
-  plugins: [boundedInkCaches()],
+  plugins: [boundedInkCaches(), fewerGrammars()],
   logLevel: "warning",
 });
 
@@ -47,6 +47,20 @@ function boundedInkCaches() {
     setup(b) {
       b.onResolve({ filter: /^\.\/(measure-text|wrap-text)\.js$/ }, (args) =>
         /[\\/]ink[\\/]build[\\/]/.test(args.importer) ? { path: ours(args.path.slice(2, -3)) } : undefined,
+      );
+    },
+  };
+}
+
+// cli-highlight requires all of highlight.js (190 grammars, built at load);
+// it gets the core with the common grammars instead (see the module).
+function fewerGrammars() {
+  const subset = fileURLToPath(new URL("../components/cards/highlight-languages.ts", import.meta.url));
+  return {
+    name: "fewer-grammars",
+    setup(b) {
+      b.onResolve({ filter: /^highlight\.js$/ }, (args) =>
+        /[\\/]cli-highlight[\\/]/.test(args.importer) ? { path: subset } : undefined,
       );
     },
   };
