@@ -16,7 +16,6 @@ import diff from "highlight.js/lib/languages/diff";
 import dockerfile from "highlight.js/lib/languages/dockerfile";
 import elixir from "highlight.js/lib/languages/elixir";
 import go from "highlight.js/lib/languages/go";
-import graphql from "highlight.js/lib/languages/graphql";
 import haskell from "highlight.js/lib/languages/haskell";
 import ini from "highlight.js/lib/languages/ini";
 import java from "highlight.js/lib/languages/java";
@@ -45,7 +44,7 @@ import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 
 const grammars = {
-  bash, c, cpp, csharp, css, diff, dockerfile, elixir, go, graphql, haskell, ini, java, javascript, json, kotlin,
+  bash, c, cpp, csharp, css, diff, dockerfile, elixir, go, haskell, ini, java, javascript, json, kotlin,
   lua, makefile, markdown, ocaml, perl, php, plaintext, powershell, python, r, ruby, rust, scala, scss, shell, sql,
   swift, typescript, xml, yaml,
 };
