@@ -28,8 +28,8 @@ describe("highlight.js grammar subset", () => {
       .map((f) => readFileSync(join(dist, f), "utf8"))
       .join("\n");
     expect(all).toContain("// components/cards/highlight-languages.ts");
-    expect(all).toContain("// node_modules/highlight.js/lib/languages/typescript.js");
-    expect(all).not.toContain("// node_modules/highlight.js/lib/languages/mathematica.js");
-    expect(all).not.toContain("// node_modules/highlight.js/lib/index.js");
+    expect(all).toContain("node_modules/highlight.js/lib/languages/typescript.js");
+    expect(all).not.toContain("node_modules/highlight.js/lib/languages/mathematica.js");
+    expect(all).not.toContain("node_modules/highlight.js/lib/index.js");
   });
 });

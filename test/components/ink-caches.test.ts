@@ -55,7 +55,7 @@ describe("Ink text caches", () => {
     const all = sources.join("\n");
     expect(all).toContain("// components/ink-caches/measure-text.ts");
     expect(all).toContain("// components/ink-caches/wrap-text.ts");
-    expect(all).not.toContain("// node_modules/ink/build/measure-text.js");
-    expect(all).not.toContain("// node_modules/ink/build/wrap-text.js");
+    expect(all).not.toContain("node_modules/ink/build/measure-text.js");
+    expect(all).not.toContain("node_modules/ink/build/wrap-text.js");
   });
 });
