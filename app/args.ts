@@ -4,7 +4,13 @@
 import { parseArgs } from "node:util";
 import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
 
-export const COMMANDS = ["code", "run", "tool", "setup", "models", "doctor", "demo", "approve", "reject", "resume", "help"] as const;
+export const COMMANDS = [
+  "code", "run", "tool", "setup", "models", "doctor", "demo",
+  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "help",
+] as const;
+
+/** Commands that print a report, not a run: `--output json` is theirs. */
+const REPORT_COMMANDS: readonly string[] = ["sessions", "current", "status", "show"];
 export type Command = (typeof COMMANDS)[number];
 
 export class UsageError extends Error {
@@ -27,6 +33,7 @@ const OPTIONS = {
   always: { type: "boolean" },
   scope: { type: "string" },
   message: { type: "string", short: "m" },
+  resume: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -41,7 +48,8 @@ export interface ParsedArgs {
   baseUrl?: string;
   apiKeyEnv?: string;
   editFormat?: (typeof EDIT_FORMATS)[number];
-  output: "text" | "jsonl";
+  /** jsonl: a run's events; json: a report command's data. */
+  output: "text" | "jsonl" | "json";
   maxTurns?: number;
   prompt?: string;
   /** Skip ordinary asks (never the protected tools). */
@@ -53,6 +61,8 @@ export interface ParsedArgs {
   scope?: "session" | "project";
   /** `yuj reject --message M`. */
   message?: string;
+  /** `yuj --resume ID`: open a stored session in the TUI. */
+  resume?: string;
   help: boolean;
   version: boolean;
 }
@@ -91,7 +101,10 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (str("base-url") !== undefined) parsed.baseUrl = url("--base-url", str("base-url")!);
   if (str("api-key-env") !== undefined) parsed.apiKeyEnv = envName(str("api-key-env")!);
   if (str("edit-format") !== undefined) parsed.editFormat = oneOf("--edit-format", str("edit-format")!, EDIT_FORMATS);
-  if (str("output") !== undefined) parsed.output = oneOf("--output", str("output")!, ["text", "jsonl"] as const);
+  if (str("output") !== undefined) {
+    const report = REPORT_COMMANDS.includes(command);
+    parsed.output = oneOf("--output", str("output")!, report ? (["text", "json"] as const) : (["text", "jsonl"] as const));
+  }
   if (str("max-turns") !== undefined) parsed.maxTurns = positiveInt("--max-turns", str("max-turns")!);
   if (str("prompt") !== undefined) parsed.prompt = str("prompt")!;
   if (values.yolo === true) parsed.yolo = true;
@@ -99,6 +112,12 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (values.always === true) parsed.always = true;
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
+  if (str("resume") !== undefined) {
+    if (command !== "default") {
+      throw new UsageError(`--resume opens a session in the terminal UI (yuj --resume ID); headless, continue it with yuj resume ID`);
+    }
+    parsed.resume = nonEmpty("--resume", str("resume")!);
+  }
   return parsed;
 }
 

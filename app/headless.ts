@@ -3,19 +3,20 @@
 // disk, and an exit status that says how it ended.
 
 import type { CoreEvent, FinishReason } from "../core/events.js";
-import type { HistoryItem } from "../core/history.js";
-import { runLoop, type LoopInput } from "../core/loop.js";
+import { runLoop, type LoopInput, type RunOutcome } from "../core/loop.js";
 import type { Env } from "../core/paths.js";
 import { secretValues } from "../core/redact.js";
-import { writeState, type SessionState } from "../core/session-state.js";
+import { newSessionState, StateWriteError, type SessionState } from "../core/session-state.js";
 import { createRedactor } from "../core/trace.js";
 import type { ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
 import { buildGate } from "./permission-setup.js";
 import { loopDepsFor } from "./loop-deps.js";
-import { pauseHelp, storedSettings } from "./pause.js";
+import { pauseHelp, questionHelp, storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession } from "./session.js";
+import { prepareResume, resumedSeq } from "./resume-plan.js";
+import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "./session-record.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession } from "./session.js";
 import { handleStopSignals } from "./signals.js";
 
 export interface HeadlessOptions {
@@ -23,8 +24,8 @@ export interface HeadlessOptions {
   cwd: string;
   env: Env;
   version: string;
-  /** A new task, or a paused session to continue. */
-  start: { task: string } | { resume: SessionState; dir: string };
+  /** A new task, or a stored session to continue (with a new message, maybe). */
+  start: { task: string } | { resume: SessionState; dir: string; message?: string };
   demo?: { overrides: Record<string, unknown>; footer: string; delayMs: number };
 }
 
@@ -36,16 +37,6 @@ export const EXIT_CODES: Record<FinishReason, number> = {
   approval_required: 3,
   input_required: 4,
   cancelled: 130,
-};
-
-const STATUS: Record<FinishReason, SessionState["status"]> = {
-  done: "completed",
-  answered: "completed",
-  max_turns: "failed",
-  error: "failed",
-  approval_required: "approval_required",
-  input_required: "input_required",
-  cancelled: "cancelled",
 };
 
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
@@ -72,32 +63,26 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     ? (e: CoreEvent) => void process.stdout.write(`${serialize(e)}\n`)
     : createTextRenderer({ out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) });
 
-  const state: SessionState = resumed
-    ? { ...resumed.resume, status: "running" }
-    : {
-        version: 1,
-        sessionId: "",
-        cwd: opts.cwd,
-        status: "running",
-        task,
-        settings: storedSettings(opts.args, opts.cwd),
-        history: [],
-        sessionRules: [],
-        usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
-        lastSeq: 0,
-        updatedAt: "",
-      };
+  let record: SessionRecord | undefined;
   const session = openSession(
     opts.env,
     secrets,
-    render,
+    (e) => {
+      record?.observe(e);
+      render(e);
+    },
     resolved.toolset,
     ["SIGHUP"],
-    resumed ? { id: resumed.resume.sessionId, dir: resumed.dir, lastSeq: resumed.resume.lastSeq } : undefined,
+    resumed ? { id: resumed.resume.sessionId, dir: resumed.dir, lastSeq: resumedSeq(resumed.resume, resumed.dir) } : undefined,
   );
-  state.sessionId = session.id;
+  const state =
+    resumed?.resume ??
+    newSessionState({ sessionId: session.id, cwd: opts.cwd, task, settings: storedSettings(opts.args, opts.cwd) });
+  const storedStatus = state.status;
+  state.status = "running";
+  state.pid = process.pid;
   Object.assign(session.usage, state.usage);
-  const save = () => writeState(session.dir, { ...state, usage: { ...session.usage }, lastSeq: session.lastSeq() });
+  record = createSessionRecord(session.dir, state, session);
   const signals = handleStopSignals();
 
   try {
@@ -109,23 +94,33 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       version: opts.version,
       demo: opts.demo !== undefined,
     });
-    save();
+    // Before the resume repairs: the gate takes the recorded approval answer.
     const gate = buildGate({ resolved, state, emit: session.emit, cwd: opts.cwd, args: opts.args });
-    const history: HistoryItem[] = state.history;
-    const input: LoopInput = resumed && state.pending ? { resumeCalls: state.pending.calls } : { userText: task };
-    delete state.pending;
-    delete state.answer;
-    const outcome = await runLoop(history, input, {
-      ...loopDepsFor({ resolved, choice, provider, session, args: opts.args, cwd: opts.cwd, secrets, gate }),
-      signal: signals.signal,
-    });
-    state.status = STATUS[outcome.reason];
-    if (outcome.pending) state.pending = outcome.pending;
-    save();
+    const input: LoopInput = resumed ? prepareResume(state, storedStatus, resumed.message, session.emit) : { userText: task };
+    let outcome: RunOutcome;
+    try {
+      record.save();
+      outcome = await runLoop(state.history, input, {
+        ...loopDepsFor({ resolved, choice, provider, session, args: opts.args, cwd: opts.cwd, secrets, gate, record }),
+        signal: signals.signal,
+      });
+      state.status = STATUS_AFTER[outcome.reason];
+      state.lastReason = outcome.reason;
+      if (outcome.message === undefined) delete state.lastMessage;
+      else state.lastMessage = outcome.message;
+      delete state.pid;
+      if (outcome.pending) state.pending = outcome.pending;
+      record.save();
+    } catch (err) {
+      if (err instanceof StateWriteError) return stateWriteFailed(session, err);
+      throw err;
+    }
 
     if (!jsonl && opts.demo) process.stdout.write(`\n${opts.demo.footer}\n`);
     if (outcome.reason === "approval_required" && outcome.pending) {
       process.stderr.write(pauseHelp(session.id, outcome.pending.request));
+    } else if (outcome.reason === "input_required" && outcome.question) {
+      process.stderr.write(questionHelp(session.id, outcome.question.question));
     } else if (EXIT_CODES[outcome.reason] !== 0 && (jsonl || outcome.reason !== "error")) {
       // The text transcript already printed the provider's error on stderr.
       process.stderr.write(`yuj: ${reasonLine(outcome.reason, outcome.message)}\n`);
@@ -135,6 +130,22 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     signals.dispose();
     await session.close();
   }
+}
+
+/**
+ * The state could not be saved: the run stops at once (going on would do
+ * work a later resume cannot know about), the user is told why and where,
+ * and the exit status says it failed.
+ */
+function stateWriteFailed(session: OpenSession, err: StateWriteError): number {
+  process.stderr.write(`yuj: ${err.message}\n`);
+  try {
+    session.emit({ type: "error", code: "state_write", message: err.message });
+    session.emit({ type: "run_finished", reason: "error", message: err.message });
+  } catch {
+    // The trace sits on the same disk; the line above already told the user.
+  }
+  return 1;
 }
 
 function reasonLine(reason: FinishReason, message?: string): string {

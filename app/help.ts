@@ -16,7 +16,14 @@ Usage:
                                allow the call a paused session waits on (the newest one here, or ID)
   yuj reject [ID] [--message M]
                                refuse it; the message goes back to the model
-  yuj resume [ID]              continue a paused session once it is answered
+  yuj resume [ID] ["MESSAGE"]  continue a session headless: paused, interrupted, or (with a new message) finished
+  yuj answer [ID] "TEXT"       answer the question a session paused on, then continue it
+  yuj sessions                 list the sessions, newest first (id, status, updated, cwd, task)
+  yuj current                  print the id of the newest session in this directory
+  yuj status [ID]              a session's status and the exact command that moves it on
+  yuj show [ID]                that, plus its settings, todos, jobs and recent activity
+  yuj --resume ID              open a stored session in the terminal UI and continue it
+                               (ID: a session id or a unique prefix; default: the newest session here)
 
 Options:
   --profile NAME               tool surface: _base (Yuj tools, default) or another folder under profiles/
@@ -27,6 +34,7 @@ Options:
   --api-key-env VAR            read the API key from environment variable VAR
   --edit-format F              exact | apply_patch | udiff | whole
   --output text|jsonl          headless output: readable transcript (default) or one JSON event per line
+  --output json                sessions, current, status, show: the report as JSON
   --max-turns N                stop after N model turns
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
   --measure                    measurement run: every ask is denied, no questions to the user
@@ -34,6 +42,6 @@ Options:
   -V, --version                print the version
 
 Exit status: 0 the model finished, 1 the run failed or hit a limit, 2 bad usage or config,
-3 paused for an approval (yuj approve / reject, then yuj resume), 4 paused for an answer to a question,
+3 paused for an approval (yuj approve / reject, then yuj resume), 4 paused for an answer (yuj answer),
 130 cancelled (Ctrl+C), 143 terminated (SIGTERM).
 `;

@@ -11,6 +11,8 @@ import { createGuards } from "../tools/guards/index.js";
 import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
+import { oneQuestionGuard } from "./question-limit.js";
+import type { SessionRecord } from "./session-record.js";
 import { systemPromptFor, type OpenSession, type Resolved } from "./session.js";
 
 export interface LoopDepsInputs {
@@ -22,8 +24,10 @@ export interface LoopDepsInputs {
   cwd: string;
   secrets: string[];
   gate: PermissionGate;
-  /** ask_user's way to the operator, where there is one. */
+  /** ask_user's way to the operator, where there is one; without it the run pauses for `yuj answer`. */
   ask?: ToolContext["ask"];
+  /** The saved state: written after every step, and the one-question rule reads it. */
+  record: SessionRecord;
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
@@ -40,12 +44,17 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     sessionDir: x.session.dir,
     usage: x.session.usage,
     gate: x.gate,
-    guards: [ruleHidingGuard(x.resolved, x.args), ...createGuards(x.resolved.config)],
+    guards: [
+      ruleHidingGuard(x.resolved, x.args),
+      oneQuestionGuard(() => x.record.state.question !== undefined),
+      ...createGuards(x.resolved.config),
+    ],
     session: {
       jobs: x.session.services.jobs,
       terminals: x.session.services.terminals,
-      ...(x.ask ? { ask: x.ask } : {}),
+      ...(x.ask ? { ask: x.ask } : { pauseForAnswer: true }),
     },
+    onStep: () => x.record.save(),
     wake: x.session.services.notices,
     redact: createRedact(x.secrets),
   };

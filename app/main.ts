@@ -37,6 +37,14 @@ export async function main(argv: string[], version: string): Promise<number> {
         return await (await import("./commands/approve.js")).approveCommand(args);
       case "resume":
         return await (await import("./commands/resume.js")).resumeCommand(args, version);
+      case "answer":
+        return await (await import("./commands/answer.js")).answerCommand(args, version);
+      case "sessions":
+      case "current":
+        return await (await import("./commands/sessions.js")).sessionsCommand(args);
+      case "status":
+      case "show":
+        return await (await import("./commands/status.js")).statusCommand(args);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(args, version);
       case "default":

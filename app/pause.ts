@@ -1,5 +1,5 @@
-// A run paused on an approval: what to tell the user, and the settings the
-// session is resumed with.
+// A run paused on an approval or a question: what to tell the user, and the
+// settings the session is resumed with.
 
 import { isAbsolute, resolve } from "node:path";
 import type { ApprovalRequest } from "../core/approvals/types.js";
@@ -16,6 +16,17 @@ export function pauseHelp(sessionId: string, request: ApprovalRequest): string {
     "    yuj approve --always        allow it and store the rule for this session (--scope project: in ./.yuj/config.toml)",
     '    yuj reject [--message "…"]  refuse it (the message goes back to the model)',
     "  then continue with: yuj resume",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+export function questionHelp(sessionId: string, question: string): string {
+  const lines = [
+    `yuj: input required (session ${sessionId}): the model asks:`,
+    ...question.split("\n").map((l) => `  | ${l}`),
+    "  answer with (the run then continues):",
+    `    yuj answer ${sessionId} "…"`,
+    `  show it again with: yuj status ${sessionId}`,
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -32,6 +32,8 @@ export interface SessionInputs {
   topLevel: boolean;
   /** Someone can answer at once (the TUI). */
   interactive?: boolean;
+  /** A measurement run (--measure): nothing asks the operator. */
+  measurement?: boolean;
 }
 
 export interface Resolved {
@@ -39,6 +41,8 @@ export interface Resolved {
   choice: ProviderChoice | undefined;
   toolset: ActiveToolset;
   services: Services;
+  /** The same surface for another model of the provider (/model): some tools depend on the model. */
+  toolsetFor(model: string): ActiveToolset;
 }
 
 // openSession's callers hand over the toolset, not the config and cwd it was
@@ -64,20 +68,26 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   const choice = chooseProvider(config, inputs.env, inputs.cwd);
   const registry = builtinHandlers();
   let toolset: ActiveToolset;
+  let toolsetFor: (model: string) => ActiveToolset;
   try {
     const profile = loadProfile(profilesRoot, config.profile);
     checkProfile(profile, registry, config.experiment.tool_desc);
-    toolset = activateTools(profile, registry, config, {
-      topLevel: inputs.topLevel,
-      interactive: inputs.interactive ?? false,
-      model: choice ? { provider: choice.name, id: choice.model } : undefined,
-    });
+    toolsetFor = (model) => {
+      const active = activateTools(profile, registry, config, {
+        topLevel: inputs.topLevel,
+        interactive: inputs.interactive ?? false,
+        measurement: inputs.measurement ?? inputs.args.measure === true,
+        model: choice ? { provider: choice.name, id: model } : undefined,
+      });
+      resolvedFrom.set(active, { config, projectDir: inputs.cwd });
+      return active;
+    };
+    toolset = toolsetFor(choice?.model ?? "");
   } catch (err) {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;
   }
-  resolvedFrom.set(toolset, { config, projectDir: inputs.cwd });
-  return { config, choice, toolset, services: nodeServices() };
+  return { config, choice, toolset, services: nodeServices(), toolsetFor };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {

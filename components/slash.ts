@@ -11,7 +11,7 @@ export interface SlashContext {
 export const SLASH_COMMANDS = ["/help", "/model", "/compact", "/clear", "/jobs", "/todos", "/quit"] as const;
 
 export function runSlash(text: string, ui: UiState, ctx: SlashContext): UiState {
-  const [name] = text.trim().split(/\s+/);
+  const [name, arg] = text.trim().split(/\s+/);
   switch (name) {
     case "/help":
       return { ...ui, overlay: "help" };
@@ -24,9 +24,14 @@ export function runSlash(text: string, ui: UiState, ctx: SlashContext): UiState 
     case "/quit":
       ctx.quit();
       return ui;
+    case "/model":
+      void ctx.controller.switchModel(arg);
+      return { ...ui, scroll: 0 };
+    case "/compact":
+      void ctx.controller.compact();
+      return { ...ui, scroll: 0 };
     default:
-      // /model and /compact need the model switcher and compaction, which are
-      // not in this build; the help overlay lists what is.
+      // An unknown command: the help overlay lists the ones there are.
       return { ...ui, overlay: "help" };
   }
 }

@@ -31,11 +31,13 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "ask">;
+  session?: Pick<ToolContext, "jobs" | "terminals" | "ask" | "pauseForAnswer">;
   /** Hides secrets in every tool result before the model or the trace sees it. */
   redact?: (text: string) => string;
   /** Checks around every call (stale files, plan mode, the done guard). */
   guards?: readonly Guard[];
+  /** The conversation so far, for handlers that steer it (rewind). */
+  conversation?: ToolContext["conversation"];
 }
 
 export type PreparedCall =
@@ -52,6 +54,8 @@ export interface CallOutcome {
   cancelled: boolean;
   /** The call waits for an approval nobody can give now; it has no result yet. */
   paused?: ApprovalRequest;
+  /** The call asked the operator this (ask_user, headless); its result is the answer, later. */
+  question?: string;
 }
 
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
@@ -100,6 +104,11 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
       result = { ok: false, modelText: verdict!.text };
     } else {
       result = await runHandler(p, deps);
+      if (result.question !== undefined && !deps.signal.aborted) {
+        // No result now: the session pauses and the answer becomes the result.
+        deps.emit({ type: "question_asked", callId: p.call.id, question: result.question });
+        return { call: p.call, ok: true, modelText: "", cancelled: false, question: result.question };
+      }
       if (deps.signal.aborted) {
         cancelled = true;
         result = { ok: false, modelText: `${CANCELLED_TEXT}\n${result.modelText}`.trimEnd() };
@@ -133,6 +142,7 @@ async function runHandler(
     sessionDir: deps.sessionDir,
     activeTools: deps.toolset.names,
     ...deps.session,
+    ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
   try {
     return await p.tool.handler.run(p.args, ctx);

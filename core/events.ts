@@ -153,6 +153,22 @@ export type EventBody =
   /** A delegated worker finished (AGENT COMPLETE) or failed (AGENT BLOCKED). */
   | { type: "agent_notice"; taskId: string; agentType: string; status: "complete" | "blocked"; summary: string }
   | { type: "usage"; usage: Usage; total: Usage }
+  /**
+   * Older turns were summarised to free context; the durable history keeps
+   * them, later requests carry the summary instead.
+   */
+  | {
+      type: "context_compacted";
+      reason: "auto" | "manual";
+      /** History items the summary stands for, and the ones kept after it. */
+      summarisedItems: number;
+      keptItems: number;
+      summaryChars: number;
+      /** Input tokens of the last request before compacting, when known. */
+      tokensBefore?: number;
+    }
+  /** Requests from now on go to another model of the same provider. */
+  | { type: "model_switched"; model: string; previous: string }
   | {
       type: "retry";
       attempt: number;

@@ -11,7 +11,12 @@ export interface ToolCall {
 export type HistoryItem =
   | { role: "user"; text: string }
   | { role: "assistant"; text: string; toolCalls: ToolCall[] }
-  | { role: "tool"; callId: string; name: string; text: string; isError: boolean; images?: ToolImage[] };
+  | { role: "tool"; callId: string; name: string; text: string; isError: boolean; images?: ToolImage[] }
+  /**
+   * A compaction: the items before it are summarised by `text`. Never sent
+   * as it is; requests carry it as a user message (core/compaction.ts).
+   */
+  | { role: "summary"; text: string };
 
 /**
  * An image a tool result carries to the model (view_image). The bytes live in
@@ -28,6 +33,9 @@ export interface ToolImage {
   file?: string;
 }
 
+/** What a request carries: summaries are turned into user text first. */
+export type RequestItem = Exclude<HistoryItem, { role: "summary" }>;
+
 /** A tool as the model is told about it. */
 export interface ToolSpec {
   name: string;
@@ -39,7 +47,7 @@ export interface ToolSpec {
 export interface ModelRequest {
   model: string;
   system: string;
-  history: HistoryItem[];
+  history: RequestItem[];
   tools: ToolSpec[];
   maxOutputTokens: number;
 }

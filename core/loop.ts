@@ -21,6 +21,8 @@ import {
   type PreparedCall,
 } from "./dispatch.js";
 import { streamTurn } from "./turn-stream.js";
+import { conversationRoles, shapeHistory } from "./context/shape.js";
+import { compactHistory, contextLimit, estimateTokens, nearlyFull, requestHistory } from "./compaction.js";
 
 export interface LoopDeps {
   provider: Provider;
@@ -43,6 +45,14 @@ export interface LoopDeps {
   usage: Usage;
   /** Runtime notices (a background job finished, …) to hand the model next. */
   wake?: WakeSource;
+  /**
+   * Called after each completed step — the user message, an assistant
+   * message, each batch of tool results — with the history as it now is, so
+   * the caller can save the session. A throw ends the run with that error.
+   */
+  onStep?: (history: readonly HistoryItem[]) => void;
+  /** True once when the user asked to compact (/compact) while this run works. */
+  takeCompactRequest?: () => boolean;
 }
 
 /** Where notices come from that the model must see between turns. */
@@ -62,10 +72,16 @@ export interface RunOutcome {
   turns: number;
   /** Set when the run paused for an approval: the calls of the turn not yet run, the first one asking. */
   pending?: { calls: ToolCall[]; request: ApprovalRequest };
+  /** Set when the run paused for an answer (ask_user): the call the answer will be the result of. */
+  question?: { callId: string; question: string };
 }
 
-/** A new user message, or the continuation of a run paused on an approval. */
-export type LoopInput = { userText: string } | { resumeCalls: ToolCall[] };
+/**
+ * A new user message, the continuation of a run paused on an approval, or a
+ * plain continuation of a history that waits for the model (after an
+ * answered question or an interrupted run).
+ */
+export type LoopInput = { userText: string } | { resumeCalls: ToolCall[] } | { continue: true };
 
 /**
  * Runs one user message to its end. `history` is the conversation so far and
@@ -81,16 +97,20 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
   if ("userText" in start) {
     emit({ type: "user_message", text: start.userText });
     history.push({ role: "user", text: start.userText });
+    deps.onStep?.(history);
   } else {
     // The paused turn goes on where it stopped; turns count from the run's start.
     const lastUser = history.map((h) => h.role).lastIndexOf("user");
     firstTurn = history.slice(lastUser + 1).filter((h) => h.role === "assistant").length;
-    deps.setTurn(firstTurn - 1);
-    const ended = await afterDispatch(history, start.resumeCalls, deps, firstTurn);
-    if (ended) return ended;
+    if ("resumeCalls" in start) {
+      deps.setTurn(firstTurn - 1);
+      const ended = await afterDispatch(history, start.resumeCalls, deps, firstTurn);
+      if (ended) return ended;
+    }
   }
 
   const maxTurns = deps.config.loop.max_turns;
+  let lastContextTokens: number | undefined;
   for (let turn = firstTurn; ; turn++) {
     if (turn >= maxTurns) {
       return finish(deps, { reason: "max_turns", message: `stopped after ${maxTurns} turns ([loop].max_turns)`, turns: turn });
@@ -99,13 +119,14 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
     deps.setTurn(turn);
     deliverNotices(history, deps);
 
+    const view = await requestView(history, deps, lastContextTokens);
     let collected;
     try {
       collected = await streamTurn(
         {
           model: deps.model,
           system: deps.system,
-          history,
+          history: view,
           tools: visibleSpecs(deps),
           maxOutputTokens: deps.config.provider.max_output_tokens,
         },
@@ -117,12 +138,15 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
       return finish(deps, { reason: "error", message, turns: turn + 1 });
     }
 
+    if (collected.usage) lastContextTokens = collected.usage.inputTokens + collected.usage.cachedTokens + collected.usage.outputTokens;
     if (collected.text) emit({ type: "assistant_message", text: collected.text });
     const calls = [...collected.calls, ...(collected.cancelled ? collected.unfinished : [])];
     history.push({ role: "assistant", text: collected.text, toolCalls: calls });
+    deps.onStep?.(history);
 
     if (collected.cancelled) {
       for (const call of calls) pushResult(history, cancelCall(call, deps));
+      deps.onStep?.(history);
       emit({ type: "turn_finished", toolCalls: calls.length });
       return finish(deps, { reason: "cancelled", turns: turn + 1 });
     }
@@ -147,8 +171,11 @@ async function afterDispatch(
   deps: LoopDeps,
   turns: number,
 ): Promise<RunOutcome | undefined> {
-  const { outcomes, pending } = await dispatchAll(calls, deps);
-  for (const outcome of outcomes) pushResult(history, outcome);
+  const { outcomes, pending, question } = await dispatchAll(history, calls, deps);
+  if (question) {
+    deps.emit({ type: "turn_finished", toolCalls: calls.length });
+    return finish(deps, { reason: "input_required", message: question.question, turns, question });
+  }
   if (pending) {
     const request = pending[0]!.paused!;
     return finish(deps, {
@@ -170,38 +197,55 @@ async function afterDispatch(
 
 /**
  * Runs a turn's calls: consecutive read-only calls together, anything that
- * writes alone and in order. Calls after a finish call are not run.
+ * writes alone and in order. Calls after a finish call or a question are not
+ * run. Each batch's results go into the history as soon as it is done, so a
+ * process killed during a later call keeps them.
  */
 async function dispatchAll(
+  history: HistoryItem[],
   calls: ToolCall[],
   deps: LoopDeps,
-): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[] }> {
+): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[]; question?: { callId: string; question: string } }> {
   const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
   const outcomes: CallOutcome[] = [];
-  let finished = false;
+  const record = (results: CallOutcome[]) => {
+    outcomes.push(...results);
+    for (const r of results) pushResult(history, r);
+    if (results.length) deps.onStep?.(history);
+  };
+  let finished: string | undefined;
+  let question: { callId: string; question: string } | undefined;
   let i = 0;
   while (i < prepared.length) {
     if (finished) {
       const skipped = prepared[i++]!;
-      outcomes.push(
-        emitResult(skipped.call, { ok: false, modelText: "ERROR: not run: the task was finished by an earlier call in the same response" }, false, deps, 0),
-      );
+      record([emitResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${finished}` }, false, deps, 0)]);
       continue;
     }
     const batch: PreparedCall[] = [prepared[i++]!];
     if (isReadOnly(batch[0]!) && !isFinishCall(batch[0]!)) {
       while (i < prepared.length && isReadOnly(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
     }
-    const results = await Promise.all(batch.map((p) => runPrepared(p, deps)));
+    // Handlers that steer the conversation (rewind) read the history so far.
+    const conversation = { history, roles: conversationRoles(deps.toolset.tools) };
+    const results = await Promise.all(batch.map((p) => runPrepared(p, { ...deps, conversation })));
     if (results.some((r) => r.paused)) {
       // The paused calls and everything after them wait for the answer.
       const later = prepared.slice(i).map((p): CallOutcome => ({ call: p.call, ok: false, modelText: "", cancelled: false }));
-      return { outcomes: [...outcomes, ...results.filter((r) => !r.paused)], pending: [...results.filter((r) => r.paused), ...later] };
+      record(results.filter((r) => !r.paused));
+      return { outcomes, pending: [...results.filter((r) => r.paused), ...later] };
     }
-    outcomes.push(...results);
-    if (results.some((r) => r.finish)) finished = true;
+    // A question's call gets its result (the answer) when the session resumes.
+    const asked = results.find((r) => r.question !== undefined);
+    record(results.filter((r) => r !== asked));
+    if (asked) {
+      question = { callId: asked.call.id, question: asked.question! };
+      finished = "the model asked the operator a question earlier in the same response; call it again after the answer if it is still needed";
+    } else if (results.some((r) => r.finish)) {
+      finished = "the task was finished by an earlier call in the same response";
+    }
   }
-  return { outcomes };
+  return question ? { outcomes, question } : { outcomes };
 }
 
 function isFinishCall(p: PreparedCall): boolean {
@@ -227,6 +271,7 @@ function deliverNotices(history: HistoryItem[], deps: LoopDeps): void {
   const text = notices.map((n) => `[yuj] ${n}`).join("\n");
   deps.emit({ type: "notice", level: "info", text });
   history.push({ role: "user", text });
+  deps.onStep?.(history);
 }
 
 function pushResult(history: HistoryItem[], outcome: CallOutcome): void {
@@ -248,4 +293,24 @@ function finish(deps: LoopDeps, outcome: RunOutcome): RunOutcome {
       : { type: "run_finished", reason: outcome.reason, message: outcome.message },
   );
   return outcome;
+}
+
+/**
+ * The history as the next request carries it: think and rewind shape it,
+ * and a compaction summary stands in for what it covers. When the request
+ * would nearly fill the context window (or the user asked), older turns are
+ * summarised first. The history itself keeps every row.
+ */
+async function requestView(history: HistoryItem[], deps: LoopDeps, lastTokens: number | undefined) {
+  const shape = () =>
+    requestHistory(shapeHistory(history, { roles: conversationRoles(deps.toolset.tools), thinkKeepTurns: deps.config.tools.think_keep_turns }));
+  let view = shape();
+  const asked = deps.takeCompactRequest?.() ?? false;
+  const limit = contextLimit(deps.config, deps.provider.name, deps.model);
+  const tokens = Math.max(lastTokens ?? 0, estimateTokens(view, deps.system, JSON.stringify(visibleSpecs(deps)).length));
+  if (asked || (limit !== undefined && nearlyFull(tokens, limit, deps.config))) {
+    const compactDeps = { provider: deps.provider, model: deps.model, system: deps.system, config: deps.config, emit: deps.emit, signal: deps.signal, ...(deps.onStep ? { onStep: deps.onStep } : {}) };
+    if (await compactHistory(history, compactDeps, asked ? "manual" : "auto", tokens)) view = shape();
+  }
+  return view;
 }

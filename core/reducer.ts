@@ -239,6 +239,17 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       });
     case "usage":
       return { ...s, usage: { last: event.usage, total: event.total } };
+    case "context_compacted": {
+      const before = event.tokensBefore === undefined ? "" : ` at ${event.tokensBefore.toLocaleString("en-US")} input tokens`;
+      const how = event.reason === "manual" ? "Compacted on request" : "Context nearly full: compacted";
+      return addCard(s, {
+        kind: "notice",
+        level: "info",
+        text: `${how}${before}. ${event.summarisedItems} earlier items are now a ${event.summaryChars}-character summary; the last ${event.keptItems} items stay as they were. The full history is kept in the session.`,
+      });
+    }
+    case "model_switched":
+      return addCard({ ...s, model: event.model }, { kind: "notice", level: "info", text: `Model: ${event.model} (was ${event.previous}), from the next request on.` });
     case "retry": {
       const base = event.discardedPartial ? dropPartialTurn(s, event.turn) : s;
       const note = `Retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;

@@ -8,6 +8,8 @@ import type { Emit } from "./events.js";
 import type { HistoryItem } from "./history.js";
 import type { JobManager } from "./jobs/types.js";
 import { runLoop, type LoopDeps, type RunOutcome } from "./loop.js";
+import { compactHistory } from "./compaction.js";
+import type { ActiveToolset } from "./profiles/activate.js";
 import type { ToolContext } from "./tool-types.js";
 
 export type QuestionRequest = Parameters<NonNullable<ToolContext["ask"]>>[0];
@@ -19,6 +21,10 @@ export interface ControllerDeps {
   loopDeps: Omit<LoopDeps, "signal">;
   /** Called when a run ends (to save state, for example). */
   onRunEnd?(outcome: RunOutcome): void;
+  /** The conversation to go on with (a resumed session); extended in place. */
+  history?: HistoryItem[];
+  /** The tools a model gets (some depend on the model); for /model. */
+  toolsetFor?(model: string): ActiveToolset;
 }
 
 export interface SessionController {
@@ -35,6 +41,13 @@ export interface SessionController {
   history(): readonly HistoryItem[];
   /** Resolves when the current run (if any) and the queued messages are done. */
   idle(): Promise<void>;
+  /**
+   * /model: without an id, a notice with the current model and the ones the
+   * provider offers; with one, later requests go to that model.
+   */
+  switchModel(id?: string): Promise<void>;
+  /** /compact: summarises older turns now, or before the next request of a running turn. */
+  compact(): Promise<void>;
 }
 
 /** The approver the controller installs: asks wait for answerApproval(). */
@@ -70,11 +83,20 @@ export function createInteractiveApprover(): InteractiveApprover {
 }
 
 export function createSessionController(deps: ControllerDeps, approver?: InteractiveApprover): SessionController {
-  const history: HistoryItem[] = [];
+  const history: HistoryItem[] = deps.history ?? [];
   const queue: string[] = [];
   const questions = new Map<string, (answer: string) => void>();
   let controller: AbortController | undefined;
   let current: Promise<void> | undefined;
+  // /model and /compact change what the next run is given, never a run in flight.
+  let model = deps.loopDeps.model;
+  let toolset = deps.loopDeps.toolset;
+  let compactAsked = false;
+  const takeCompactRequest = () => {
+    const asked = compactAsked;
+    compactAsked = false;
+    return asked;
+  };
 
   const startNext = () => {
     const text = queue.shift();
@@ -84,7 +106,7 @@ export function createSessionController(deps: ControllerDeps, approver?: Interac
     }
     controller = new AbortController();
     const signal = controller.signal;
-    current = runLoop(history, text, { ...deps.loopDeps, signal })
+    current = runLoop(history, text, { ...deps.loopDeps, model, toolset, takeCompactRequest, signal })
       .then((outcome) => deps.onRunEnd?.(outcome))
       .catch((err: unknown) => {
         deps.emit({ type: "error", code: "internal", message: err instanceof Error ? err.message : String(err) });
@@ -139,6 +161,46 @@ export function createSessionController(deps: ControllerDeps, approver?: Interac
     },
     async killJob(jobId, reason) {
       await deps.jobs?.kill(jobId, reason ?? "killed from the jobs panel");
+    },
+    async switchModel(id) {
+      const provider = deps.loopDeps.provider;
+      if (!id) {
+        let offered = "";
+        if (provider.listModels) {
+          try {
+            const ids = await provider.listModels(AbortSignal.timeout(15_000));
+            offered = ids.length ? ` ${provider.name} offers: ${ids.sort().join(", ")}.` : "";
+          } catch (err) {
+            offered = ` (the model list is unavailable: ${(err as Error).message})`;
+          }
+        }
+        deps.emit({ type: "notice", level: "info", text: `Model: ${model} on ${provider.name}.${offered} Switch with /model NAME.` });
+        return;
+      }
+      if (id === model) {
+        deps.emit({ type: "notice", level: "info", text: `Already using ${model}.` });
+        return;
+      }
+      try {
+        toolset = deps.toolsetFor ? deps.toolsetFor(id) : toolset;
+      } catch (err) {
+        deps.emit({ type: "notice", level: "warning", text: `Cannot switch to ${id}: ${(err as Error).message}` });
+        return;
+      }
+      const previous = model;
+      model = id;
+      deps.emit({ type: "model_switched", model: id, previous });
+    },
+    async compact() {
+      if (controller) {
+        // The running loop compacts before its next request.
+        compactAsked = true;
+        deps.emit({ type: "notice", level: "info", text: "Compacting before the next request." });
+        return;
+      }
+      const signal = new AbortController().signal;
+      const { provider, system, config, onStep } = deps.loopDeps;
+      await compactHistory(history, { provider, model, system, config, emit: deps.emit, signal, ...(onStep ? { onStep } : {}) }, "manual");
     },
     running: () => controller !== undefined,
     history: () => history,

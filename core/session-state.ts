@@ -1,19 +1,38 @@
 // The state a session needs to continue after the process that ran it has
-// ended: the conversation, the calls waiting on an approval and the answer,
-// the rules stored for the session, and the settings it was started with.
-// Written atomically, so a reader sees the old state or the new, never a mix.
+// ended: the conversation, todos, jobs, the calls waiting on an approval or
+// the question waiting on an answer, the rules stored for the session, and
+// the settings it was started with.
+//
+// One folder per session (core/session.ts names it):
+//   state.json    everything above; rewritten after every completed step
+//   session.json  the metadata alone (id, cwd, status, times, the task's
+//                 first line), so `yuj sessions` need not parse every
+//                 conversation
+//   trace.jsonl   every event (core/trace.ts)
+//
+// Both JSON files are written to a temporary file, fsynced, then renamed over
+// the old one, so a reader — or a process killed at any moment — sees the old
+// state or the new, never a mix. This is a small store on purpose rather than
+// lowdb: lowdb's writer renames without fsync and queues writes
+// asynchronously, while the loop must know that a step is on disk before it
+// goes on, and must fail the run when it is not.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
-import type { Usage } from "./events.js";
+import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
 
 export const STATE_FILE = "state.json";
+export const META_FILE = "session.json";
 
-export type SessionStatus = "running" | "approval_required" | "input_required" | "completed" | "failed" | "cancelled";
+/**
+ * Stored statuses. `running` whose process is gone is shown as
+ * `interrupted` (app/find-session.ts); that is never stored.
+ */
+export type SessionStatus = "running" | "approval_required" | "input_required" | "paused" | "done" | "failed";
 
 /** The command-line settings a resumed session is resolved with again. */
 export interface StoredSettings {
@@ -29,44 +48,145 @@ export interface StoredSettings {
   measure?: boolean;
 }
 
+/** A command the session started, as its events last described it. */
+export interface JobRecord {
+  jobId: string;
+  command: string;
+  callId?: string;
+  background: boolean;
+  status: "running" | "exited" | "killed" | "timed_out";
+  exitCode?: number | null;
+  outputFile?: string;
+}
+
+/** The session's one clarification question (ask_user). */
+export interface QuestionRecord {
+  callId: string;
+  question: string;
+  askedAt: string;
+  /** Recorded by `yuj answer`; sent to the model by the next resume. */
+  answer?: string;
+  /** Set once the answer is in the history as the call's result: never sent twice. */
+  delivered?: boolean;
+}
+
 export interface SessionState {
-  version: 1;
+  version: 2;
   sessionId: string;
   cwd: string;
   status: SessionStatus;
   task: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The process running the session while its status is `running`. */
+  pid?: number;
+  /** How the last run ended, and its one-line message. */
+  lastReason?: FinishReason;
+  lastMessage?: string;
   settings: StoredSettings;
   history: HistoryItem[];
+  todos: TodoItem[];
+  jobs: JobRecord[];
   /** Calls of the paused turn not yet run; the first one waits for `request`. */
   pending?: { calls: ToolCall[]; request: ApprovalRequest };
   /** The answer recorded by `yuj approve` / `yuj reject`, used by `yuj resume`. */
   answer?: ApprovalAnswer;
+  question?: QuestionRecord;
   sessionRules: Rule[];
   usage: Usage;
   /** Last event sequence number written to the trace. */
   lastSeq: number;
-  updatedAt: string;
 }
 
+/** What `session.json` holds: enough to list and pick sessions. */
+export interface SessionMeta {
+  version: 2;
+  id: string;
+  cwd: string;
+  status: SessionStatus;
+  /** The first line of the task. */
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  pid?: number;
+  lastReason?: FinishReason;
+  /** The unanswered question, while the status is input_required. */
+  question?: string;
+}
+
+/** The error a failed save raises: names the file and what to do. */
+export class StateWriteError extends Error {
+  override name = "StateWriteError";
+}
+
+export function newSessionState(init: { sessionId: string; cwd: string; task: string; settings: StoredSettings }): SessionState {
+  const now = new Date().toISOString();
+  return {
+    version: 2,
+    ...init,
+    status: "running",
+    createdAt: now,
+    updatedAt: now,
+    history: [],
+    todos: [],
+    jobs: [],
+    sessionRules: [],
+    usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    lastSeq: 0,
+  };
+}
+
+export function metaOf(state: SessionState): SessionMeta {
+  const meta: SessionMeta = {
+    version: 2,
+    id: state.sessionId,
+    cwd: state.cwd,
+    status: state.status,
+    title: firstLine(state.task),
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+  };
+  if (state.pid !== undefined) meta.pid = state.pid;
+  if (state.lastReason) meta.lastReason = state.lastReason;
+  if (state.status === "input_required" && state.question) meta.question = state.question.question;
+  return meta;
+}
+
+/** Saves the state, then its metadata; throws StateWriteError when either cannot be written. */
 export function writeState(dir: string, state: SessionState): void {
-  const file = join(dir, STATE_FILE);
-  const tmp = join(dir, `.${STATE_FILE}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o600);
+  state.updatedAt = new Date().toISOString();
+  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify(state, imagesByFile, 1)}\n`);
+  atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`);
+}
+
+function atomicWrite(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    writeSync(fd, `${JSON.stringify({ ...state, updatedAt: new Date().toISOString() }, imagesByFile, 1)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, "wx", 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new StateWriteError(
+      `could not save the session to ${file}: ${reason}. Free disk space or fix the directory's permissions; ` +
+        "every step before this one is saved and `yuj resume` continues from there",
+    );
   }
-  renameSync(tmp, file);
 }
 
 export function readState(dir: string): SessionState | undefined {
   const file = join(dir, STATE_FILE);
   if (!existsSync(file)) return undefined;
   try {
-    const state = JSON.parse(readFileSync(file, "utf8")) as SessionState;
-    if (state.version !== 1) return undefined;
+    const raw = JSON.parse(readFileSync(file, "utf8")) as { version?: number };
+    const state = raw.version === 1 ? upgradeV1(raw as StateV1) : raw.version === 2 ? (raw as SessionState) : undefined;
+    if (!state) return undefined;
     for (const item of state.history ?? []) if (item.role === "tool" && item.images) item.images = loadImages(dir, item.images);
     return state;
   } catch {
@@ -74,9 +194,52 @@ export function readState(dir: string): SessionState | undefined {
   }
 }
 
+/** The metadata alone; from state.json when session.json is missing (older sessions). */
+export function readMeta(dir: string): SessionMeta | undefined {
+  try {
+    const meta = JSON.parse(readFileSync(join(dir, META_FILE), "utf8")) as SessionMeta;
+    if (meta.version === 2 && typeof meta.id === "string") return meta;
+  } catch {
+    // fall through to the full state
+  }
+  const state = readState(dir);
+  return state ? metaOf(state) : undefined;
+}
+
+export function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+// Sessions saved before statuses were renamed (version 1) stay readable.
+type StateV1 = Omit<SessionState, "version" | "status" | "createdAt" | "todos" | "jobs"> & {
+  version: 1;
+  status: "running" | "approval_required" | "input_required" | "completed" | "failed" | "cancelled";
+};
+const V1_STATUS: Record<StateV1["status"], SessionStatus> = {
+  running: "running",
+  approval_required: "approval_required",
+  input_required: "input_required",
+  completed: "done",
+  failed: "failed",
+  cancelled: "paused",
+};
+
+function upgradeV1(v1: StateV1): SessionState {
+  const created = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-/.exec(v1.sessionId);
+  return {
+    ...v1,
+    version: 2,
+    status: V1_STATUS[v1.status] ?? "failed",
+    createdAt: created ? `${created[1]}-${created[2]}-${created[3]}T${created[4]}:${created[5]}:${created[6]}.000Z` : v1.updatedAt,
+    todos: [],
+    jobs: [],
+  };
+}
+
 // An image saved in the session dir is stored by its file name only: the
-// state is rewritten at every pause, and megabytes of base64 per image would
-// make that slow. readState reads the bytes back.
+// state is rewritten after every step, and megabytes of base64 per image
+// would make that slow. readState reads the bytes back.
 function imagesByFile(key: string, value: unknown): unknown {
   if (key !== "images" || !Array.isArray(value)) return value;
   return (value as ToolImage[]).map(({ data, ...ref }) => (ref.file ? ref : { data, ...ref }));
@@ -97,17 +260,4 @@ function loadImages(dir: string, images: ToolImage[]): ToolImage[] {
     }
   }
   return loaded;
-}
-
-/** Sessions (newest first) whose state passes `filter`. */
-export function findSessions(sessionsDir: string, filter: (s: SessionState) => boolean): Array<{ dir: string; state: SessionState }> {
-  if (!existsSync(sessionsDir)) return [];
-  const ids = readdirSync(sessionsDir).sort().reverse();
-  const found: Array<{ dir: string; state: SessionState }> = [];
-  for (const id of ids) {
-    const dir = join(sessionsDir, id);
-    const state = readState(dir);
-    if (state && filter(state)) found.push({ dir, state });
-  }
-  return found;
 }

@@ -7,7 +7,8 @@ import type { Services } from "./services.js";
 import type { Config } from "./config/schema.js";
 import type { TerminalManager } from "./jobs/terminal.js";
 import type { JobManager } from "./jobs/types.js";
-import type { ToolImage } from "./history.js";
+import type { HistoryItem, ToolImage } from "./history.js";
+import type { ConversationRoles } from "./context/shape.js";
 
 export interface ToolContext {
   /** The task directory the tool works in (per turn, never a global). */
@@ -24,10 +25,21 @@ export interface ToolContext {
   jobs?: JobManager;
   /** Asks the operator a question and resolves with the answer (interactive sessions only). */
   ask?: (question: { callId: string; question: string; header?: string; options?: Array<{ label: string; description?: string }>; multiple?: boolean }) => Promise<string>;
+  /**
+   * Nobody can answer now, but the session can pause and continue once the
+   * operator answers (headless): ask_user then saves its question.
+   */
+  pauseForAnswer?: boolean;
   /** Exposed names of the tools active in this request (shell rules name them). */
   activeTools?: ReadonlySet<string>;
   /** The session's interactive terminal, when terminals are enabled. */
   terminals?: TerminalManager;
+  /**
+   * The conversation as the loop holds it when the call runs (the current
+   * turn's assistant message included, its results maybe partly), and which
+   * exposed names steer it. Read-only: rewind asks it for the active checkpoint.
+   */
+  conversation?: { history: readonly HistoryItem[]; roles: ConversationRoles };
 }
 
 export interface ToolResult {
@@ -41,6 +53,11 @@ export interface ToolResult {
   images?: Array<Omit<ToolImage, "file">>;
   /** Set by a finish tool: the loop ends after this call. */
   finish?: { message?: string };
+  /**
+   * Set by ask_user in a session that pauses for the answer: the run ends
+   * with input_required and this call's result is the answer, on resume.
+   */
+  question?: string;
 }
 
 export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {

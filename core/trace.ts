@@ -179,3 +179,39 @@ export function readTrace(file: string): TraceContents {
   });
   return { events, skipped };
 }
+
+/**
+ * The `seq` of the last complete row, read from the file's tail: a resumed
+ * session numbers its events on from there, also past events the process
+ * wrote after its last saved step.
+ */
+export function lastTraceSeq(file: string): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return 0;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    // Rows can be long (raw provider bodies): widen the window until a row fits.
+    for (let window = 64 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const buf = Buffer.alloc(size - start);
+      fs.readSync(fd, buf, 0, buf.length, start);
+      const lines = buf.toString("utf8").split("\n");
+      // The first line may be cut by the window; the last may be torn.
+      for (let i = lines.length - 1; i >= (start === 0 ? 0 : 1); i--) {
+        try {
+          const seq = (JSON.parse(lines[i]!) as { seq?: unknown }).seq;
+          if (typeof seq === "number") return seq;
+        } catch {
+          // torn or empty: look further back
+        }
+      }
+      if (start === 0) return 0;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}

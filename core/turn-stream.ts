@@ -15,6 +15,8 @@ export interface CollectedTurn {
   stopReason?: string;
   /** Set when the stream ended because the run was cancelled. */
   cancelled: boolean;
+  /** The usage the provider reported for this request, if it did. */
+  usage?: Usage;
 }
 
 export interface TurnStreamDeps {
@@ -47,6 +49,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
   let idMap = new Map<string, string>();
   const seen = new Set<string>();
   let stopReason: string | undefined;
+  let usage: Usage | undefined;
 
   const reset = () => {
     text = "";
@@ -93,6 +96,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
           break;
         }
         case "usage":
+          usage = ev.usage;
           deps.usageTotal.inputTokens += ev.usage.inputTokens;
           deps.usageTotal.outputTokens += ev.usage.outputTokens;
           deps.usageTotal.cachedTokens += ev.usage.cachedTokens;
@@ -116,7 +120,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
     }
   } catch (err) {
     if (!deps.signal.aborted) throw err;
-    return collected(text, order, calls, stopReason, true);
+    return { ...collected(text, order, calls, stopReason, true), ...(usage ? { usage } : {}) };
   }
   // A stream that ends without closing a call still hands the call over:
   // its arguments are whatever arrived, and validation will judge them.
@@ -127,7 +131,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
       emit({ type: "tool_call_finished", callId: call.id, name: call.name, args: call.args });
     }
   }
-  return collected(text, order, calls, stopReason, deps.signal.aborted);
+  return { ...collected(text, order, calls, stopReason, deps.signal.aborted), ...(usage ? { usage } : {}) };
 }
 
 function collected(

@@ -30,6 +30,15 @@ import { terminalIoTool } from "./terminal_io.js";
 import { terminalStartTool } from "./terminal_start.js";
 import { udiffTool } from "./udiff.js";
 import { writeTool } from "./write.js";
+import { checkpointTool } from "./checkpoint.js";
+import { chordDoneTool } from "./chord/done.js";
+import { questionTool } from "./chord/question.js";
+import { readArtifactTool } from "./chord/read_artifact.js";
+import { saveArtifactTool } from "./chord/save_artifact.js";
+import { todoWriteTool } from "./chord/todo_write.js";
+import { rewindTool } from "./rewind.js";
+import { thinkTool } from "./think.js";
+import { writeTodosTool } from "./write_todos.js";
 
 const HANDLERS: readonly ToolHandler[] = [
   // Yuj surface
@@ -49,6 +58,10 @@ const HANDLERS: readonly ToolHandler[] = [
   askUserTool,
   doneTool,
   exitPlanModeTool,
+  writeTodosTool,
+  thinkTool,
+  checkpointTool,
+  rewindTool,
   // Chord surface
   chordReadTool,
   chordWriteTool,
@@ -62,6 +75,11 @@ const HANDLERS: readonly ToolHandler[] = [
   jobKillTool,
   chordApplyPatchTool,
   viewImageTool,
+  todoWriteTool,
+  questionTool,
+  saveArtifactTool,
+  readArtifactTool,
+  chordDoneTool,
 ];
 
 export function builtinHandlers(): Map<string, ToolHandler> {

@@ -10,9 +10,14 @@ import { fixturesRoot } from "../locate.js";
 import { resolveSession } from "../session.js";
 import { loadTui } from "../tui/load.js";
 import { demoCommand, initGit } from "./demo.js";
+import { FatalError } from "../errors.js";
+import { findSession } from "../find-session.js";
+import { nextAction } from "../next-action.js";
+import { argsFromSettings } from "../pause.js";
 
 export async function defaultCommand(args: ParsedArgs, version: string): Promise<number> {
   const tty = process.stdout.isTTY === true && process.stdin.isTTY === true;
+  if (args.resume !== undefined) return resumeInTui(args, args.resume, version, tty);
   const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
   if (!tty) {
     if (!resolved.choice) return demoCommand(args, version);
@@ -37,4 +42,22 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
         "To connect a real model, quit (q q) and run yuj setup.",
     },
   });
+}
+
+/**
+ * `yuj --resume ID`: the stored session in the TUI, its transcript shown and
+ * its conversation continued by the next message. A session waiting for an
+ * approval or an answer is moved on by its command first.
+ */
+async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: boolean): Promise<number> {
+  const { dir, state, status } = findSession(process.env, process.cwd(), id);
+  const next = nextAction(state, status);
+  if (status === "running" || status === "approval_required" || status === "input_required") {
+    throw new FatalError(`session ${state.sessionId} is ${status}: ${next.text}${next.command ? `: ${next.command}` : ""}`);
+  }
+  if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${state.sessionId} headless with: yuj resume ${state.sessionId}`);
+  const stored = argsFromSettings(state.settings, args);
+  const resolved = resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
+  const { runTui } = await loadTui();
+  return runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir } });
 }

@@ -1,26 +1,33 @@
-// `yuj resume [SESSION]`: continue a session paused on an approval, once
-// `yuj approve` or `yuj reject` has recorded the answer.
+// `yuj resume [ID] [MESSAGE]`: continue a stored session headless — one
+// paused on an approval (once `yuj approve` / `yuj reject` answered it) or a
+// question (once `yuj answer` did), one that was stopped or interrupted
+// mid-run, or, with a new message, one that finished.
 
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
-import { FatalError } from "../errors.js";
-import { pausedSession } from "../find-session.js";
+import { findSession } from "../find-session.js";
 import { runHeadless } from "../headless.js";
 import { argsFromSettings } from "../pause.js";
+import { checkResumable } from "../resume-plan.js";
+
+// Session ids are YYYYMMDD-HHMMSS-xxxxxx (core/session.ts).
+const ID_PREFIX = /^\d{1,8}(-\d{0,6}(-[0-9a-z]{0,6})?)?$/;
 
 export async function resumeCommand(args: ParsedArgs, version: string): Promise<number> {
-  if (args.positionals.length > 1) throw new UsageError("yuj resume takes at most one session id");
-  const { dir, state } = pausedSession(process.env, process.cwd(), args.positionals[0]);
-  if (!state.answer) {
-    throw new FatalError(
-      `session ${state.sessionId} waits for an approval of ${state.pending!.request.summary}: run yuj approve or yuj reject first`,
-    );
+  if (args.positionals.length > 2) {
+    throw new UsageError('yuj resume takes a session id and a message at most: yuj resume [ID] ["what to do next"]');
   }
+  // A lone argument is the id when it looks like one (or a prefix of one),
+  // else the message for the newest session here.
+  const [first, second] = args.positionals;
+  const [id, message] = second !== undefined || (first !== undefined && ID_PREFIX.test(first)) ? [first, second] : [undefined, first];
+  const { dir, state, status } = findSession(process.env, process.cwd(), id);
+  checkResumable(state, status, message);
   return runHeadless({
     args: argsFromSettings(state.settings, args),
     cwd: state.cwd,
     env: process.env,
     version,
-    start: { resume: state, dir },
+    start: { resume: state, dir, ...(message !== undefined ? { message } : {}) },
   });
 }

@@ -8,10 +8,15 @@ import { render } from "ink";
 import type { Env } from "../../core/paths.js";
 import { secretValues } from "../../core/redact.js";
 import { createInteractiveApprover, createSessionController } from "../../core/session-controller.js";
+import { newSessionState, type SessionState } from "../../core/session-state.js";
 import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
 import { buildInteractiveGate } from "../permission-setup.js";
 import { loopDepsFor } from "../loop-deps.js";
+import { storedSettings } from "../pause.js";
+import { prepareResume, resumedSeq } from "../resume-plan.js";
+import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "../session-record.js";
+import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createViewStore } from "./store.js";
 
@@ -23,6 +28,8 @@ export interface TuiOptions {
   demo?: { overrides: Record<string, unknown>; banner: string };
   /** The session as the caller already resolved it (interactive), so start-up does it once. */
   resolved?: Resolved;
+  /** A stored session to open (`yuj --resume ID`): its history is shown and continued. */
+  resume?: { state: SessionState; dir: string };
 }
 
 // Alternate screen plus bracketed paste (a paste arrives marked, so its
@@ -44,12 +51,40 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const provider = await buildProvider(choice, resolved.config);
   const secrets = secretValues(opts.env, choice.secrets);
   const store = createViewStore();
-  const session = openSession(opts.env, secrets, (e) => store.dispatch(e), resolved.toolset, ["SIGTERM", "SIGHUP"]);
+  const resume = opts.resume;
+  if (resume) replayInto(store, resume.dir);
+  let record: SessionRecord | undefined;
+  const session = openSession(
+    opts.env,
+    secrets,
+    (e) => {
+      record?.observe(e);
+      store.dispatch(e);
+    },
+    resolved.toolset,
+    ["SIGTERM", "SIGHUP"],
+    resume ? { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir) } : undefined,
+  );
+  const state =
+    resume?.state ?? newSessionState({ sessionId: session.id, cwd: opts.cwd, task: "", settings: storedSettings(opts.args, opts.cwd) });
+  const storedStatus = state.status;
+  state.status = "running";
+  state.pid = process.pid;
+  Object.assign(session.usage, state.usage);
+  const saved = createSessionRecord(session.dir, state, session);
+  record = saved;
   const approver = createInteractiveApprover();
   const controller = createSessionController(
     {
       emit: session.emit,
       jobs: session.services.jobs,
+      history: state.history,
+      toolsetFor: (model) => resolved.toolsetFor(model),
+      onRunEnd(outcome) {
+        state.status = STATUS_AFTER[outcome.reason];
+        state.lastReason = outcome.reason;
+        saved.save();
+      },
       loopDeps: loopDepsFor({
         resolved,
         choice,
@@ -61,6 +96,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
         gate: buildInteractiveGate(resolved, opts.args, session.emit, opts.cwd, approver),
         // ask_user goes to the controller, which shows the question inline.
         ask: (q) => controller.ask(q),
+        record: saved,
       }),
     },
     approver,
@@ -75,6 +111,12 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     demo: opts.demo !== undefined,
   });
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
+  if (resume) {
+    // Interrupted calls get their results; the next message continues the conversation.
+    prepareResume(state, storedStatus, undefined, session.emit);
+    session.emit({ type: "notice", level: "info", text: `Resumed session ${state.sessionId}: type a message to continue.` });
+    saved.save();
+  }
 
   const restore = () => process.stdout.write(ALT_SCREEN_OFF);
   process.stdout.write(ALT_SCREEN_ON);
@@ -93,6 +135,16 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   controller.cancel();
   ink.unmount();
   await controller.idle().catch(() => undefined);
+  // A session that never got a message is not worth listing.
+  if (state.history.length) {
+    if (state.status === "running") state.status = "paused";
+    delete state.pid;
+    try {
+      saved.save();
+    } catch (err) {
+      process.stderr.write(`yuj: ${(err as Error).message}\n`);
+    }
+  }
   await session.close();
   restore();
   process.off("exit", restore);

@@ -31,6 +31,10 @@ export interface ActivateOptions {
   topLevel: boolean;
   /** Someone can answer questions now (the TUI); headless runs are not. */
   interactive?: boolean;
+  /** A measurement run: nothing that asks the operator is offered. */
+  measurement?: boolean;
+  /** A continuous loop runs (mounts Chord's loop `done`). */
+  loopRunning?: boolean;
   /** The provider and model the requests go to; model conditions read them. */
   model?: { provider: string; id: string };
 }
@@ -42,7 +46,7 @@ export function activateTools(
   opts: ActivateOptions,
 ): ActiveToolset {
   const editFormat = config.tools.edit_format ?? profile.editFormat;
-  const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, config, model: opts.model };
+  const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, measurement: opts.measurement ?? false, loopRunning: opts.loopRunning ?? false, config, model: opts.model };
   const on = profile.tools.filter((t) => t.enabled_when.every((c) => conditionHolds(c, condCtx)));
   const kept = applyCap(on, profile.maxTools);
   const descMode = config.experiment.tool_desc;
@@ -65,15 +69,29 @@ export function activateTools(
   return { profile, editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec) };
 }
 
-/** Keeps always_keep tools, then the others in declared order, up to max. */
-function applyCap(tools: ProfileTool[], max: number): ProfileTool[] {
-  if (tools.length <= max) return tools;
+/**
+ * Keeps always_keep tools, then the others in declared order, up to max
+ * (tools outside the cap are always on and not counted). A
+ * tool with a `pair` comes in only together with its partner: when both do
+ * not fit, both stay out and later tools may take the room.
+ */
+function applyCap(all: ProfileTool[], max: number): ProfileTool[] {
+  const tools = all.filter((t) => t.counts_toward_cap);
+  if (tools.length <= max) return all;
+  const extra = new Set(all.filter((t) => !t.counts_toward_cap));
+  const byName = new Map(tools.map((t) => [t.name, t]));
   const keep = new Set(tools.filter((t) => t.always_keep));
   for (const t of tools) {
     if (keep.size >= max) break;
+    if (keep.has(t)) continue;
+    const partner = t.pair === undefined ? undefined : byName.get(t.pair);
+    if (partner && !keep.has(partner)) {
+      if (keep.size + 2 > max) continue;
+      keep.add(partner);
+    }
     keep.add(t);
   }
-  return tools.filter((t) => keep.has(t));
+  return all.filter((t) => keep.has(t) || extra.has(t));
 }
 
 /** The JSON Schema of a tool's parameters, as sent to the model. */

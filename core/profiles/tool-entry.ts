@@ -15,6 +15,10 @@ import { modelAcceptsImages } from "../providers/model-caps.js";
  *   `<value>` (for enum settings such as `config:loop.plan_mode=required`)
  * - `top_level`: on only in the top-level assistant session
  * - `interactive`: on only while someone can answer at once (the TUI)
+ * - `not_measurement`: off in measurement runs (`--measure`), where nobody
+ *   is ever asked anything
+ * - `loop_running`: on only while a continuous loop runs (Chord's loop `done`);
+ *   yuj has no loop mode yet, so nothing sets it and such a tool stays off
  * - `model_family:patch` / `model_family:edit`: on when the session's model
  *   is (is not) patch-native, GPT or o-series (model-family.ts); an unknown
  *   model counts as `edit`. Chord picks its edit tools this way.
@@ -24,8 +28,8 @@ import { modelAcceptsImages } from "../providers/model-caps.js";
 const condition = z
   .string()
   .regex(
-    /^(always|top_level|interactive|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
-    "a condition: always, top_level, interactive, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>",
+    /^(always|top_level|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
+    "a condition: always, top_level, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>",
   );
 
 export const profileToolSchema = z.strictObject({
@@ -41,6 +45,17 @@ export const profileToolSchema = z.strictObject({
   param_conditions: z.record(z.string(), z.array(condition)).default({}),
   /** Kept when max_tools forces tools out. */
   always_keep: z.boolean().default(false),
+  /**
+   * False for a tool that rides beside the working set rather than in it
+   * (ask_user: "+ ask_user" in the digest's surfaces): on when its
+   * conditions hold, and not counted against max_tools.
+   */
+  counts_toward_cap: z.boolean().default(true),
+  /**
+   * Exposed name of this tool's partner (checkpoint/rewind): under max_tools
+   * the two are kept together or both left out, never one alone.
+   */
+  pair: z.string().min(1).optional(),
 });
 
 export type ProfileTool = z.infer<typeof profileToolSchema> & { name: string };
@@ -50,6 +65,10 @@ export interface ConditionContext {
   topLevel: boolean;
   /** Someone can answer questions now (the TUI). */
   interactive: boolean;
+  /** A measurement run (`--measure`). */
+  measurement?: boolean;
+  /** A continuous loop is running (Chord `/loop`). */
+  loopRunning?: boolean;
   config: unknown;
   /** The provider and model of the session; unknown in profile checks. */
   model?: { provider: string; id: string };
@@ -59,6 +78,8 @@ export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   if (cond === "always") return true;
   if (cond === "top_level") return ctx.topLevel;
   if (cond === "interactive") return ctx.interactive;
+  if (cond === "not_measurement") return ctx.measurement !== true;
+  if (cond === "loop_running") return ctx.loopRunning === true;
   const [kind, value = ""] = cond.split(/:(.*)/s);
   if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
   if (kind === "model_family") return editFamily(ctx.model) === value;

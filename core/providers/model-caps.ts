@@ -35,3 +35,17 @@ export function modelAcceptsImages(provider: string, id: string): boolean {
       return false;
   }
 }
+
+/**
+ * The context window of well-known models, in tokens, from their published
+ * limits; undefined for anything else (set `[model].context_window`).
+ */
+export function modelContextWindow(provider: string, id: string): number | undefined {
+  const model = id.toLowerCase().split("/").at(-1) ?? "";
+  if (provider === "anthropic" || model.startsWith("claude")) return model.startsWith("claude") ? 200_000 : undefined;
+  if (/^gpt-4\.1/.test(model)) return 1_047_576;
+  if (/^gpt-5/.test(model)) return 400_000;
+  if (/^(gpt-4o|chatgpt-4o|gpt-4-turbo|gpt-4\.5|o1-mini)/.test(model)) return 128_000;
+  if (/^(o1|o3|o4)/.test(model)) return 200_000;
+  return undefined;
+}

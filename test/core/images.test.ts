@@ -13,7 +13,7 @@ import type { HistoryItem } from "../../core/history.js";
 import { activateTools } from "../../core/profiles/activate.js";
 import { checkProfile, loadProfile } from "../../core/profiles/load.js";
 import { modelAcceptsImages } from "../../core/providers/model-caps.js";
-import { readState, writeState, type SessionState } from "../../core/session-state.js";
+import { newSessionState, readState, writeState, type SessionState } from "../../core/session-state.js";
 import { builtinHandlers } from "../../tools/registry.js";
 import { repoRoot, runScenario } from "../support/loop-harness.js";
 
@@ -124,19 +124,7 @@ describe("session state with images", () => {
         ],
       },
     ];
-    const state: SessionState = {
-      version: 1,
-      sessionId: "s",
-      cwd: dir,
-      status: "completed",
-      task: "t",
-      settings: { configFiles: [] },
-      history,
-      sessionRules: [],
-      usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
-      lastSeq: 0,
-      updatedAt: "",
-    };
+    const state: SessionState = { ...newSessionState({ sessionId: "s", cwd: dir, task: "t", settings: { configFiles: [] } }), history };
     writeState(dir, state);
     const text = readFileSync(join(dir, "state.json"), "utf8");
     // Only the image that has no saved copy keeps its bytes in the file.

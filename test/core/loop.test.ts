@@ -50,7 +50,7 @@ describe("runLoop", () => {
     });
     const result = run.history.find((h) => h.role === "tool");
     expect(result?.role === "tool" && result.text).toBe(
-      "ERROR: unknown tool 'delete_everything'. Available tools: bash, read, write, edit, glob, grep, done.",
+      "ERROR: unknown tool 'delete_everything'. Available tools: bash, read, write, edit, glob, grep, ask_user, done.",
     );
     expect(run.outcome.reason).toBe("answered");
   });

@@ -18,7 +18,7 @@ describe("the default profile", () => {
   });
 
   it("exposes the Yuj default tools in order", () => {
-    expect(baseToolset().specs.map((s) => s.name)).toEqual(["bash", "read", "write", "edit", "glob", "grep", "done"]);
+    expect(baseToolset().specs.map((s) => s.name)).toEqual(["bash", "read", "write", "edit", "glob", "grep", "ask_user", "done"]);
   });
 
   it("keeps the first request (system prompt and tools) within 12 KB", () => {
@@ -89,6 +89,7 @@ describe("profile checks", () => {
     writeFileSync(join(root, "p/profile.toml"), '[profile]\nname = "p"\n[capacity]\nmax_tools = 5\n');
     const profile = loadProfile(root, "p");
     const names = activateTools(profile, builtinHandlers(), defaultConfig(), { topLevel: true }).specs.map((s) => s.name);
-    expect(names).toEqual(["bash", "read", "write", "edit", "done"]);
+    // The top-level session also keeps ask_user inside the limit (always_keep).
+    expect(names).toEqual(["bash", "read", "write", "edit", "ask_user", "done"]);
   });
 });

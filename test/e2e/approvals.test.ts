@@ -32,7 +32,7 @@ describe("headless approvals", () => {
 
     const early = await runCli(["resume"], { cwd, env });
     expect(early.code).toBe(2);
-    expect(early.stderr).toMatch(/waits for an approval of bash: rm -rf build: run yuj approve or yuj reject first/);
+    expect(early.stderr).toMatch(/waits for an approval of bash: rm -rf build: run yuj approve [\w-]+ or yuj reject [\w-]+ first/);
 
     const approve = await runCli(["approve"], { cwd, env });
     expect(approve.code).toBe(0);
@@ -54,7 +54,10 @@ describe("headless approvals", () => {
 
     const again = await runCli(["resume"], { cwd, env });
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/no session in .* is waiting for an approval/);
+    expect(again.stderr).toMatch(/is finished \(done\); to go on, give it a new message: yuj resume [\w-]+ "…"/);
+    const approveAgain = await runCli(["approve"], { cwd, env });
+    expect(approveAgain.code).toBe(2);
+    expect(approveAgain.stderr).toMatch(/no session in .* is waiting for an approval/);
   });
 
   it("yuj reject --message sends the message back to the model as the result", async () => {

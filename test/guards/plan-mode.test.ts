@@ -29,11 +29,11 @@ const NEXT = "write your plan to .solver/plan.md, then call exit_plan_mode.";
 describe("required plan mode", () => {
   it("shows only the planning tools, and after the plan everything but exit_plan_mode", async () => {
     const s = await planning();
-    expect(s.visible()).toEqual(["bash", "read", "write", "glob", "grep", "exit_plan_mode"]);
+    expect(s.visible()).toEqual(["bash", "read", "write", "glob", "grep", "exit_plan_mode", "ask_user"]);
     await s.put({ ".solver/plan.md": "1. change x\n" });
     expect((await s.call("exit_plan_mode")).ok).toBe(true);
     expect(s.hidden()).toEqual(["exit_plan_mode"]);
-    expect(s.visible()).toEqual(["bash", "read", "write", "edit", "glob", "grep", "done"]);
+    expect(s.visible()).toEqual(["bash", "read", "write", "edit", "glob", "grep", "ask_user", "done"]);
   });
 
   it("refuses edits, mutating shell commands and done before they run", async () => {
@@ -98,7 +98,7 @@ describe("required plan mode", () => {
     s.hidden();
     s.hidden();
     expect((await s.call("read", { path: "src/a.py" })).ok).toBe(true);
-    expect(s.visible()).toEqual(["write", "exit_plan_mode"]); // the third request
+    expect(s.visible()).toEqual(["write", "exit_plan_mode", "ask_user"]); // the third request
     expect((await s.call("read", { path: "src/a.py" })).modelText).toBe(
       "ERROR: plan_mode: the planning phase has used its 2 turns ([loop].plan_max_turns) — write your plan to .solver/plan.md now, then call exit_plan_mode.",
     );
@@ -146,8 +146,8 @@ describe("plan mode in the loop", () => {
     expect(texts[0]).toMatch(/^ERROR: plan_mode: edit is not available/);
     expect(texts[2]).toMatch(/^OK: plan accepted/);
     expect(readFileSync(join(run.cwd, "src/greet.js"), "utf8")).toContain('"Hello, " + name + "!"');
-    expect(requests[0]).toEqual(["bash", "read", "write", "glob", "grep", "exit_plan_mode"]);
+    expect(requests[0]).toEqual(["bash", "read", "write", "glob", "grep", "exit_plan_mode", "ask_user"]);
     expect(requests[1]).toEqual(requests[0]);
-    expect(requests[2]).toEqual(["bash", "read", "write", "edit", "glob", "grep", "done"]);
+    expect(requests[2]).toEqual(["bash", "read", "write", "edit", "glob", "grep", "ask_user", "done"]);
   });
 });

@@ -37,7 +37,7 @@ describe("exit_plan_mode in the _base profile", () => {
     const config = defaultConfig();
     config.loop.plan_mode = "required";
     const toolset = baseToolset(config);
-    expect(toolset.specs.map((s) => s.name)).toEqual(["bash", "read", "write", "edit", "glob", "grep", "exit_plan_mode", "done"]);
+    expect(toolset.specs.map((s) => s.name)).toEqual(["bash", "read", "write", "edit", "glob", "grep", "exit_plan_mode", "ask_user", "done"]);
     const spec = toolset.tools.get("exit_plan_mode")!.spec;
     expect(spec.parameters).toMatchObject({ type: "object", properties: {} });
     expect(spec.description).toMatch(/\.solver\/plan\.md/);

@@ -6,7 +6,7 @@
 
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HistoryItem } from "../../core/history.js";
+import type { RequestItem } from "../../core/history.js";
 import { elideImageData } from "../../core/providers/elide-images.js";
 import { providerFor, request, run, serverPool } from "./helpers.js";
 
@@ -15,11 +15,11 @@ afterEach(() => pool.closeAll());
 
 const RESULT_TEXT = 'Image "dot.png" loaded from dot.png\nsource: PNG 24x24, 99 bytes\nsent: PNG 24x24, 99 bytes';
 
-async function imageHistory(): Promise<{ history: HistoryItem[]; data: string }> {
+async function imageHistory(): Promise<{ history: RequestItem[]; data: string }> {
   // Noise, so the base64 is long enough to count as an image payload.
   const raw = Buffer.alloc(24 * 24 * 3, 0).map((_, i) => (i * 7919) % 251);
   const data = (await sharp(raw, { raw: { width: 24, height: 24, channels: 3 } }).png().toBuffer()).toString("base64");
-  const history: HistoryItem[] = [
+  const history: RequestItem[] = [
     { role: "user", text: "What colour is dot.png?" },
     { role: "assistant", text: "", toolCalls: [{ id: "call_img", name: "view_image", args: '{"path":"dot.png"}' }] },
     {

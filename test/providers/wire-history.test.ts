@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
-import type { HistoryItem, ModelRequest } from "../../core/history.js";
+import type { RequestItem, ModelRequest } from "../../core/history.js";
 import { argsObject, toAnthropicBody, toChatBody, toResponsesBody } from "../../core/providers/wire-history.js";
 
 const TOOL = { name: "read_file", description: "Read a file", parameters: { type: "object", properties: {} } };
 
-const HISTORY: HistoryItem[] = [
+const HISTORY: RequestItem[] = [
   { role: "user", text: "look at a and b" },
   {
     role: "assistant",
@@ -21,7 +21,7 @@ const HISTORY: HistoryItem[] = [
   { role: "user", text: "and now?" },
 ];
 
-function req(history: HistoryItem[] = HISTORY): ModelRequest {
+function req(history: RequestItem[] = HISTORY): ModelRequest {
   return { model: "m", system: "be brief", history, tools: [TOOL], maxOutputTokens: 512 };
 }
 

@@ -53,6 +53,10 @@ export async function runScenario(
     onEvent?: (e: CoreEvent) => void;
     /** Loop guards (stale file, plan mode, done guard) for this run. */
     guards?: Guard[];
+    /** A headless session: ask_user pauses the run for an answer. */
+    pauseForAnswer?: boolean;
+    /** Sees the history after each completed step (what the session saves). */
+    onStep?: (history: readonly HistoryItem[]) => void;
   } = {},
 ): Promise<HarnessRun> {
   const cwd = opts.cwd ?? tempDemoRepo();
@@ -67,7 +71,8 @@ export async function runScenario(
   const jobs = createJobManager({ sessionDir, emit });
   const provider = opts.provider ?? scriptedProvider(parseScenario(scenario), { delayMs: opts.delayMs ?? 0 });
   const outcome = await runLoop(history, "the task", {
-    session: { jobs },
+    session: { jobs, ...(opts.pauseForAnswer ? { pauseForAnswer: true } : {}) },
+    ...(opts.onStep ? { onStep: opts.onStep } : {}),
     provider,
     model: "scripted",
     system: "test system prompt",

@@ -27,7 +27,13 @@ export type Fault =
   /** Stream this many events, then an in-stream error event (overloaded by default), then end. */
   | { errorEventAfter: number; kind?: string; message?: string }
   /** Destroy the socket without answering. */
-  | { reset: true };
+  | { reset: true }
+  /** Take the request and never answer (until the client goes away). */
+  | { hang: true }
+  /** Stream this many events, then send nothing more (until the client goes away). */
+  | { stallAfterEvents: number }
+  /** Answer normally: a placeholder so that a later request gets the next fault. */
+  | { none: true };
 
 export interface RecordedRequest {
   method: string;
@@ -47,6 +53,12 @@ export interface SseServerOptions {
   eventDelayMs?: number;
   /** Ids GET /v1/models returns. */
   models?: string[];
+  /**
+   * Play turn N for the Nth model request instead of counting the assistant
+   * turns in the body: needed when the request view shrinks (think, rewind).
+   * A retried request then gets the next turn.
+   */
+  turnByRequest?: boolean;
 }
 
 export interface SseServer {
@@ -58,6 +70,8 @@ export interface SseServer {
   faults: Fault[];
   /** performance.now() at the end of each streamed response (for benchmarks). */
   responseEndTimes: number[];
+  /** Responses hung or stalled by a fault so far (a test waits for one to act mid-response). */
+  stalled(): number;
   close(): Promise<void>;
 }
 
@@ -71,6 +85,8 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
   const requests: RecordedRequest[] = [];
   const faults = [...(options.faults ?? [])];
   const responseEndTimes: number[] = [];
+  let stalledNow = 0;
+  let modelRequests = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -94,6 +110,10 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     const fault = faults.shift();
     if (fault && "reset" in fault) {
       req.socket.destroy();
+      return;
+    }
+    if (fault && "hang" in fault) {
+      await untilClosed(res, () => stalledNow++);
       return;
     }
     if (fault && "status" in fault) {
@@ -124,7 +144,7 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     }
 
     // Retries resend the same conversation, so they get the same turn.
-    const turnNo = assistantTurns(api, body);
+    const turnNo = options.turnByRequest ? modelRequests++ : assistantTurns(api, body);
     const turn: ScenarioTurn = options.scenario.turns[turnNo] ?? {
       text: options.scenario.fallback_text,
       tool_calls: [],
@@ -136,7 +156,7 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
         : api === "responses"
           ? responsesEvents(turn, turnNo, model)
           : chatEvents(turn, turnNo, model);
-    await stream(res, events, fault, api, options.eventDelayMs ?? 0);
+    await stream(res, events, fault, api, options.eventDelayMs ?? 0, () => stalledNow++);
     responseEndTimes.push(performance.now());
   }
 
@@ -149,6 +169,7 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     requests,
     faults,
     responseEndTimes,
+    stalled: () => stalledNow,
     close: () =>
       new Promise<void>((resolve) => {
         // Keep-alive sockets would hold close() open; the tests are done with them.
@@ -164,6 +185,7 @@ async function stream(
   fault: Fault | undefined,
   api: WireApi,
   delayMs: number,
+  onStall: () => void,
 ): Promise<void> {
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
@@ -172,8 +194,13 @@ async function stream(
   });
   const cutAt = fault && "cutAfterEvents" in fault ? fault.cutAfterEvents : undefined;
   const errorAt = fault && "errorEventAfter" in fault ? fault.errorEventAfter : undefined;
+  const stallAt = fault && "stallAfterEvents" in fault ? fault.stallAfterEvents : undefined;
   for (const [i, ev] of events.entries()) {
     if (res.destroyed) return; // the client went away (an abort)
+    if (i === stallAt) {
+      await untilClosed(res, onStall);
+      return;
+    }
     if (i === cutAt) {
       res.socket?.destroy();
       return;
@@ -187,6 +214,15 @@ async function stream(
     await write(res, formatSse(ev));
   }
   res.end();
+}
+
+/** Counts the response as stalled until the client closes the connection. */
+function untilClosed(res: ServerResponse, onStall: () => void): Promise<void> {
+  onStall();
+  return new Promise((resolve) => {
+    if (res.socket?.destroyed ?? true) return resolve();
+    res.socket!.once("close", () => resolve());
+  });
 }
 
 /** Resolves once the bytes are handed to the socket, so a cut that follows cannot swallow them. */

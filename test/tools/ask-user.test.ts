@@ -9,13 +9,27 @@ import { join } from "node:path";
 import { repoRoot } from "../support/loop-harness.js";
 import { makeToolContext } from "../support/tool-context.js";
 
-const toolset = (interactive: boolean) =>
-  activateTools(loadProfile(join(repoRoot, "profiles"), "_base"), builtinHandlers(), defaultConfig(), { topLevel: true, interactive });
+const toolset = (interactive: boolean, opts: { topLevel?: boolean; measurement?: boolean } = {}) =>
+  activateTools(loadProfile(join(repoRoot, "profiles"), "_base"), builtinHandlers(), defaultConfig(), {
+    topLevel: opts.topLevel ?? true,
+    interactive,
+    measurement: opts.measurement ?? false,
+  });
 
 describe("ask_user", () => {
-  it("is offered only where someone can answer at once", () => {
+  it("is offered in top-level sessions, headless or not, never in measurement runs or child agents", () => {
     expect(toolset(true).tools.has("ask_user")).toBe(true);
-    expect(toolset(false).tools.has("ask_user")).toBe(false);
+    expect(toolset(false).tools.has("ask_user")).toBe(true);
+    expect(toolset(false, { measurement: true }).tools.has("ask_user")).toBe(false);
+    expect(toolset(true, { measurement: true }).tools.has("ask_user")).toBe(false);
+    expect(toolset(false, { topLevel: false }).tools.has("ask_user")).toBe(false);
+  });
+
+  it("asks the session to pause for the answer where it can, and gives no result of its own", async () => {
+    const t = await makeToolContext();
+    const r = await askUserTool.run({ question: "Which DB?" }, { ...t.ctx, pauseForAnswer: true });
+    expect(r).toEqual({ ok: true, modelText: "", question: "Which DB?" });
+    await t.cleanup();
   });
 
   it("accepts exactly {question: non-empty string}, even with schema validation off", () => {

@@ -24,9 +24,10 @@ describe("builtin handlers", () => {
   it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
     expect([...handlers.keys()].sort()).toEqual([
-      "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "chord_apply_patch",
-      "chord_delete", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "notebook_edit", "read", "shell", "terminal_io", "terminal_start", "udiff", "view_image", "write",
+      "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "checkpoint", "chord_apply_patch",
+      "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
+      "notebook_edit", "question", "read", "read_artifact", "rewind", "save_artifact", "shell", "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "write",
+      "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
@@ -36,8 +37,10 @@ describe("builtin handlers", () => {
       bash: false,
       bash_kill: false,
       bash_poll: true,
+      checkpoint: false,
       chord_apply_patch: false,
       chord_delete: false,
+      chord_done: false,
       chord_edit: false,
       chord_glob: true,
       chord_grep: true,
@@ -52,13 +55,20 @@ describe("builtin handlers", () => {
       job_list: true,
       job_output: true,
       notebook_edit: false,
+      question: false,
       read: true,
+      read_artifact: true,
+      rewind: false,
+      save_artifact: false,
       shell: false,
       terminal_io: false,
       terminal_start: false,
+      think: true,
+      todo_write: false,
       udiff: false,
       view_image: true,
       write: false,
+      write_todos: false,
     });
   });
 

@@ -1,0 +1,44 @@
+// `yuj answer [ID] TEXT`: record the answer to the question a session paused
+// on (ask_user), then continue it as `yuj resume` would. The answer is saved
+// before the run starts, so if that run fails, `yuj resume` still sends it —
+// once: it becomes the question's result and is marked delivered.
+
+import type { ParsedArgs } from "../args.js";
+import { UsageError } from "../args.js";
+import { writeState } from "../../core/session-state.js";
+import { FatalError } from "../errors.js";
+import { findSession } from "../find-session.js";
+import { runHeadless } from "../headless.js";
+import { argsFromSettings } from "../pause.js";
+import { checkResumable } from "../resume-plan.js";
+
+export async function answerCommand(args: ParsedArgs, version: string): Promise<number> {
+  const usage = 'yuj answer [ID] "the answer"';
+  if (args.positionals.length === 0 || args.positionals.length > 2) throw new UsageError(`usage: ${usage}`);
+  const [id, text] = args.positionals.length === 2 ? args.positionals : [undefined, args.positionals[0]!];
+  if (!text!.trim()) throw new UsageError(`the answer is empty: ${usage}`);
+
+  const found = findSession(process.env, process.cwd(), id, {
+    test: (s) => s.status === "input_required",
+    what: "is waiting for an answer",
+  });
+  const { dir, state, status } = found;
+  const q = state.question;
+  if (status !== "input_required" || !q) {
+    throw new FatalError(`session ${state.sessionId} is not waiting for an answer (its status is ${status})`);
+  }
+  if (q.answer !== undefined) {
+    throw new FatalError(`session ${state.sessionId} already has an answer to send (${JSON.stringify(q.answer)}); continue it with yuj resume ${state.sessionId}`);
+  }
+  q.answer = text!;
+  writeState(dir, state);
+  process.stderr.write(`yuj: answer recorded for session ${state.sessionId}; continuing\n`);
+  checkResumable(state, status, undefined);
+  return runHeadless({
+    args: argsFromSettings(state.settings, args),
+    cwd: state.cwd,
+    env: process.env,
+    version,
+    start: { resume: state, dir },
+  });
+}

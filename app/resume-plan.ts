@@ -1,0 +1,105 @@
+// How a stored session continues: what `yuj resume` / `yuj answer` may do
+// with it (checked before anything runs), and the history repairs that make
+// it valid again before the loop sees it.
+
+import type { Emit } from "../core/events.js";
+import type { HistoryItem } from "../core/history.js";
+import { closeInterruptedCalls, INTERRUPTED_TEXT, placeLateResult } from "../core/interrupted.js";
+import type { LoopInput } from "../core/loop.js";
+import type { SessionState, SessionStatus } from "../core/session-state.js";
+import { sessionLayout } from "../core/session.js";
+import { lastTraceSeq } from "../core/trace.js";
+import { answerText } from "../tools/ask_user.js";
+import { FatalError } from "./errors.js";
+import type { ShownStatus } from "./find-session.js";
+
+/** Throws a FatalError saying what to do when the session cannot continue as asked. */
+export function checkResumable(state: SessionState, status: ShownStatus, message: string | undefined): void {
+  const id = state.sessionId;
+  if (status === "running") {
+    throw new FatalError(`session ${id} is running in process ${state.pid}; wait for it to end or stop it first`);
+  }
+  if (status === "approval_required") {
+    if (!state.answer) {
+      throw new FatalError(
+        `session ${id} waits for an approval of ${state.pending?.request.summary ?? "a call"}: run yuj approve ${id} or yuj reject ${id} first`,
+      );
+    }
+    if (message !== undefined) throw new FatalError(`session ${id} continues its paused call first: run yuj resume ${id} without a message`);
+  }
+  if (status === "input_required") {
+    const q = state.question;
+    if (q?.answer === undefined) {
+      throw new FatalError(`session ${id} waits for the answer to: ${q?.question ?? "a question"}\nanswer with: yuj answer ${id} "…"`);
+    }
+    if (message !== undefined) throw new FatalError(`session ${id} continues with the recorded answer first: run yuj resume ${id} without a message`);
+  }
+  if (message === undefined && !awaitsModel(state)) {
+    throw new FatalError(`session ${id} is finished (${status}); to go on, give it a new message: yuj resume ${id} "…"`);
+  }
+  if (message !== undefined && !message.trim()) throw new FatalError("the message is empty: yuj resume ID \"what to do next\"");
+}
+
+/** True when the conversation ends where the model has the next word. */
+function awaitsModel(state: SessionState): boolean {
+  if (state.status === "done") return false;
+  if (state.status === "approval_required" || state.status === "input_required") return true;
+  const last = state.history.at(-1);
+  if (!last) return false;
+  return last.role !== "assistant" || last.toolCalls.length > 0;
+}
+
+/**
+ * Repairs the history (the recorded answer in place, interrupted calls
+ * closed), emits what it added so the trace and the transcript show it, and
+ * returns what the loop starts with. Changes `state` in place.
+ */
+export function prepareResume(
+  state: SessionState,
+  /** The status the session was stored with (the runner has set it running since). */
+  from: SessionStatus,
+  message: string | undefined,
+  emit: Emit,
+): LoopInput {
+  const history = state.history;
+  const waiting = new Set<string>();
+  if (from === "approval_required" && state.pending) for (const c of state.pending.calls) waiting.add(c.id);
+
+  const q = state.question;
+  if (from === "input_required" && q && q.answer !== undefined && !q.delivered) {
+    const name = callName(history, q.callId) ?? "ask_user";
+    const text = answerText(q.answer);
+    placeLateResult(history, { role: "tool", callId: q.callId, name, text, isError: false });
+    q.delivered = true;
+    emit({ type: "question_answered", callId: q.callId, answer: q.answer });
+    emit({ type: "tool_result", callId: q.callId, name, ok: true, modelText: text, viewText: text, durationMs: 0 });
+  }
+  for (const callId of closeInterruptedCalls(history, waiting)) {
+    const name = callName(history, callId) ?? "unknown";
+    emit({ type: "tool_result", callId, name, ok: false, modelText: INTERRUPTED_TEXT, viewText: INTERRUPTED_TEXT, durationMs: 0 });
+  }
+
+  // yuj ends every job's process group when it stops, and the next start
+  // reaps those a SIGKILL left: none of them is still running.
+  for (const job of state.jobs) if (job.status === "running") job.status = "killed";
+
+  const pending = from === "approval_required" ? state.pending : undefined;
+  delete state.pending;
+  delete state.answer;
+  if (pending) return { resumeCalls: pending.calls };
+  return message !== undefined ? { userText: message } : { continue: true };
+}
+
+/** Events after the last saved step are in the trace too: number on from the trace's last row. */
+export function resumedSeq(state: SessionState, dir: string): number {
+  return Math.max(state.lastSeq, lastTraceSeq(sessionLayout(dir).trace));
+}
+
+function callName(history: HistoryItem[], callId: string): string | undefined {
+  for (const item of history) {
+    if (item.role !== "assistant") continue;
+    const call = item.toolCalls.find((c) => c.id === callId);
+    if (call) return call.name;
+  }
+  return undefined;
+}

@@ -1,0 +1,26 @@
+// Chord `done` (digest 2.6): the loop's exit request with the final Markdown
+// report. Mounted only while a loop runs (condition `loop_running`), so an
+// ordinary session never sees it; the permission rules keep its local
+// confirmation (it is never swept aside by YOLO). Yuj's own `done` is
+// tools/done.ts: optional message, always present.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+
+export const chordDoneSchema = z.object({
+  report: z.string().min(1),
+});
+
+export const chordDoneTool: ToolHandler<typeof chordDoneSchema> = {
+  id: "chord_done",
+  schema: chordDoneSchema,
+  // Runs alone, after the calls before it, so nothing of the response runs past the exit.
+  readOnly: false,
+  async run(args) {
+    const report = args.report.trim();
+    if (report === "") return fail("missing required argument: report");
+    const result = ok(`Done requested: report received (${report.length} chars)`);
+    result.finish = { message: report };
+    return result;
+  },
+};

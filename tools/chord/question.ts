@@ -1,0 +1,79 @@
+// Chord `question` (digest 2.5, 7.4): structured questions to the user, each
+// with a short header and either options to pick (one, or several with
+// `multiple`) or, without options, a free-text answer. `questions` is an
+// array; a single question object is tolerated. In the TUI each question goes
+// through ctx.ask in order; headless, a session that can pause saves the
+// questions as one text and ends the run with input_required (the same path
+// as ask_user), and anywhere else the call fails with a clear error.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+
+export const QUESTION_HEADER_MAX = 30;
+
+const option = z.object({
+  label: z.string().trim().min(1, "label must be a non-empty string"),
+  description: z.string(),
+});
+
+const item = z.object({
+  question: z.string().trim().min(1, "question must be a non-empty string"),
+  header: z.string().trim().min(1, "header must be a non-empty string").max(QUESTION_HEADER_MAX, `header must be at most ${QUESTION_HEADER_MAX} characters`),
+  options: z.array(option).optional(),
+  multiple: z.boolean().optional(),
+});
+
+export const questionSchema = z.object({
+  questions: z.union([z.array(item).min(1, "questions must contain at least one question"), item]),
+});
+
+type Item = z.infer<typeof item>;
+
+export interface QuestionAnswer {
+  header: string;
+  question: string;
+  answer: string;
+}
+
+export const questionTool: ToolHandler<typeof questionSchema> = {
+  id: "question",
+  schema: questionSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const items: Item[] = Array.isArray(args.questions) ? args.questions : [args.questions];
+    for (const [i, q] of items.entries()) {
+      if (q.multiple && !q.options?.length) return fail(`questions[${i}]: multiple needs options to choose from`);
+    }
+    if (!ctx.ask) {
+      if (ctx.pauseForAnswer) return { ok: true, modelText: "", question: items.map(questionText).join("\n\n") };
+      return fail("question: nobody can answer in this session (no interactive user); decide from what the repository shows, and name the open question in your final answer");
+    }
+    const answers: QuestionAnswer[] = [];
+    for (const q of items) {
+      let answer: string;
+      try {
+        answer = await ctx.ask({
+          callId: ctx.callId,
+          question: q.question,
+          header: q.header,
+          ...(q.options?.length ? { options: q.options } : {}),
+          ...(q.multiple ? { multiple: true } : {}),
+        });
+      } catch {
+        return fail(`question cancelled: the user dismissed it without answering${answers.length ? `; answered before that: ${JSON.stringify({ answers })}` : ""}`);
+      }
+      answers.push({ header: q.header, question: q.question, answer });
+    }
+    return ok(JSON.stringify({ answers }));
+  },
+};
+
+/** One question as plain text, for a session that saves it and waits (headless). */
+function questionText(q: Item): string {
+  const lines = [`[${q.header}] ${q.question}`];
+  if (q.options?.length) {
+    lines.push(q.multiple ? "Choose one or more:" : "Choose one:");
+    for (const o of q.options) lines.push(`- ${o.label}${o.description ? `: ${o.description}` : ""}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,142 @@
+// Chord `save_artifact` (digest 2.5) has two shapes that exclude each other:
+// * filename + content (+ type, description, mime_type, mode): a session
+//   artifact at artifacts/<filename>, created (default; fails if it exists),
+//   appended to (a new block after a blank line) or overwritten. Returns its
+//   ArtifactRef as JSON.
+// * result_type + result (a JSON object): an immutable, content-addressed
+//   result at artifacts/results/<id>.json, returned as a ResultRef
+//   {id, result_type, rel_path, sha256, size_bytes}. Saving the same result
+//   again returns the same ref; the file is never rewritten.
+
+import { z } from "zod";
+import * as path from "node:path";
+import type { FileSystem } from "../../core/services.js";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import {
+  ArtifactError,
+  ARTIFACTS_DIR,
+  RESULTS_DIR,
+  artifactsRoot,
+  canonicalJson,
+  createExclusive,
+  replaceAtomic,
+  safeFilename,
+  sha256Hex,
+} from "./artifact-store.js";
+
+export const RESULT_TYPE_MAX_BYTES = 256;
+export const RESULT_MAX_BYTES = 10 * 1024 * 1024;
+
+export const saveArtifactSchema = z.object({
+  filename: z.string().optional(),
+  content: z.string().optional(),
+  type: z.string().optional(),
+  description: z.string().optional(),
+  mime_type: z.string().optional(),
+  mode: z.enum(["create", "append", "overwrite"]).optional(),
+  result_type: z.string().optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+});
+
+type Args = z.infer<typeof saveArtifactSchema>;
+
+export interface ResultRef {
+  id: string;
+  result_type: string;
+  rel_path: string;
+  sha256: string;
+  size_bytes: number;
+}
+
+export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
+  id: "save_artifact",
+  schema: saveArtifactSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    try {
+      if (args.result_type !== undefined || args.result !== undefined) {
+        if (args.filename?.trim() || args.content?.trim() || args.mode !== undefined) {
+          return fail("result_type/result cannot be combined with filename, content, or mode");
+        }
+        if (!args.result_type?.trim()) return fail("result_type is required when result is provided");
+        if (args.result === undefined) return fail("result is required when result_type is provided");
+        return ok(JSON.stringify(await saveResult(ctx.services.fs, ctx.sessionDir, args.result_type, args.result)));
+      }
+      return ok(JSON.stringify(await saveNamed(ctx.services.fs, ctx.sessionDir, args)));
+    } catch (err) {
+      if (err instanceof ArtifactError) return fail(err.message);
+      return fail(`cannot save the artifact: ${(err as Error).message}`);
+    }
+  },
+};
+
+async function saveNamed(fs: FileSystem, sessionDir: string, args: Args) {
+  const body = (args.content ?? "").replace(/\s+$/, "");
+  if (body.trim() === "") throw new ArtifactError("content is required");
+  const filename = safeFilename(args.filename ?? "");
+  const root = await artifactsRoot(fs, sessionDir);
+  const abs = path.join(root, filename);
+  const existing = await fs.lstat(abs).catch(() => undefined);
+  if (existing?.isSymbolicLink()) throw new ArtifactError(`artifact ${filename} is a symbolic link; it is not written through`);
+  if (existing?.isDirectory()) throw new ArtifactError(`${ARTIFACTS_DIR}/${filename} is a directory; choose another filename`);
+  const mode = args.mode ?? "create";
+  if (mode === "create") {
+    try {
+      await createExclusive(fs, abs, `${body}\n`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") {
+        throw new ArtifactError("artifact already exists; use mode=append or mode=overwrite to update it");
+      }
+      throw err;
+    }
+  } else if (mode === "append") {
+    const before = existing ? await fs.readFile(abs, "utf8") : "";
+    const sep = before === "" ? "" : before.endsWith("\n") ? "\n" : "\n\n";
+    await replaceAtomic(fs, abs, `${before}${sep}${body}\n`);
+  } else {
+    await replaceAtomic(fs, abs, `${body}\n`);
+  }
+  const bytes = await fs.readFile(abs);
+  const rel = `${ARTIFACTS_DIR}/${filename}`;
+  return {
+    id: filename.replace(/\.[^.]*$/, "") || filename,
+    type: args.type?.trim() || "handoff_note",
+    rel_path: rel,
+    path: rel,
+    ...(args.description?.trim() ? { description: args.description.trim() } : {}),
+    mime_type: args.mime_type?.trim() || "text/markdown",
+    size_bytes: bytes.length,
+    sha256: sha256Hex(bytes),
+  };
+}
+
+async function saveResult(
+  fs: FileSystem,
+  sessionDir: string,
+  rawType: string,
+  result: Record<string, unknown>,
+): Promise<ResultRef> {
+  const resultType = rawType.trim();
+  if (Buffer.byteLength(resultType) > RESULT_TYPE_MAX_BYTES) {
+    throw new ArtifactError(`result_type exceeds maximum size ${RESULT_TYPE_MAX_BYTES} bytes`);
+  }
+  const canonical = `${canonicalJson(result)}\n`;
+  const size = Buffer.byteLength(canonical);
+  if (size > RESULT_MAX_BYTES) throw new ArtifactError(`result exceeds maximum size ${RESULT_MAX_BYTES} bytes`);
+  const digest = sha256Hex(canonical);
+  // The id covers the type too: one payload saved as two types gives two results.
+  const id = `sha256-${sha256Hex(`${resultType}\0${digest}`)}`;
+  const rel = `${RESULTS_DIR}/${id}.json`;
+  await artifactsRoot(fs, sessionDir);
+  const dir = path.join(sessionDir, RESULTS_DIR);
+  await fs.mkdir(dir, { recursive: true });
+  const abs = path.join(dir, `${id}.json`);
+  try {
+    await createExclusive(fs, abs, canonical);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    const present = await fs.readFile(abs).catch(() => undefined);
+    if (!present || sha256Hex(present) !== digest) throw new ArtifactError(`immutable result path collision for ${id}`);
+  }
+  return { id, result_type: resultType, rel_path: rel, sha256: digest, size_bytes: size };
+}

@@ -1,0 +1,52 @@
+// Chord `todo_write` (digest 2.5): replaces the whole visible TODO list; the
+// array order is the execution order. Items are {id, content, status,
+// active_form?} with four statuses (no `blocked`, unlike Yuj's write_todos).
+// Several items may be in_progress only when each has its own active_form,
+// the text that says what is being done for each of them.
+
+import { z } from "zod";
+import type { TodoItem } from "../../core/events.js";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { renderTodos } from "../lib/todo-list.js";
+
+const todo = z.object({
+  id: z.string().trim().min(1, "id must be a non-empty string"),
+  content: z.string().trim().min(1, "content must be a non-empty string"),
+  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+  active_form: z.string().optional(),
+});
+
+export const todoWriteSchema = z.object({
+  todos: z.array(todo),
+});
+
+export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
+  id: "todo_write",
+  schema: todoWriteSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const seen = new Set<string>();
+    for (const t of args.todos) {
+      if (seen.has(t.id)) return fail(`duplicate todo id "${t.id}": each item needs its own id`);
+      seen.add(t.id);
+    }
+    const active = args.todos.filter((t) => t.status === "in_progress");
+    if (active.length > 1) {
+      const forms = active.map((t) => t.active_form?.trim() ?? "");
+      if (forms.some((f) => f === "") || new Set(forms).size !== forms.length) {
+        return fail(
+          `${active.length} todos are in_progress (${active.map((t) => t.id).join(", ")}); ` +
+            "several in_progress items need a unique active_form each, otherwise keep one in_progress",
+        );
+      }
+    }
+    const todos: TodoItem[] = args.todos.map((t) => ({
+      id: t.id,
+      description: t.content,
+      status: t.status,
+      ...(t.active_form?.trim() ? { activeForm: t.active_form.trim() } : {}),
+    }));
+    ctx.emit({ type: "todo_updated", todos });
+    return ok(renderTodos(todos));
+  },
+};
