@@ -1,6 +1,9 @@
 // A provider that plays a scenario file instead of calling a model: the
-// offline demo and the loop's tests run on it. Turn N of the scenario answers
-// the request that already holds N assistant turns, like the test server.
+// offline demo and the loop's tests run on it. Turns answer requests in
+// order. The count starts from the assistant turns already in the first
+// request (a resumed session goes on where it stopped) and then moves one a
+// request: counting the history every time would go wrong once a request
+// carries less than the whole history (think, rewind, compaction).
 
 import type { ModelRequest } from "../history.js";
 import type { Provider, ProviderEvent } from "./types.js";
@@ -14,14 +17,26 @@ export interface ScriptedOptions {
 
 export function scriptedProvider(scenario: Scenario, opts: ScriptedOptions = {}): Provider {
   const delay = opts.delayMs ?? 0;
+  let next: number | undefined;
   return {
     name: "scripted",
     async listModels() {
       return ["scripted"];
     },
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-      const turnIndex = request.history.filter((h) => h.role === "assistant").length;
-      yield { type: "raw_request", url: "scripted:", body: JSON.stringify({ model: request.model, turn: turnIndex }) };
+      const turnIndex = next ?? request.history.filter((h) => h.role === "assistant").length;
+      next = turnIndex + 1;
+      // The neutral request stands in for a wire body, so that a replay of a
+      // scripted session compares what the loop sent, not just a turn number.
+      const body = {
+        model: request.model,
+        turn: turnIndex,
+        system: request.system,
+        history: request.history,
+        tools: request.tools.map((t) => t.name),
+        maxOutputTokens: request.maxOutputTokens,
+      };
+      yield { type: "raw_request", url: "scripted:", body: JSON.stringify(body) };
       const turn = scenario.turns[turnIndex];
       const pause = async () => {
         if (delay > 0) await systemClock.sleep(delay, signal);

@@ -165,6 +165,31 @@ describe("the TUI", () => {
     await until(() => focusedLine(app!.screen()).includes("ASSISTANT #"), 5000);
   }, 60_000);
 
+  it("switches the model with /model and compacts the conversation with /compact", async () => {
+    const { cwd, env } = scripted([
+      { text: "First." },
+      { text: "Second." },
+      { text: "Third." },
+      { text: "SUMMARY: three greetings." },
+      { text: "Fourth." },
+    ]);
+    app = startTui({ cwd, env, columns: 140 });
+    await app.waitFor(FIRST_FRAME, 15_000);
+    for (const [message, reply] of [["one", "First."], ["two", "Second."], ["three", "Third."]] as const) {
+      await app.submit(message);
+      await app.waitFor(reply);
+      await pause(200);
+    }
+    await app.submit("/model scripted-large");
+    await app.waitFor("Model: scripted-large (was scripted)");
+    await pause(200);
+    await app.submit("/compact");
+    await app.waitFor("Compacted on request");
+    await pause(200);
+    await app.submit("four");
+    await app.waitFor("Fourth.");
+  }, 60_000);
+
   it("survives a resize and hides the side panel when narrow", async () => {
     const { cwd, env } = scripted([{ text: "Hello." }]);
     app = startTui({ cwd, env, columns: 140 });
