@@ -6,7 +6,7 @@ import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
 
 export const COMMANDS = [
   "code", "run", "tool", "setup", "models", "doctor", "demo",
-  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "help",
+  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "help",
 ] as const;
 
 /** Commands that print a report, not a run: `--output json` is theirs. */
@@ -34,6 +34,7 @@ const OPTIONS = {
   scope: { type: "string" },
   message: { type: "string", short: "m" },
   resume: { type: "string" },
+  "allow-divergence": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -63,6 +64,8 @@ export interface ParsedArgs {
   message?: string;
   /** `yuj --resume ID`: open a stored session in the TUI. */
   resume?: string;
+  /** `yuj replay --allow-divergence`: go on past a differing request. */
+  allowDivergence?: boolean;
   help: boolean;
   version: boolean;
 }
@@ -110,6 +113,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (values.yolo === true) parsed.yolo = true;
   if (values.measure === true) parsed.measure = true;
   if (values.always === true) parsed.always = true;
+  if (values["allow-divergence"] === true) parsed.allowDivergence = true;
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
   if (str("resume") !== undefined) {

@@ -18,6 +18,7 @@ import { prepareResume, resumedSeq } from "./resume-plan.js";
 import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "./session-record.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession } from "./session.js";
 import { handleStopSignals } from "./signals.js";
+import { snapshotWorkspace } from "./workspace-snapshot.js";
 
 export interface HeadlessOptions {
   args: ParsedArgs;
@@ -94,6 +95,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       version: opts.version,
       demo: opts.demo !== undefined,
     });
+    // A new session records the files it starts from (for `yuj replay`) before any tool can change them.
+    if (!resumed) session.emit(await snapshotWorkspace(opts.cwd));
     // Before the resume repairs: the gate takes the recorded approval answer.
     const gate = buildGate({ resolved, state, emit: session.emit, cwd: opts.cwd, args: opts.args });
     const input: LoopInput = resumed ? prepareResume(state, storedStatus, resumed.message, session.emit) : { userText: task };

@@ -22,6 +22,9 @@ Usage:
   yuj current                  print the id of the newest session in this directory
   yuj status [ID]              a session's status and the exact command that moves it on
   yuj show [ID]                that, plus its settings, todos, jobs and recent activity
+  yuj replay ID [--allow-divergence]
+                               run a recorded session again from its trace (recorded replies, a fresh copy
+                               of its starting files) and report the first request that differs
   yuj --resume ID              open a stored session in the terminal UI and continue it
                                (ID: a session id or a unique prefix; default: the newest session here)
 
@@ -38,6 +41,7 @@ Options:
   --max-turns N                stop after N model turns
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
   --measure                    measurement run: every ask is denied, no questions to the user
+  --allow-divergence           replay: go on past a differing request and list every one
   -h, --help                   this help
   -V, --version                print the version
 

@@ -45,6 +45,8 @@ export async function main(argv: string[], version: string): Promise<number> {
       case "status":
       case "show":
         return await (await import("./commands/status.js")).statusCommand(args);
+      case "replay":
+        return await (await import("./commands/replay.js")).replayCommand(args, version);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(args, version);
       case "default":

@@ -51,6 +51,22 @@ export type EventBody =
       demo?: boolean;
       traceFile?: string;
     }
+  /**
+   * The files as they were when the session started, so `yuj replay` can run
+   * it again on the same input: a git tree object holding the working tree
+   * (untracked files included, ignored ones not), or why there is none.
+   */
+  | {
+      type: "workspace_snapshot";
+      tree?: string;
+      head?: string;
+      dirty?: boolean;
+      /** The session's cwd relative to the repository root ("" at the root). */
+      prefix?: string;
+      /** The repository root the tree's objects live in. */
+      repo?: string;
+      unavailable?: string;
+    }
   | { type: "user_message"; text: string }
   | {
       type: "request_sent";

@@ -128,6 +128,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       };
     case "provider_request":
     case "provider_response":
+    case "workspace_snapshot":
       return s;
     case "assistant_text_delta":
       return received(appendAssistantText(s, event.text, event.turn), event.text.length);

@@ -25,6 +25,11 @@ export interface ControllerDeps {
   history?: HistoryItem[];
   /** The tools a model gets (some depend on the model); for /model. */
   toolsetFor?(model: string): ActiveToolset;
+  /**
+   * Settles when the session may start its first run (the workspace snapshot
+   * is recorded): the view draws at once, a message waits for this.
+   */
+  ready?: Promise<void>;
 }
 
 export interface SessionController {
@@ -106,7 +111,8 @@ export function createSessionController(deps: ControllerDeps, approver?: Interac
     }
     controller = new AbortController();
     const signal = controller.signal;
-    current = runLoop(history, text, { ...deps.loopDeps, model, toolset, takeCompactRequest, signal })
+    current = (deps.ready ?? Promise.resolve())
+      .then(() => runLoop(history, text, { ...deps.loopDeps, model, toolset, takeCompactRequest, signal }))
       .then((outcome) => deps.onRunEnd?.(outcome))
       .catch((err: unknown) => {
         deps.emit({ type: "error", code: "internal", message: err instanceof Error ? err.message : String(err) });

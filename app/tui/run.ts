@@ -19,6 +19,7 @@ import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "../sessio
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createViewStore } from "./store.js";
+import { snapshotWorkspace } from "../workspace-snapshot.js";
 
 export interface TuiOptions {
   args: ParsedArgs;
@@ -65,6 +66,14 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     ["SIGTERM", "SIGHUP"],
     resume ? { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir) } : undefined,
   );
+  // Started now, so the first frame never waits for git; the first run does (controller's `ready`).
+  const snapshot = resume ? undefined : snapshotWorkspace(opts.cwd);
+  let announced = () => {};
+  const ready = snapshot
+    ? new Promise<void>((go) => (announced = go)).then(async () => void session.emit(await snapshot))
+        // Quitting before git answers closes the trace; the snapshot is then simply missing.
+        .catch(() => undefined)
+    : undefined;
   const state =
     resume?.state ?? newSessionState({ sessionId: session.id, cwd: opts.cwd, task: "", settings: storedSettings(opts.args, opts.cwd) });
   const storedStatus = state.status;
@@ -80,6 +89,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       jobs: session.services.jobs,
       history: state.history,
       toolsetFor: (model) => resolved.toolsetFor(model),
+      ...(ready ? { ready } : {}),
       onRunEnd(outcome) {
         state.status = STATUS_AFTER[outcome.reason];
         state.lastReason = outcome.reason;
@@ -110,6 +120,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     version: opts.version,
     demo: opts.demo !== undefined,
   });
+  announced();
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
   if (resume) {
     // Interrupted calls get their results; the next message continues the conversation.

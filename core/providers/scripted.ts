@@ -36,7 +36,7 @@ export function scriptedProvider(scenario: Scenario, opts: ScriptedOptions = {})
         tools: request.tools.map((t) => t.name),
         maxOutputTokens: request.maxOutputTokens,
       };
-      yield { type: "raw_request", url: "scripted:", body: JSON.stringify(body) };
+      yield { type: "raw_request", url: "scripted:", body: JSON.stringify(body, withoutImageBytes) };
       const turn = scenario.turns[turnIndex];
       const pause = async () => {
         if (delay > 0) await systemClock.sleep(delay, signal);
@@ -70,4 +70,16 @@ export function scriptedProvider(scenario: Scenario, opts: ScriptedOptions = {})
       yield { type: "finish", stopReason: calls.length ? "tool_use" : "end_turn" };
     },
   };
+}
+
+/**
+ * Image bytes never go into a trace (the wire adapters' bodies are elided the
+ * same way); an image in the history is named by its size instead.
+ */
+function withoutImageBytes(this: unknown, key: string, value: unknown): unknown {
+  const holder = this as { mediaType?: unknown };
+  if (key === "data" && typeof value === "string" && typeof holder.mediaType === "string") {
+    return `[image data omitted: ${value.length} base64 chars]`;
+  }
+  return value;
 }
