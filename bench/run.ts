@@ -16,12 +16,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseScenario } from "../core/providers/scenario.js";
 import { startSseServer } from "../test/support/sse-server.js";
+import { benchFiles } from "./files.js";
 import { benchJobs } from "./jobs.js";
 import { benchTui } from "./tui.js";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "yuj.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files) runs only
+// those sections; unset runs everything.
+const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+const want = (section: string) => !ONLY?.length || ONLY.includes(section);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -82,28 +87,40 @@ async function headlessRun(): Promise<{ wallMs: number; rssMiB: number; toolToRe
   };
 }
 
-const nodeFloor = median(Array.from({ length: RUNS }, () => timeCommand(["-e", "0"])));
-const version = median(Array.from({ length: RUNS }, () => timeCommand([bin, "--version"])));
-const runs = [];
-for (let i = 0; i < Math.max(5, Math.floor(RUNS / 3)); i++) runs.push(await headlessRun());
+if (want("startup")) {
+  const nodeFloor = median(Array.from({ length: RUNS }, () => timeCommand(["-e", "0"])));
+  const version = median(Array.from({ length: RUNS }, () => timeCommand([bin, "--version"])));
+  const runs = [];
+  for (let i = 0; i < Math.max(5, Math.floor(RUNS / 3)); i++) runs.push(await headlessRun());
 
-const rows: Array<[string, string, string]> = [
-  ["node -e 0 (floor)", `${nodeFloor.toFixed(0)} ms`, ""],
-  ["yuj --version", `${version.toFixed(0)} ms`, "150 ms"],
-  ["headless two-turn task, wall", `${median(runs.map((r) => r.wallMs)).toFixed(0)} ms`, "500 ms"],
-  ["headless two-turn task, peak RSS", `${median(runs.map((r) => r.rssMiB)).toFixed(0)} MiB`, "100 MiB"],
-  ["tool result → next request", `${median(runs.flatMap((r) => r.toolToRequestMs)).toFixed(0)} ms`, "60 ms"],
-  ["last reply → process exit", `${median(runs.map((r) => r.replyToExitMs)).toFixed(0)} ms`, "50 ms"],
-  ["first request body (default surface)", `${(runs[0]!.firstRequestBytes / 1024).toFixed(1)} KB`, "12 KB"],
-];
-console.log(`yuj benchmarks (median; ${RUNS} start-up runs, ${runs.length} headless runs; node ${process.version})`);
-console.log("| measure | result | target |\n|---|---|---|");
-for (const [m, r, t] of rows) console.log(`| ${m} | ${r} | ${t} |`);
+  const rows: Array<[string, string, string]> = [
+    ["node -e 0 (floor)", `${nodeFloor.toFixed(0)} ms`, ""],
+    ["yuj --version", `${version.toFixed(0)} ms`, "150 ms"],
+    ["headless two-turn task, wall", `${median(runs.map((r) => r.wallMs)).toFixed(0)} ms`, "500 ms"],
+    ["headless two-turn task, peak RSS", `${median(runs.map((r) => r.rssMiB)).toFixed(0)} MiB`, "100 MiB"],
+    ["tool result → next request", `${median(runs.flatMap((r) => r.toolToRequestMs)).toFixed(0)} ms`, "60 ms"],
+    ["last reply → process exit", `${median(runs.map((r) => r.replyToExitMs)).toFixed(0)} ms`, "50 ms"],
+    ["first request body (default surface)", `${(runs[0]!.firstRequestBytes / 1024).toFixed(1)} KB`, "12 KB"],
+  ];
+  console.log(`yuj benchmarks (median; ${RUNS} start-up runs, ${runs.length} headless runs; node ${process.version})`);
+  console.log("| measure | result | target |\n|---|---|---|");
+  for (const [m, r, t] of rows) console.log(`| ${m} | ${r} | ${t} |`);
+}
 
-console.log("\nCommands (median)");
-console.log("| measure | yuj | baseline |\n|---|---|---|");
-for (const [m, r, b] of await benchJobs(RUNS)) console.log(`| ${m} | ${r} | ${b} |`);
+if (want("jobs")) {
+  console.log("\nCommands (median)");
+  console.log("| measure | yuj | baseline |\n|---|---|---|");
+  for (const [m, r, b] of await benchJobs(RUNS)) console.log(`| ${m} | ${r} | ${b} |`);
+}
 
-console.log("\nTUI (node-pty, 120×40, scripted model)");
-console.log("| measure | result | target |\n|---|---|---|");
-for (const [m, r, t] of await benchTui()) console.log(`| ${m} | ${r} | ${t} |`);
+if (want("tui")) {
+  console.log("\nTUI (node-pty, 120×40, scripted model)");
+  console.log("| measure | result | target |\n|---|---|---|");
+  for (const [m, r, t] of await benchTui()) console.log(`| ${m} | ${r} | ${t} |`);
+}
+
+if (want("files")) {
+  console.log("\nFile tools (median; BENCH_FILES_RUNS runs, default 9)");
+  console.log("| measure | result | target |\n|---|---|---|");
+  for (const [m, r, t] of await benchFiles()) console.log(`| ${m} | ${r} | ${t} |`);
+}

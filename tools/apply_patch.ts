@@ -173,7 +173,8 @@ export class PatchPlan {
 function plannedBytes(s: FileState): Uint8Array | null | undefined {
   if (s.next === null) return s.original === undefined ? undefined : null;
   const bytes = encodeText(s.next.text, s.next);
-  if (s.original !== undefined && Buffer.compare(Buffer.from(s.original), bytes) === 0) return undefined;
+  // Compared in place: copying the original first cost as much again on a large file.
+  if (s.original !== undefined && Buffer.compare(s.original, bytes) === 0) return undefined;
   return bytes;
 }
 

@@ -111,18 +111,39 @@ export const editTool: ToolHandler<typeof editSchema> = {
 
 const CONTEXT_LINES = 2;
 
-/** A small unified diff of the changed lines, for the view only. */
+/** Newlines in text[from, to). */
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * A small unified diff of the changed lines, for the view only. Only the
+ * lines around the change are cut out of `before`: splitting a large file
+ * into all of its lines cost more than the edit itself.
+ */
 function diffView(display: string, before: string, rep: Replacement): string {
-  const lines = before.split("\n");
-  const firstLine = before.slice(0, rep.start).split("\n").length - 1;
-  const lastLine = before.slice(0, rep.end).split("\n").length - 1;
+  const firstLine = countNewlines(before, 0, rep.start);
   const lineStart = rep.start === 0 ? 0 : before.lastIndexOf("\n", rep.start - 1) + 1;
   const nextNl = before.indexOf("\n", rep.end);
   const lineEnd = nextNl < 0 ? before.length : nextNl;
-  const removed = lines.slice(firstLine, lastLine + 1);
+  const removed = before.slice(lineStart, lineEnd).split("\n");
   const added = (before.slice(lineStart, rep.start) + rep.insert + before.slice(rep.end, lineEnd)).split("\n");
-  const ctxBefore = lines.slice(Math.max(0, firstLine - CONTEXT_LINES), firstLine);
-  const ctxAfter = lines.slice(lastLine + 1, lastLine + 1 + CONTEXT_LINES);
+  // Up to CONTEXT_LINES whole lines before lineStart, and after lineEnd.
+  const ctxBefore: string[] = [];
+  for (let end = lineStart - 1; end >= 0 && ctxBefore.length < CONTEXT_LINES; ) {
+    const start = end === 0 ? 0 : before.lastIndexOf("\n", end - 1) + 1;
+    ctxBefore.unshift(before.slice(start, end));
+    end = start - 1;
+  }
+  const ctxAfter: string[] = [];
+  for (let start = lineEnd + 1; nextNl >= 0 && ctxAfter.length < CONTEXT_LINES; ) {
+    const nl = before.indexOf("\n", start);
+    ctxAfter.push(before.slice(start, nl < 0 ? before.length : nl));
+    if (nl < 0) break;
+    start = nl + 1;
+  }
   const from = firstLine - ctxBefore.length + 1;
   const oldCount = ctxBefore.length + removed.length + ctxAfter.length;
   const newCount = ctxBefore.length + added.length + ctxAfter.length;

@@ -98,6 +98,76 @@ function sortMatches(lines: string[]): string[] {
   return keyed.map((k) => k.line);
 }
 
+/**
+ * rg's stdout as the sorted, cwd-relative lines `sortMatches` would give,
+ * in one pass: on a large tree this runs over tens of thousands of lines, so
+ * it avoids the intermediate arrays, a regex per line, and sorting lines. rg
+ * prints each file's lines together and in line order, so only the files are
+ * sorted; output that is not shaped like that (a file's lines split or out of
+ * order) takes the full sort, so the result never depends on the shortcut.
+ * The file key is the text before the first `:<digits>:`, as LINE_KEY reads it.
+ */
+function rgMatches(stdout: string, prefix: string): string[] {
+  const lines: string[] = [];
+  // Each group is one file's run of lines: lines[from, to).
+  const groups: Array<{ file: string; last: number; from: number; to: number }> = [];
+  const seen = new Set<string>();
+  let cur: (typeof groups)[number] | undefined;
+  for (let start = 0; start < stdout.length; ) {
+    let end = stdout.indexOf("\n", start);
+    if (end < 0) end = stdout.length;
+    if (end === start) {
+      start = end + 1;
+      continue;
+    }
+    const ls = end - start >= prefix.length && stdout.startsWith(prefix, start) ? start + prefix.length : start;
+    start = end + 1;
+    lines.push(stdout.slice(ls, end));
+    // Find the key: the earliest `:` followed by digits and another `:`.
+    let keyEnd = -1;
+    let n = 0;
+    for (let c = stdout.indexOf(":", ls); c >= 0 && c < end; c = stdout.indexOf(":", c + 1)) {
+      let d = c + 1;
+      let v = 0;
+      for (; d < end; d++) {
+        const code = stdout.charCodeAt(d);
+        if (code < 48 || code > 57) break;
+        v = v * 10 + (code - 48);
+      }
+      if (d > c + 1 && d < end && stdout.charCodeAt(d) === 58) {
+        keyEnd = c;
+        n = v;
+        break;
+      }
+    }
+    const keyLen = keyEnd < 0 ? end - ls : keyEnd - ls;
+    if (cur && cur.file.length === keyLen && stdout.startsWith(cur.file, ls)) {
+      if (n < cur.last) return sortMatches(lines.concat(restOf(stdout, start, prefix)));
+      cur.last = n;
+      cur.to = lines.length;
+      continue;
+    }
+    const file = stdout.slice(ls, ls + keyLen);
+    if (seen.has(file)) return sortMatches(lines.concat(restOf(stdout, start, prefix)));
+    seen.add(file);
+    cur = { file, last: n, from: lines.length - 1, to: lines.length };
+    groups.push(cur);
+  }
+  groups.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const out: string[] = [];
+  for (const g of groups) for (let i = g.from; i < g.to; i++) out.push(lines[i]!);
+  return out;
+}
+
+/** The remaining lines from `start`, cwd-relative, for the full sort. */
+function restOf(stdout: string, start: number, prefix: string): string[] {
+  return stdout
+    .slice(start)
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l));
+}
+
 export const grepTool: ToolHandler<typeof grepSchema> = {
   id: "grep",
   schema: grepSchema,
@@ -129,10 +199,7 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
         return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}`);
       }
       const prefix = `${where.cwdReal}${path.sep}`;
-      matches = res.stdout
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l));
+      matches = rgMatches(res.stdout, prefix);
     } else {
       const res = await grepFallback({
         fs,
@@ -144,9 +211,8 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
       });
       if (!res.ok) return fail(`ERROR: grep failed: ${res.error}`);
       if (ctx.signal.aborted) return fail("ERROR: grep cancelled");
-      matches = res.lines;
+      matches = sortMatches(res.lines);
     }
-    matches = sortMatches(matches);
 
     if (!tools.search_pagination_enabled) return ok(matches.length ? matches.join("\n") : "No matches found.");
     const page = paginate(matches, args.page, tools.grep_max_matches_per_page);

@@ -40,7 +40,18 @@ interface Line {
   match: boolean;
 }
 
-type RgRun = { ok: true; lines: Line[]; code: number; stderr: string } | { ok: false; error: string };
+/** One file's events from `rg --json`, unparsed until its lines are needed. */
+interface FileEvents {
+  /** The path's bytes as rg printed it, the sort key. */
+  key: Buffer;
+  /** rg's stdout, which holds the events. */
+  data: Buffer;
+  /** Where each `match` and `context` event line starts and ends in `data`, in rg's order (flat pairs). */
+  events: number[];
+  matches: number;
+}
+
+type RgRun = { ok: true; files: FileEvents[]; code: number; stderr: string } | { ok: false; error: string };
 
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : typeof v === "string" ? [v] : v);
 
@@ -53,6 +64,65 @@ function rgText(field: { text?: string; bytes?: string } | undefined): string {
   return new TextDecoder("utf-8").decode(Buffer.from(field.bytes ?? "", "base64"));
 }
 
+type RgPath = { text?: string; bytes?: string } | undefined;
+
+const pathBytes = (p: RgPath): Buffer =>
+  p?.text !== undefined ? Buffer.from(p.text, "utf8") : Buffer.from(p?.bytes ?? "", "base64");
+
+/**
+ * The order `rg --sort path` walks in: each directory's entries by name,
+ * bytewise, depth first — the same as comparing byte by byte with `/` below
+ * every other byte (a name that ends first sorts first).
+ */
+export function comparePaths(a: Buffer, b: Buffer): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (x === 0x2f) return -1;
+    if (y === 0x2f) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+// rg writes `"type"` first; reading it off the bytes spares decoding and
+// parsing every event (tens of thousands, megabytes, on a large tree) only to
+// skip most of them. rg's JSON is UTF-8 throughout and a newline byte only
+// ever ends a line, so a line is the bytes between newlines.
+const TYPE_PREFIXES = ["match", "context", "begin", "end"].map((t) => ({ t, bytes: Buffer.from(`{"type":"${t}"`) }));
+
+function hasPrefix(data: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (data[start + i] !== prefix[i]) return false;
+  return true;
+}
+
+function eventType(data: Buffer, start: number, end: number): string | undefined {
+  for (const { t, bytes } of TYPE_PREFIXES) if (hasPrefix(data, start, end, bytes)) return t;
+  try {
+    return (JSON.parse(data.toString("utf8", start, end)) as { type?: string }).type;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path of a begin (or any) event line. */
+function eventPath(data: Buffer, start: number, end: number): Buffer | undefined {
+  try {
+    return pathBytes((JSON.parse(data.toString("utf8", start, end)) as { data?: { path?: RgPath } }).data?.path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs rg without `--sort path`, which would make it search on one thread,
+ * and sorts its output here instead: rg prints each file's events together
+ * (begin, matches and context, end), so whole files are ordered as
+ * `--sort path` would have walked them.
+ */
 function runRg(ctx: ToolContext, rg: string, argv: string[], cwd: string): Promise<RgRun> {
   return new Promise((resolve) => {
     const child = ctx.services.spawn(rg, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -75,27 +145,58 @@ function runRg(ctx: ToolContext, rg: string, argv: string[], cwd: string): Promi
         resolve({ ok: false, error: ctx.signal.aborted ? "cancelled" : `timed out after ${ctx.config.tools.grep_timeout}s` });
         return;
       }
-      const lines: Line[] = [];
-      for (const raw of Buffer.concat(out).toString("utf8").split("\n")) {
-        if (!raw) continue;
-        let ev: { type: string; data: Record<string, unknown> };
-        try {
-          ev = JSON.parse(raw) as typeof ev;
-        } catch {
+      const files: FileEvents[] = [];
+      let cur: FileEvents | undefined;
+      const data = Buffer.concat(out);
+      for (let start = 0; start < data.length; ) {
+        let end = data.indexOf(0x0a, start);
+        if (end < 0) end = data.length;
+        const lineStart = start;
+        start = end + 1;
+        if (end === lineStart) continue;
+        const type = eventType(data, lineStart, end);
+        if (type === "begin" || type === "end") {
+          cur = undefined;
+          const key = type === "begin" ? eventPath(data, lineStart, end) : undefined;
+          if (key) files.push((cur = { key, data, events: [], matches: 0 }));
           continue;
         }
-        if (ev.type !== "match" && ev.type !== "context") continue;
-        const d = ev.data as { path?: { text?: string; bytes?: string }; lines?: { text?: string; bytes?: string }; line_number?: number };
-        lines.push({
-          file: rgText(d.path),
-          n: d.line_number ?? 0,
-          text: clean(rgText(d.lines)),
-          match: ev.type === "match",
-        });
+        if (type !== "match" && type !== "context") continue;
+        if (!cur) {
+          // Not expected from rg: an event outside begin/end gets a file of its own.
+          const key = eventPath(data, lineStart, end);
+          if (!key) continue;
+          files.push((cur = { key, data, events: [], matches: 0 }));
+        }
+        cur.events.push(lineStart, end);
+        if (type === "match") cur.matches++;
       }
-      resolve({ ok: true, lines, code, stderr: Buffer.concat(err).toString("utf8") });
+      files.sort((x, y) => comparePaths(x.key, y.key));
+      resolve({ ok: true, files, code, stderr: Buffer.concat(err).toString("utf8") });
     });
   });
+}
+
+/** The lines of one file's events. */
+function parseEvents(file: FileEvents): Line[] {
+  const lines: Line[] = [];
+  for (let i = 0; i < file.events.length; i += 2) {
+    let ev: { type: string; data: Record<string, unknown> };
+    try {
+      ev = JSON.parse(file.data.toString("utf8", file.events[i], file.events[i + 1])) as typeof ev;
+    } catch {
+      continue;
+    }
+    if (ev.type !== "match" && ev.type !== "context") continue;
+    const d = ev.data as { path?: RgPath; lines?: { text?: string; bytes?: string }; line_number?: number };
+    lines.push({
+      file: rgText(d.path),
+      n: d.line_number ?? 0,
+      text: clean(rgText(d.lines)),
+      match: ev.type === "match",
+    });
+  }
+  return lines;
 }
 
 /** Quoted (JSON string) when a reader could not tell where the path ends. */
@@ -157,8 +258,11 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
 
     const search = async (literal: boolean): Promise<{ ok: true; lines: Line[] } | { ok: false; error: string; regex: boolean }> => {
       const all: Line[] = [];
+      // Output stops at the match cap, so files after the cap'th + 1 match
+      // are never parsed: on a large tree most events are only counted.
+      let matches = 0;
       for (const root of resolved) {
-        const argv = ["--no-config", "--json", "--sort", "path"];
+        const argv = ["--no-config", "--json"];
         if (context > 0) argv.push("-C", String(context));
         if (literal) argv.push("--fixed-strings");
         for (const g of includes) argv.push("--glob", g);
@@ -167,14 +271,18 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
         argv.push("-e", args.pattern, "--", root.dir ? "." : path.basename(root.abs));
         const res = await runRg(ctx, rg, argv, cwd);
         if (!res.ok) return { ok: false, error: `grep ${res.error}`, regex: false };
-        if (res.code >= 2 && res.lines.length === 0) {
+        if (res.code >= 2 && res.files.every((f) => f.events.length === 0)) {
           const regex = /regex parse error|error parsing regex|unclosed|repetition/i.test(res.stderr);
           const first = res.stderr.split("\n").find((l) => l.trim()) ?? "unknown error";
           return { ok: false, error: `grep failed: ${first.replace(/^rg: /, "")}`, regex };
         }
-        for (const l of res.lines) {
-          const abs = path.resolve(cwd, l.file);
-          all.push({ ...l, file: displayPath(root.cwdReal, abs) });
+        for (const file of res.files) {
+          if (matches > GREP_MAX_MATCHES) break;
+          matches += file.matches;
+          for (const l of parseEvents(file)) {
+            const abs = path.resolve(cwd, l.file);
+            all.push({ ...l, file: displayPath(root.cwdReal, abs) });
+          }
         }
       }
       return { ok: true, lines: all };

@@ -2,6 +2,8 @@
 // what the model asked for: a UTF-8 BOM is kept, CRLF files stay CRLF, and a
 // file that is not UTF-8 text is reported rather than mangled.
 
+import { isUtf8 } from "node:buffer";
+
 const BOM = "\ufeff";
 
 export interface DecodedText {
@@ -11,8 +13,6 @@ export interface DecodedText {
   crlf: boolean;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /**
  * Decodes bytes as UTF-8 text; undefined when they are not valid UTF-8 or
  * contain NUL (valid UTF-8 in theory, but in practice a binary file that would
@@ -20,12 +20,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function decodeText(bytes: Uint8Array): DecodedText | undefined {
   if (bytes.includes(0)) return undefined;
-  let raw: string;
-  try {
-    raw = utf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  // Validated, then decoded without a replacement pass: the same answer as a
+  // fatal TextDecoder (which keeps a BOM when told to ignore it, as toString
+  // does), at a fraction of its time on a file of megabytes.
+  if (!isUtf8(bytes)) return undefined;
+  let raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   const bom = raw.startsWith(BOM);
   if (bom) raw = raw.slice(1);
   // Any CRLF marks the file as CRLF: the model always works in LF, and the

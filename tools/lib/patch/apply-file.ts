@@ -53,6 +53,8 @@ function findScopes(lines: readonly string[], scopes: readonly string[], from: n
  * Nothing is changed on a failure; the message carries repair candidates.
  */
 export function applyHunks(text: string, hunks: readonly Hunk[], path: string): ApplyResult {
+  const fast = applyExact(text, hunks);
+  if (fast) return fast;
   const { lines, finalNewline } = toLines(text);
   const splices: Splice[] = [];
   let cursor = 0;
@@ -107,7 +109,120 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string): 
     splices.push({ start, end: start + old.length, insert });
     cursor = start + old.length;
   }
-  const out = [...lines];
-  for (const s of [...splices].reverse()) out.splice(s.start, s.end - s.start, ...s.insert);
-  return { ok: true, text: fromLines(out, finalNewline), hunks: hunks.length, removed, added, normalised };
+  return { ok: true, text: spliceText(text, lines, finalNewline, splices), hunks: hunks.length, removed, added, normalised };
+}
+
+/**
+ * `fromLines` of `lines` with the splices made (they are in order and do not
+ * overlap), built from slices of `text` rather than by splicing and joining
+ * every line again: on a large file most lines are unchanged, and copying
+ * them one by one dominated the time of a one-line patch.
+ */
+function spliceText(text: string, lines: readonly string[], finalNewline: boolean, splices: readonly Splice[]): string {
+  // Runs of result lines, each joined by "\n"; every run holds at least one line.
+  const runs: string[] = [];
+  let outLines = 0;
+  let line = 0; // next unchanged line to copy
+  let offset = 0; // where `line` starts in `text`
+  const copyUpTo = (stop: number) => {
+    if (stop <= line) return;
+    let end = offset;
+    for (let i = line; i < stop; i++) end += lines[i]!.length + 1;
+    runs.push(text.slice(offset, end - 1));
+    outLines += stop - line;
+    line = stop;
+    offset = end;
+  };
+  const skipTo = (stop: number) => {
+    for (let i = line; i < stop; i++) offset += lines[i]!.length + 1;
+    line = Math.max(line, stop);
+  };
+  for (const s of splices) {
+    copyUpTo(s.start);
+    skipTo(s.end);
+    if (s.insert.length > 0) {
+      runs.push(s.insert.join("\n"));
+      outLines += s.insert.length;
+    }
+  }
+  copyUpTo(lines.length);
+  if (outLines === 0) return "";
+  return runs.join("\n") + (finalNewline ? "\n" : "");
+}
+
+/**
+ * The common case without splitting the file into lines (on a file of
+ * megabytes, creating every line string and collecting them afterwards was
+ * most of a one-line patch's time): every hunk has no end-of-file anchor,
+ * its `@@` scopes occur exactly (the first line holding each, in turn, as
+ * `findScopes` reads them), it removes or keeps at least one line and leaves
+ * at least one, and its old lines occur exactly, line-aligned, where `locate`
+ * would pick them (the only match after the previous hunk and scopes, or the
+ * nearest to the hint). Anything else answers undefined and takes the line-based path, which
+ * gives the same result here, so this only decides how fast it is found.
+ */
+function applyExact(text: string, hunks: readonly Hunk[]): ApplyResult | undefined {
+  if (text === "") return undefined;
+  // Lines end where their joined text ends: a final newline starts no line.
+  const joinedEnd = text.endsWith("\n") ? text.length - 1 : text.length;
+  const pieces: string[] = [];
+  let copied = 0; // text before this offset is in `pieces`
+  let cursorLine = 0; // the line after the previous hunk
+  let cursorOffset = 0; // where cursorLine starts
+  let removed = 0;
+  let added = 0;
+  for (const hunk of hunks) {
+    if (hunk.eof) return undefined;
+    const old = oldLines(hunk);
+    const insert = hunk.lines.filter((l) => l.kind !== "-").map((l) => l.text);
+    if (old.length === 0 || insert.length === 0) return undefined;
+    // A "line" holding a newline never equals a file line, but its joined text could match.
+    if (hunk.lines.some((l) => l.text.includes("\n"))) return undefined;
+    const needle = old.join("\n");
+    // An empty needle "occurs" everywhere, even past the end: leave it to the line path.
+    if (needle === "") return undefined;
+    let line = cursorLine;
+    let counted = cursorOffset;
+    // Lines before `offset` (which only grows within a hunk) counted on from the last call.
+    const lineOf = (offset: number) => {
+      for (let nl = text.indexOf("\n", counted); nl >= 0 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++, (counted = nl + 1);
+      return line;
+    };
+    let fromOffset = cursorOffset;
+    for (const scope of hunk.scopes) {
+      // A scope is found in one line; a miss goes on to the normalised search there.
+      if (scope === "" || scope.includes("\n")) return undefined;
+      const at = text.indexOf(scope, fromOffset);
+      if (at < 0) return undefined;
+      const nl = text.indexOf("\n", at);
+      if (nl < 0) return undefined;
+      fromOffset = nl + 1;
+    }
+    // Every line-aligned occurrence at or after the scopes, with its line index.
+    const found: Array<{ line: number; offset: number }> = [];
+    for (let at = text.indexOf(needle, fromOffset); at >= 0; at = text.indexOf(needle, at + 1)) {
+      const end = at + needle.length;
+      if (end > joinedEnd) break;
+      if (at > 0 && text.charCodeAt(at - 1) !== 10) continue;
+      if (end < joinedEnd && text.charCodeAt(end) !== 10) continue;
+      found.push({ line: lineOf(at), offset: at });
+    }
+    if (found.length === 0) return undefined;
+    let pick = found.length === 1 ? found[0] : undefined;
+    if (!pick && hunk.hint !== undefined) {
+      const hint = hunk.hint;
+      const dist = found.map((f) => Math.abs(f.line - hint));
+      const best = Math.min(...dist);
+      if (dist.filter((d) => d === best).length === 1) pick = found[dist.indexOf(best)];
+    }
+    if (!pick) return undefined;
+    pieces.push(text.slice(copied, pick.offset), insert.join("\n"));
+    copied = pick.offset + needle.length;
+    cursorLine = pick.line + old.length;
+    cursorOffset = copied + 1;
+    removed += hunk.lines.filter((l) => l.kind === "-").length;
+    added += hunk.lines.filter((l) => l.kind === "+").length;
+  }
+  pieces.push(text.slice(copied));
+  return { ok: true, text: pieces.join(""), hunks: hunks.length, removed, added, normalised: 0 };
 }
