@@ -31,7 +31,18 @@ export function startTui(opts: { cwd: string; env: Record<string, string>; args?
   // A server of our own per test process: runs in parallel (or a user's
   // tmux) never share sessions or a server that is starting or exiting.
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", `yuj-tests-${process.pid}`, ...args], { encoding: "utf8" });
-  tmux("new-session", "-d", "-s", name, "-x", String(opts.columns ?? 140), "-y", String(opts.rows ?? 40), "-c", opts.cwd, ...command);
+  // The server exits when the previous test kills its last session; a new
+  // session that races that exit fails with "server exited unexpectedly".
+  // Starting again then meets no server and starts a fresh one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      tmux("new-session", "-d", "-s", name, "-x", String(opts.columns ?? 140), "-y", String(opts.rows ?? 40), "-c", opts.cwd, ...command);
+      break;
+    } catch (err) {
+      if (attempt >= 5 || !String((err as Error).message).includes("server exited unexpectedly")) throw err;
+      execFileSync("sleep", ["0.1"]);
+    }
+  }
   tmux("set-option", "-t", name, "remain-on-exit", "on");
   const app: TmuxApp = {
     name,
