@@ -4,7 +4,9 @@
 // the settings it was started with.
 //
 // One folder per session (core/session.ts names it):
-//   state.json    everything above; rewritten after every completed step
+//   state.json    everything above but the conversation; rewritten after
+//                 every completed step
+//   history.jsonl the conversation, appended step by step (core/history-log.ts)
 //   session.json  the metadata alone (id, cwd, status, times, the task's
 //                 first line), so `yuj sessions` need not parse every
 //                 conversation
@@ -24,6 +26,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
 import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
+import { readHistoryLog, syncHistoryLog } from "./history-log.js";
 
 export const STATE_FILE = "state.json";
 export const META_FILE = "session.json";
@@ -155,7 +158,16 @@ export function metaOf(state: SessionState): SessionMeta {
 /** Saves the state, then its metadata; throws StateWriteError when either cannot be written. */
 export function writeState(dir: string, state: SessionState): void {
   state.updatedAt = new Date().toISOString();
-  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify(state, imagesByFile, 1)}\n`);
+  // The conversation first: a state.json never names a step the log lacks.
+  try {
+    syncHistoryLog(dir, state.history, imagesByFile);
+  } catch (err) {
+    throw new StateWriteError(
+      `could not save the conversation in ${dir}: ${(err as Error).message}. Free disk space or fix the directory's ` +
+        "permissions; every step before this one is saved and `yuj resume` continues from there",
+    );
+  }
+  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify({ ...state, history: [] }, imagesByFile, 1)}\n`);
   atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`);
 }
 
@@ -187,7 +199,9 @@ export function readState(dir: string): SessionState | undefined {
     const raw = JSON.parse(readFileSync(file, "utf8")) as { version?: number };
     const state = raw.version === 1 ? upgradeV1(raw as StateV1) : raw.version === 2 ? (raw as SessionState) : undefined;
     if (!state) return undefined;
-    for (const item of state.history ?? []) if (item.role === "tool" && item.images) item.images = loadImages(dir, item.images);
+    // Sessions saved before the log kept the conversation in state.json.
+    state.history = readHistoryLog(dir) ?? state.history ?? [];
+    for (const item of state.history) if (item.role === "tool" && item.images) item.images = loadImages(dir, item.images);
     return state;
   } catch {
     return undefined;

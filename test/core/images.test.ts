@@ -126,8 +126,8 @@ describe("session state with images", () => {
     ];
     const state: SessionState = { ...newSessionState({ sessionId: "s", cwd: dir, task: "t", settings: { configFiles: [] } }), history };
     writeState(dir, state);
-    const text = readFileSync(join(dir, "state.json"), "utf8");
-    // Only the image that has no saved copy keeps its bytes in the file.
+    const text = readFileSync(join(dir, "state.json"), "utf8") + readFileSync(join(dir, "history.jsonl"), "utf8");
+    // Only the image that has no saved copy keeps its bytes in the files.
     expect(text.split(data).length - 1).toBe(1);
     expect(existsSync(join(dir, "state.json"))).toBe(true);
     const back = readState(dir)!.history[0] as Extract<HistoryItem, { role: "tool" }>;

@@ -50,7 +50,7 @@ describe("the state files", () => {
     const state = newSessionState({ sessionId: "20260101-000000-abcdef", cwd: "/p", task: "fix it\nplease", settings: { configFiles: [] } });
     state.history.push({ role: "user", text: "fix it" });
     writeState(d, state);
-    expect(readdirSync(d).sort()).toEqual(["session.json", "state.json"]);
+    expect(readdirSync(d).sort()).toEqual(["history.jsonl", "session.json", "state.json"]);
     expect(readState(d)).toEqual(state);
     expect(readMeta(d)).toMatchObject({ id: "20260101-000000-abcdef", cwd: "/p", status: "running", title: "fix it" });
   });
@@ -61,7 +61,8 @@ describe("the state files", () => {
     const state = newSessionState({ sessionId: "s", cwd: "/p", task: "t", settings: { configFiles: [] } });
     expect(() => writeState(d, state)).toThrow(StateWriteError);
     expect(() => writeState(d, state)).toThrow(new RegExp(`could not save the session to ${join(d, "state.json")}: E`));
-    expect(readdirSync(d)).toEqual(["state.json"]);
+    // The conversation log was written; state.json (a directory here) was not replaced.
+    expect(readdirSync(d).sort()).toEqual(["history.jsonl", "state.json"]);
   });
 
   it("read sessions saved before the status rename (version 1)", () => {

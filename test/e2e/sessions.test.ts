@@ -3,6 +3,7 @@
 // time; the ask_user cycle runs headless end to end; and every session
 // command prints what it should, as text and as JSON.
 
+import { readState } from "../../core/session-state.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -51,7 +52,8 @@ function expectValidHistory(body: any): Map<string, string[]> {
 
 function stateOf(env: Record<string, string>): any {
   const [trace] = traceFiles(env);
-  return JSON.parse(readFileSync(join(trace!, "..", "state.json"), "utf8"));
+  // The conversation is in history.jsonl; readState puts it back in place.
+  return readState(join(trace!, ".."));
 }
 
 function traceEvents(env: Record<string, string>): any[] {
