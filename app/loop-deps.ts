@@ -54,7 +54,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       terminals: x.session.services.terminals,
       ...(x.ask ? { ask: x.ask } : { pauseForAnswer: true }),
     },
-    onStep: () => x.record.save(),
+    onStep: () => x.record.save({ durable: false }),
     wake: x.session.services.notices,
     redact: createRedact(x.secrets),
   };

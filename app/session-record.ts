@@ -21,8 +21,11 @@ export interface SessionRecord {
   readonly state: SessionState;
   /** Feed every event of the session through here. */
   observe(event: CoreEvent): void;
-  /** Writes the state now; throws StateWriteError when it cannot. */
-  save(): void;
+  /**
+   * Writes the state now; throws StateWriteError when it cannot. Steps
+   * inside a run pass durable: false (see writeState).
+   */
+  save(opts?: { durable?: boolean }): void;
 }
 
 // Every bash call is a job: keep the running ones and the latest finished.
@@ -78,10 +81,10 @@ export function createSessionRecord(
           break;
       }
     },
-    save() {
+    save(opts) {
       state.usage = { ...live.usage };
       state.lastSeq = live.lastSeq();
-      writeState(dir, state);
+      writeState(dir, state, opts);
     },
   };
 }

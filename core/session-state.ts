@@ -155,8 +155,18 @@ export function metaOf(state: SessionState): SessionMeta {
   return meta;
 }
 
-/** Saves the state, then its metadata; throws StateWriteError when either cannot be written. */
-export function writeState(dir: string, state: SessionState): void {
+/**
+ * Saves the state, then its metadata; throws StateWriteError when either
+ * cannot be written. The conversation log is always fsynced: it is what a
+ * step adds. `durable: false` (the steps inside a run) renames state.json and
+ * session.json into place without fsyncing them: a killed process loses
+ * nothing by that (the rename is atomic and the page cache outlives it), and
+ * only a power cut could leave the previous, complete version; the run's end
+ * and every pause write durably. Three fsyncs a step cost more than the
+ * step itself on a fast model.
+ */
+export function writeState(dir: string, state: SessionState, opts: { durable?: boolean } = {}): void {
+  const durable = opts.durable ?? true;
   state.updatedAt = new Date().toISOString();
   // The conversation first: a state.json never names a step the log lacks.
   try {
@@ -167,17 +177,17 @@ export function writeState(dir: string, state: SessionState): void {
         "permissions; every step before this one is saved and `yuj resume` continues from there",
     );
   }
-  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify({ ...state, history: [] }, imagesByFile, 1)}\n`);
-  atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`);
+  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify({ ...state, history: [] }, imagesByFile, 1)}\n`, durable);
+  atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`, durable);
 }
 
-function atomicWrite(file: string, text: string): void {
+function atomicWrite(file: string, text: string, durable: boolean): void {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     const fd = openSync(tmp, "wx", 0o600);
     try {
       writeSync(fd, text);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
