@@ -18,13 +18,16 @@ import { argsFromSettings } from "../pause.js";
 export async function defaultCommand(args: ParsedArgs, version: string): Promise<number> {
   const tty = process.stdout.isTTY === true && process.stdin.isTTY === true;
   if (args.resume !== undefined) return resumeInTui(args, args.resume, version, tty);
+  // On a terminal the TUI's modules (Ink, React: the bulk of start-up) start
+  // loading now, while the config and profile are read.
+  const tui = tty ? loadTui() : undefined;
   const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
-  if (!tty) {
+  if (!tty || !tui) {
     if (!resolved.choice) return demoCommand(args, version);
     process.stdout.write(`yuj ${version}: the TUI needs a terminal. Run a task headless with: yuj code "what to do"\n`);
     return 0;
   }
-  const { runTui } = await loadTui();
+  const { runTui } = await tui;
   if (resolved.choice) return runTui({ args, cwd: process.cwd(), env: process.env, version, resolved });
   const repo = mkdtempSync(join(tmpdir(), "yuj-demo-"));
   cpSync(join(fixturesRoot, "demo-repo"), repo, { recursive: true });

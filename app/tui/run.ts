@@ -66,8 +66,12 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     ["SIGTERM", "SIGHUP"],
     resume ? { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir) } : undefined,
   );
-  // Started now, so the first frame never waits for git; the first run does (controller's `ready`).
-  const snapshot = resume ? undefined : snapshotWorkspace(opts.cwd);
+  // Started once the first frame is out (spawning git costs the frame tens
+  // of ms); the first run waits for it (the controller's `ready`).
+  let startSnapshot = () => {};
+  const snapshot = resume
+    ? undefined
+    : new Promise<Awaited<ReturnType<typeof snapshotWorkspace>>>((take) => (startSnapshot = () => take(snapshotWorkspace(opts.cwd))));
   let announced = () => {};
   const ready = snapshot
     ? new Promise<void>((go) => (announced = go)).then(async () => void session.emit(await snapshot))
@@ -142,6 +146,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     // halve that rate.
     { exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
   );
+  startSnapshot();
   await quitting;
   controller.cancel();
   ink.unmount();
