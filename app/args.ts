@@ -62,8 +62,8 @@ export interface ParsedArgs {
   scope?: "session" | "project";
   /** `yuj reject --message M`. */
   message?: string;
-  /** `yuj --resume ID`: open a stored session in the TUI. */
-  resume?: string;
+  /** `yuj --resume ID`: open a stored session in the TUI; `true` for a bare `--resume` (pick one). */
+  resume?: string | true;
   /** `yuj replay --allow-divergence`: go on past a differing request. */
   allowDivergence?: boolean;
   help: boolean;
@@ -73,8 +73,9 @@ export interface ParsedArgs {
 export function parseCommandLine(argv: string[]): ParsedArgs {
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
+  const { rest, bareResume } = takeBareResume(argv);
   try {
-    ({ values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }));
   } catch (err) {
     throw new UsageError(cleanParseError((err as Error).message));
   }
@@ -116,13 +117,35 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (values["allow-divergence"] === true) parsed.allowDivergence = true;
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
-  if (str("resume") !== undefined) {
+  if (str("resume") !== undefined || bareResume) {
     if (command !== "default") {
-      throw new UsageError(`--resume opens a session in the terminal UI (yuj --resume ID); headless, continue it with yuj resume ID`);
+      throw new UsageError(`--resume opens a session in the terminal UI (yuj --resume [ID]); headless, continue it with yuj resume ID`);
     }
-    parsed.resume = nonEmpty("--resume", str("resume")!);
+    parsed.resume = str("resume") !== undefined ? nonEmpty("--resume", str("resume")!) : true;
   }
   return parsed;
+}
+
+/**
+ * `--resume` takes an optional value, which parseArgs cannot express: a
+ * `--resume` that is last or followed by another option is taken out here
+ * and means "pick the session". `--resume ID` and `--resume=ID` are left as
+ * they are; so is anything after `--`.
+ */
+function takeBareResume(argv: string[]): { rest: string[]; bareResume: boolean } {
+  const rest: string[] = [];
+  let bareResume = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (arg === "--resume" && (next === undefined || next.startsWith("-"))) bareResume = true;
+    else rest.push(arg);
+  }
+  return { rest, bareResume };
 }
 
 /** Flags as a config layer, in the config file's shape. */

@@ -25,8 +25,9 @@ Usage:
   yuj replay ID [--allow-divergence]
                                run a recorded session again from its trace (recorded replies, a fresh copy
                                of its starting files) and report the first request that differs
-  yuj --resume ID              open a stored session in the terminal UI and continue it
-                               (ID: a session id or a unique prefix; default: the newest session here)
+  yuj --resume [ID]            open a stored session in the terminal UI and continue it
+                               (ID: a session id or a unique prefix; without it, pick one from a list,
+                               this directory's sessions first)
 
 Options:
   --profile NAME               tool surface: _base (Yuj tools, default) or another folder under profiles/

@@ -11,12 +11,13 @@ import { resolveSession } from "../session.js";
 import { loadTui } from "../tui/load.js";
 import { demoCommand, initGit } from "./demo.js";
 import { FatalError } from "../errors.js";
-import { findSession } from "../find-session.js";
+import { findSession, listSessions } from "../find-session.js";
 import { nextAction } from "../next-action.js";
 import { argsFromSettings } from "../pause.js";
 
 export async function defaultCommand(args: ParsedArgs, version: string): Promise<number> {
   const tty = process.stdout.isTTY === true && process.stdin.isTTY === true;
+  if (args.resume === true) return pickAndResume(args, version, tty);
   if (args.resume !== undefined) return resumeInTui(args, args.resume, version, tty);
   // On a terminal the TUI's modules (Ink, React: the bulk of start-up) start
   // loading now, while the config and profile are read.
@@ -53,14 +54,58 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
  * approval or an answer is moved on by its command first.
  */
 async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: boolean): Promise<number> {
-  const { dir, state, status } = findSession(process.env, process.cwd(), id);
-  const next = nextAction(state, status);
-  if (status === "running" || status === "approval_required" || status === "input_required") {
-    throw new FatalError(`session ${state.sessionId} is ${status}: ${next.text}${next.command ? `: ${next.command}` : ""}`);
-  }
+  const found = findSession(process.env, process.cwd(), id);
+  const { dir, state } = found;
+  const refused = refusal(found);
+  if (refused) throw new FatalError(refused);
   if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${state.sessionId} headless with: yuj resume ${state.sessionId}`);
   const stored = argsFromSettings(state.settings, args);
   const resolved = resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
   const { runTui } = await loadTui();
   return runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir } });
+}
+
+/** Why the TUI will not open a session (it is busy elsewhere or waits on a command), or undefined. */
+function refusal({ state, status }: ReturnType<typeof findSession>): string | undefined {
+  if (status !== "running" && status !== "approval_required" && status !== "input_required") return undefined;
+  const next = nextAction(state, status);
+  return `session ${state.sessionId} is ${status}: ${next.text}${next.command ? `: ${next.command}` : ""}`;
+}
+
+/**
+ * A bare `yuj --resume`: every stored session in a picker, this directory's
+ * first (a session opens in its own directory, so any of them can be
+ * resumed from here, as `yuj --resume ID` can), then `yuj --resume ID` for
+ * the one picked. A session the TUI would refuse is refused in the picker,
+ * with the same message, and another can be picked.
+ */
+async function pickAndResume(args: ParsedArgs, version: string, tty: boolean): Promise<number> {
+  if (!tty) throw new FatalError("the session picker needs a terminal; `yuj sessions` lists the sessions and `yuj --resume ID` or `yuj resume ID` opens one");
+  // Ink is loaded the way the TUI loads it (app/tui/load.ts) before the
+  // picker's module asks for it, which then finds it loaded; the TUI that
+  // follows the pick needs that module anyway.
+  const tui = loadTui();
+  const sessions = listSessions(process.env).map((s) => ({
+    id: s.meta.id,
+    status: s.status,
+    updatedAt: s.meta.updatedAt,
+    title: s.meta.title,
+    cwd: s.meta.cwd,
+  }));
+  await tui;
+  const { pickSession } = await import("../tui/pick.js");
+  const cwd = process.cwd();
+  const id = await pickSession({
+    sessions,
+    cwd,
+    refusal(id) {
+      try {
+        return refusal(findSession(process.env, cwd, id));
+      } catch (err) {
+        // A session gone or damaged since the list was read: said in the picker, which stays.
+        return (err as Error).message;
+      }
+    },
+  });
+  return id === undefined ? 0 : resumeInTui(args, id, version, tty);
 }
