@@ -8,10 +8,10 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { didYouMean, resolveInCwd } from "../lib/paths.js";
+import { locateFile } from "./locate-file.js";
 import { decodeForChord, type ChordDecoded } from "../lib/chord-decode.js";
 import { splitLines } from "../lib/text-file.js";
-import { noteCompleteRead, plain, sha256 } from "./observations.js";
+import { noteCompleteRead, sha256 } from "./observations.js";
 
 export const chordReadSchema = z.object({
   path: z.string(),
@@ -38,18 +38,9 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
 
     const { fs } = ctx.services;
     const shown = args.path;
-    const where = await resolveInCwd(fs, ctx.cwd, args.path);
-    if (!where.ok) return fail(plain(where.error));
-
-    let size: number;
-    try {
-      const st = await fs.stat(where.abs);
-      if (st.isDirectory()) return fail(`${shown} is a directory; use glob to list its files`);
-      size = st.size;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
-      return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
-    }
+    const where = await locateFile(ctx, args.path, `${shown} is a directory; use glob to list its files`);
+    if (!where.ok) return fail(where.error);
+    const { size } = where;
     if (size > READ_MAX_FILE_BYTES) {
       return fail(
         `file too large (${size} bytes, max ${READ_MAX_FILE_BYTES}); use offset/limit to read a portion or grep to search`,

@@ -8,8 +8,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { fail, type ToolHandler } from "../../core/tool-types.js";
 import { FORMAT_NAMES, MAX_EDGE, normaliseImage, sniffImage, unsupportedMessage } from "../lib/image.js";
-import { didYouMean, resolveInCwd } from "../lib/paths.js";
-import { plain } from "./observations.js";
+import { locateFile } from "./locate-file.js";
 
 export const viewImageSchema = z.object({
   path: z.string(),
@@ -29,18 +28,9 @@ export const viewImageTool: ToolHandler<typeof viewImageSchema> = {
     if (args.path.trim() === "") return fail("path is required");
     const { fs } = ctx.services;
     const shown = args.path;
-    const where = await resolveInCwd(fs, ctx.cwd, args.path);
-    if (!where.ok) return fail(plain(where.error));
-
-    let size: number;
-    try {
-      const st = await fs.stat(where.abs);
-      if (st.isDirectory()) return fail(`${shown} is a directory; view_image takes one image file`);
-      size = st.size;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
-      return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
-    }
+    const where = await locateFile(ctx, args.path, `${shown} is a directory; view_image takes one image file`);
+    if (!where.ok) return fail(where.error);
+    const { size } = where;
     if (size > VIEW_IMAGE_MAX_FILE_BYTES) {
       return fail(`image file too large (${size} bytes, max ${VIEW_IMAGE_MAX_FILE_BYTES}): ${shown}`);
     }
