@@ -32,7 +32,7 @@ await build({
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
   },
-  plugins: [boundedInkCaches(), fewerGrammars()],
+  plugins: [boundedInkCaches(), fewerGrammars(), englishOnlyZod()],
   logLevel: "warning",
 });
 
@@ -61,6 +61,20 @@ function fewerGrammars() {
     setup(b) {
       b.onResolve({ filter: /^highlight\.js$/ }, (args) =>
         /[\\/]cli-highlight[\\/]/.test(args.importer) ? { path: subset } : undefined,
+      );
+    },
+  };
+}
+
+// zod exports every locale through one index, half of its size; yuj only
+// uses English (see the module).
+function englishOnlyZod() {
+  const stub = fileURLToPath(new URL("./bundle/zod-locales.js", import.meta.url));
+  return {
+    name: "english-only-zod",
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: stub } : undefined,
       );
     },
   };
