@@ -34,13 +34,13 @@ export async function replayCommand(args: ParsedArgs, version: string): Promise<
   const lines = reportLines(source.state.sessionId, result, args.allowDivergence === true);
   (jsonl ? process.stderr : process.stdout).write(`${lines.join("\n")}\n`);
   const countsDiffer = result.replayed !== result.recorded;
-  return result.differences.length || countsDiffer ? 1 : 0;
+  return result.differences.length || countsDiffer || result.unreproducible ? 1 : 0;
 }
 
 export function reportLines(id: string, r: ReplayResult, allowDivergence: boolean): string[] {
   const lines: string[] = [];
   const n = r.recorded;
-  if (r.differences.length === 0 && r.replayed === n) {
+  if (r.differences.length === 0 && r.replayed === n && !r.unreproducible) {
     lines.push(`replay of ${id}: ${n} request${n === 1 ? "" : "s"}, no difference`);
   } else if (r.differences.length === 0) {
     lines.push(`replay of ${id}: the ${Math.min(n, r.replayed)} request${n === 1 ? "" : "s"} both made are the same`);
@@ -53,6 +53,8 @@ export function reportLines(id: string, r: ReplayResult, allowDivergence: boolea
     lines.push(`the replay made ${r.replayed} requests, the recording has ${n}: the extra ones got an error`);
   }
   if (allowDivergence && r.differences.length > 1) lines.push(`${r.differences.length} requests differ`);
+  if (r.unreproducible) lines.push(`replay of ${id} cannot be reproduced exactly: ${r.unreproducible}`);
+  for (const note of r.notes) lines.push(`note: ${note}`);
   lines.push(`replayed as session ${r.sessionId}`);
   return lines;
 }

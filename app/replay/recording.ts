@@ -9,6 +9,7 @@ import type { SessionState } from "../../core/session-state.js";
 import { readTrace } from "../../core/trace.js";
 import { FatalError } from "../errors.js";
 import type { WorkspaceSnapshot } from "../workspace-snapshot.js";
+import { recordedRuns, type RecordedRun } from "./runs.js";
 
 /** One HTTP attempt (or one scripted turn): the request, and the response when one came. */
 export interface Exchange {
@@ -21,8 +22,10 @@ export interface Recording {
   started: EventOf<"session_started">;
   snapshot: WorkspaceSnapshot;
   exchanges: Exchange[];
-  /** The user messages of the main agent, in order: one run each. */
+  /** The user messages of the main agent, in order. */
   messages: string[];
+  /** The runs of the loop, in order: one per user message, plus each continuation (`yuj resume` with no message). */
+  runs: RecordedRun[];
   approvals: Map<string, { decision: ApprovalDecision; message?: string }>;
   answers: Map<string, string>;
   /** Tool names of the first request (tells a TUI session's surface from a headless one). */
@@ -65,6 +68,7 @@ export function readRecording(dir: string, state: SessionState): Recording {
     snapshot,
     exchanges,
     messages,
+    runs: recordedRuns(events),
     approvals,
     answers,
     ...(firstSent ? { firstToolNames: firstSent.toolNames } : {}),

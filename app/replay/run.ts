@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ApprovalAnswer, Approver } from "../../core/approvals/types.js";
 import type { CoreEvent } from "../../core/events.js";
 import { findInstructions } from "../../core/instructions.js";
-import { runLoop } from "../../core/loop.js";
+import { runLoop, type LoopInput, type RunOutcome } from "../../core/loop.js";
 import { parseScenario } from "../../core/providers/scenario.js";
 import { scriptedProvider } from "../../core/providers/scripted.js";
 import type { Provider } from "../../core/providers/types.js";
@@ -24,9 +24,12 @@ import { argsFromSettings, storedSettings } from "../pause.js";
 import { buildInteractiveGate } from "../permission-setup.js";
 import { createSessionRecord, STATUS_AFTER } from "../session-record.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
+import { prepareResume } from "../resume-plan.js";
 import { extractSnapshot } from "../workspace-snapshot.js";
 import { firstDifference, normaliseRecorded, type PathSwap } from "./compare.js";
+import { atKilledCall, RecordedKill, stoppingProvider, type StopAt } from "./kill-points.js";
 import type { Exchange, Recording } from "./recording.js";
+import type { RecordedRun } from "./runs.js";
 import { startReplayServer, type ReplayServer } from "./server.js";
 
 // The replay's own key variable: the adapters need a key, the local server ignores it.
@@ -48,6 +51,10 @@ export interface ReplayResult {
   differences: Difference[];
   /** How the replay's last run ended. */
   reason: string;
+  /** What the replay could not reproduce exactly, or did differently from the recording, said for the report. */
+  notes: string[];
+  /** Set when the replay's history could not be brought to the recorded one at a resume. */
+  unreproducible?: string;
 }
 
 export interface ReplayInputs {
@@ -87,7 +94,10 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
     const env = { ...process.env, [KEY_VAR]: "yuj-replay-no-key" };
     const resolved = resolveLike(recording, { args, cwd, env });
     const choice = requireProvider(resolved);
-    const provider: Provider = scripted ? recordedScript(recording.exchanges) : await buildProvider(choice, resolved.config);
+    let stopAt: StopAt | undefined;
+    const inner: Provider = scripted ? recordedScript(recording.exchanges) : await buildProvider(choice, resolved.config);
+    let stoppedBy: RecordedKill | undefined;
+    const provider = stoppingProvider(inner, () => stopAt, () => replayed, (kill) => (stoppedBy = kill));
     const secrets = secretValues(env, choice.secrets);
     const serialize = createRedactor(secrets);
 
@@ -121,37 +131,133 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
     state.pid = process.pid;
     record = createSessionRecord(session.dir, state, session);
     let reason = "answered";
+    const notes: string[] = [];
+    let unreproducible: string | undefined;
     try {
       await announceSession(session, { cwd, toolset: resolved.toolset, provider: choice.name, model: choice.model, version: x.version });
       session.emit({ type: "notice", level: "info", text: `replay of session ${source.state.sessionId}` });
       // The copy is removed when the replay ends, so this session cannot itself be replayed.
       session.emit({ type: "workspace_snapshot", unavailable: "a replay runs in a temporary copy that is removed afterwards" });
       const gate = buildInteractiveGate(resolved, args, session.emit, cwd, recordedApprover(recording));
+      const systemFor = (date: string) =>
+        buildSystemPrompt({ cwd, toolNames: [...resolved.toolset.tools.keys()], instructions: findInstructions(cwd), date });
       const deps = {
         ...loopDepsFor({ resolved, choice, provider, session, args, cwd, secrets, gate, record, ask: recordedAnswers(recording, session.emit) }),
         // The recorded day, so a replay on another day sends the same prompt.
-        system: buildSystemPrompt({ cwd, toolNames: [...resolved.toolset.tools.keys()], instructions: findInstructions(cwd), date: recording.date }),
+        system: systemFor(recording.date),
         signal: controller.signal,
       };
       record.save();
-      for (const text of recording.messages) {
+      const runs = recording.runs;
+      for (let i = 0; i < runs.length; i++) {
         if (controller.signal.aborted) break;
-        const outcome = await runLoop(state.history, { userText: text }, deps);
+        const run = runs[i]!;
+        const next = runs[i + 1];
+        let input: LoopInput = run.input;
+        if (run.resumed) {
+          const repaired = repairAsResumed(state, run, session.emit);
+          input = repaired.input;
+          if (repaired.problem) {
+            unreproducible = repaired.problem;
+            break;
+          }
+        }
+        // Where this run's recorded process was killed, when it was.
+        const inFlight = run.killed?.inFlight;
+        stopAt = inFlight === undefined ? undefined : { request: inFlight, recorded: run.killed?.recorded !== false };
+        if (stopAt && !stopAt.recorded) {
+          notes.push("a request was in flight when a recorded process was killed, before any of its response came, so the trace " +
+            "holds nothing of it: the replay did not send it (the resume sent it again, and that request is compared)");
+        }
+        const closed = new Set(run.killed && stopAt === undefined ? (next?.closes ?? []).map((c) => c.callId) : []);
+        for (const c of closed.size ? next!.closes : []) {
+          notes.push(
+            `call ${c.callId} (${c.name}) was killed before it finished in the recording; the replay did not run it ` +
+              "and gave it the interrupted result, so any effect it had in part is missing from the replay's files",
+          );
+        }
+        if (run.finished === "cancelled") {
+          // The moment of a Ctrl+C or SIGTERM is not in the trace as a point the loop can be stopped at.
+          notes.push(`run ${i + 1} was cancelled in the recording; the replay does not cancel it, so from there its requests may differ`);
+        }
+        stoppedBy = undefined;
+        const outcome = await runOnce(state, input, () => stoppedBy, {
+          ...deps,
+          ...(run.date && run.date !== recording.date ? { system: systemFor(run.date) } : {}),
+          onStep: (history) => {
+            deps.onStep?.(history);
+            if (atKilledCall(history, closed)) throw new RecordedKill(`before call ${[...closed].join(", ")}`);
+          },
+        }, session.emit);
         reason = outcome.reason;
         state.status = STATUS_AFTER[outcome.reason];
         state.lastReason = outcome.reason;
         if (outcome.reason === "approval_required" || outcome.reason === "input_required") break;
+        // A kill with neither a request in flight nor a call left open fell between two steps: the next
+        // continuation would send what this run goes on to send, so the replay went straight on.
+        if (run.killed && stopAt === undefined && closed.size === 0 && next && "continue" in next.input && !next.closes.length) i++;
       }
       delete state.pid;
       record.save();
     } finally {
       await session.close();
     }
-    return { sessionId: session.id, recorded: recording.exchanges.length, replayed, differences, reason };
+    return {
+      sessionId: session.id, recorded: recording.exchanges.length, replayed, differences, reason, notes,
+      ...(unreproducible ? { unreproducible } : {}),
+    };
   } finally {
     await server?.close();
     rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/** One run of the loop; a run stopped where the recorded process was killed ends as that process did, unfinished. */
+async function runOnce(
+  state: SessionState,
+  input: LoopInput,
+  /** The stop the provider made, if it made one: the loop reports it as a provider error. */
+  stopped: () => RecordedKill | undefined,
+  deps: Parameters<typeof runLoop>[2],
+  emit: ReturnType<typeof openSession>["emit"],
+): Promise<RunOutcome> {
+  const said = (kill: RecordedKill) =>
+    emit({ type: "notice", level: "info", text: `replay: ${kill.message}; the next run goes on as \`yuj resume\` did` });
+  try {
+    const outcome = await runLoop(state.history, input, deps);
+    const kill = stopped();
+    if (kill) said(kill);
+    return outcome;
+  } catch (err) {
+    if (!(err instanceof RecordedKill)) throw err;
+    said(err);
+    return { reason: "error", message: err.message, turns: 0 };
+  } finally {
+    deps.setTurn(undefined);
+  }
+}
+
+/**
+ * Begins a run the way `yuj resume` began it (app/resume-plan.ts): calls left
+ * without a result get the interrupted result. The calls it closes must be
+ * those the recorded resume closed, else the histories differ from here on
+ * and the replay says so instead of comparing requests that cannot match.
+ */
+function repairAsResumed(state: SessionState, run: RecordedRun, emit: ReturnType<typeof openSession>["emit"]) {
+  const closed: string[] = [];
+  const input = prepareResume(state, "running", "userText" in run.input ? run.input.userText : undefined, (e) => {
+    if (e.type === "tool_result") closed.push(e.callId);
+    return emit(e);
+  });
+  const want = run.closes.map((c) => c.callId);
+  if (closed.join(" ") === want.join(" ")) return { input };
+  const list = (ids: string[]) => (ids.length ? ids.join(", ") : "none");
+  return {
+    input,
+    problem:
+      `at a resume the recording closed the calls ${list(want)} with the interrupted result, the replay ${list(closed)}: ` +
+      "the replay cannot stop where the recorded process was killed, so it ends here",
+  };
 }
 
 /**

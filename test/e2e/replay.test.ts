@@ -5,11 +5,11 @@
 
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadScenario } from "../../core/providers/scenario.js";
-import { isolatedEnv, runCli } from "../support/cli.js";
+import { loadScenario, parseScenario } from "../../core/providers/scenario.js";
+import { isolatedEnv, runCli, startCli, waitUntil } from "../support/cli.js";
 import { repoRoot, tempDemoRepo } from "../support/loop-harness.js";
 import { startSseServer, type SseServer } from "../support/sse-server.js";
 
@@ -136,6 +136,71 @@ describe.each(["anthropic", "openai-chat"] as const)("yuj replay of a session re
     expect(onwards.stdout).not.toMatch(/the replay made/);
     expect(hashTree(sourceDir)).toEqual(sessionBefore);
   });
+});
+
+describe("yuj replay of a session killed with SIGKILL and resumed", () => {
+  // The kill-and-resume steps of test/e2e/sessions.test.ts, in a git work tree.
+  it("stops each run where its process was killed, closes the killed call as the resume did, and sends the same requests", async () => {
+    server = await startSseServer({
+      scenario: parseScenario({
+        turns: [
+          { tool_calls: [{ name: "bash", arguments: { cmd: "echo run >> marker.txt; sleep 30" } }] },
+          { tool_calls: [{ name: "write", arguments: { path: "notes.txt", content: "written once\n" } }] },
+          { text: "Now the second step.", tool_calls: [{ name: "bash", arguments: { cmd: "echo two >> marker.txt" } }] },
+          { tool_calls: [{ name: "done", arguments: { message: "all steps done" } }] },
+        ],
+      }),
+    });
+    const cwd = gitRepo(true);
+    writeFileSync(join(cwd, "yuj.toml"), '[sandbox]\nmode = "off"\n');
+    const env = isolatedEnv({ OPENAI_API_KEY: "sk-test-key-for-the-local-server" });
+    const flags = ["--provider", "openai-chat", "--model", "test-model", "--base-url", server.baseUrlFor("openai-chat"), "--config", "yuj.toml"];
+    const marker = join(cwd, "marker.txt");
+
+    // 1. Mid-tool: the command has appended to the marker and sleeps.
+    const first = startCli(["code", "do the steps", ...flags], { cwd, env });
+    await waitUntil(() => existsSync(marker), "the bash call to touch the marker");
+    first.child.kill("SIGKILL");
+    await first.done;
+    // 2. After the write, with the next request received (it is never answered).
+    server.faults.push({ none: true }, { hang: true });
+    const second = startCli(["resume"], { cwd, env });
+    await waitUntil(() => server!.stalled() === 1, "the request after the write to arrive");
+    second.child.kill("SIGKILL");
+    await second.done;
+    // 3. Mid-stream: part of the response has been sent, the rest never comes.
+    server.faults.push({ stallAfterEvents: 4 });
+    const third = startCli(["resume"], { cwd, env });
+    await waitUntil(() => server!.stalled() === 2, "the response to stall mid-stream");
+    third.child.kill("SIGKILL");
+    await third.done;
+    // 4. The last resume runs to the end.
+    const last = await runCli(["resume"], { cwd, env });
+    expect(last.code, last.stderr).toBe(0);
+    expect(server.requests).toHaveLength(6);
+    await server.close();
+    server = undefined;
+
+    // The request killed before its response began is not in the trace; the one killed
+    // mid-stream is when the SDK had parsed a first event (it depends on timing).
+    const [id] = sessionIds(env);
+    const made = readFileSync(join(sessionsRoot(env), id!, "trace.jsonl"), "utf8").split('"type":"provider_request"').length - 1;
+    expect(made).toBeGreaterThanOrEqual(4);
+    const replay = await runCli(["replay", id!], { cwd, env });
+    expect(replay.stderr).toBe("");
+    expect(replay.stdout).toContain(`replay of ${id}: ${made} requests, no difference`);
+    expect(replay.stdout).toMatch(/note: call call_0_0 \(bash\) was killed before it finished in the recording; the replay did not run it/);
+    expect(replay.stdout).toMatch(/note: a request was in flight when a recorded process was killed, before any of its response came/);
+    expect(existsSync(join(cwd, "notes.txt"))).toBe(true); // the original's, untouched by the replay
+    expect(replay.code).toBe(0);
+    // The killed call got the interrupted result without running; the others ran for real.
+    const replayId = sessionIds(env).find((x) => x !== id)!;
+    const rows = readFileSync(join(sessionsRoot(env), replayId, "trace.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(rows.filter((e) => e.type === "tool_result").map((e) => [e.callId, e.ok])).toEqual([
+      ["call_0_0", false], ["call_1_0", true], ["call_2_0", true], ["call_3_0", true],
+    ]);
+    expect(rows.at(-1)).toMatchObject({ type: "run_finished", reason: "done" });
+  }, 90_000);
 });
 
 describe("yuj replay of scripted sessions", () => {
