@@ -1,0 +1,16 @@
+// Loading the TUI hides `fetch` only while Ink's layout engine loads: the
+// global is back afterwards, the very same function, so providers' HTTP
+// clients see no difference.
+
+import { describe, expect, it } from "vitest";
+import { loadTui } from "../../app/tui/load.js";
+
+describe("loadTui", () => {
+  it("puts the global fetch back exactly as it was", async () => {
+    const before = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+    const mod = await loadTui();
+    expect(typeof mod.runTui).toBe("function");
+    expect(Object.getOwnPropertyDescriptor(globalThis, "fetch")).toEqual(before);
+    expect(globalThis.fetch).toBe(before?.value);
+  });
+});
