@@ -5,7 +5,9 @@
 // are restored. Files keep their BOM and line endings.
 //
 // The checking and committing engine here is shared with `udiff` and Chord's
-// `apply_patch` (which commits independent file groups separately).
+// `apply_patch` (which commits independent file groups separately, and also
+// updates files in the other encodings Chord `read` decodes, keeping them in
+// that encoding).
 
 import * as path from "node:path";
 import { z } from "zod";
@@ -15,7 +17,8 @@ import { atomicWrite } from "./lib/atomic-write.js";
 import { applyHunks, type HunkErrorKind } from "./lib/patch/apply-file.js";
 import { parseV4A, type PatchOp } from "./lib/patch/v4a-parse.js";
 import { didYouMean, resolveInCwd } from "./lib/paths.js";
-import { decodeText, encodeText } from "./lib/text-file.js";
+import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "./lib/chord-encode.js";
+import { decodeText } from "./lib/text-file.js";
 
 export const applyPatchSchema = z.object({
   patch: z.string(),
@@ -29,6 +32,7 @@ export type PatchErrorKind =
   | "read_failed"
   | HunkErrorKind
   | "unknown_op_kind"
+  | "unencodable"
   | "verify";
 
 export interface PatchError {
@@ -42,8 +46,17 @@ interface Content {
   text: string;
   bom: boolean;
   crlf: boolean;
-  /** Not UTF-8 text: it can be deleted, but no hunk can read it. */
+  /** Set only for a non-UTF-8 encoding (Chord plans only). */
+  encoding?: string;
+  /** Not decodable text: it can be deleted, but no hunk can read it. */
   binary?: boolean;
+  /** Why it is not decodable, when more is known than "not UTF-8". */
+  why?: string;
+}
+
+export interface PatchPlanOptions {
+  /** Decode (and write back) every encoding Chord `read` shows, not only UTF-8. */
+  chordEncodings?: boolean;
 }
 
 /** One file the patch touches: what is on disk now, and what it will hold. */
@@ -84,7 +97,15 @@ export class PatchPlan {
   constructor(
     private readonly fs: FileSystem,
     private readonly cwd: string,
+    private readonly options: PatchPlanOptions = {},
   ) {}
+
+  private decode(bytes: Uint8Array): Content {
+    if (!this.options.chordEncodings) return decodeText(bytes) ?? { text: "", bom: false, crlf: false, binary: true };
+    const d = decodeForChordEdit(bytes);
+    if (d.ok) return { text: d.text, bom: d.bom, crlf: d.crlf, encoding: d.encoding };
+    return { text: "", bom: false, crlf: false, binary: true, why: undecodableReason(d) };
+  }
 
   private async state(abs: string, display: string, shown: string): Promise<FileState | PatchError> {
     const known = this.files.get(abs);
@@ -105,9 +126,8 @@ export class PatchPlan {
       } catch (err) {
         return { kind: "read_failed", message: `cannot read ${shown}: ${(err as Error).message}`, path: shown };
       }
-      const decoded = decodeText(original);
       // Undecodable files are only an error when a hunk must read them.
-      next = decoded ?? { text: "", bom: false, crlf: false, binary: true };
+      next = this.decode(original);
     }
     const s: FileState = { abs, display, original, mode, next };
     this.files.set(abs, s);
@@ -143,7 +163,7 @@ export class PatchPlan {
       return undefined;
     }
     if (s.next.binary) {
-      return { kind: "read_failed", message: `cannot update ${op.path}: file is not valid UTF-8 text`, path: op.path };
+      return { kind: "read_failed", message: `cannot update ${op.path}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: op.path };
     }
     const applied = applyHunks(s.next.text, op.hunks, op.path);
     if (!applied.ok) return { kind: applied.kind, message: applied.message, path: op.path };
@@ -170,9 +190,9 @@ export class PatchPlan {
 }
 
 /** The bytes a planned state will write, or undefined when nothing changes. */
-function plannedBytes(s: FileState): Uint8Array | null | undefined {
+async function plannedBytes(s: FileState): Promise<Uint8Array | null | undefined> {
   if (s.next === null) return s.original === undefined ? undefined : null;
-  const bytes = encodeText(s.next.text, s.next);
+  const bytes = await encodeForChord(s.next.text, s.next);
   // Compared in place: copying the original first cost as much again on a large file.
   if (s.original !== undefined && Buffer.compare(s.original, bytes) === 0) return undefined;
   return bytes;
@@ -199,10 +219,21 @@ async function missingDirs(fs: FileSystem, dir: string): Promise<string[]> {
  * written before it are restored (and directories it created removed).
  */
 export async function commitPlan(fs: FileSystem, states: readonly FileState[]): Promise<PatchError | undefined> {
+  // Every file is encoded before any is written: text its encoding cannot
+  // hold fails the whole commit with nothing on disk changed.
+  const planned: Array<Uint8Array | null | undefined> = [];
+  for (const s of states) {
+    try {
+      planned.push(await plannedBytes(s));
+    } catch (err) {
+      if (!(err instanceof UnencodableError)) throw err;
+      return { kind: "unencodable", message: `cannot update ${s.display}: ${err.message}`, path: s.display };
+    }
+  }
   const done: FileState[] = [];
   const created: string[] = [];
-  for (const s of states) {
-    const bytes = plannedBytes(s);
+  for (const [i, s] of states.entries()) {
+    const bytes = planned[i];
     if (bytes === undefined) continue;
     try {
       if (bytes === null) await fs.unlink(s.abs);

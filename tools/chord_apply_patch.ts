@@ -7,6 +7,9 @@
 // and each group is checked and written on its own. Independent groups may
 // therefore succeed while others fail; the result lists exactly which paths
 // were applied and which failed, and why.
+//
+// An updated file keeps its encoding (any Chord `read` decodes), BOM and line
+// endings; text the encoding cannot hold fails that group, writing nothing.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../core/tool-types.js";
@@ -107,7 +110,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
         lines.push(...failedLines(group, group.pathError));
         continue;
       }
-      const plan = new PatchPlan(fs, ctx.cwd);
+      const plan = new PatchPlan(fs, ctx.cwd, { chordEncodings: true });
       let error: PatchError | undefined;
       for (const op of group.ops) {
         error = await plan.check(op);

@@ -2,14 +2,14 @@
 // current disk content is what is matched (no read is required: the exact
 // match guards the anchor); old_string must be unique unless replace_all. If
 // the file was read in full and has changed since, the edit still applies when
-// the anchor matches, with a warning and a best-effort backup. BOM and CRLF
-// line endings are kept.
+// the anchor matches, with a warning and a best-effort backup. The file keeps
+// its encoding (any `read` can decode, chord-encode.ts), BOM and CRLF endings.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../lib/atomic-write.js";
 import { didYouMean, resolveInCwd } from "../lib/paths.js";
-import { decodeText, encodeText } from "../lib/text-file.js";
+import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord-encode.js";
 import { backupBytes, noteOwnChange, observation, plain, sha256 } from "./observations.js";
 
 export const chordEditSchema = z.object({
@@ -48,8 +48,10 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
       return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
     }
-    const decoded = decodeText(bytes);
-    if (!decoded) return fail(`cannot edit binary file: ${shown}`);
+    const decoded = decodeForChordEdit(bytes);
+    if (!decoded.ok) {
+      return fail(decoded.reason === "binary" ? `cannot edit binary file: ${shown}` : `cannot edit ${shown}: ${undecodableReason(decoded)}`);
+    }
 
     const text = decoded.text;
     const oldStr = args.old_string.replace(/\r\n/g, "\n");
@@ -65,6 +67,17 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       );
     }
 
+    const after = args.replace_all ? text.split(oldStr).join(newStr) : text.replace(oldStr, () => newStr);
+    // Encoded before anything touches the disk (the backup included), so an
+    // unencodable character leaves no trace.
+    let out: Uint8Array;
+    try {
+      out = await encodeForChord(after, decoded);
+    } catch (err) {
+      if (err instanceof UnencodableError) return fail(`cannot edit ${shown}: ${err.message}`);
+      throw err;
+    }
+
     let warning = "";
     const seen = observation(ctx.sessionDir, where.abs)?.completeRead;
     if (seen !== undefined && seen !== sha256(bytes)) {
@@ -74,8 +87,6 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
         (backup ? ` (previous content backed up to ${backup})` : "");
     }
 
-    const after = args.replace_all ? text.split(oldStr).join(newStr) : text.replace(oldStr, () => newStr);
-    const out = encodeText(after, decoded);
     try {
       await atomicWrite(fs, where.abs, out);
     } catch (err) {

@@ -3,10 +3,14 @@
 // current content being this session's own whole-file write. If a read file
 // changed on disk since, the write proceeds with a warning and, when the backup
 // succeeds, names it. A symlink at the path is refused, never followed.
+// A replaced file that `read` decodes as UTF-16/32 or a legacy CJK charset
+// keeps that encoding and its BOM; the content's line endings are written as
+// given, as for UTF-8. A new file is UTF-8.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../lib/atomic-write.js";
+import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord-encode.js";
 import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "./observations.js";
 
 export const chordWriteSchema = z.object({
@@ -31,6 +35,8 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     if (st && !st.isFile()) return fail(`${shown} is not a regular file`);
 
     let warning = "";
+    let out: string | Uint8Array = args.content;
+    let kept: string | undefined;
     if (st) {
       let current: Uint8Array;
       try {
@@ -46,6 +52,17 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
             "or use edit for a targeted change.",
         );
       }
+      // Encoded before the backup and the write, so a refusal leaves no trace.
+      const was = decodeForChordEdit(current);
+      if (was.ok && was.encoding !== undefined) {
+        try {
+          out = await encodeForChord(args.content, { bom: was.bom, crlf: false, encoding: was.encoding });
+          kept = was.encoding;
+        } catch (err) {
+          if (err instanceof UnencodableError) return fail(`cannot write ${shown}: ${err.message}`);
+          throw err;
+        }
+      }
       if (gate.drifted) {
         const backup = await backupBytes(fs, ctx.sessionDir, "write", where.display, current).catch(() => undefined);
         warning =
@@ -55,12 +72,12 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     }
 
     try {
-      await atomicWrite(fs, where.abs, args.content, { createParents: true });
+      await atomicWrite(fs, where.abs, out, { createParents: true });
     } catch (err) {
       return fail(`cannot write ${shown}: ${(err as Error).message}`);
     }
-    noteOwnWrite(ctx.sessionDir, where.abs, sha256(args.content));
-    const bytes = Buffer.byteLength(args.content, "utf8");
-    return ok(`${st ? "Replaced" : "Created"} ${shown} (${bytes} bytes)${warning}`);
+    noteOwnWrite(ctx.sessionDir, where.abs, sha256(out));
+    const bytes = typeof out === "string" ? Buffer.byteLength(out, "utf8") : out.byteLength;
+    return ok(`${st ? "Replaced" : "Created"} ${shown} (${bytes} bytes${kept ? `, ${kept}` : ""})${warning}`);
   },
 };
