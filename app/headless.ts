@@ -80,9 +80,6 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     resumed?.resume ??
     newSessionState({ sessionId: session.id, cwd: opts.cwd, task, settings: storedSettings(opts.args, opts.cwd) });
   const storedStatus = state.status;
-  state.status = "running";
-  state.pid = process.pid;
-  Object.assign(session.usage, state.usage);
   record = createSessionRecord(session.dir, state, session);
   const signals = handleStopSignals();
 

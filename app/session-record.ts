@@ -38,11 +38,18 @@ function pruneFinished(state: SessionState): void {
   state.jobs = state.jobs.filter((j) => !drop.has(j));
 }
 
+/**
+ * The record of the session this process now runs: marks the state running
+ * under this pid and carries its token counts on into the live session.
+ */
 export function createSessionRecord(
   dir: string,
   state: SessionState,
   live: { usage: Usage; lastSeq(): number },
 ): SessionRecord {
+  state.status = "running";
+  state.pid = process.pid;
+  Object.assign(live.usage, state.usage);
   return {
     state,
     observe(e) {

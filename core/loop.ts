@@ -4,7 +4,7 @@
 
 import type { Config } from "./config/schema.js";
 import type { Emit, FinishReason, Usage } from "./events.js";
-import type { HistoryItem, ToolCall } from "./history.js";
+import type { HistoryItem, ToolCall, ToolSpec } from "./history.js";
 import type { ActiveToolset } from "./profiles/activate.js";
 import type { Provider } from "./providers/types.js";
 import type { Services } from "./services.js";
@@ -119,7 +119,8 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
     deps.setTurn(turn);
     deliverNotices(history, deps);
 
-    const view = await requestView(history, deps, lastContextTokens);
+    const tools = visibleSpecs(deps);
+    const view = await requestView(history, deps, tools, lastContextTokens);
     let collected;
     try {
       collected = await streamTurn(
@@ -127,7 +128,7 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
           model: deps.model,
           system: deps.system,
           history: view,
-          tools: visibleSpecs(deps),
+          tools,
           maxOutputTokens: deps.config.provider.max_output_tokens,
         },
         { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId },
@@ -301,14 +302,15 @@ function finish(deps: LoopDeps, outcome: RunOutcome): RunOutcome {
  * would nearly fill the context window (or the user asked), older turns are
  * summarised first. The history itself keeps every row.
  */
-async function requestView(history: HistoryItem[], deps: LoopDeps, lastTokens: number | undefined) {
+async function requestView(history: HistoryItem[], deps: LoopDeps, tools: ToolSpec[], lastTokens: number | undefined) {
   const shape = () =>
     requestHistory(shapeHistory(history, { roles: conversationRoles(deps.toolset.tools), thinkKeepTurns: deps.config.tools.think_keep_turns }));
   let view = shape();
   const asked = deps.takeCompactRequest?.() ?? false;
   const limit = contextLimit(deps.config, deps.provider.name, deps.model);
-  const tokens = Math.max(lastTokens ?? 0, estimateTokens(view, deps.system, JSON.stringify(visibleSpecs(deps)).length));
-  if (asked || (limit !== undefined && nearlyFull(tokens, limit, deps.config))) {
+  // Sizing the request walks the whole history: only when a window is known.
+  const tokens = limit === undefined ? lastTokens : Math.max(lastTokens ?? 0, estimateTokens(view, deps.system, JSON.stringify(tools).length));
+  if (asked || (limit !== undefined && tokens !== undefined && nearlyFull(tokens, limit, deps.config))) {
     const compactDeps = { provider: deps.provider, model: deps.model, system: deps.system, config: deps.config, emit: deps.emit, signal: deps.signal, ...(deps.onStep ? { onStep: deps.onStep } : {}) };
     if (await compactHistory(history, compactDeps, asked ? "manual" : "auto", tokens)) view = shape();
   }

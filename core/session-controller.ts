@@ -204,9 +204,19 @@ export function createSessionController(deps: ControllerDeps, approver?: Interac
         deps.emit({ type: "notice", level: "info", text: "Compacting before the next request." });
         return;
       }
-      const signal = new AbortController().signal;
+      // Idle: compacting is the session's work of the moment, like a run:
+      // cancel() stops it, and a message sent meanwhile waits for it.
+      controller = new AbortController();
+      const signal = controller.signal;
       const { provider, system, config, onStep } = deps.loopDeps;
-      await compactHistory(history, { provider, model, system, config, emit: deps.emit, signal, ...(onStep ? { onStep } : {}) }, "manual");
+      const compaction = compactHistory(history, { provider, model, system, config, emit: deps.emit, signal, ...(onStep ? { onStep } : {}) }, "manual");
+      current = compaction
+        .then(() => undefined)
+        .finally(() => {
+          controller = undefined;
+          startNext();
+        });
+      await current;
     },
     running: () => controller !== undefined,
     history: () => history,

@@ -8,9 +8,7 @@ import { UsageError } from "../args.js";
 import { writeState } from "../../core/session-state.js";
 import { FatalError } from "../errors.js";
 import { findSession } from "../find-session.js";
-import { runHeadless } from "../headless.js";
-import { argsFromSettings } from "../pause.js";
-import { checkResumable } from "../resume-plan.js";
+import { continueHeadless } from "./resume.js";
 
 export async function answerCommand(args: ParsedArgs, version: string): Promise<number> {
   const usage = 'yuj answer [ID] "the answer"';
@@ -33,12 +31,5 @@ export async function answerCommand(args: ParsedArgs, version: string): Promise<
   q.answer = text!;
   writeState(dir, state);
   process.stderr.write(`yuj: answer recorded for session ${state.sessionId}; continuing\n`);
-  checkResumable(state, status, undefined);
-  return runHeadless({
-    args: argsFromSettings(state.settings, args),
-    cwd: state.cwd,
-    env: process.env,
-    version,
-    start: { resume: state, dir },
-  });
+  return continueHeadless(found, args, version);
 }

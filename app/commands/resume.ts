@@ -21,7 +21,17 @@ export async function resumeCommand(args: ParsedArgs, version: string): Promise<
   // else the message for the newest session here.
   const [first, second] = args.positionals;
   const [id, message] = second !== undefined || (first !== undefined && ID_PREFIX.test(first)) ? [first, second] : [undefined, first];
-  const { dir, state, status } = findSession(process.env, process.cwd(), id);
+  return continueHeadless(findSession(process.env, process.cwd(), id), args, version, message);
+}
+
+/** Runs a found session on, headless, with the settings it was started with (`yuj resume`, `yuj answer`). */
+export function continueHeadless(
+  found: ReturnType<typeof findSession>,
+  args: ParsedArgs,
+  version: string,
+  message?: string,
+): Promise<number> {
+  const { dir, state, status } = found;
   checkResumable(state, status, message);
   return runHeadless({
     args: argsFromSettings(state.settings, args),

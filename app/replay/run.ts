@@ -128,7 +128,6 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
       ...(recording.snapshot.repo ? [{ from: recording.snapshot.repo, to: join(workspace, "repo") }] : []),
     ];
     const state = newSessionState({ sessionId: session.id, cwd, task: recording.messages[0] ?? "", settings: storedSettings(args, cwd) });
-    state.pid = process.pid;
     record = createSessionRecord(session.dir, state, session);
     let reason = "answered";
     const notes: string[] = [];

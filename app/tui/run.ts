@@ -81,9 +81,6 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const state =
     resume?.state ?? newSessionState({ sessionId: session.id, cwd: opts.cwd, task: "", settings: storedSettings(opts.args, opts.cwd) });
   const storedStatus = state.status;
-  state.status = "running";
-  state.pid = process.pid;
-  Object.assign(session.usage, state.usage);
   const saved = createSessionRecord(session.dir, state, session);
   record = saved;
   const approver = createInteractiveApprover();
