@@ -50,10 +50,11 @@ export function lastSummaryIndex(history: readonly HistoryItem[]): number {
  */
 export function requestHistory(history: readonly HistoryItem[]): RequestItem[] {
   const at = lastSummaryIndex(history);
-  const summary = at < 0 ? undefined : (history[at] as Extract<HistoryItem, { role: "summary" }>);
+  // No summary: the history is already in request form (runs every turn: no copy).
+  if (at < 0) return history as RequestItem[];
+  const summary = history[at] as Extract<HistoryItem, { role: "summary" }>;
   // Older summaries are covered by the newest one, so none remains after the cut.
   const rest = history.slice(at + 1) as RequestItem[];
-  if (!summary) return rest;
   const intro: RequestItem = { role: "user", text: `${SUMMARY_PREFIX}\n\n${summary.text}` };
   // Two user messages in a row would be merged or refused by some APIs.
   if (rest[0]?.role === "user") return [{ role: "user", text: `${intro.text}\n\n${rest[0].text}` }, ...rest.slice(1)];
@@ -75,7 +76,7 @@ export async function summarise(input: SummariseInput): Promise<string> {
   const history: RequestItem[] = [...input.items, { role: "user", text: INSTRUCTION }];
   let text = "";
   for await (const ev of input.provider.stream(
-    { model: input.model, system: input.system, history: mergeTrailingUsers(history), tools: [], maxOutputTokens: input.maxOutputTokens },
+    { model: input.model, system: input.system, history: mergeAdjacentUsers(history), tools: [], maxOutputTokens: input.maxOutputTokens },
     input.signal,
   )) {
     if (ev.type === "text_delta") text += ev.text;
@@ -87,7 +88,7 @@ export async function summarise(input: SummariseInput): Promise<string> {
   return text;
 }
 
-function mergeTrailingUsers(items: RequestItem[]): RequestItem[] {
+function mergeAdjacentUsers(items: RequestItem[]): RequestItem[] {
   const out: RequestItem[] = [];
   for (const item of items) {
     const prev = out[out.length - 1];

@@ -27,10 +27,9 @@ const saved = new Map<string, HistoryItem[]>();
 /** Brings the log up to `history`; throws with the system's reason when it cannot. */
 export function syncHistoryLog(dir: string, history: readonly HistoryItem[], replacer?: Replacer): void {
   const file = join(dir, HISTORY_FILE);
-  let known = saved.get(dir);
   // A process that did not read or write this log (a new session, or one
-  // whose log another process wrote) starts it over.
-  if (!known) known = [];
+  // whose log another process wrote) starts it over from item 0.
+  const known = saved.get(dir) ?? [];
   let at = 0;
   const common = Math.min(known.length, history.length);
   while (at < common && known[at] === history[at]) at++;
