@@ -6,7 +6,7 @@ import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
 
 export const COMMANDS = [
   "code", "run", "tool", "setup", "models", "doctor", "demo",
-  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "help",
+  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "help",
 ] as const;
 
 /** Commands that print a report, not a run: `--output json` is theirs. */
@@ -35,6 +35,8 @@ const OPTIONS = {
   message: { type: "string", short: "m" },
   resume: { type: "string" },
   "allow-divergence": { type: "boolean" },
+  show: { type: "boolean" },
+  revoke: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -66,6 +68,8 @@ export interface ParsedArgs {
   resume?: string | true;
   /** `yuj replay --allow-divergence`: go on past a differing request. */
   allowDivergence?: boolean;
+  /** `yuj trust --show` / `yuj trust --revoke`. */
+  trustAction?: "show" | "revoke";
   help: boolean;
   version: boolean;
 }
@@ -115,6 +119,11 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (values.measure === true) parsed.measure = true;
   if (values.always === true) parsed.always = true;
   if (values["allow-divergence"] === true) parsed.allowDivergence = true;
+  if (values.show === true || values.revoke === true) {
+    if (command !== "trust") throw new UsageError("--show and --revoke go with yuj trust");
+    if (values.show === true && values.revoke === true) throw new UsageError("yuj trust takes --show or --revoke, not both");
+    parsed.trustAction = values.show === true ? "show" : "revoke";
+  }
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
   if (str("resume") !== undefined || bareResume) {

@@ -18,6 +18,7 @@ import { prepareResume, resumedSeq } from "./resume-plan.js";
 import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "./session-record.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession } from "./session.js";
 import { handleStopSignals } from "./signals.js";
+import { announceUntrusted } from "./trust-notice.js";
 import { snapshotWorkspace } from "./workspace-snapshot.js";
 
 export interface HeadlessOptions {
@@ -92,6 +93,9 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       version: opts.version,
       demo: opts.demo !== undefined,
     });
+    const untrusted = announceUntrusted(resolved, session.emit);
+    // The text transcript puts it on stderr itself; the JSONL stream is stdout's.
+    if (untrusted && jsonl) process.stderr.write(`yuj: ${untrusted}\n`);
     // A new session records the files it starts from (for `yuj replay`) before any tool can change them.
     if (!resumed) session.emit(await snapshotWorkspace(opts.cwd));
     // Before the resume repairs: the gate takes the recorded approval answer.

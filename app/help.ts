@@ -25,6 +25,8 @@ Usage:
   yuj replay ID [--allow-divergence]
                                run a recorded session again from its trace (recorded replies, a fresh copy
                                of its starting files) and report the first request that differs
+  yuj trust [--show|--revoke]  trust this project's .yuj/config.toml as it is now, so its settings that
+                               loosen the sandbox or approvals apply; --show: what they are and the state
   yuj --resume [ID]            open a stored session in the terminal UI and continue it
                                (ID: a session id or a unique prefix; without it, pick one from a list,
                                this directory's sessions first)

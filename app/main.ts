@@ -47,6 +47,8 @@ export async function main(argv: string[], version: string): Promise<number> {
         return await (await import("./commands/status.js")).statusCommand(args);
       case "replay":
         return await (await import("./commands/replay.js")).replayCommand(args, version);
+      case "trust":
+        return await (await import("./commands/trust.js")).trustCommand(args);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(args, version);
       case "default":

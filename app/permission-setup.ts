@@ -2,13 +2,11 @@
 // user's rules, the rules stored this session, the policy of the surface, and
 // who answers an ask (nobody, in a headless run: it pauses).
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseToml } from "smol-toml";
 import { pausingApprover, type ApprovalAnswer, type Approver } from "../core/approvals/types.js";
 import type { Emit } from "../core/events.js";
-import { writeUserConfig } from "../core/config/load.js";
-import { projectConfigPath } from "../core/paths.js";
+import { updateProjectConfig } from "../core/config/project-write.js";
 import { createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
 import { loadProfileRules } from "../core/permissions/profile-rules.js";
 import type { Rule } from "../core/permissions/types.js";
@@ -68,7 +66,7 @@ export function buildGate(setup: GateSetup): PermissionGate {
     approver: pausingApprover,
     emit: setup.emit,
     preAnswered,
-    storeProjectRule: (rule) => storeProjectRule(setup.cwd, rule),
+    storeProjectRule: (rule) => storeProjectRule(setup.cwd, rule, setup.emit),
   });
 }
 
@@ -87,20 +85,29 @@ export function buildInteractiveGate(
     policy: policyFor(resolved, args),
     approver,
     emit,
-    storeProjectRule: (rule) => storeProjectRule(cwd, rule),
+    storeProjectRule: (rule) => storeProjectRule(cwd, rule, emit),
   });
 }
 
-/** Appends a rule to ./.yuj/config.toml, keeping the rules already there. */
-export function storeProjectRule(cwd: string, rule: Rule): string {
-  const file = projectConfigPath(cwd);
-  let existing: unknown[] = [];
-  if (existsSync(file)) {
-    const data = parseToml(readFileSync(file, "utf8")) as { permissions?: { rules?: unknown[] } };
-    existing = data.permissions?.rules ?? [];
-  }
+/**
+ * Appends a rule to ./.yuj/config.toml, keeping the rules already there. The
+ * file stays trusted when it was (the user asked for this rule); when it was
+ * not, the rule waits for `yuj trust` like the file's other loosening
+ * settings, and the notice says so.
+ */
+export function storeProjectRule(cwd: string, rule: Rule, emit?: Emit): string {
   const stored: Record<string, string> = { tool: rule.tool, action: rule.action };
   if (rule.pattern !== undefined) stored.pattern = rule.pattern;
-  writeUserConfig(file, { permissions: { rules: [...existing, stored] as never } });
-  return file;
+  const write = updateProjectConfig(cwd, process.env, (current) => {
+    const existing = (current as { permissions?: { rules?: unknown[] } }).permissions?.rules ?? [];
+    return { permissions: { rules: [...existing, stored] } };
+  });
+  if (!write.trusted) {
+    emit?.({
+      type: "notice",
+      level: "warning",
+      text: `stored the rule in ${write.file}, which is not trusted: it applies from the next run once you run \`yuj trust\` there`,
+    });
+  }
+  return write.file;
 }

@@ -61,6 +61,9 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
       case "job_promoted":
         line(`  ↳ continues in the background as job ${event.jobId}`);
         break;
+      case "config_untrusted":
+        sink.err(`yuj: ${event.text}\n`);
+        break;
       case "error":
         if (!atLineStart) out("\n");
         sink.err(`yuj: ${event.message}\n`);

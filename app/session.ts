@@ -4,6 +4,7 @@
 
 import { homedir } from "node:os";
 import { loadConfig, ConfigError } from "../core/config/load.js";
+import type { ProjectTrust } from "../core/config/project-trust.js";
 import type { Config } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";
 import { findInstructions } from "../core/instructions.js";
@@ -34,6 +35,8 @@ export interface SessionInputs {
   interactive?: boolean;
   /** A measurement run (--measure): nothing asks the operator. */
   measurement?: boolean;
+  /** Judge the project config's trust as this directory's (a replay's copy of the recorded project). */
+  trustAs?: string;
 }
 
 export interface Resolved {
@@ -41,6 +44,8 @@ export interface Resolved {
   choice: ProviderChoice | undefined;
   toolset: ActiveToolset;
   services: Services;
+  /** How the project's config file was judged: what it loosens and whether that was left out. */
+  projectTrust?: ProjectTrust;
   /** The same surface for another model of the provider (/model): some tools depend on the model. */
   toolsetFor(model: string): ActiveToolset;
 }
@@ -52,14 +57,16 @@ const resolvedFrom = new WeakMap<ActiveToolset, { config: Config; projectDir: st
 /** Everything that can fail on bad input, checked before anything is written. */
 export function resolveSession(inputs: SessionInputs): Resolved {
   let config: Config;
+  let projectTrust: ProjectTrust | undefined;
   try {
     const overrides = mergeShallow(flagOverrides(inputs.args), inputs.extraOverrides ?? {});
-    ({ config } = loadConfig({
+    ({ config, project: projectTrust } = loadConfig({
       cwd: inputs.cwd,
       env: inputs.env,
       home: inputs.env.HOME ?? homedir(),
       configFiles: inputs.args.configFiles,
       overrides,
+      ...(inputs.trustAs ? { trustAs: inputs.trustAs } : {}),
     }));
   } catch (err) {
     if (err instanceof ConfigError) throw new FatalError(err.message);
@@ -87,7 +94,7 @@ export function resolveSession(inputs: SessionInputs): Resolved {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;
   }
-  return { config, choice, toolset, services: nodeServices(), toolsetFor };
+  return { config, choice, toolset, services: nodeServices(), toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {

@@ -195,6 +195,11 @@ export type EventBody =
       discardedPartial: boolean;
     }
   | { type: "notice"; level: "info" | "warning"; text: string }
+  /**
+   * The project's config file loosens settings (sandbox, approvals, host
+   * commands) and is not trusted, so those settings were left out.
+   */
+  | { type: "config_untrusted"; file: string; project: string; ignored: string[]; text: string }
   | { type: "turn_finished"; toolCalls: number }
   | { type: "run_finished"; reason: FinishReason; message?: string }
   | { type: "error"; message: string; code: string; callId?: string };

@@ -261,6 +261,8 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
     }
     case "notice":
       return addCard(s, { kind: "notice", level: event.level, text: event.text });
+    case "config_untrusted":
+      return addCard(s, { kind: "notice", level: "warning", text: event.text });
     case "turn_finished":
       return { ...finishAssistant(s), request: { ...s.request, state: "idle" } };
     case "run_finished":

@@ -6,6 +6,7 @@ import { parse } from "smol-toml";
 import { ConfigError, loadConfig, writeUserConfig, type LoadConfigOptions } from "../core/config/load.js";
 import { defaultConfig } from "../core/config/schema.js";
 import { projectConfigPath, sessionsDir, stateDir, userConfigPath } from "../core/paths.js";
+import { projectKey, recordTrust, sha256, trustStorePath } from "../core/config/trust-store.js";
 
 let tmp: string;
 let home: string;
@@ -79,6 +80,8 @@ tool = "read"
 action = "allow"
 `);
     put(projectFile(), `[tools]\nbash_timeout = 20\n[[permissions.rules]]\ntool = "bash"\naction = "deny"\n`);
+    // Dropping the user's rules is loosening: the project is trusted here (see test/config-trust.test.ts).
+    recordTrust(trustStorePath({}, home), projectKey(cwd), { file: projectFile(), sha256: sha256(fs.readFileSync(projectFile())) });
     const a = put(path.join(tmp, "a.toml"), `[tools]\nbash_timeout = 30\nsink_head_bytes = 1\n[loop]\nmax_turns = 6\n`);
     put(path.join(cwd, "b.toml"), `[tools]\nbash_timeout = 40\n`);
 

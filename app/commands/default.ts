@@ -7,7 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ParsedArgs } from "../args.js";
 import { fixturesRoot } from "../locate.js";
-import { resolveSession } from "../session.js";
+import { ignoredBy } from "../../core/config/project-trust.js";
+import { recordTrust, trustStorePath } from "../../core/config/trust-store.js";
+import { resolveSession, type Resolved } from "../session.js";
 import { loadTui } from "../tui/load.js";
 import { demoCommand, initGit } from "./demo.js";
 import { FatalError } from "../errors.js";
@@ -22,14 +24,19 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
   // On a terminal the TUI's modules (Ink, React: the bulk of start-up) start
   // loading now, while the config and profile are read.
   const tui = tty ? loadTui() : undefined;
-  const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
+  const resolve = () => resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
+  const resolved = resolve();
   if (!tty || !tui) {
     if (!resolved.choice) return demoCommand(args, version);
     process.stdout.write(`yuj ${version}: the TUI needs a terminal. Run a task headless with: yuj code "what to do"\n`);
     return 0;
   }
   const { runTui } = await tui;
-  if (resolved.choice) return runTui({ args, cwd: process.cwd(), env: process.env, version, resolved });
+  if (resolved.choice) {
+    const settled = await settleTrust(resolved, resolve);
+    if (settled === "quit") return 0;
+    return runTui({ args, cwd: process.cwd(), env: process.env, version, resolved: settled });
+  }
   const repo = mkdtempSync(join(tmpdir(), "yuj-demo-"));
   cpSync(join(fixturesRoot, "demo-repo"), repo, { recursive: true });
   initGit(repo);
@@ -49,6 +56,22 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
 }
 
 /**
+ * An untrusted project config that loosens something is asked about before
+ * the session starts (the TUI loaded already): y records the trust of the
+ * content shown and the session is resolved again with it; n keeps it
+ * without those settings (the session's first notice names them).
+ */
+async function settleTrust(resolved: Resolved, resolveAgain: () => Resolved): Promise<Resolved | "quit"> {
+  const trust = resolved.projectTrust;
+  if (!trust || ignoredBy(trust).length === 0) return resolved;
+  const { askTrust } = await import("../tui/trust.js");
+  const answer = await askTrust(trust);
+  if (answer !== "trust") return answer === "quit" ? "quit" : resolved;
+  recordTrust(trustStorePath(process.env), trust.project, { file: trust.file, sha256: trust.sha256 });
+  return resolveAgain();
+}
+
+/**
  * `yuj --resume ID`: the stored session in the TUI, its transcript shown and
  * its conversation continued by the next message. A session waiting for an
  * approval or an answer is moved on by its command first.
@@ -60,8 +83,10 @@ async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: b
   if (refused) throw new FatalError(refused);
   if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${state.sessionId} headless with: yuj resume ${state.sessionId}`);
   const stored = argsFromSettings(state.settings, args);
-  const resolved = resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
+  const resolve = () => resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
   const { runTui } = await loadTui();
+  const resolved = await settleTrust(resolve(), resolve);
+  if (resolved === "quit") return 0;
   return runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir } });
 }
 

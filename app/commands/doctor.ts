@@ -5,6 +5,7 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ConfigError, loadConfig } from "../../core/config/load.js";
+import { trustLine } from "../trust-notice.js";
 import type { Config } from "../../core/config/schema.js";
 import { detectBwrap } from "../../core/sandbox/detect.js";
 import { createSandbox } from "../../core/sandbox/index.js";
@@ -29,9 +30,11 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
 
   let config: Config | undefined;
   try {
-    const { sources, config: loaded } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
+    const { sources, config: loaded, project } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
     config = loaded;
     for (const s of sources) say("ok", "config", `${s.path} (${s.found ? "found, valid" : "not present"})`);
+    const trust = trustLine(project);
+    say(trust.status, "project trust", trust.detail);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     say("fail", "config", err.message);

@@ -10,6 +10,7 @@ import { createRedact, secretValues } from "../../core/redact.js";
 import { createPermissionGate } from "../../core/permissions/gate.js";
 import { sessionRulesFor, surfaceOf } from "../permission-setup.js";
 import { createGuards } from "../../tools/guards/index.js";
+import { announceUntrusted } from "../trust-notice.js";
 
 export async function toolCommand(args: ParsedArgs, version: string): Promise<number> {
   const [name, json, ...rest] = args.positionals;
@@ -30,12 +31,14 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       if (e.type === "jobs_orphans_found") {
         process.stderr.write(`yuj: ended ${e.count} process group(s) left by an earlier yuj that was killed: ${e.detail.join("; ")}\n`);
       }
+      if (e.type === "config_untrusted") process.stderr.write(`yuj: ${e.text}\n`);
     },
     resolved.toolset,
     ["SIGTERM", "SIGHUP"],
   );
   try {
     await announceSession(session, { cwd, toolset: resolved.toolset, provider: "none", model: "none", version });
+    announceUntrusted(resolved, session.emit);
     const call = { id: "cli_1", name, args: json ?? "{}" };
     session.emit({ type: "tool_call_finished", callId: call.id, name, args: call.args });
     const controller = new AbortController();

@@ -265,7 +265,8 @@ function repairAsResumed(state: SessionState, run: RecordedRun, emit: ReturnType
  * tool names tell which.
  */
 function resolveLike(recording: Recording, base: { args: ParsedArgs; cwd: string; env: NodeJS.ProcessEnv }): Resolved {
-  const inputs = { ...base, topLevel: !base.args.measure };
+  // The copy's project config is trusted when the recorded project trusts this very content.
+  const inputs = { ...base, topLevel: !base.args.measure, trustAs: recording.started.cwd };
   const headless = resolveSession(inputs);
   const names = recording.firstToolNames;
   if (!names || names.every((n) => headless.toolset.tools.has(n))) return headless;

@@ -19,6 +19,7 @@ import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "../sessio
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createViewStore } from "./store.js";
+import { announceUntrusted } from "../trust-notice.js";
 import { snapshotWorkspace } from "../workspace-snapshot.js";
 
 export interface TuiOptions {
@@ -122,6 +123,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     demo: opts.demo !== undefined,
   });
   announced();
+  announceUntrusted(resolved, session.emit);
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
   if (resume) {
     // Interrupted calls get their results; the next message continues the conversation.

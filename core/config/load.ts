@@ -1,16 +1,23 @@
-// Layered configuration: built-in defaults < user file < project file <
-// each --config file in order < command-line overrides. Tables merge key by
+// Layered configuration: built-in defaults < user file < project file
+// (without its loosening settings unless the user trusts it: see
+// project-trust.ts) < each --config file in order < command-line overrides.
+// Tables merge key by
 // key; arrays and scalars replace. Each layer is validated on its own first,
 // so an error names the file that holds the bad key, then the merged result
 // is validated once more for keys that only some layer can supply.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { randomBytes } from "node:crypto";
 import { parse, stringify, TomlError } from "smol-toml";
 import type { z } from "zod";
-import { configSchema, type Config } from "./schema.js";
+import { ConfigError, type ConfigIssue } from "./errors.js";
+import { judgeProjectLayer, type ProjectTrust } from "./project-trust.js";
+import { configSchema, defaultConfig, type Config } from "./schema.js";
+import { projectKey, readTrustStore, sha256, trustStorePath } from "./trust-store.js";
+import { realOr, writeFileAtomic } from "./write-atomic.js";
 import { homeDir, projectConfigPath, userConfigPath, type Env } from "../paths.js";
+
+export { ConfigError, type ConfigIssue } from "./errors.js";
 
 type Table = Record<string, unknown>;
 type KeyPath = readonly PropertyKey[];
@@ -33,31 +40,27 @@ export interface LoadConfigOptions {
   configFiles?: string[];
   /** From command-line flags, already in config shape. */
   overrides?: ConfigPatch;
+  /**
+   * The project whose trust decides about the project file, when not `cwd`:
+   * a replay's copy of a project is judged by the project it was taken from
+   * (the file's hash must still match what the user trusted there).
+   */
+  trustAs?: string;
 }
 
 export type ConfigSource = { path: string; found: boolean };
 
-export interface ConfigIssue {
-  file: string; // or "command-line options"
-  key?: string; // dotted, e.g. `permissions.rules[2].action`
-  message: string; // what is wrong and what to do, without the file prefix
-  line?: number; // TOML syntax errors only
-  column?: number;
-}
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
-  readonly issues: ConfigIssue[];
-  constructor(issues: ConfigIssue[]) {
-    super(issues.map((i) => `config error in ${i.file}: ${i.message}`).join("\n"));
-    this.issues = issues;
-  }
+export interface LoadedConfig {
+  config: Config;
+  sources: ConfigSource[];
+  /** How the project's config file was judged (project-trust.ts); absent when there is none. */
+  project?: ProjectTrust;
 }
 
 const OVERRIDES = "command-line options";
 const DEFAULTS = "built-in defaults";
 
-export function loadConfig(options: LoadConfigOptions): { config: Config; sources: ConfigSource[] } {
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const env = options.env ?? process.env;
   const home = options.home ?? homeDir(env);
   const layers: Array<{ file: string; data: Table }> = [];
@@ -69,17 +72,30 @@ export function loadConfig(options: LoadConfigOptions): { config: Config; source
     layers.push({ file, data });
   };
   const addFile = (file: string, required: boolean) => {
-    const data = readToml(file, required);
-    sources.push({ path: file, found: data !== undefined });
-    if (data) addLayer(file, data);
+    const read = readToml(file, required);
+    sources.push({ path: file, found: read !== undefined });
+    if (read) addLayer(file, read.data);
+    return read;
   };
 
   addFile(userConfigPath(env, home), false);
-  addFile(projectConfigPath(options.cwd), false);
+  const projectFile = projectConfigPath(options.cwd);
+  const projectRead = addFile(projectFile, false);
+  let project: ProjectTrust | undefined;
+  let effective: { index: number; data: Table } | undefined;
+  if (projectRead) {
+    // The project's loosening settings are judged against the layers below
+    // it (defaults and the user's file), and dropped unless trusted.
+    const below = [defaultConfig() as unknown as Table, ...layers.slice(0, -1).map((l) => l.data)].reduce(merge, Object.create(null));
+    const layer = { file: projectFile, project: projectKey(options.trustAs ?? options.cwd), ...projectRead };
+    const judged = judgeProjectLayer(layer, below, () => readTrustStore(trustStorePath(env, home)));
+    effective = { index: layers.length - 1, data: judged.data };
+    project = judged.trust;
+  }
   for (const file of options.configFiles ?? []) addFile(path.resolve(options.cwd, file), true);
   if (options.overrides) addLayer(OVERRIDES, options.overrides as Table);
 
-  const merged = layers.reduce<Table>((acc, layer) => merge(acc, layer.data), Object.create(null));
+  const mergeAll = (list: typeof layers) => list.reduce<Table>((acc, layer) => merge(acc, layer.data), Object.create(null));
   // Blame the layer that set the deepest part of the bad key's path.
   const owner = (p: KeyPath) => {
     let best = DEFAULTS;
@@ -91,9 +107,15 @@ export function loadConfig(options: LoadConfigOptions): { config: Config; source
     }
     return best;
   };
-  const result = validate(merged, owner, false);
+  // The files as written must be valid whatever is trusted; then the project
+  // layer is swapped for what takes effect of it.
+  let result = validate(mergeAll(layers), owner, false);
+  if (result.config && effective) {
+    layers[effective.index] = { file: projectFile, data: effective.data };
+    result = validate(mergeAll(layers), owner, false);
+  }
   if (!result.config) throw new ConfigError(result.issues);
-  return { config: result.config, sources };
+  return { config: result.config, sources, ...(project ? { project } : {}) };
 }
 
 /**
@@ -102,42 +124,41 @@ export function loadConfig(options: LoadConfigOptions): { config: Config; source
  * file are not kept: the TOML library does not round-trip them.
  */
 export function writeUserConfig(file: string, patch: ConfigPatch): Table {
-  // A symlinked config (dotfile managers) is updated where it points, not replaced.
-  const target = attempt(() => fs.realpathSync(file)) ?? file;
-  const next = merge(readToml(target, false) ?? {}, patch as Table);
-  // Refuse to write a file the next start would reject.
-  const issues = validate(next, () => file, true).issues;
-  if (issues.length > 0) throw new ConfigError(issues);
-
-  const dir = path.dirname(target);
-  fs.mkdirSync(dir, { recursive: true });
-  const mode = attempt(() => fs.statSync(target).mode & 0o777) ?? 0o600;
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    // flush: fsync before the rename, so a crash cannot leave an empty file.
-    fs.writeFileSync(tmp, stringify(next) + "\n", { mode, flag: "wx", flush: true });
-    fs.chmodSync(tmp, mode); // the create mode is masked by umask
-    fs.renameSync(tmp, target);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  return next;
+  return writeConfigFile(file, () => patch as Table).data;
 }
 
-const attempt = <T>(fn: () => T): T | undefined => {
-  try {
-    return fn();
-  } catch {
-    return undefined;
-  }
-};
+export interface WrittenConfig {
+  /** The file as it was read, once, before the change (absent: it did not exist). */
+  before?: { data: Table; sha256: string };
+  data: Table;
+  /** Of the bytes written. */
+  sha256: string;
+}
 
-/** Parses a TOML file; a missing optional file gives undefined. */
-function readToml(file: string, required: boolean): Table | undefined {
-  let text: string;
+/**
+ * Reads a config file once, merges into it the patch `change` makes from its
+ * content, refuses a result the next start would reject, and writes it
+ * atomically where a symlink points.
+ */
+export function writeConfigFile(file: string, change: (current: Table) => Table): WrittenConfig {
+  const target = realOr(file);
+  const before = readToml(target, false);
+  const next = merge(before?.data ?? {}, change(before?.data ?? {}));
+  const issues = validate(next, () => file, true).issues;
+  if (issues.length > 0) throw new ConfigError(issues);
+  const text = stringify(next) + "\n";
+  writeFileAtomic(target, text);
+  return { ...(before ? { before } : {}), data: next, sha256: sha256(text) };
+}
+
+/**
+ * Parses a TOML file, read once (its hash is of the very bytes parsed); a
+ * missing optional file gives undefined.
+ */
+function readToml(file: string, required: boolean): { data: Table; sha256: string } | undefined {
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, "utf8");
+    bytes = fs.readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const missing = code === "ENOENT" || code === "ENOTDIR";
@@ -148,7 +169,7 @@ function readToml(file: string, required: boolean): Table | undefined {
     throw new ConfigError([{ file, message }]);
   }
   try {
-    return parse(text) as Table;
+    return { data: parse(bytes.toString("utf8")) as Table, sha256: sha256(bytes) };
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
     const reason = (err.message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "");
