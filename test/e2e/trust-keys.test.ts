@@ -52,12 +52,12 @@ async function ignoredThenObeyed(
   obeyed: (r: CliResult) => void,
 ): Promise<void> {
   const first = await runCli(args, p);
+  ignored(first);
   const notice = first.stderr.split("\n").filter((l) => l.includes("so these settings in it are ignored"));
   expect(notice, first.stderr).toEqual([
     `yuj: the project config ${fs.realpathSync(p.cwd)}/.yuj/config.toml is not trusted, so these settings in it are ignored: ${keys.join(", ")}. ` +
       `Read the file, then run \`yuj trust\` in ${fs.realpathSync(p.cwd)} to use them (\`yuj trust --show\` lists what they do).`,
   ]);
-  ignored(first);
   const trust = await runCli(["trust"], p);
   expect(trust.code, trust.stderr).toBe(0);
   for (const key of keys) expect(trust.stdout).toContain(`  ${key} = `);

@@ -84,23 +84,22 @@ describe("a headless run with an untrusted project config", () => {
   });
 });
 
-describe("a trusted project config that changes", () => {
-  it("is untrusted again when the model rewrites it during a run: the next run ignores what it added", async () => {
+describe("a project config that changes", () => {
+  it("written by the model during a run, it does not loosen the next run: that run ignores what was added", async () => {
     const loosened = `${YOLO}[[permissions.rules]]\ntool = "bash"\naction = "allow"\n`;
     const { cwd, env } = setup(
       [{ tool_calls: [{ name: "write", arguments: { path: ".yuj/config.toml", content: loosened } }] }, finish],
-      "[loop]\nmax_turns = 50\n",
+      "[loop]\nmax_turns = 50\n", // needs no trust: it applies, as trusted ones do
     );
-    expect((await runCli(["trust"], { cwd, env })).code).toBe(0);
     const writing = await runCli(code("adjust the config"), { cwd, env });
     expect(writing.code, writing.stderr).toBe(0);
     expect(fs.readFileSync(path.join(cwd, ".yuj", "config.toml"), "utf8")).toBe(loosened);
 
     fs.writeFileSync(path.join(cwd, "scenario.json"), JSON.stringify({ turns: [rmBuild, finish] }));
     const next = await runCli(code("clean"), { cwd, env });
-    expect(noticeLines(next.stderr)).toEqual([expect.stringContaining("is changed since you trusted it, so these settings in it are ignored: permissions.yolo, permissions.rules[0]")]);
-    expect(next.code).toBe(3);
+    expect(next.code).toBe(3); // paused on the rm: neither the yolo nor the allow rule applied
     expect(fs.existsSync(path.join(cwd, "build"))).toBe(true);
+    expect(noticeLines(next.stderr)).toEqual([expect.stringContaining("is not trusted, so these settings in it are ignored: permissions.yolo, permissions.rules[0]")]);
   });
 
   it("is untrusted again when an editor changes it, and asks for trust again", async () => {
