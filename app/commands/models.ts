@@ -1,11 +1,13 @@
 // `yuj models`: the model ids the configured provider offers.
 
+import { ignoredBy, ignoredNotice } from "../../core/config/project-trust.js";
 import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
 import { buildProvider, requireProvider, resolveSession } from "../session.js";
 
 export async function modelsCommand(args: ParsedArgs): Promise<number> {
   const resolved = resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true });
+  if (ignoredBy(resolved.projectTrust).length) process.stderr.write(`yuj: ${ignoredNotice(resolved.projectTrust!)}\n`);
   const choice = requireProvider(resolved);
   const provider = await buildProvider(choice, resolved.config);
   if (!provider.listModels) throw new FatalError(`${choice.name} cannot list its models`);

@@ -23,6 +23,8 @@ import { loopDepsFor } from "../loop-deps.js";
 import { argsFromSettings, storedSettings } from "../pause.js";
 import { buildInteractiveGate } from "../permission-setup.js";
 import { createSessionRecord, STATUS_AFTER } from "../session-record.js";
+import { ignoredSummary } from "../../core/config/project-trust.js";
+import { announceUntrusted } from "../trust-notice.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { prepareResume } from "../resume-plan.js";
 import { extractSnapshot } from "../workspace-snapshot.js";
@@ -135,6 +137,7 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
     try {
       await announceSession(session, { cwd, toolset: resolved.toolset, provider: choice.name, model: choice.model, version: x.version });
       session.emit({ type: "notice", level: "info", text: `replay of session ${source.state.sessionId}` });
+      if (announceUntrusted(resolved, session.emit)) notes.push(`${ignoredSummary(resolved.projectTrust!)}; the recorded run may have had them`);
       // The copy is removed when the replay ends, so this session cannot itself be replayed.
       session.emit({ type: "workspace_snapshot", unavailable: "a replay runs in a temporary copy that is removed afterwards" });
       const gate = buildInteractiveGate(resolved, args, session.emit, cwd, recordedApprover(recording));

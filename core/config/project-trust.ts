@@ -57,12 +57,17 @@ export function ignoredBy(trust: ProjectTrust | undefined): Loosening[] {
   return trust && (trust.status === "untrusted" || trust.status === "changed") ? trust.loosening : [];
 }
 
-/** The one-line notice for a run that ignored settings: what, why, and the command that changes it. */
-export function ignoredNotice(trust: ProjectTrust): string {
+/** What a run left out of the project's config, and why, in one sentence. */
+export function ignoredSummary(trust: ProjectTrust): string {
   const keys = [...new Set(ignoredBy(trust).map((l) => l.key))].join(", ");
   const why = trust.status === "changed" ? "changed since you trusted it" : "not trusted";
+  return `the project config ${trust.file} is ${why}, so these settings in it are ignored: ${keys}`;
+}
+
+/** The one-line notice for a run that ignored settings: what, why, and the command that changes it. */
+export function ignoredNotice(trust: ProjectTrust): string {
   return (
-    `the project config ${trust.file} is ${why}, so these settings in it are ignored: ${keys}. ` +
+    `${ignoredSummary(trust)}. ` +
     `Read the file, then run \`yuj trust\` in ${trust.project} to use them (\`yuj trust --show\` lists what they do).`
   );
 }

@@ -202,5 +202,10 @@ describe("yuj replay of a session in a trusted project", () => {
     const replay = await runCli(["replay", id], { cwd, env });
     expect(replay.stdout).toContain(`replay of ${id}: 2 requests, no difference`);
     expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+
+    // Trust withdrawn since: the copy's allow rule is left out, and the report says why it may differ.
+    expect((await runCli(["trust", "--revoke"], { cwd, env })).code).toBe(0);
+    const untrusted = await runCli(["replay", id], { cwd, env });
+    expect(untrusted.stdout).toMatch(/^note: the project config \S+\/\.yuj\/config\.toml is not trusted, so these settings in it are ignored: permissions\.rules\[0\]; the recorded run may have had them$/m);
   });
 });

@@ -37,7 +37,8 @@ function project() {
     join(cwd, ".yuj/config.toml"),
     '[provider]\nname = "scripted"\nscenario = "scenario.json"\n\n[[permissions.rules]]\ntool = "bash"\npattern = "rm *"\naction = "allow"\n',
   );
-  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } };
+  const env: Record<string, string> = { ...isolatedEnv(), TERM: "xterm-256color" };
+  return { cwd, env };
 }
 const storeFile = (env: Record<string, string>) => join(env.XDG_CONFIG_HOME!, "yuj", "trusted.toml");
 
