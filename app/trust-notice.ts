@@ -11,7 +11,7 @@ export function announceUntrusted(resolved: Resolved, emit: Emit): string | unde
   const trust = resolved.projectTrust;
   if (!trust || ignoredBy(trust).length === 0) return undefined;
   const text = ignoredNotice(trust);
-  const ignored = [...new Set(ignoredBy(trust).map((l) => l.key))];
+  const ignored = ignoredBy(trust).map((l) => l.key);
   emit({ type: "config_untrusted", file: trust.file, project: trust.project, ignored, text });
   return text;
 }
@@ -19,7 +19,7 @@ export function announceUntrusted(resolved: Resolved, emit: Emit): string | unde
 /** `yuj doctor`'s line about the project config's trust. */
 export function trustLine(trust: ProjectTrust | undefined): { status: "ok" | "warn"; detail: string } {
   if (!trust) return { status: "ok", detail: "no project config (.yuj/config.toml) here" };
-  const keys = [...new Set(trust.loosening.map((l) => l.key))].join(", ");
+  const keys = trust.loosening.map((l) => l.key).join(", ");
   switch (trust.status) {
     case "not-needed":
       return { status: "ok", detail: `${trust.file} loosens nothing; it needs no trust` };

@@ -47,6 +47,7 @@ export const LOOSENING_CHECKS: readonly LooseningCheck[] = [
   entries("mcp", "this MCP server is started or connected to", ["command", "args", "env", "url"]),
   entries("hooks", "these hook commands run"),
   added("shell_env.include", "commands get these environment variables, which may hold secrets"),
+  shrunk("shell_env.exclude", "commands get variables your config keeps from them"),
   entries("shell_env.set", "every command gets this environment variable"),
   changed("provider.base_url", "your API key and the conversation go to this server"),
   changed("provider.api_key_env", "this environment variable is sent to the provider as the API key"),

@@ -59,7 +59,7 @@ export function ignoredBy(trust: ProjectTrust | undefined): Loosening[] {
 
 /** What a run left out of the project's config, and why, in one sentence. */
 export function ignoredSummary(trust: ProjectTrust): string {
-  const keys = [...new Set(ignoredBy(trust).map((l) => l.key))].join(", ");
+  const keys = ignoredBy(trust).map((l) => l.key).join(", ");
   const why = trust.status === "changed" ? "changed since you trusted it" : "not trusted";
   return `the project config ${trust.file} is ${why}, so these settings in it are ignored: ${keys}`;
 }
