@@ -47,7 +47,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     guards: [
       ruleHidingGuard(x.resolved, x.args),
       oneQuestionGuard(() => x.record.state.question !== undefined),
-      ...createGuards(x.resolved.config),
+      ...createGuards(x.resolved.config, { services: x.resolved.services }),
     ],
     session: {
       jobs: x.session.services.jobs,

@@ -13,6 +13,8 @@ import { createJobNotices, type JobNotices } from "../core/jobs/notices.js";
 import { reapOrphans } from "../core/jobs/orphans.js";
 import { createTerminalManager, type TerminalManager } from "../core/jobs/terminal.js";
 import type { JobManager } from "../core/jobs/types.js";
+import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
+import type { Env } from "../core/paths.js";
 import { createSandbox, type Sandbox } from "../core/sandbox/index.js";
 
 export interface SessionServices {
@@ -29,6 +31,10 @@ export interface SessionServices {
 export interface ServicesOptions {
   sessionDir: string;
   stateDir: string;
+  /** yuj's environment: commands get it filtered by [shell_env]. Default process.env. */
+  env?: Env;
+  /** Values hidden from the job and terminal logs, as from every result. */
+  secrets?: readonly string[];
   emit: Emit;
   /** The tool that reads job output on this surface (job_output or bash_poll). */
   readTool: string;
@@ -47,8 +53,12 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   const sandbox = createSandbox(opts.config ?? defaultConfig(), process.env, {
     projectDir: opts.projectDir ?? process.cwd(),
   });
-  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox });
-  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox });
+  const config = opts.config ?? defaultConfig();
+  // Built once: what every command and the terminal inherit, with secrets left out.
+  const env = commandEnv(opts.env ?? process.env, policyFromConfig(config));
+  const logs = { secrets: opts.secrets ?? [], maxLogBytes: config.output.max_job_log_bytes };
+  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, ...logs });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, ...logs });
   const notices = createJobNotices(opts.readTool);
   let terminalPid: number | undefined;
 

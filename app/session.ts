@@ -13,6 +13,7 @@ import { activateTools, type ActiveToolset } from "../core/profiles/activate.js"
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
 import { nodeServices, type Services } from "../core/services.js";
+import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import { createSessionDir, newSessionId, sessionLayout } from "../core/session.js";
 import { buildSystemPrompt } from "../core/system-prompt.js";
 import { openTrace, type TraceWriter } from "../core/trace.js";
@@ -94,7 +95,8 @@ export function resolveSession(inputs: SessionInputs): Resolved {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;
   }
-  return { config, choice, toolset, services: nodeServices(), toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
+  const services = nodeServices(commandEnv(inputs.env, policyFromConfig(config)));
+  return { config, choice, toolset, services, toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {
@@ -151,6 +153,8 @@ export function openSession(
   services = createSessionServices({
     sessionDir: dir,
     stateDir: stateDir(env, home),
+    env,
+    secrets,
     emit,
     readTool: toolset.tools.has("job_output") ? "job_output" : "bash_poll",
     exitSignals,

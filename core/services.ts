@@ -1,8 +1,10 @@
 // Side effects the core and tools reach through, injected so tests can
-// substitute them: the filesystem, the process spawner and the clock.
+// substitute them: the filesystem, the process spawner, the clock, and the
+// environment of the processes tools start.
 
 import * as fsp from "node:fs/promises";
 import { spawn } from "node:child_process";
+import { commandEnv } from "./jobs/shell-env.js";
 
 export type FileSystem = Pick<
   typeof fsp,
@@ -32,6 +34,11 @@ export interface Services {
   fs: FileSystem;
   spawn: typeof spawn;
   clock: Clock;
+  /**
+   * The environment of every process a tool starts (ripgrep, the formatter):
+   * yuj's own, filtered by the [shell_env] policy, so no secret rides along.
+   */
+  env: Record<string, string>;
 }
 
 export const systemClock: Clock = {
@@ -51,6 +58,7 @@ export const systemClock: Clock = {
     }),
 };
 
-export function nodeServices(): Services {
-  return { fs: fsp, spawn, clock: systemClock };
+/** The real services; `env` defaults to yuj's environment under the default [shell_env] policy. */
+export function nodeServices(env: Record<string, string> = commandEnv(process.env)): Services {
+  return { fs: fsp, spawn, clock: systemClock, env };
 }

@@ -50,7 +50,8 @@ async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult>
   const tools = ctx.config.tools;
   const job = jobs.start({ command: cmd, cwd: ctx.cwd, background: false, callId: ctx.callId, deadlineMs: tools.bash_timeout * 1000 });
   const end = await waitForeground(jobs, job.id, Number.POSITIVE_INFINITY, ctx.signal);
-  if (end === "cancelled") {
+  // A cancel that lands after the command ended still wins: the user asked to stop.
+  if (end === "cancelled" || ctx.signal.aborted) {
     await jobs.kill(job.id, "cancelled by the user");
     return fail("ERROR: command cancelled");
   }
@@ -66,10 +67,10 @@ async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult>
       note = "[processes the command left running in the background were stopped; background work is disabled]";
     }
   }
-  const snap = jobs.get(job.id)!;
-  const output = await sinkView({ file: snap.outputFile, from: 0, to: snap.totalBytes }, tools);
-  await jobs.readNew(job.id, 0).catch(() => undefined); // mark it read for a later bash_poll
-  return formatResult(cmd, output, snap, note, tools.bash_timeout);
+  // Reading marks the output read for a later bash_poll; the view reads only what it shows.
+  const read = await jobs.readNew(job.id, 0);
+  const output = sinkView(jobs.log(job.id), read, tools);
+  return formatResult(cmd, output, read.snapshot, note, tools.bash_timeout);
 }
 
 function formatResult(cmd: string, output: string, snap: JobSnapshot, note: string, timeoutS: number): ToolResult {

@@ -46,7 +46,7 @@ type RgOutcome =
 
 function runRg(ctx: ToolContext, rg: string, argv: string[], timeoutMs: number): Promise<RgOutcome> {
   return new Promise((resolve) => {
-    const child = ctx.services.spawn(rg, argv, { cwd: ctx.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = ctx.services.spawn(rg, argv, { cwd: ctx.cwd, stdio: ["ignore", "pipe", "pipe"], env: ctx.services.env });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let settled: RgOutcome | undefined;

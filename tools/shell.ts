@@ -103,7 +103,8 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
   });
 
   const end = await waitForeground(jobs, job.id, yieldMs, ctx.signal);
-  if (end === "cancelled") {
+  // A cancel that lands after the command ended still wins: the user asked to stop.
+  if (end === "cancelled" || ctx.signal.aborted) {
     await jobs.kill(job.id, "cancelled by the user");
     return fail("ERROR: command cancelled");
   }

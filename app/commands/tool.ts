@@ -54,7 +54,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       signal: controller.signal,
       session: { jobs: session.services.jobs, terminals: session.services.terminals },
       redact: createRedact(secrets),
-      guards: createGuards(resolved.config),
+      guards: createGuards(resolved.config, { services: resolved.services }),
       gate: createPermissionGate({
         cwd,
         rules: sessionRulesFor(resolved),

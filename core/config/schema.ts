@@ -106,12 +106,40 @@ const lspSection = section({
   servers: z.record(z.string(), lspServer).default({}),
 });
 
+/** The smallest output cap: it must hold more than a preview's head and tail. */
+export const MIN_JOB_LOG_BYTES = 64 * 1024;
+
 const outputSection = section({
   max_output_chars: posInt.default(80000),
   truncate_head_ratio: ratio.default(0.4),
   trace_args_summary_chars: posInt.default(200),
   trace_result_summary_chars: posInt.default(1200),
   trace_reasoning_store_chars: posInt.default(800),
+  /**
+   * Bytes of one command's (or terminal's) output kept on disk. Past it the
+   * first half and the newest output are kept, and reads say how much was dropped.
+   */
+  max_job_log_bytes: z
+    .number()
+    .int()
+    .min(MIN_JOB_LOG_BYTES, `at least ${MIN_JOB_LOG_BYTES} (64 KiB)`)
+    .default(64 * 1024 * 1024),
+});
+
+// The environment of every command, terminal and formatter yuj starts
+// (core/jobs/shell-env.ts). Secret-looking and provider variables are dropped
+// by default; these adjust that.
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
+const envPattern = z
+  .string()
+  .regex(/^[A-Za-z0-9_*?]+$/, "a variable name or a glob of one (letters, digits, _, * and ?)");
+const shellEnvSection = section({
+  /** Keep these (globs) although a default rule drops them; the API key variable only when named exactly. */
+  include: z.array(envPattern).default([]),
+  /** Drop these (globs) as well; wins over include. */
+  exclude: z.array(envPattern).default([]),
+  /** Set these values last. */
+  set: z.record(envName, z.string()).default({}),
 });
 
 const postEditCheck = z.strictObject({
@@ -177,6 +205,7 @@ export const configSchema = z.strictObject({
   tools: toolsSection,
   lsp: lspSection,
   output: outputSection,
+  shell_env: shellEnvSection,
   context: section({
     digest_compaction_safety_margin: ratio.default(0.05),
     digest_keep_recent_turns: posInt.default(8),

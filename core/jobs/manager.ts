@@ -1,9 +1,9 @@
 // The job manager: every command runs as `bash -c` leading its own process
-// group, with stdout and stderr both pointing at ONE append-mode file. The
-// kernel writes output straight to disk, so yuj's memory stays flat however
-// much a command prints, the two streams keep their order, and the full
-// output is always there to read back in bounded ranges. The manager only
-// watches the file's size, the shell's exit and the group's liveness.
+// group, with stdout and stderr both on ONE pipe, so the two streams keep
+// their order. yuj reads the pipe into the job's log (job-log.ts): redacted,
+// capped at [output].max_job_log_bytes, its lines counted on the way, and
+// written synchronously, so memory stays flat however much a command prints
+// and a reader only ever reads the byte ranges it shows.
 //
 // With a sandbox, the group leader is bwrap and the shell runs inside it:
 // bwrap runs with --die-with-parent in its own pid namespace, so signalling
@@ -11,12 +11,14 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { spawn as nodeSpawn } from "node:child_process";
+import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
 import type { JobManager, JobSnapshot, JobSpec, JobStatus, KillResult, WaitResult } from "./types.js";
-import { completeEnd, fileSize, OutputWatcher, previewRange } from "./output-file.js";
+import { DEFAULT_MAX_LOG_BYTES, JobLog, type LogReader } from "./job-log.js";
+import { completeEnd, LiveOutput, previewRange } from "./output-file.js";
 import { extendMembers, groupAnswers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
+import { commandEnv } from "./shell-env.js";
 import { groupMembers, readStartTime, type Member } from "./proc.js";
 import { OrphanRegistry, selfIdentity } from "./orphans.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
@@ -26,8 +28,15 @@ export interface JobManagerOptions {
   sessionDir: string;
   emit: Emit;
   clock?: Clock;
-  /** Base environment of every job; process.env when absent. */
+  /**
+   * Base environment of every job, already filtered (shell-env.ts); when
+   * absent, yuj's own environment under the default policy.
+   */
   env?: NodeJS.ProcessEnv;
+  /** Values hidden from the output logs (see redact.ts). */
+  secrets?: readonly string[];
+  /** Bytes of one job's output kept on disk ([output].max_job_log_bytes). */
+  maxLogBytes?: number;
   /** Between SIGTERM and SIGKILL. Default 2000. */
   killGraceMs?: number;
   /** Default budget of readNew(). Default 16384. */
@@ -40,17 +49,31 @@ export interface JobManagerOptions {
   sandbox?: Sandbox;
 }
 
-const TICK_MS = 80; // poll of file size and group liveness; fs.watch only speeds up wake-ups
+const TICK_MS = 80; // poll of the group's liveness once the shell has exited
+/**
+ * How long the output pipe may stay open after the group is gone. Only a
+ * process that left the group (setsid, a daemon) can still hold it; its later
+ * writes are not waited for.
+ */
+const DRAIN_MS = 250;
+/** How long an output wait lets a burst of output go on before it wakes. */
+const OUTPUT_SETTLE_MS = 25;
 
 interface Job {
   snap: JobSnapshot;
-  output: OutputWatcher;
+  log: JobLog;
+  live: LiveOutput;
+  /** The read end of the output pipe, until it closes or the job ends. */
+  stream?: NodeJS.ReadableStream & { destroy(): void };
+  drain?: NodeJS.Timeout;
   leaderStartTime?: number;
   /** Group members recorded when the shell exited, extended while provable. */
   members: Member[];
   readCursor: number;
-  /** File size the last read saw; bytes it held back (a split character) are not "new" again. */
+  /** Log size the last read saw; bytes it held back (a split character) are not "new" again. */
   seenUpTo: number;
+  /** Newlines before the read cursor. */
+  linesBeforeCursor: number;
   endAs?: "killed" | "timed_out";
   killing?: Promise<KillResult>;
   tick?: NodeJS.Timeout;
@@ -121,17 +144,41 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     // Most commands leave nothing behind: when the group number answers no
     // signal, skip the walk over /proc. Otherwise record who is left, so a
     // later kill can prove the group is still ours.
-    if (!groupAnswers(job.snap.pid)) return finish(job);
+    if (!groupAnswers(job.snap.pid)) return groupGone(job);
     job.members = groupMembers(job.snap.pid).map((s) => ({ pid: s.pid, startTime: s.startTime }));
-    if (!groupLive(job.snap.pid, job.members)) return finish(job);
+    if (!groupLive(job.snap.pid, job.members)) return groupGone(job);
     saveRegistry();
+  }
+
+  /** Nothing of the job runs any more: it ends once its output is all in. */
+  function groupGone(job: Job): void {
+    if (!job.stream) return finish(job);
+    job.drain ??= setTimeout(() => finish(job), DRAIN_MS);
+  }
+
+  function onOutput(job: Job, chunk: Buffer): void {
+    job.log.append(chunk);
+    job.snap.totalBytes = job.log.size;
+    job.snap.lastOutputAt = clock.now();
+    job.live.grew();
+    wake(job);
+  }
+
+  function closeStream(job: Job): void {
+    const stream = job.stream;
+    job.stream = undefined;
+    stream?.destroy();
   }
 
   function finish(job: Job): void {
     if (!isLive(job.snap.status)) return;
     clearInterval(job.tick);
     clearTimeout(job.deadline);
-    job.output.stop(); // flushes the last job_output before job_exited
+    clearTimeout(job.drain);
+    closeStream(job);
+    job.log.end();
+    job.snap.totalBytes = job.log.size;
+    job.live.stop(); // flushes the last job_output before job_exited
     job.snap.status = job.endAs ?? "exited";
     job.snap.endedAt = clock.now();
     opts.emit({
@@ -174,22 +221,20 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   }
 
   /** Tracks a new job and announces it. */
-  function register(id: string, spec: JobSpec, pid: number, outputFile: string): Job {
+  function register(id: string, spec: JobSpec, pid: number, log: JobLog): Job {
+    const outputFile = log.path;
     const snap = newSnapshot(id, spec, pid, outputFile, clock.now());
     const job: Job = {
       snap,
+      log,
       members: [],
       readCursor: 0,
       seenUpTo: 0,
+      linesBeforeCursor: 0,
       listeners: new Set(),
-      output: new OutputWatcher({
-        file: outputFile,
+      live: new LiveOutput({
+        log,
         now: () => clock.now(),
-        onGrowth: (size) => {
-          snap.totalBytes = size;
-          snap.lastOutputAt = clock.now();
-          wake(job);
-        },
         onText: (text, totalBytes) => opts.emit({ type: "job_output", jobId: id, text, totalBytes }),
       }),
     };
@@ -212,27 +257,26 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   function start(spec: JobSpec): JobSnapshot {
     const id = `j${++counter}`;
     fs.mkdirSync(jobsDir, { recursive: true });
-    const outputFile = path.join(jobsDir, `${id}.log`);
-    const env = jobEnv(opts.env ?? process.env, spec.env);
+    const log = new JobLog(path.join(jobsDir, `${id}.log`), {
+      maxBytes: opts.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
+      secrets: opts.secrets ?? [],
+    });
+    const env = jobEnv(opts.env ?? commandEnv(process.env), spec.env);
     const wrapped = opts.sandbox?.wrap(spec.command, spec.cwd, env);
-    if (wrapped && "error" in wrapped) return refuse(id, spec, outputFile, wrapped.error);
+    if (wrapped && "error" in wrapped) return refuse(id, spec, log, wrapped.error);
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
-    const spawnImpl = opts.spawn ?? nodeSpawn;
-    // spawnGroupLeader asks for `bash -o pipefail -c command`; the sandbox
-    // wrapped exactly that argv, so only the program in front of it changes.
-    const spawn = wrapped
-      ? (((_file: string, _args: string[], options: object) =>
-          spawnImpl(wrapped.file, wrapped.args, { ...options, env: { ...wrapped.env, ...spec.env } })) as typeof nodeSpawn)
-      : spawnImpl;
-    const { child, error } = spawnGroupLeader(spawn, spec.command, spec.cwd, env, outputFile);
+    // The sandbox wraps exactly `bash -o pipefail -c command`.
+    const argv = wrapped ? [wrapped.file, ...wrapped.args] : ["bash", "-o", "pipefail", "-c", spec.command];
+    const childEnv = wrapped ? { ...wrapped.env, ...spec.env } : env;
+    const { child, error } = spawnGroupLeader(opts.spawn ?? nodeSpawn, argv, spec.cwd, childEnv);
     const pid = child?.pid ?? 0;
-    const job = register(id, spec, pid, outputFile);
+    const job = register(id, spec, pid, log);
     const snap = job.snap;
 
     const failStart = (err: Error) => {
       // Shown where the output would be: the job reads like a failed command.
-      fs.appendFileSync(outputFile, `yuj: failed to start bash: ${err.message}\n`);
+      onOutput(job, Buffer.from(`yuj: failed to start bash: ${err.message}\n`));
       snap.exitCode = 127;
       snap.leaderExited = true;
       finish(job);
@@ -244,11 +288,10 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     // Without a pid the spawn failed (bad cwd, no bash): 'error' comes, 'exit' never does.
     child.on("error", (err) => pid === 0 && failStart(err));
     child.on("exit", (code, signal) => onLeaderExit(job, code, signal));
+    follow(job, child);
     saveRegistry();
-    job.output.arm();
     job.tick = setInterval(() => {
-      job.output.tick();
-      if (snap.leaderExited && !groupLive(pid, job.members)) finish(job);
+      if (snap.leaderExited && !groupLive(pid, job.members)) groupGone(job);
     }, TICK_MS);
     if (spec.deadlineMs !== undefined) {
       job.deadline = setTimeout(() => {
@@ -258,14 +301,30 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     return copy(job);
   }
 
+  /** Reads the job's output pipe into its log until the pipe closes. */
+  function follow(job: Job, child: ChildProcess): void {
+    const stream = child.stdout;
+    if (!stream) return;
+    job.stream = stream;
+    stream.on("data", (chunk: Buffer) => onOutput(job, chunk));
+    stream.on("error", () => undefined); // a broken pipe ends like a closed one
+    stream.once("close", () => {
+      if (job.stream !== stream) return;
+      job.stream = undefined;
+      // The group may have gone first and be waiting for the last bytes.
+      if (job.drain) finish(job);
+    });
+  }
+
   /**
    * A required sandbox that cannot start: nothing is spawned. The job still
    * exists and ends at once, so every tool shows the reason the way it shows
    * a failed command (exit code 126: found but could not be run).
    */
-  function refuse(id: string, spec: JobSpec, outputFile: string, reason: string): JobSnapshot {
-    fs.writeFileSync(outputFile, `yuj: ${unavailableMessage(reason)}\n`);
-    const job = register(id, spec, 0, outputFile);
+  function refuse(id: string, spec: JobSpec, log: JobLog, reason: string): JobSnapshot {
+    log.append(Buffer.from(`yuj: ${unavailableMessage(reason)}\n`));
+    const job = register(id, spec, 0, log);
+    job.snap.totalBytes = log.size;
     job.snap.exitCode = 126;
     job.snap.leaderExited = true;
     finish(job);
@@ -274,24 +333,24 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
   function wait(id: string, until: "exit" | "output", timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
     const job = must(id);
-    if (isLive(job.snap.status)) job.output.check();
-    const test = (): WaitResult | undefined => {
-      if (!isLive(job.snap.status)) return "exited";
-      if (until === "output" && job.snap.totalBytes > Math.max(job.readCursor, job.seenUpTo)) return "output";
-      return undefined;
-    };
+    const hasNew = () => job.snap.totalBytes > Math.max(job.readCursor, job.seenUpTo);
     return new Promise<WaitResult>((resolve) => {
-      const early = test() ?? (signal?.aborted ? "cancelled" : undefined);
-      if (early) return resolve(early);
+      if (!isLive(job.snap.status)) return resolve("exited");
+      if (until === "output" && hasNew()) return resolve("output");
+      if (signal?.aborted) return resolve("cancelled");
+      let settle: NodeJS.Timeout | undefined;
       const done = (result: WaitResult) => {
         clearTimeout(timer);
+        clearTimeout(settle);
         job.listeners.delete(listener);
         signal?.removeEventListener("abort", onAbort);
         resolve(result);
       };
+      // New output wakes the wait a moment later, so the rest of a burst (and
+      // the exit of a command that just printed its last line) comes with it.
       const listener = () => {
-        const result = test();
-        if (result) done(result);
+        if (!isLive(job.snap.status)) return done("exited");
+        if (until === "output" && hasNew()) settle ??= setTimeout(() => done("output"), OUTPUT_SETTLE_MS);
       };
       const onAbort = () => done("cancelled");
       const timer = setTimeout(() => done("timeout"), timeoutMs);
@@ -315,18 +374,33 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
     async readNew(id, previewBytes) {
       const job = must(id);
-      const file = job.snap.outputFile;
-      const live = isLive(job.snap.status);
-      if (live) job.output.check();
-      let to = Math.max(job.snap.totalBytes, fileSize(file));
+      const log = job.log;
+      let to = log.size;
       job.seenUpTo = to;
       // A live writer may be mid-character: leave a split UTF-8 sequence for the next read.
-      if (live) to = completeEnd(file, job.readCursor, to);
+      if (isLive(job.snap.status)) to = completeEnd(log, job.readCursor, to);
       const from = Math.min(job.readCursor, to);
-      job.readCursor = to; // advanced before awaiting, so concurrent reads never overlap
-      const preview = await previewRange(file, from, to, previewBytes ?? opts.previewBytes ?? 16384);
-      const { text, omittedBytes } = preview;
-      return { text, newBytes: to - from, omittedBytes, from, to, snapshot: copy(job) };
+      // Held-back bytes are part of a character, never a newline: the count is exact at `to`.
+      const lines = log.newlines - job.linesBeforeCursor;
+      job.readCursor = to;
+      job.linesBeforeCursor = log.newlines;
+      const budget = previewBytes ?? opts.previewBytes ?? 16384;
+      const preview = budget > 0 ? previewRange(log, from, to, budget) : undefined;
+      const kept = log.kept(from, to).reduce((n, r) => n + r.to - r.from, 0);
+      return {
+        text: preview?.text ?? "",
+        newBytes: to - from,
+        omittedBytes: preview?.omittedBytes ?? to - from,
+        droppedBytes: to - from - kept,
+        lines,
+        from,
+        to,
+        snapshot: copy(job),
+      };
+    },
+
+    log(id): LogReader {
+      return must(id).log;
     },
 
     kill(id, reason) {

@@ -1,49 +1,10 @@
-// A job's output lives in one file on disk that the kernel appends to
-// directly. These helpers read only the byte ranges they need (never the
-// whole file, which may hold gigabytes) and turn bytes into text fit for a
-// model: escapes and control characters stripped, a bounded head + tail
-// preview with an exact count of what was left out.
+// Turning a job's output log into text fit for a model: escapes and control
+// characters stripped, a bounded head + tail preview with an exact count of
+// what was left out (and of what the log no longer holds), read by byte
+// ranges so a log of any size costs only the bytes shown.
 
-import * as fs from "node:fs";
-import * as fsp from "node:fs/promises";
 import stripAnsi from "strip-ansi";
-
-/** Current size of the file in bytes; 0 when it does not exist. */
-export function fileSize(path: string): number {
-  try {
-    return fs.statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** Bytes [from, to) of the file, synchronously (meant for small ranges). */
-export function readRangeSync(path: string, from: number, to: number): Buffer {
-  const len = Math.max(0, to - from);
-  if (len === 0) return Buffer.alloc(0);
-  const fd = fs.openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(len);
-    const n = fs.readSync(fd, buf, 0, len, from);
-    return buf.subarray(0, n);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Bytes [from, to) of the file. */
-export async function readRange(path: string, from: number, to: number): Promise<Buffer> {
-  const len = Math.max(0, to - from);
-  if (len === 0) return Buffer.alloc(0);
-  const handle = await fsp.open(path, "r");
-  try {
-    const buf = Buffer.alloc(len);
-    const { bytesRead } = await handle.read(buf, 0, len, from);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
+import type { LogRange, LogReader } from "./job-log.js";
 
 const isContinuation = (b: number) => (b & 0xc0) === 0x80;
 
@@ -99,28 +60,48 @@ export interface Preview {
   tailBytes: number;
   /** Raw bytes left out between them: headBytes + omittedBytes + tailBytes = to - from. */
   omittedBytes: number;
+  /** Of the omitted bytes, those the log no longer holds (past [output].max_job_log_bytes). */
+  droppedBytes: number;
 }
 
 /** The line that stands in for the bytes left out of a preview. */
-export function omissionLine(omitted: number, path: string): string {
-  return `[... ${omitted} bytes omitted; full output: ${path} ...]`;
+export function omissionLine(omitted: number, path: string, dropped = 0): string {
+  if (dropped === 0) return `[... ${omitted} bytes omitted; full output: ${path} ...]`;
+  return (
+    `[... ${omitted} bytes omitted, ${dropped} of them dropped from the log ` +
+    `(it keeps the first and the last part: [output].max_job_log_bytes); kept output: ${path} ...]`
+  );
+}
+
+const span = (r: LogRange) => r.to - r.from;
+
+/** Where a head and a tail of about `half` bytes each come from, within the kept parts. */
+export function headAndTail(parts: readonly LogRange[], half: number): { head: LogRange; tail: LogRange } {
+  const first = parts[0] ?? { from: 0, to: 0 };
+  const last = parts.at(-1) ?? first;
+  const head = { from: first.from, to: Math.min(first.to, first.from + half) };
+  const tailFrom = Math.max(last.from, last.to - half, parts.length === 1 ? head.to : last.from);
+  return { head, tail: { from: tailFrom, to: last.to } };
 }
 
 /**
- * Text of bytes [from, to) of the file, at most about `budget` bytes of it:
- * all of it when it fits, else a head and a tail of about half the budget
- * each, cut at line boundaries where one is near, around a line that says
- * exactly how many bytes were left out and where the full output is.
+ * Text of bytes [from, to) of the log, at most about `budget` bytes of it:
+ * all of it when it fits and is kept, else a head and a tail of about half
+ * the budget each, cut at line boundaries where one is near, around a line
+ * that says exactly how many bytes were left out and where the output is.
  */
-export async function previewRange(path: string, from: number, to: number, budget: number): Promise<Preview> {
+export function previewRange(log: LogReader, from: number, to: number, budget: number): Preview {
   const total = Math.max(0, to - from);
-  if (total <= budget) {
-    const buf = await readRange(path, from, to);
-    return { text: cleanText(decode(buf)), headBytes: buf.length, tailBytes: 0, omittedBytes: total - buf.length };
+  const parts = log.kept(from, to);
+  const keptBytes = parts.reduce((n, p) => n + span(p), 0);
+  if (total <= budget && keptBytes === total) {
+    const buf = log.read(from, to);
+    return { text: cleanText(decode(buf)), headBytes: buf.length, tailBytes: 0, omittedBytes: total - buf.length, droppedBytes: 0 };
   }
   const half = Math.max(1, Math.floor(budget / 2));
-  const head = await readRange(path, from, from + half);
-  const tail = await readRange(path, to - half, to);
+  const { head: headRange, tail: tailRange } = headAndTail(parts, half);
+  const head = log.read(headRange.from, headRange.to);
+  const tail = log.read(tailRange.from, tailRange.to);
 
   // Prefer ending the head after a newline, if that keeps at least half of it.
   const nl = head.lastIndexOf(0x0a);
@@ -130,21 +111,22 @@ export async function previewRange(path: string, from: number, to: number, budge
   const tailStart = firstNl >= 0 && firstNl < half / 2 ? firstNl + 1 : charStartForward(tail, 0);
   const tailBytes = tail.length - tailStart;
   const omittedBytes = total - headBytes - tailBytes;
+  const droppedBytes = total - keptBytes;
 
-  const headText = cleanText(decode(head.subarray(0, headBytes)));
-  const tailText = cleanText(decode(tail.subarray(tailStart)));
-  const sep = headText === "" || headText.endsWith("\n") ? "" : "\n";
-  const text = `${headText}${sep}${omissionLine(omittedBytes, path)}\n${tailText}`;
-  return { text, headBytes, tailBytes, omittedBytes };
+  const shownHead = cleanText(decode(head.subarray(0, headBytes)));
+  const shownTail = cleanText(decode(tail.subarray(tailStart)));
+  const sep = shownHead === "" || shownHead.endsWith("\n") ? "" : "\n";
+  const text = `${shownHead}${sep}${omissionLine(omittedBytes, log.path, droppedBytes)}\n${shownTail}`;
+  return { text, headBytes, tailBytes, omittedBytes, droppedBytes };
 }
 
 /**
  * Text for a live output event: the bytes [from, to), or only their last
  * `max` bytes when more arrived (the view shows the newest lines).
  */
-export function tailTextSync(path: string, from: number, to: number, max: number): string {
+export function tailText(log: LogReader, from: number, to: number, max: number): string {
   const start = Math.max(from, to - max);
-  const buf = readRangeSync(path, start, to);
+  const buf = log.read(start, to);
   const skip = start > from ? charStartForward(buf, 0) : 0;
   return cleanText(decode(buf.subarray(skip)));
 }
@@ -153,107 +135,63 @@ export function tailTextSync(path: string, from: number, to: number, max: number
  * Where a read of [from, to) should stop so it does not split a UTF-8
  * character still being written: `to`, or up to 3 bytes before it.
  */
-export function completeEnd(path: string, from: number, to: number): number {
+export function completeEnd(log: LogReader, from: number, to: number): number {
   const start = Math.max(from, to - 4);
-  const buf = readRangeSync(path, start, to);
+  const buf = log.read(start, to);
+  if (buf.length < to - start) return to; // not kept: nothing to hold back
   return start + completeLength(buf);
 }
 
-export interface OutputWatcherOptions {
-  file: string;
+export interface LiveOutputOptions {
+  log: LogReader;
   now: () => number;
-  /** The file grew to `size` bytes (waiters wake here, unthrottled). */
-  onGrowth: (size: number) => void;
   /** Throttled live text: the bytes since the previous call, at most `textMax` of them. */
   onText: (text: string, totalBytes: number) => void;
   emitEveryMs?: number;
   textMax?: number;
 }
 
-const WATCH_SETTLE_MS = 15; // coalesces a burst of notifications into one check
-
 /**
- * Follows the growth of an output file without reading it whole. The owner
- * calls tick() on its poll timer; fs.watch is only a one-shot wake-up for
- * quiet files: the first notification disarms it and a tick that sees no
- * growth re-arms it, because a busy writer would otherwise flood the event
- * loop with one notification per write().
+ * Live text of a growing log, throttled: the owner calls grew() whenever the
+ * log grew, and at most one onText per emitEveryMs follows, holding the
+ * newest bytes since the previous one.
  */
-export class OutputWatcher {
-  size = 0;
+export class LiveOutput {
   private emittedUpTo = 0;
   private lastEmitAt = Number.NEGATIVE_INFINITY;
-  private emitTimer: NodeJS.Timeout | undefined;
-  private settleTimer: NodeJS.Timeout | undefined;
-  private watcher: fs.FSWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly opts: OutputWatcherOptions) {}
+  constructor(private readonly opts: LiveOutputOptions) {}
 
-  /** Stats the file; reports growth and schedules live text. True when it grew. */
-  check(): boolean {
-    const size = fileSize(this.opts.file);
-    const grew = size > this.size;
-    if (grew) {
-      this.size = size;
-      this.opts.onGrowth(size);
-    }
-    if (this.size > this.emittedUpTo && !this.emitTimer && !this.stopped) {
-      const due = this.lastEmitAt + (this.opts.emitEveryMs ?? 100) - this.opts.now();
-      if (due <= 0) this.emit(false);
-      else this.emitTimer = setTimeout(() => {
-        this.emitTimer = undefined;
+  grew(): void {
+    if (this.stopped || this.timer || this.opts.log.size <= this.emittedUpTo) return;
+    const due = this.lastEmitAt + (this.opts.emitEveryMs ?? 100) - this.opts.now();
+    if (due <= 0) this.emit(false);
+    else {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
         this.emit(false);
       }, due);
     }
-    return grew;
   }
 
-  tick(): void {
-    if (!this.check()) this.arm();
-  }
-
-  /** Final check and flush of every unsent byte; no callbacks after this. */
+  /** Flushes every unsent byte; no callbacks after this. */
   stop(): void {
     if (this.stopped) return;
-    this.check();
     this.stopped = true;
-    clearTimeout(this.emitTimer);
-    clearTimeout(this.settleTimer);
-    this.disarm();
+    clearTimeout(this.timer);
     this.emit(true);
   }
 
   private emit(final: boolean): void {
-    const file = this.opts.file;
+    const { log } = this.opts;
     // A live writer may be mid-character: leave a split UTF-8 sequence for later.
-    const to = final ? this.size : completeEnd(file, this.emittedUpTo, this.size);
+    const to = final ? log.size : completeEnd(log, this.emittedUpTo, log.size);
     if (to <= this.emittedUpTo) return;
-    const text = tailTextSync(file, this.emittedUpTo, to, this.opts.textMax ?? 4096);
+    const text = tailText(log, this.emittedUpTo, to, this.opts.textMax ?? 4096);
     this.emittedUpTo = to;
     this.lastEmitAt = this.opts.now();
     this.opts.onText(text, to);
-  }
-
-  arm(): void {
-    if (this.watcher || this.stopped) return;
-    try {
-      const watcher = fs.watch(this.opts.file, { persistent: false }, () => {
-        this.disarm();
-        this.settleTimer ??= setTimeout(() => {
-          this.settleTimer = undefined;
-          if (!this.stopped) this.check();
-        }, WATCH_SETTLE_MS);
-      });
-      watcher.on("error", () => this.disarm());
-      this.watcher = watcher;
-    } catch {
-      // The owner's poll still notices new output, only less promptly.
-    }
-  }
-
-  private disarm(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
   }
 }

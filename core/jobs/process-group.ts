@@ -9,7 +9,6 @@
 // any process, zombies included, still belongs to it, so one proven member
 // proves the whole group.
 
-import * as fs from "node:fs";
 import type { ChildProcess, spawn as nodeSpawn } from "node:child_process";
 import type { Clock } from "../services.js";
 import { groupMembers, isZombie, readStat, type Member, type ProcStat } from "./proc.js";
@@ -153,30 +152,33 @@ export function jobEnv(base: NodeJS.ProcessEnv, extra?: Record<string, string>):
 }
 
 /**
- * Starts `bash -o pipefail -c command` as the leader of a new session and
- * group (setsid: no controlling terminal), stdin on /dev/null so a read gets
- * EOF, stdout and stderr both appending to `outputFile`: the kernel writes
- * the output to disk, in order, without passing through us.
+ * Runs the program it is given with stderr joined to stdout, so one pipe
+ * carries both streams in the order they were written. `sh` sets that up and
+ * then becomes the program (exec): same pid, same argv, nothing in between.
+ */
+const JOIN_STREAMS = 'exec 2>&1; exec "$@"';
+
+/**
+ * Starts `argv` (normally `bash -o pipefail -c command`, or bwrap around it)
+ * as the leader of a new session and group (setsid: no controlling terminal),
+ * stdin on /dev/null so a read gets EOF, stdout and stderr both on the
+ * child's stdout pipe.
  */
 export function spawnGroupLeader(
   spawn: typeof nodeSpawn,
-  command: string,
+  argv: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
-  outputFile: string,
 ): { child?: ChildProcess; error?: Error } {
-  const fd = fs.openSync(outputFile, "a");
   try {
-    const child = spawn("bash", ["-o", "pipefail", "-c", command], {
+    const child = spawn("/bin/sh", ["-c", JOIN_STREAMS, "sh", ...argv], {
       cwd,
       detached: true,
-      stdio: ["ignore", fd, fd],
+      stdio: ["ignore", "pipe", "ignore"],
       env,
     });
     return { child };
   } catch (err) {
     return { error: err as Error };
-  } finally {
-    fs.closeSync(fd); // the child holds its own copy
   }
 }

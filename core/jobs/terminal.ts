@@ -1,7 +1,8 @@
 // The session's one interactive terminal: a program that needs a TTY (a REPL,
 // a debugger) runs in a pseudo-terminal Yuj owns, and the model drives it one
 // bounded exchange at a time through terminal_start / terminal_io. The model
-// only ever sees cleaned text; the raw stream goes to <sessionDir>/terminal/.
+// only ever sees cleaned text; the raw stream goes to <sessionDir>/terminal/,
+// redacted and capped like a job's output (job-log.ts).
 
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -12,6 +13,8 @@ import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
 import { BoundedText, cleanTerminalText, splitPartialTail } from "./terminal-text.js";
 import { killSession, nameOfSignal } from "./terminal-session.js";
+import { DEFAULT_MAX_LOG_BYTES, JobLog } from "./job-log.js";
+import { commandEnv } from "./shell-env.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 
 export type TerminalStatus =
@@ -57,8 +60,12 @@ export interface TerminalManagerOptions {
   emit: Emit;
   sessionDir: string;
   clock?: Clock;
-  /** Base environment of the terminal process; defaults to process.env. */
+  /** Base environment of the terminal process, already filtered; yuj's own under the default policy when absent. */
   env?: Record<string, string | undefined>;
+  /** Values hidden from the log (see redact.ts). */
+  secrets?: readonly string[];
+  /** Bytes of the log kept on disk ([output].max_job_log_bytes). */
+  maxLogBytes?: number;
   maxInputBytes?: number;
   outputPreviewBytes?: number;
   /** Runs the terminal's command through it, like every job's. */
@@ -87,7 +94,7 @@ interface Terminal {
   pid: number;
   pty: IPty;
   logFile: string;
-  log: fs.WriteStream;
+  log: JobLog;
   decoder: StringDecoder;
   /** Decoded, not yet cleaned (may end inside an escape sequence). */
   raw: string;
@@ -117,6 +124,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
   const clock = opts.clock ?? systemClock;
   const maxInputBytes = opts.maxInputBytes ?? 4096;
   const previewBytes = opts.outputPreviewBytes ?? 16384;
+  const baseEnv = opts.env ?? commandEnv(process.env);
   const terminals = new Map<string, Terminal>();
   let live: Terminal | undefined;
   let counter = 0;
@@ -173,7 +181,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     // The leader script runs inside the sandbox too: bwrap leads the PTY's
     // session, and killSession() signals every group in it, as before.
     const argv = ["bash", "-c", LEADER_SCRIPT, "yuj-terminal", command];
-    const wrapped = opts.sandbox?.wrapArgv(argv, cwd, opts.env ?? process.env);
+    const wrapped = opts.sandbox?.wrapArgv(argv, cwd, baseEnv);
     if (wrapped && "error" in wrapped) return { ok: false, error: unavailableMessage(wrapped.error) };
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
@@ -181,30 +189,32 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     const dir = path.join(opts.sessionDir, "terminal");
     const logFile = path.join(dir, `${id}.log`);
     let proc: IPty;
+    let log: JobLog | undefined;
     try {
       fs.mkdirSync(dir, { recursive: true });
+      // Its writes never throw: a full disk must not take the session down.
+      log = new JobLog(logFile, { maxBytes: opts.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, secrets: opts.secrets ?? [] });
       proc = pty.spawn(wrapped?.file ?? argv[0]!, wrapped?.args ?? argv.slice(1), {
         name: "xterm-256color",
         cols: COLS,
         rows: ROWS,
         cwd,
-        env: { ...(wrapped?.env ?? opts.env ?? process.env), TERM: "xterm-256color" },
+        env: { ...(wrapped?.env ?? baseEnv), TERM: "xterm-256color" },
         // Raw bytes: the log keeps exactly what the program wrote, and a UTF-8
         // character split across reads is joined by our own decoder.
         encoding: null,
       });
     } catch (err) {
+      log?.end();
       return { ok: false, error: `failed to start the terminal: ${(err as Error).message}` };
     }
-    const log = fs.createWriteStream(logFile, { flags: "a" });
-    log.on("error", () => undefined); // a full disk must not take the session down
     let markExited!: () => void;
     const t: Terminal = {
       id,
       pid: proc.pid,
       pty: proc,
       logFile,
-      log,
+      log: log!,
       decoder: new StringDecoder("utf8"),
       raw: "",
       unread: new BoundedText(previewBytes),
@@ -218,7 +228,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
 
     proc.onData((data: string | Buffer) => {
       const bytes = typeof data === "string" ? Buffer.from(data) : data;
-      t.log.write(bytes);
+      t.log.append(bytes);
       t.raw += t.decoder.write(bytes);
       t.lastOutputAt = clock.now();
       if (t.raw.length > FOLD_AT_CHARS) fold(t);
@@ -229,7 +239,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     proc.onExit(async ({ exitCode, signal }) => {
       t.ended = true;
       // The log is complete on disk before anyone is told the process ended.
-      await Promise.race([closeLog(t.log), clock.sleep(EXIT_WAIT_MS)]);
+      t.log.end();
       const signalName = signal ? nameOfSignal(signal) : null;
       t.exit = { exitCode: signalName ? null : exitCode, signal: signalName };
       if (live === t) live = undefined;
@@ -295,12 +305,4 @@ export function statusText(status: TerminalStatus): string {
   if (status.state === "running") return "running";
   if (status.signal) return `exited (signal ${status.signal})`;
   return `exited (code ${status.exitCode ?? "unknown"})`;
-}
-
-function closeLog(log: fs.WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (log.closed) return resolve();
-    log.once("close", () => resolve());
-    log.end();
-  });
 }

@@ -2,6 +2,8 @@
 // the foreground or the background, under either tool surface. One manager
 // per session owns them all, so every process ends with the session.
 
+import type { LogReader } from "./job-log.js";
+
 export type JobStatus =
   | "running" // the command or something it left in its process group still runs
   | "stopping" // a kill was sent and the group is not gone yet
@@ -40,9 +42,9 @@ export interface JobSnapshot {
   exitCode: number | null;
   signal: string | null;
   deadlineAt?: number;
-  /** Every byte the job has written so far (stdout and stderr, in order). */
+  /** Every byte the job has written so far (stdout and stderr, in order, after redaction). */
   totalBytes: number;
-  /** The full output stream on disk. */
+  /** The output log on disk: all of it, or its head and tail past [output].max_job_log_bytes. */
   outputFile: string;
   /** The shell exited but other members of its group still run. */
   leaderExited: boolean;
@@ -57,6 +59,10 @@ export interface OutputRead {
   newBytes: number;
   /** Bytes of those left out of `text` (0 when all fit). */
   omittedBytes: number;
+  /** Bytes of the range the log no longer holds (past [output].max_job_log_bytes). */
+  droppedBytes: number;
+  /** Newlines in the range (counted as the output arrived, never by re-reading it). */
+  lines: number;
   /** Byte range of the output file this read covered: [from, to). */
   from: number;
   to: number;
@@ -84,8 +90,10 @@ export interface JobManager {
   list(opts?: { includeFinished?: boolean }): JobSnapshot[];
   /** Waits until the job exits, or (for "output") new unread output exists. */
   wait(id: string, until: WaitFor, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult>;
-  /** Output since the previous read of this job; advances the read cursor. */
+  /** Output since the previous read of this job; advances the read cursor. A budget of 0 makes no preview. */
   readNew(id: string, previewBytes?: number): Promise<OutputRead>;
+  /** The job's output log, for reads of ranges readNew returned. */
+  log(id: string): LogReader;
   /** SIGTERM to the group, SIGKILL after a grace period; resolves when it is gone. */
   kill(id: string, reason?: string): Promise<KillResult>;
   /** Ends every job (session end). */

@@ -2,7 +2,7 @@
 // flat under an output flood. The real CLI, real processes, `ps` to check.
 
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, runCli, yujBin } from "../support/cli.js";
@@ -123,7 +123,7 @@ describe("a normal end", () => {
 });
 
 describe("output flood", () => {
-  it("keeps yuj's memory flat while a command prints 500 MB, and the preview honest", () => {
+  it("keeps yuj's memory flat and the log within the cap while a command prints 500 MB, and the preview honest", () => {
     const cwd = tempDemoRepo();
     const run = (cmd: string) => {
       const env = isolatedEnv();
@@ -132,16 +132,21 @@ describe("output flood", () => {
         env,
         encoding: "utf8",
       });
-      // The spilled output is the whole 500 MB: do not leave it behind.
+      const meta = /<tool_result_meta truncated="true" original_bytes="(\d+)" original_lines="(\d+)" dropped_bytes="(\d+)" full_path="([^"]+)"\/>/.exec(res.stdout);
+      const onDisk = meta ? statSync(meta[4]!).size : 0;
       rmSync(env.HOME!, { recursive: true, force: true });
-      return { rssMiB: Number(/RSS=(\d+)/.exec(res.stderr)![1]) / 1024, stdout: res.stdout };
+      return { rssMiB: Number(/RSS=(\d+)/.exec(res.stderr)![1]) / 1024, stdout: res.stdout, meta, onDisk };
     };
     const base = run("true");
     const flood = run("yes | head -c 500M");
     expect(flood.rssMiB - base.rssMiB).toBeLessThan(50);
-    const meta = /<tool_result_meta truncated="true" original_bytes="(\d+)" original_lines="(\d+)" full_path="([^"]+)"\/>/.exec(flood.stdout)!;
+    const meta = flood.meta!;
     expect(meta[1]).toBe(String(500 * 1024 * 1024));
     expect(meta[2]).toBe(String((500 * 1024 * 1024) / 2));
+    // The log kept its head and tail within the default cap, and the result says how much it dropped.
+    expect(flood.onDisk).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(Number(meta[3])).toBeGreaterThan(500 * 1024 * 1024 - 64 * 1024 * 1024);
+    expect(flood.stdout).toContain(`${meta[3]} of them dropped from the saved file`);
     expect(flood.stdout).toMatch(/\[body truncated: \d+ of 524288000 bytes omitted/);
     expect(flood.stdout.length).toBeLessThan(4000);
   }, 60_000);

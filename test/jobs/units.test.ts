@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseStat, readStartTime, type ProcStat } from "../../core/jobs/proc.js";
 import { mayStillBeOurs, terminateGroup } from "../../core/jobs/process-group.js";
 import { cleanText, completeLength, previewRange } from "../../core/jobs/output-file.js";
+import { fileReader } from "../../core/jobs/job-log.js";
 import { systemClock } from "../../core/services.js";
 import { liveMembers } from "./support.js";
 
@@ -95,8 +96,8 @@ describe("output text", () => {
   it("returns everything when it fits and decodes invalid UTF-8 as U+FFFD", async () => {
     const file = path.join(tmp, "small.log");
     fs.writeFileSync(file, Buffer.concat([Buffer.from("ok "), Buffer.from([0xff]), Buffer.from("\n")]));
-    const p = await previewRange(file, 0, 5, 100);
-    expect(p).toEqual({ text: "ok \ufffd\n", headBytes: 5, tailBytes: 0, omittedBytes: 0 });
+    const p = await previewRange(fileReader(file), 0, 5, 100);
+    expect(p).toEqual({ text: "ok \ufffd\n", headBytes: 5, tailBytes: 0, omittedBytes: 0, droppedBytes: 0 });
   });
 
   it("cuts head and tail at line boundaries and counts the omitted bytes exactly", async () => {
@@ -104,7 +105,7 @@ describe("output text", () => {
     const lines = Array.from({ length: 1000 }, (_, i) => `line ${i} ünïcödé\n`).join("");
     fs.writeFileSync(file, lines);
     const size = Buffer.byteLength(lines);
-    const p = await previewRange(file, 0, size, 1000);
+    const p = await previewRange(fileReader(file), 0, size, 1000);
     expect(p.headBytes + p.omittedBytes + p.tailBytes).toBe(size);
     expect(p.headBytes).toBeLessThanOrEqual(500);
     expect(p.tailBytes).toBeLessThanOrEqual(500);
@@ -119,7 +120,7 @@ describe("output text", () => {
     const file = path.join(tmp, "noline.log");
     const text = "€".repeat(1000); // 3 bytes each, no newline
     fs.writeFileSync(file, text);
-    const p = await previewRange(file, 0, 3000, 100);
+    const p = await previewRange(fileReader(file), 0, 3000, 100);
     expect(p.headBytes + p.omittedBytes + p.tailBytes).toBe(3000);
     expect(p.text).not.toContain("\ufffd");
     expect(p.text.startsWith("€".repeat(16))).toBe(true);
@@ -128,7 +129,7 @@ describe("output text", () => {
   it("previews a range in the middle of the file", async () => {
     const file = path.join(tmp, "range.log");
     fs.writeFileSync(file, "aaaa\nbbbb\ncccc\n");
-    const p = await previewRange(file, 5, 10, 100);
+    const p = await previewRange(fileReader(file), 5, 10, 100);
     expect(p.text).toBe("bbbb\n");
   });
 });

@@ -125,7 +125,7 @@ function eventPath(data: Buffer, start: number, end: number): Buffer | undefined
  */
 function runRg(ctx: ToolContext, rg: string, argv: string[], cwd: string): Promise<RgRun> {
   return new Promise((resolve) => {
-    const child = ctx.services.spawn(rg, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = ctx.services.spawn(rg, argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: ctx.services.env });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const onAbort = () => child.kill("SIGKILL");

@@ -36,7 +36,7 @@ import { mutationTargets } from "./mutations.js";
 
 export interface FormatterGuardOptions {
   fs: FileSystem;
-  services: Pick<Services, "spawn" | "clock">;
+  services: Pick<Services, "spawn" | "clock" | "env">;
   /** Argument vector; `{path}` is replaced by the changed file. */
   command: readonly string[];
   /** With or without the dot, any case. */
@@ -85,11 +85,12 @@ export function createFormatterGuard(opts: FormatterGuardOptions): Guard {
 
   const formatOne = async (t: Target, root: string, top: string | undefined): Promise<string> => {
     const before = await sha256File(fs, t.abs);
-    const snapBefore = top ? await snapshotRepo(fs, top) : undefined;
+    const env = opts.services.env;
+    const snapBefore = top ? await snapshotRepo(fs, top, env) : undefined;
     const argv = opts.command.map((a) => a.replaceAll("{path}", t.abs));
     const status = await runFormatter(argv, root, opts.timeoutS, opts.services);
     const after = await sha256File(fs, t.abs);
-    const snapAfter = top && snapBefore ? await snapshotRepo(fs, top) : undefined;
+    const snapAfter = top && snapBefore ? await snapshotRepo(fs, top, env) : undefined;
 
     const changed = new Set<string>();
     if (before !== after) changed.add(t.abs);
@@ -119,7 +120,7 @@ export function createFormatterGuard(opts: FormatterGuardOptions): Guard {
       const targets = await formattable(call, ctx.cwd);
       if (targets.length === 0) return result;
       const root = await fs.realpath(ctx.cwd).catch(() => ctx.cwd);
-      const top = await gitTop(root);
+      const top = await gitTop(root, opts.services.env);
       const reports: string[] = [];
       for (const t of targets) reports.push(await formatOne(t, root, top));
       const report = reports.join("\n\n");

@@ -11,7 +11,8 @@
 
 import type { Config } from "../../core/config/schema.js";
 import type { Guard } from "../../core/guards/types.js";
-import { nodeServices, type FileSystem } from "../../core/services.js";
+import { nodeServices, type FileSystem, type Services } from "../../core/services.js";
+import { commandEnv, policyFromConfig } from "../../core/jobs/shell-env.js";
 import { createDoneGuard } from "./done-guard.js";
 import { createFormatterGuard } from "./formatter.js";
 import { createPlanModeGuard } from "./plan-mode.js";
@@ -22,10 +23,12 @@ export interface GuardOptions {
   fs?: FileSystem;
   /** A resumed session whose plan was accepted before: the phase is over. */
   planAccepted?: boolean;
+  /** The session's services; by default the real ones, their environment filtered by `config`. */
+  services?: Services;
 }
 
 export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
-  const services = nodeServices();
+  const services = opts.services ?? nodeServices(commandEnv(process.env, policyFromConfig(config)));
   const fs = opts.fs ?? services.fs;
   const guards: Guard[] = [];
   if (config.loop.plan_mode === "required") {

@@ -17,6 +17,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { FileSystem, Services } from "../../core/services.js";
+import { commandEnv } from "../../core/jobs/shell-env.js";
 import { jobEnv, killGroup } from "./process-group.js";
 
 export type FormatterStatus =
@@ -37,7 +38,7 @@ export async function runFormatter(
   argv: readonly string[],
   cwd: string,
   timeoutS: number,
-  services: Pick<Services, "spawn" | "clock">,
+  services: Pick<Services, "spawn" | "clock" | "env">,
 ): Promise<FormatterStatus> {
   let child: ReturnType<Services["spawn"]>;
   try {
@@ -45,7 +46,7 @@ export async function runFormatter(
       cwd,
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
-      env: jobEnv(process.env),
+      env: jobEnv(services.env),
     });
   } catch (err) {
     return { kind: "not_started", error: (err as Error).message };
@@ -120,25 +121,32 @@ export interface RepoSnapshot {
   overflow: boolean;
 }
 
-function git(cwd: string, args: string[]): Promise<string | undefined> {
+/** The environment of yuj's own git calls: the one commands get (the repository's config may run programs). */
+type GitEnv = Record<string, string>;
+
+function git(cwd: string, args: string[], env: GitEnv): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(
       "git",
       ["--no-optional-locks", ...args],
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } },
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...env, GIT_OPTIONAL_LOCKS: "0" } },
       (err, stdout) => resolve(err ? undefined : stdout),
     );
   });
 }
 
 /** The repository root containing `dir`, or undefined outside a repository (or without git). */
-export async function gitTop(dir: string): Promise<string | undefined> {
-  const out = await git(dir, ["rev-parse", "--show-toplevel"]);
+export async function gitTop(dir: string, env: GitEnv = commandEnv(process.env)): Promise<string | undefined> {
+  const out = await git(dir, ["rev-parse", "--show-toplevel"], env);
   return out === undefined ? undefined : out.trim() || undefined;
 }
 
-export async function snapshotRepo(fs: FileSystem, top: string): Promise<RepoSnapshot | undefined> {
-  const out = await git(top, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+export async function snapshotRepo(
+  fs: FileSystem,
+  top: string,
+  env: GitEnv = commandEnv(process.env),
+): Promise<RepoSnapshot | undefined> {
+  const out = await git(top, ["status", "--porcelain=v1", "-z", "--untracked-files=all"], env);
   if (out === undefined) return undefined;
   const status = new Map<string, string>();
   const fields = out.split("\0");

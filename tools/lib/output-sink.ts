@@ -1,84 +1,78 @@
 // Yuj's large-output sink: past the preview budget the model sees the head
 // and the tail of a command's output, exactly how much was left out, and the
-// saved file that holds all of it. Reads only the bytes it shows, so a
-// command that printed gigabytes costs no memory here.
+// saved file that holds it. Reads only the bytes it shows, and the line count
+// comes from the job's log, so a command that printed gigabytes costs no
+// memory and no re-reading here.
 
-import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import type { Config } from "../../core/config/schema.js";
+import type { LogRange, LogReader } from "../../core/jobs/job-log.js";
+import { headAndTail } from "../../core/jobs/output-file.js";
 import { xmlEscape } from "./search-envelope.js";
 import { filterOutput } from "./output-filters.js";
 
 /** Output up to this size is shown whole (after the filters). */
 export const SINK_THRESHOLD_BYTES = 16 * 1024;
 
+/** A range of a job's log as readNew returned it. */
 export interface OutputRange {
-  file: string;
   from: number;
   to: number;
+  /** Newlines in the range. */
+  lines: number;
 }
 
-/** The model's view of [from, to) of an output file. */
-export async function sinkView(range: OutputRange, tools: Config["tools"]): Promise<string> {
+/** The model's view of [from, to) of a job's log. */
+export function sinkView(log: LogReader, range: OutputRange, tools: Config["tools"]): string {
   const size = range.to - range.from;
-  if (size <= SINK_THRESHOLD_BYTES) {
-    return filterOutput(await readText(range.file, range.from, size), tools).replace(/\n+$/, "");
+  const parts = log.kept(range.from, range.to);
+  const kept = parts.reduce((n, p) => n + p.to - p.from, 0);
+  if (size <= SINK_THRESHOLD_BYTES && kept === size) {
+    return filterOutput(text(log.read(range.from, range.to)), tools).replace(/\n+$/, "");
   }
-  const headBytes = Math.min(tools.sink_head_bytes, size);
-  const tailBytes = Math.min(tools.sink_tail_bytes, size - headBytes);
-  const head = cleanEdge(await readText(range.file, range.from, headBytes), "end");
-  const tail = cleanEdge(await readText(range.file, range.to - tailBytes, tailBytes), "start");
+  const { head: headRange, tail: tailRange } = sinkEdges(parts, tools);
+  const head = cleanEdge(text(log.read(headRange.from, headRange.to)), "end");
+  const tail = cleanEdge(text(log.read(tailRange.from, tailRange.to)), "start");
   // Counted after the partial edge lines were dropped: exactly what is not shown.
   const omitted = size - Buffer.byteLength(head) - Buffer.byteLength(tail);
-  const lines = await countLines(range.file, range.from, range.to);
+  const dropped = size - kept;
   const strip = (t: string) => filterOutput(t, { ...tools, collapse_duplicate_lines: false, collapse_blank_lines: false });
+  const where = dropped
+    ? `${dropped} of them dropped from the saved file, which keeps the first and the last part ([output].max_job_log_bytes); the rest is available via full_path attribute`
+    : "full output available via full_path attribute";
   return [
     strip(head).replace(/\n$/, ""),
-    `... [body truncated: ${omitted} of ${size} bytes omitted — full output available via full_path attribute] ...`,
+    `... [body truncated: ${omitted} of ${size} bytes omitted — ${where}] ...`,
     strip(tail).replace(/\n+$/, ""),
-    `<tool_result_meta truncated="true" original_bytes="${size}" original_lines="${lines}" full_path="${xmlEscape(range.file)}"/>`,
+    `<tool_result_meta truncated="true" original_bytes="${size}" original_lines="${lineCount(log, range)}"` +
+      `${dropped ? ` dropped_bytes="${dropped}"` : ""} full_path="${xmlEscape(log.path)}"/>`,
   ].join("\n");
 }
 
-async function readText(file: string, from: number, length: number): Promise<string> {
-  if (length <= 0) return "";
-  const fh = await open(file, "r");
-  try {
-    const buf = Buffer.alloc(length);
-    const { bytesRead } = await fh.read(buf, 0, length, from);
-    return new StringDecoder("utf8").end(buf.subarray(0, bytesRead));
-  } finally {
-    await fh.close();
-  }
+/** sink_head_bytes from the first kept part, sink_tail_bytes from the last, never overlapping. */
+function sinkEdges(parts: readonly LogRange[], tools: Config["tools"]): { head: LogRange; tail: LogRange } {
+  const { head } = headAndTail(parts, tools.sink_head_bytes);
+  const { tail } = headAndTail(parts, tools.sink_tail_bytes);
+  return { head, tail: { from: Math.max(tail.from, parts.length === 1 ? head.to : tail.from), to: tail.to } };
+}
+
+/** Lines of the range: its newlines, and a last line without one. */
+function lineCount(log: LogReader, range: OutputRange): number {
+  if (range.to <= range.from) return 0;
+  const last = log.read(range.to - 1, range.to);
+  return range.lines + (last.length === 1 && last[0] !== 10 ? 1 : 0);
+}
+
+function text(buf: Buffer): string {
+  return new StringDecoder("utf8").end(buf);
 }
 
 /** Drops a partial line at the cut edge (when the piece has a line break at all). */
-function cleanEdge(text: string, edge: "start" | "end"): string {
+function cleanEdge(piece: string, edge: "start" | "end"): string {
   if (edge === "end") {
-    const nl = text.lastIndexOf("\n");
-    return nl > 0 ? text.slice(0, nl + 1) : text;
+    const nl = piece.lastIndexOf("\n");
+    return nl > 0 ? piece.slice(0, nl + 1) : piece;
   }
-  const nl = text.indexOf("\n");
-  return nl >= 0 && nl < text.length - 1 ? text.slice(nl + 1) : text;
-}
-
-/** Counts lines in [from, to) with a small fixed buffer. */
-async function countLines(file: string, from: number, to: number): Promise<number> {
-  const fh = await open(file, "r");
-  try {
-    const buf = Buffer.alloc(1 << 20);
-    let lines = 0;
-    let last = 10;
-    for (let pos = from; pos < to; ) {
-      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, to - pos), pos);
-      if (bytesRead === 0) break;
-      for (let i = buf.indexOf(10, 0); i !== -1 && i < bytesRead; i = buf.indexOf(10, i + 1)) lines++;
-      last = buf[bytesRead - 1]!;
-      pos += bytesRead;
-    }
-    // A last line without a newline still counts.
-    return last === 10 ? lines : lines + 1;
-  } finally {
-    await fh.close();
-  }
+  const nl = piece.indexOf("\n");
+  return nl >= 0 && nl < piece.length - 1 ? piece.slice(nl + 1) : piece;
 }
