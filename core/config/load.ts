@@ -226,6 +226,11 @@ function explain(issue: Issue, data: Table, file: string): ConfigIssue[] {
     });
   }
   const key = keyPath(issue.path);
+  if (issue.code === "invalid_key") {
+    // A table whose keys are names ([shell_env].set): the key itself is wrong, not its value.
+    const wanted = issue.issues[0]?.message ?? "a valid key";
+    return [{ file, key, message: `${key}: the key ${JSON.stringify(String(issue.path.at(-1)))} must be ${wanted}` }];
+  }
   const got = valueAt(data, issue.path);
   let expected = describe(schemaAt(issue.path));
   if (issue.code === "invalid_format" && issue.format === "regex") {

@@ -119,11 +119,7 @@ const outputSection = section({
    * Bytes of one command's (or terminal's) output kept on disk. Past it the
    * first half and the newest output are kept, and reads say how much was dropped.
    */
-  max_job_log_bytes: z
-    .number()
-    .int()
-    .min(MIN_JOB_LOG_BYTES, `at least ${MIN_JOB_LOG_BYTES} (64 KiB)`)
-    .default(64 * 1024 * 1024),
+  max_job_log_bytes: z.number().int().min(MIN_JOB_LOG_BYTES).default(64 * 1024 * 1024),
 });
 
 // The environment of every command, terminal and formatter yuj starts

@@ -5,9 +5,12 @@
 
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { DEFAULT_MAX_LOG_BYTES } from "../../core/jobs/job-log.js";
+import { createTerminalManager } from "../../core/jobs/terminal.js";
+import { createEmitter } from "../../core/events.js";
 import { cleanupAll, makeHarness } from "./support.js";
 
 afterEach(cleanupAll);
@@ -103,3 +106,28 @@ it("keeps exactly the first and the last bytes of the stream past a small cap", 
   expect(read.text.startsWith("1\n2\n3\n")).toBe(true);
   expect(read.text.endsWith("299999\n300000\n")).toBe(true);
 });
+
+it("caps the terminal's log the same way", async () => {
+  const cap = 256 * 1024;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yuj-term-cap-"));
+  const { emit } = createEmitter("test", () => undefined);
+  const terminals = createTerminalManager({ emit, sessionDir: dir, maxLogBytes: cap });
+  try {
+    const started = await terminals.start("head -c 3000000 /dev/zero | tr '\\0' 'y'; echo; echo the-end", dir);
+    expect(started.ok).toBe(true);
+    for (let i = 0; i < 60; i++) {
+      const r = await terminals.io("t1", { timeoutMs: 500 });
+      if (r.ok && r.read.status.state === "exited") break;
+    }
+    const log = fs.readFileSync(path.join(dir, "terminal", "t1.log"), "latin1");
+    expect(log.length).toBeLessThanOrEqual(cap);
+    const d = DROPPED_LINE.exec(log)!;
+    expect(Number(d[1])).toBeGreaterThan(3000000 - cap);
+    expect(log.startsWith("yyyy")).toBe(true);
+    expect(log.trimEnd().endsWith("the-end")).toBe(true);
+    expect(fs.readdirSync(path.join(dir, "terminal"))).toEqual(["t1.log"]);
+  } finally {
+    await terminals.shutdown();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
