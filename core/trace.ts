@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CoreEvent } from "./events.js";
+import { secretForms } from "./redact.js";
 
 export const REDACTED = "[REDACTED]";
 /** Shorter strings are not treated as secrets: redacting "true" or a 4-digit
@@ -42,7 +43,8 @@ export function createRedactor(secrets: readonly string[]): (value: unknown) => 
   // text carried in a string (a request body) and in the serialized row.
   // Longest first, so a secret that contains another is removed whole.
   const forms = new Set<string>();
-  for (const secret of secrets) {
+  // The secret itself and the copies that are as good as it (reversed, base64).
+  for (const secret of secretForms(secrets)) {
     if (secret.length < MIN_SECRET_LENGTH) continue;
     let form = secret;
     for (let depth = 0; depth < 3; depth++) {

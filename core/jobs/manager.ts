@@ -11,12 +11,12 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
+import { spawn as nodeSpawn } from "node:child_process";
 import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
 import type { JobManager, JobSnapshot, JobSpec, JobStatus, KillResult, WaitResult } from "./types.js";
-import { DEFAULT_MAX_LOG_BYTES, JobLog, type LogReader } from "./job-log.js";
-import { completeEnd, LiveOutput, previewRange } from "./output-file.js";
+import { DEFAULT_MAX_LOG_BYTES, type LogReader } from "./job-log.js";
+import { JobOutput } from "./job-output.js";
 import { extendMembers, groupAnswers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
 import { commandEnv } from "./shell-env.js";
 import { groupMembers, readStartTime, type Member } from "./proc.js";
@@ -50,30 +50,15 @@ export interface JobManagerOptions {
 }
 
 const TICK_MS = 80; // poll of the group's liveness once the shell has exited
-/**
- * How long the output pipe may stay open after the group is gone. Only a
- * process that left the group (setsid, a daemon) can still hold it; its later
- * writes are not waited for.
- */
-const DRAIN_MS = 250;
 /** How long an output wait lets a burst of output go on before it wakes. */
 const OUTPUT_SETTLE_MS = 25;
 
 interface Job {
   snap: JobSnapshot;
-  log: JobLog;
-  live: LiveOutput;
-  /** The read end of the output pipe, until it closes or the job ends. */
-  stream?: NodeJS.ReadableStream & { destroy(): void };
-  drain?: NodeJS.Timeout;
+  out: JobOutput;
   leaderStartTime?: number;
   /** Group members recorded when the shell exited, extended while provable. */
   members: Member[];
-  readCursor: number;
-  /** Log size the last read saw; bytes it held back (a split character) are not "new" again. */
-  seenUpTo: number;
-  /** Newlines before the read cursor. */
-  linesBeforeCursor: number;
   endAs?: "killed" | "timed_out";
   killing?: Promise<KillResult>;
   tick?: NodeJS.Timeout;
@@ -152,33 +137,21 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
   /** Nothing of the job runs any more: it ends once its output is all in. */
   function groupGone(job: Job): void {
-    if (!job.stream) return finish(job);
-    job.drain ??= setTimeout(() => finish(job), DRAIN_MS);
+    if (job.out.afterGroupGone(() => finish(job))) finish(job);
   }
 
-  function onOutput(job: Job, chunk: Buffer): void {
-    job.log.append(chunk);
-    job.snap.totalBytes = job.log.size;
+  function grew(job: Job): void {
+    job.snap.totalBytes = job.out.size;
     job.snap.lastOutputAt = clock.now();
-    job.live.grew();
     wake(job);
-  }
-
-  function closeStream(job: Job): void {
-    const stream = job.stream;
-    job.stream = undefined;
-    stream?.destroy();
   }
 
   function finish(job: Job): void {
     if (!isLive(job.snap.status)) return;
     clearInterval(job.tick);
     clearTimeout(job.deadline);
-    clearTimeout(job.drain);
-    closeStream(job);
-    job.log.end();
-    job.snap.totalBytes = job.log.size;
-    job.live.stop(); // flushes the last job_output before job_exited
+    job.out.end(); // flushes the last job_output before job_exited
+    job.snap.totalBytes = job.out.size;
     job.snap.status = job.endAs ?? "exited";
     job.snap.endedAt = clock.now();
     opts.emit({
@@ -221,23 +194,10 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   }
 
   /** Tracks a new job and announces it. */
-  function register(id: string, spec: JobSpec, pid: number, log: JobLog): Job {
-    const outputFile = log.path;
+  function register(id: string, spec: JobSpec, pid: number, out: JobOutput): Job {
+    const outputFile = out.log.path;
     const snap = newSnapshot(id, spec, pid, outputFile, clock.now());
-    const job: Job = {
-      snap,
-      log,
-      members: [],
-      readCursor: 0,
-      seenUpTo: 0,
-      linesBeforeCursor: 0,
-      listeners: new Set(),
-      live: new LiveOutput({
-        log,
-        now: () => clock.now(),
-        onText: (text, totalBytes) => opts.emit({ type: "job_output", jobId: id, text, totalBytes }),
-      }),
-    };
+    const job: Job = { snap, out, members: [], listeners: new Set() };
     if (pid > 1) job.leaderStartTime = readStartTime(pid);
     jobs.set(id, job);
     opts.emit({
@@ -257,13 +217,15 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   function start(spec: JobSpec): JobSnapshot {
     const id = `j${++counter}`;
     fs.mkdirSync(jobsDir, { recursive: true });
-    const log = new JobLog(path.join(jobsDir, `${id}.log`), {
+    const out = new JobOutput(path.join(jobsDir, `${id}.log`), {
       maxBytes: opts.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
       secrets: opts.secrets ?? [],
+      now: () => clock.now(),
+      onText: (text, totalBytes) => opts.emit({ type: "job_output", jobId: id, text, totalBytes }),
     });
     const env = jobEnv(opts.env ?? commandEnv(process.env), spec.env);
     const wrapped = opts.sandbox?.wrap(spec.command, spec.cwd, env);
-    if (wrapped && "error" in wrapped) return refuse(id, spec, log, wrapped.error);
+    if (wrapped && "error" in wrapped) return refuse(id, spec, out, wrapped.error);
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
     // The sandbox wraps exactly `bash -o pipefail -c command`.
@@ -271,12 +233,13 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     const childEnv = wrapped ? { ...wrapped.env, ...spec.env } : env;
     const { child, error } = spawnGroupLeader(opts.spawn ?? nodeSpawn, argv, spec.cwd, childEnv);
     const pid = child?.pid ?? 0;
-    const job = register(id, spec, pid, log);
+    const job = register(id, spec, pid, out);
     const snap = job.snap;
 
     const failStart = (err: Error) => {
       // Shown where the output would be: the job reads like a failed command.
-      onOutput(job, Buffer.from(`yuj: failed to start bash: ${err.message}\n`));
+      out.append(Buffer.from(`yuj: failed to start bash: ${err.message}\n`));
+      grew(job);
       snap.exitCode = 127;
       snap.leaderExited = true;
       finish(job);
@@ -288,7 +251,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     // Without a pid the spawn failed (bad cwd, no bash): 'error' comes, 'exit' never does.
     child.on("error", (err) => pid === 0 && failStart(err));
     child.on("exit", (code, signal) => onLeaderExit(job, code, signal));
-    follow(job, child);
+    if (child.stdout) out.follow(child.stdout, () => grew(job), () => finish(job));
     saveRegistry();
     job.tick = setInterval(() => {
       if (snap.leaderExited && !groupLive(pid, job.members)) groupGone(job);
@@ -301,30 +264,15 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     return copy(job);
   }
 
-  /** Reads the job's output pipe into its log until the pipe closes. */
-  function follow(job: Job, child: ChildProcess): void {
-    const stream = child.stdout;
-    if (!stream) return;
-    job.stream = stream;
-    stream.on("data", (chunk: Buffer) => onOutput(job, chunk));
-    stream.on("error", () => undefined); // a broken pipe ends like a closed one
-    stream.once("close", () => {
-      if (job.stream !== stream) return;
-      job.stream = undefined;
-      // The group may have gone first and be waiting for the last bytes.
-      if (job.drain) finish(job);
-    });
-  }
-
   /**
    * A required sandbox that cannot start: nothing is spawned. The job still
    * exists and ends at once, so every tool shows the reason the way it shows
    * a failed command (exit code 126: found but could not be run).
    */
-  function refuse(id: string, spec: JobSpec, log: JobLog, reason: string): JobSnapshot {
-    log.append(Buffer.from(`yuj: ${unavailableMessage(reason)}\n`));
-    const job = register(id, spec, 0, log);
-    job.snap.totalBytes = log.size;
+  function refuse(id: string, spec: JobSpec, out: JobOutput, reason: string): JobSnapshot {
+    out.append(Buffer.from(`yuj: ${unavailableMessage(reason)}\n`));
+    const job = register(id, spec, 0, out);
+    job.snap.totalBytes = out.size;
     job.snap.exitCode = 126;
     job.snap.leaderExited = true;
     finish(job);
@@ -333,7 +281,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
   function wait(id: string, until: "exit" | "output", timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
     const job = must(id);
-    const hasNew = () => job.snap.totalBytes > Math.max(job.readCursor, job.seenUpTo);
+    const hasNew = () => job.out.unread;
     return new Promise<WaitResult>((resolve) => {
       if (!isLive(job.snap.status)) return resolve("exited");
       if (until === "output" && hasNew()) return resolve("output");
@@ -374,33 +322,12 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
     async readNew(id, previewBytes) {
       const job = must(id);
-      const log = job.log;
-      let to = log.size;
-      job.seenUpTo = to;
-      // A live writer may be mid-character: leave a split UTF-8 sequence for the next read.
-      if (isLive(job.snap.status)) to = completeEnd(log, job.readCursor, to);
-      const from = Math.min(job.readCursor, to);
-      // Held-back bytes are part of a character, never a newline: the count is exact at `to`.
-      const lines = log.newlines - job.linesBeforeCursor;
-      job.readCursor = to;
-      job.linesBeforeCursor = log.newlines;
-      const budget = previewBytes ?? opts.previewBytes ?? 16384;
-      const preview = budget > 0 ? previewRange(log, from, to, budget) : undefined;
-      const kept = log.kept(from, to).reduce((n, r) => n + r.to - r.from, 0);
-      return {
-        text: preview?.text ?? "",
-        newBytes: to - from,
-        omittedBytes: preview?.omittedBytes ?? to - from,
-        droppedBytes: to - from - kept,
-        lines,
-        from,
-        to,
-        snapshot: copy(job),
-      };
+      const read = job.out.readNew(isLive(job.snap.status), previewBytes ?? opts.previewBytes ?? 16384);
+      return { ...read, snapshot: copy(job) };
     },
 
     log(id): LogReader {
-      return must(id).log;
+      return must(id).out.log;
     },
 
     kill(id, reason) {

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRedact, createStreamRedactor, SECRET_MARK, secretValues } from "../../core/redact.js";
 import { createTerminalManager } from "../../core/jobs/terminal.js";
+import { createRedactor } from "../../core/trace.js";
 import { createEmitter } from "../../core/events.js";
 import { cleanupAll, makeHarness } from "./support.js";
 
@@ -50,6 +51,10 @@ describe("stream redaction", () => {
       expect(streamed([encoded.slice(0, 9), encoded.slice(9)])).toContain(SECRET_MARK);
     }
     expect(redact(`x ${reversed} y`)).toBe(`x ${SECRET_MARK} y`);
+    // The trace's redactor knows the same forms.
+    const row = createRedactor([SECRET])({ text: `${reversed} ${Buffer.from(SECRET).toString("base64")}` });
+    expect(row).not.toContain(reversed);
+    expect(row).not.toContain(Buffer.from(SECRET).toString("base64").slice(0, 24));
   });
 
   it("treats GIT_AUTHOR_NAME as a name, not a secret, but AUTH and the rest as secrets", () => {
