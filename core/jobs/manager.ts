@@ -270,9 +270,9 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
    * a failed command (exit code 126: found but could not be run).
    */
   function refuse(id: string, spec: JobSpec, out: JobOutput, reason: string): JobSnapshot {
-    out.append(Buffer.from(`yuj: ${unavailableMessage(reason)}\n`));
     const job = register(id, spec, 0, out);
-    job.snap.totalBytes = out.size;
+    out.append(Buffer.from(`yuj: ${unavailableMessage(reason)}\n`));
+    grew(job);
     job.snap.exitCode = 126;
     job.snap.leaderExited = true;
     finish(job);

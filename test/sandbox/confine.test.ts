@@ -21,7 +21,10 @@ describe.skipIf(noBwrap)("sandboxed commands (real bwrap)", () => {
     const h = makeHarness();
     expect(h.sandbox.active).toBe(true);
     const leader = h.manager.start({ command: "sleep 2", cwd: h.project, background: true });
-    expect(fs.readFileSync(`/proc/${leader.pid}/cmdline`, "utf8").split("\0")[0]).toMatch(/bwrap$/);
+    // The leader becomes bwrap (exec) right after it has joined stderr to stdout.
+    const argv0 = () => fs.readFileSync(`/proc/${leader.pid}/cmdline`, "utf8").split("\0")[0]!;
+    for (let i = 0; i < 100 && !argv0().endsWith("bwrap"); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(argv0()).toMatch(/bwrap$/);
     const { text, snap } = await h.run("echo made > inside.txt && mkdir -p sub/deeper && echo ok > sub/deeper/f && cat inside.txt");
     expect(snap.exitCode).toBe(0);
     expect(text).toBe("made\n");
