@@ -57,6 +57,8 @@ interface Job {
   snap: JobSnapshot;
   out: JobOutput;
   leaderStartTime?: number;
+  /** The shell has exited and been reaped: its pid no longer holds the group number. */
+  reaped: boolean;
   /** Group members recorded when the shell exited, extended while provable. */
   members: Member[];
   endAs?: "killed" | "timed_out";
@@ -125,18 +127,22 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   function onLeaderExit(job: Job, code: number | null, signal: NodeJS.Signals | null): void {
     job.snap.exitCode = code;
     job.snap.signal = signal;
-    job.snap.leaderExited = true;
+    job.reaped = true;
     // Most commands leave nothing behind: when the group number answers no
     // signal, skip the walk over /proc. Otherwise record who is left, so a
-    // later kill can prove the group is still ours.
+    // later kill can prove the group is still ours. Until the output pipe is
+    // drained the job still runs, but only leftovers make it "leader exited".
     if (!groupAnswers(job.snap.pid)) return groupGone(job);
     job.members = groupMembers(job.snap.pid).map((s) => ({ pid: s.pid, startTime: s.startTime }));
     if (!groupLive(job.snap.pid, job.members)) return groupGone(job);
+    job.snap.leaderExited = true;
     saveRegistry();
   }
 
   /** Nothing of the job runs any more: it ends once its output is all in. */
   function groupGone(job: Job): void {
+    // Whatever was left behind has ended or left the group (setsid).
+    job.snap.leaderExited = false;
     if (job.out.afterGroupGone(() => finish(job))) finish(job);
   }
 
@@ -170,7 +176,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   function isOurs(job: Job): boolean {
     if (job.snap.pid <= 1) return false;
     // Our unreaped shell holds the group number: nobody else can have it.
-    if (!job.snap.leaderExited) return true;
+    if (!job.reaped) return true;
     job.members = extendMembers(job.snap.pid, job.members);
     return mayStillBeOurs(job.snap.pid, job.members);
   }
@@ -197,7 +203,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   function register(id: string, spec: JobSpec, pid: number, out: JobOutput): Job {
     const outputFile = out.log.path;
     const snap = newSnapshot(id, spec, pid, outputFile, clock.now());
-    const job: Job = { snap, out, members: [], listeners: new Set() };
+    const job: Job = { snap, out, reaped: false, members: [], listeners: new Set() };
     if (pid > 1) job.leaderStartTime = readStartTime(pid);
     jobs.set(id, job);
     opts.emit({
@@ -241,7 +247,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
       out.append(Buffer.from(`yuj: failed to start bash: ${err.message}\n`));
       grew(job);
       snap.exitCode = 127;
-      snap.leaderExited = true;
+      job.reaped = true;
       finish(job);
     };
     if (!child) {
@@ -254,7 +260,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     if (child.stdout) out.follow(child.stdout, () => grew(job), () => finish(job));
     saveRegistry();
     job.tick = setInterval(() => {
-      if (snap.leaderExited && !groupLive(pid, job.members)) groupGone(job);
+      if (job.reaped && !groupLive(pid, job.members)) groupGone(job);
     }, TICK_MS);
     if (spec.deadlineMs !== undefined) {
       job.deadline = setTimeout(() => {
@@ -274,7 +280,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     out.append(Buffer.from(`yuj: ${unavailableMessage(reason)}\n`));
     grew(job);
     job.snap.exitCode = 126;
-    job.snap.leaderExited = true;
+    job.reaped = true;
     finish(job);
     return copy(job);
   }

@@ -1,6 +1,6 @@
 // The other `yuj` commands, run as a user runs them.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "smol-toml";
@@ -71,10 +71,13 @@ describe("yuj tool", () => {
     expect(none.code).toBe(2);
   });
 
-  it("hides the values of secret-looking variables from tool results and the trace", async () => {
+  it("keeps secret-looking variables from commands, and hides their values from tool results and the trace", async () => {
     const env = isolatedEnv({ DEPLOY_TOKEN: "tok-3f9a8b7c6d5e4f30" });
-    const res = await runCli(["tool", "bash", '{"cmd":"echo token=$DEPLOY_TOKEN"}'], { cwd: tempDemoRepo(), env });
-    expect(res.stdout).toBe("token=[REDACTED]\n");
+    const cwd = tempDemoRepo();
+    // The value can still reach a command another way, as a file here.
+    writeFileSync(join(cwd, "deploy.cfg"), "token = tok-3f9a8b7c6d5e4f30\n");
+    const res = await runCli(["tool", "bash", '{"cmd":"echo token=$DEPLOY_TOKEN; cat deploy.cfg"}'], { cwd, env });
+    expect(res.stdout).toBe("token=\ntoken = [REDACTED]\n");
     const [trace] = traceFiles(env);
     expect(readFileSync(trace!, "utf8")).not.toContain("tok-3f9a8b7c6d5e4f30");
   });

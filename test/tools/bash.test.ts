@@ -93,6 +93,13 @@ describe("bash", () => {
     expect((await bash("cat")).modelText).toBe("(command produced no output)");
   });
 
+  it("does not call a command's end leftovers while its output is still being drained", async () => {
+    // The setsid'd sleep leaves the group at once but holds the output pipe
+    // open: the group is gone, so nothing was left behind in it.
+    const r = await bash("setsid sleep 2 & echo done");
+    expect(r.modelText).toBe("done");
+  });
+
   it("sets a non-interactive environment", async () => {
     const r = await bash('echo "$PAGER $GIT_PAGER $TERM $NO_COLOR"');
     expect(r.modelText).toBe("cat cat dumb 1");
