@@ -166,7 +166,8 @@ function step(program: string, words: readonly Word[], feed: Feed, depth: number
       const found = findCommands(words);
       for (const chunk of found.execs) walkWords(chunk.words, NO_FEED, depth, out, { openEnded: false, placeholder: chunk.placeholder });
       if (found.deletes) {
-        out.push({ shown: shown(), program: "rm", words, template: ["rm ", HOLE], openEnded: true });
+        // Deleting what it finds is `rm` on each match, whatever allows find itself.
+        out.push({ shown: "rm {} (find -delete)", program: "rm", words, template: ["rm ", HOLE], openEnded: true });
       }
       return undefined;
     }

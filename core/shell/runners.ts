@@ -120,18 +120,26 @@ export function sessionScript(program: string, words: readonly Word[]): SessionS
   );
   let exec = false;
   const operands: Word[] = [];
-  // The words from watch's first operand, or flock's second (after the lock file), are the command.
-  const commandAt = program === "watch" ? 0 : program === "flock" ? 1 : Infinity;
+  // `runuser -u USER [--] COMMAND…` runs the command itself.
+  let user = false;
+  // The words from watch's (or runuser -u's) first operand, or flock's second (after the lock file), are the command.
+  const commandAt = () => (program === "watch" || user ? 0 : program === "flock" ? 1 : Infinity);
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
     const v = w.value;
-    if (operands.length > commandAt) {
+    if (operands.length > commandAt()) {
       operands.push(w);
       continue;
     }
-    if (v === "-c" || v === "--command") return words[i + 1] ? joined([words[i + 1]!]) : { kind: "done" };
+    // `-c STRING`, also at the end of a cluster (`script -qc 'rm x'`); watch's -c is colour.
+    if (program !== "watch" && (v === "--command" || /^-[A-Za-z]*c$/.test(v))) return words[i + 1] ? joined([words[i + 1]!]) : { kind: "done" };
     if (v.startsWith("--command=")) return joined([{ ...w, value: v.slice("--command=".length) }]);
     if (v === "-x" || v === "--exec") exec = true;
+    if (program === "runuser" && (v === "-u" || v === "--user")) {
+      user = true;
+      i++;
+      continue;
+    }
     if (v === "--") {
       operands.push(...words.slice(i + 1));
       break;
@@ -145,5 +153,6 @@ export function sessionScript(program: string, words: readonly Word[]): SessionS
   if (program === "watch") return operands.length === 0 ? { kind: "done" } : exec ? { kind: "words", words: operands } : joined(operands);
   // flock FILE COMMAND…: the command follows the lock file; su/runuser/script without -c run an interactive shell.
   if (program === "flock" && operands.length > 1) return { kind: "words", words: operands.slice(1) };
+  if (user && operands.length) return { kind: "words", words: operands };
   return { kind: "done" };
 }
