@@ -6,6 +6,7 @@ import type { Emit } from "../events.js";
 import { describeCall } from "../approvals/describe.js";
 import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
 import { evaluate } from "./engine.js";
+import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
 
 export type GateVerdict =
@@ -38,10 +39,13 @@ export interface GateOptions {
 
 export interface PermissionGate {
   check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
+  /** For a search tool: which files its results leave out, or undefined when no path rule could refuse one. */
+  searchFilter?(tool: string): ((path: string) => boolean) | undefined;
 }
 
 export function createPermissionGate(opts: GateOptions): PermissionGate {
   return {
+    searchFilter: (tool) => hiddenFromSearch(tool, [...opts.rules, ...opts.sessionRules], opts),
     async check(call, signal) {
       const decision = evaluate(
         { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd },
@@ -78,6 +82,22 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
       return resolve(answer, request, opts);
     },
   };
+}
+
+/**
+ * A file is left out of grep and glob results when a path rule refuses
+ * reading it (deny, or an ask YOLO does not lift) — on Yuj also a grep rule,
+ * whose match value is a path. A universal rule is no path fence: it says
+ * whether the tool runs at all, which the call itself was checked for.
+ */
+function hiddenFromSearch(tool: string, rules: Rule[], opts: GateOptions): ((path: string) => boolean) | undefined {
+  if (!rules.some((r) => r.action !== "allow" && !isUniversal(r.pattern))) return undefined;
+  const judges = opts.policy.surface === "yuj" && tool === "grep" ? ["read", "grep"] : ["read"];
+  return (path) =>
+    judges.some((t) => {
+      const d = evaluate({ tool: t, handler: t, args: { path }, cwd: opts.cwd }, rules, opts.policy);
+      return d.action !== "allow" && d.rule !== undefined && !isUniversal(d.rule.pattern);
+    });
 }
 
 function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOptions): GateVerdict {

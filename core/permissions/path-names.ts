@@ -109,11 +109,22 @@ function realpathDeepest(p: string): string {
 
 /** The project's other files with the same device and inode. */
 function otherLinks(root: string, st: Stats, self: string): string[] {
-  const found: string[] = [];
+  return (linkIndex(root).get(`${st.dev}:${st.ino}`) ?? []).filter((p) => p !== self);
+}
+
+/**
+ * Every multiply-linked file of the project by device and inode, read once
+ * per burst of synchronous evaluations (a grep's results are judged in one)
+ * and dropped before anything else can run, so it is never stale.
+ */
+let cached: { root: string; byInode: Map<string, string[]> } | undefined;
+
+function linkIndex(root: string): Map<string, string[]> {
+  if (cached?.root === root) return cached.byInode;
+  const byInode = new Map<string, string[]>();
   let budget = HARD_LINK_SEARCH_LIMIT;
-  const want = Number(st.nlink) - 1;
   const stack = [root];
-  while (stack.length && budget > 0 && found.length < want) {
+  while (stack.length && budget > 0) {
     const dir = stack.pop()!;
     let entries;
     try {
@@ -126,11 +137,16 @@ function otherLinks(root: string, st: Stats, self: string): string[] {
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (e.name !== ".git") stack.push(abs);
-      } else if (e.isFile() && abs !== self) {
-        const other = tryStat(abs);
-        if (other && other.ino === st.ino && other.dev === st.dev) found.push(abs);
+        continue;
       }
+      if (!e.isFile()) continue;
+      const st = tryStat(abs);
+      if (!st || st.nlink < 2) continue;
+      const key = `${st.dev}:${st.ino}`;
+      byInode.set(key, [...(byInode.get(key) ?? []), abs]);
     }
   }
-  return found;
+  cached = { root, byInode };
+  setImmediate(() => (cached = undefined));
+  return byInode;
 }
