@@ -5,6 +5,7 @@
 import type { Emit } from "../events.js";
 import { describeCall } from "../approvals/describe.js";
 import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
+import { exactAllowRule } from "./always-rules.js";
 import { evaluate } from "./engine.js";
 import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
@@ -47,11 +48,8 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
   return {
     searchFilter: (tool) => hiddenFromSearch(tool, [...opts.rules, ...opts.sessionRules], opts),
     async check(call, signal) {
-      const decision = evaluate(
-        { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd },
-        [...opts.rules, ...opts.sessionRules],
-        opts.policy,
-      );
+      const permissionCall = { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd };
+      const decision = evaluate(permissionCall, [...opts.rules, ...opts.sessionRules], opts.policy);
       if (decision.action === "allow") return { kind: "allow" };
       if (decision.action === "deny") return { kind: "deny", text: `ERROR: permission denied: ${decision.reason}` };
 
@@ -61,7 +59,8 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
         tool: call.tool,
         summary,
         reason: decision.reason,
-        suggestedRule: { tool: call.tool, pattern: decision.matchValues[0] ?? "*", action: "allow" },
+        // Exactly what asked, wildcards escaped: approving `rm -f *.log` must not allow every rm -f.
+        suggestedRule: exactAllowRule(permissionCall, decision, opts.policy.surface),
         ...(detail === undefined ? {} : { detail }),
       };
       const recorded = opts.preAnswered?.get(call.callId);
