@@ -5,7 +5,7 @@
 // it (and its other names) out. A control without the rules shows each way
 // does reach the file.
 
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -135,6 +135,16 @@ describe.each<[Surface]>([["yuj"], ["chord"], ["chord-patch"]])("%s surface: eve
         unchanged(cwd);
       }
     }
+  });
+
+  it("a new file written through a linked directory meets the rule on its real place", async () => {
+    const cwd = project();
+    const out =
+      surface === "chord-patch"
+        ? await run(surface, cwd, RULES, "apply_patch", { patch: "*** Begin Patch\n*** Add File: s2/new.pem\n+x\n*** End Patch" })
+        : await run(surface, cwd, RULES, "write", { path: "s2/new.pem", content: "x" });
+    expect(out.modelText).toMatch(/permission denied/);
+    expect(existsSync(join(cwd, "secrets", "new.pem"))).toBe(false);
   });
 
   it("grep and glob over the tree leave the denied files and their other names out", async () => {
