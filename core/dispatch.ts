@@ -128,6 +128,11 @@ async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: Guar
   return undefined;
 }
 
+function hiddenFiles(gate: PermissionGate | undefined, tool: string): Pick<ToolContext, "hiddenByRules"> {
+  const hidden = gate?.searchFilter?.(tool);
+  return hidden ? { hiddenByRules: hidden } : {};
+}
+
 async function runHandler(
   p: Extract<PreparedCall, { ready: true }>,
   deps: DispatchDeps,
@@ -141,6 +146,7 @@ async function runHandler(
     config: deps.config,
     sessionDir: deps.sessionDir,
     activeTools: deps.toolset.names,
+    ...hiddenFiles(deps.gate, p.call.name),
     ...deps.session,
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };

@@ -32,6 +32,12 @@ export interface ToolContext {
   pauseForAnswer?: boolean;
   /** Exposed names of the tools active in this request (shell rules name them). */
   activeTools?: ReadonlySet<string>;
+  /**
+   * True for a file (cwd-relative path) a path rule keeps from this tool's
+   * results: search tools leave it out, as reading it directly would be refused.
+   * Absent when no rule could.
+   */
+  hiddenByRules?: (path: string) => boolean;
   /** The session's interactive terminal, when terminals are enabled. */
   terminals?: TerminalManager;
   /**

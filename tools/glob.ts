@@ -69,6 +69,7 @@ export const globTool: ToolHandler<typeof globSchema> = {
     const matches = files
       .filter((rel) => matcher.match(rel))
       .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
+      .filter((shown) => !ctx.hiddenByRules?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
     if (!paged) return ok(matches.length ? matches.join("\n") : "No files found.");

@@ -168,6 +168,17 @@ function restOf(stdout: string, start: number, prefix: string): string[] {
     .map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l));
 }
 
+/** The lines of files a path rule keeps from the results left out, each file judged once. */
+function withoutHidden(lines: string[], hidden: (path: string) => boolean): string[] {
+  const verdicts = new Map<string, boolean>();
+  return lines.filter((line) => {
+    const file = LINE_KEY.exec(line)?.[1] ?? line;
+    let out = verdicts.get(file);
+    if (out === undefined) verdicts.set(file, (out = hidden(file)));
+    return !out;
+  });
+}
+
 export const grepTool: ToolHandler<typeof grepSchema> = {
   id: "grep",
   schema: grepSchema,
@@ -213,6 +224,8 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
       if (ctx.signal.aborted) return fail("ERROR: grep cancelled");
       matches = sortMatches(res.lines);
     }
+
+    if (ctx.hiddenByRules) matches = withoutHidden(matches, ctx.hiddenByRules);
 
     if (!tools.search_pagination_enabled) return ok(matches.length ? matches.join("\n") : "No matches found.");
     const page = paginate(matches, args.page, tools.grep_max_matches_per_page);

@@ -4,6 +4,7 @@
 
 import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import { projectConfigPath } from "../../core/paths.js";
+import { asExactRule } from "../../core/permissions/always-rules.js";
 import { formatRule } from "../../core/permissions/gate.js";
 import { writeState } from "../../core/session-state.js";
 import type { ParsedArgs } from "../args.js";
@@ -23,9 +24,10 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   const out: string[] = [`Session ${state.sessionId}: ${request.summary}`];
   if (approve && args.always) {
     const scope = args.scope ?? "session";
-    answer = { decision: "allow_always", rule: request.suggestedRule, scope };
+    const rule = asExactRule(request.suggestedRule);
+    answer = { decision: "allow_always", rule, scope };
     const where = scope === "project" ? projectConfigPath(state.cwd) : "this session's rules";
-    out.push(`Approved. On resume yuj stores the rule ${formatRule(request.suggestedRule)} in ${where}.`);
+    out.push(`Approved. On resume yuj stores the rule ${formatRule(rule)} in ${where}.`);
   } else if (approve) {
     answer = { decision: "allow_once" };
     out.push("Approved once.");

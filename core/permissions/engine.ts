@@ -1,5 +1,6 @@
-// The permission engine (digest 4.1, 4.2): a pure decision — allow, ask or
-// deny — for one tool call, from the ordered rules and the policy mode.
+// The permission engine: a decision — allow, ask or deny — for one tool
+// call, from the ordered rules and the policy mode. It reads nothing but
+// file metadata (to know a path's other names).
 //
 // Evaluation:
 //   * Rules are scanned last to first; the first whose tool glob matches the
@@ -7,14 +8,14 @@
 //     (match-values.ts) decides. A call with several values (apply_patch,
 //     delete) is decided per value and takes the strictest (deny > ask > allow).
 //   * No match: Chord denies; Yuj keeps its normal behaviour (yuj-default.ts).
-//   * Compound shell guard: an allow rule with a specific pattern never covers
-//     a command that chains anything (`ls; rm -rf /` under `ls *`); the scan
-//     goes on to earlier rules. A universal pattern (`*`, or none) still does.
-//     Beyond the digest, a command substitution (`ls $(rm x)`) counts as
-//     chaining too.
-//   * Deliberate extension, safer than the digest: on a compound command an
-//     ask or deny rule also matches when its pattern matches one segment, so
-//     `cd x && rm -rf y` still meets `rm *` ask behind a `*` allow.
+//   * Shell commands (command-rules.ts): judged as a whole with the compound
+//     guard (a specific allow never covers `ls; rm -rf /`), and each program
+//     they run on its own, found through wrappers, `bash -c` and the like;
+//     what cannot be known from the text meets every deny and ask rule.
+//   * Paths: a rule meets every name of the file (path-names.ts): as
+//     written, re-rooted into the project, through symlinks, other hard
+//     links; each name is decided and the strictest stands. An absolute
+//     pattern inside the project is read relative to it.
 //   * Edit family: a rule naming edit also governs apply_patch and udiff (and
 //     each governs the others) while the called tool has no rule naming it.
 //     `patch` is the legacy name of apply_patch.
@@ -28,31 +29,23 @@
 //     by a rule naming them: a broad `*` allow or ask is skipped for them.
 //   * Measurement runs turn every remaining ask into a deny.
 
-import { commandsOf, isCompound, MAX_NESTING, parseShell, unwrap, type Word } from "../shell/index.js";
-import { globMatch, isLiteral, isUniversal } from "./glob.js";
+import { decideCommand } from "./command-rules.js";
+import { globMatch, isLiteral, isUniversal, literalValue } from "./glob.js";
 import { matchTarget, type MatchKind, type MatchTarget, type PatchRole } from "./match-values.js";
 import { hostMatches } from "./net.js";
-import type { Action, Decision, PermissionCall, PolicyOptions, Rule } from "./types.js";
-import { yujDefaultAsk } from "./yuj-default.js";
+import { pathNames, projectRoots, type Roots } from "./path-names.js";
+import type { Decision, PermissionCall, PolicyOptions, Rule } from "./types.js";
+import { describeRule, SEVERITY, stricter, VERB, type Scope, type ToolMatcher, type Verdict } from "./verdict.js";
+
+export { describeRule, type ToolMatcher };
 
 /** Tools YOLO never waves through. */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(["handoff", "delegate", "cancel", "done"]);
 const EDIT_FAMILY: ReadonlySet<string> = new Set(["edit", "apply_patch", "udiff"]);
 const TOOL_ALIASES: Readonly<Record<string, string>> = { patch: "apply_patch" };
-const SEVERITY: Readonly<Record<Action, number>> = { allow: 0, ask: 1, deny: 2 };
-const VERB: Readonly<Record<Action, string>> = { allow: "allowed", ask: "approval required", deny: "denied" };
 
 /** The tool a rule names, legacy aliases resolved. */
 export const ruleTool = (rule: Rule): string => TOOL_ALIASES[rule.tool] ?? rule.tool;
-
-/** A rule as the reasons show it: `{tool="bash", pattern="rm *", action="deny"} from <source>`. */
-export function describeRule(rule: Rule): string {
-  const pattern = rule.pattern === undefined ? "" : `, pattern=${JSON.stringify(rule.pattern)}`;
-  const from = rule.source ? ` from ${rule.source}` : "";
-  return `{tool=${JSON.stringify(rule.tool)}${pattern}, action=${JSON.stringify(rule.action)}}${from}`;
-}
-
-export type ToolMatcher = (rule: Rule, tool: string) => boolean;
 
 /** Whether a rule speaks to calls of a tool: tool glob, edit-family coupling, YOLO protection. */
 export function toolMatcher(rules: readonly Rule[], opts: PolicyOptions): ToolMatcher {
@@ -78,21 +71,6 @@ export function delegateDeniedEverywhere(rules: readonly Rule[], opts: PolicyOpt
   return last.action === "deny" && isUniversal(last.pattern) ? `delegate is denied by rule ${describeRule(last)}` : undefined;
 }
 
-interface Verdict {
-  action: Action;
-  rule?: Rule;
-  reason: string;
-}
-
-interface Scope {
-  rules: readonly Rule[];
-  opts: PolicyOptions;
-  applies: ToolMatcher;
-  cwd: string;
-  /** Values are labelled in reasons when a call has more than one. */
-  label: boolean;
-}
-
 export function evaluate(call: PermissionCall, rules: Rule[], opts: PolicyOptions): Decision {
   const applies = toolMatcher(rules, opts);
   const target = matchTarget(call, opts.surface);
@@ -101,7 +79,8 @@ export function evaluate(call: PermissionCall, rules: Rule[], opts: PolicyOption
     const why = delegateDeniedEverywhere(rules, opts, applies);
     if (why !== undefined) return finish({ action: "deny", reason: `cancel is unavailable: ${why}` });
   }
-  const scope: Scope = { rules, opts, applies, cwd: call.cwd, label: target.values.length > 1 };
+  const roots = target.kind === "path" ? projectRoots(call.cwd) : undefined;
+  const scope: Scope = { rules, opts, applies, cwd: call.cwd, label: target.values.length > 1, ...(roots ? { roots } : {}) };
   return finish(adjust(call.tool, decideTarget(call.tool, target, scope), opts));
 }
 
@@ -127,84 +106,71 @@ function decideTarget(tool: string, target: MatchTarget, scope: Scope): Verdict 
   return worst ?? decideValue(tool, "*", "any", scope);
 }
 
-/** The first verdict unless the second is stricter. */
-function stricter(a: Verdict | undefined, b: Verdict): Verdict {
-  return a === undefined || SEVERITY[b.action] > SEVERITY[a.action] ? b : a;
+function decidePatchPath(tool: string, written: string, role: PatchRole, scope: Scope): Verdict {
+  let worst: Verdict | undefined;
+  for (const name of namesOf(tool, written, scope)) worst = stricter(worst, decidePatchName(tool, name, written, role, scope));
+  return worst!;
 }
 
-function decidePatchPath(tool: string, path: string, role: PatchRole, scope: Scope): Verdict {
-  const own = decideValue(tool, path, "path", scope);
+function decidePatchName(tool: string, path: string, written: string, role: PatchRole, scope: Scope): Verdict {
+  const own = decideName(tool, path, written, scope);
   const coupled = role === "add" ? "write" : role === "delete" || role === "move_source" ? "delete" : undefined;
   if (coupled === undefined) return own;
   // Only rules naming write/delete themselves take part, not wildcards.
   const explicit = scope.rules.filter((r) => ruleTool(r) === coupled);
-  const hit = scan(coupled, path, "path", explicit, () => true);
-  if (!hit || SEVERITY[hit.rule.action] <= SEVERITY[own.action]) return own;
+  const hit = scan(coupled, path, "path", explicit, () => true, scope.roots);
+  if (!hit || SEVERITY[hit.action] <= SEVERITY[own.action]) return own;
   const what = role === "add" ? "added file" : role === "delete" ? "deleted file" : "moved-away file";
-  return { action: hit.rule.action, rule: hit.rule, reason: `${VERB[hit.rule.action]} by rule ${describeRule(hit.rule)} (${what} ${JSON.stringify(path)})` };
+  return { action: hit.action, rule: hit, value: path, reason: `${VERB[hit.action]} by rule ${describeRule(hit)} (${what} ${JSON.stringify(path)}${aliasNote(path, written)})` };
 }
 
 function decideValue(tool: string, value: string, kind: MatchKind, scope: Scope): Verdict {
-  const hit = scan(tool, value, kind, scope.rules, scope.applies);
-  const shown = kind === "any" ? tool : `${tool} ${JSON.stringify(value)}`;
-  if (hit) {
-    const about = hit.segment !== undefined ? ` (segment ${JSON.stringify(hit.segment)})` : scope.label ? ` (${shown})` : "";
-    return { action: hit.rule.action, rule: hit.rule, reason: `${VERB[hit.rule.action]} by rule ${describeRule(hit.rule)}${about}` };
-  }
-  if (scope.opts.surface === "chord") return { action: "deny", reason: `no rule matches ${shown} (chord default: deny)` };
-  const gate = yujDefaultAsk({ kind, values: [value] }, scope.cwd);
-  if (gate !== undefined) return { action: "ask", reason: `${gate} (Yuj approval gate: no rule matches ${shown})` };
-  return { action: "allow", reason: `no rule matches ${shown} (yuj default: allow)` };
+  if (kind === "command") return decideCommand(tool, value, scope);
+  if (kind !== "path") return decideName(tool, value, value, scope, kind);
+  let worst: Verdict | undefined;
+  for (const name of namesOf(tool, value, scope)) worst = stricter(worst, decideName(tool, name, value, scope));
+  return worst!;
 }
 
-interface Hit {
-  rule: Rule;
-  /** Set when an ask/deny rule matched one segment of a compound command. */
-  segment?: string;
+/** The names a path rule may know the file by; only the written one when no path rule could refuse it. */
+function namesOf(tool: string, written: string, scope: Scope): string[] {
+  if (!scope.roots || written === "*") return [written];
+  const fences = scope.rules.filter((r) => r.action !== "allow" && !isUniversal(r.pattern));
+  const literalPaths = fences.filter((r) => isLiteral(r.pattern!)).map((r) => literalValue(r.pattern!));
+  return pathNames(written, scope.cwd, { hardLinks: fences.some((r) => scope.applies(r, tool) || r.tool === "write" || r.tool === "delete"), literalPaths });
+}
+
+const aliasNote = (name: string, written: string): string => (name === written ? "" : `, a name of ${JSON.stringify(written)}`);
+
+function decideName(tool: string, value: string, written: string, scope: Scope, kind: MatchKind = "path"): Verdict {
+  const hit = scan(tool, value, kind, scope.rules, scope.applies, scope.roots);
+  const shown = kind === "any" ? tool : `${tool} ${JSON.stringify(value)}`;
+  const alias = aliasNote(value, written);
+  if (hit) {
+    const about = alias || scope.label ? ` (${shown}${alias})` : "";
+    return { action: hit.action, rule: hit, value, reason: `${VERB[hit.action]} by rule ${describeRule(hit)}${about}` };
+  }
+  if (scope.opts.surface === "chord") return { action: "deny", value, reason: `no rule matches ${shown}${alias} (chord default: deny)` };
+  return { action: "allow", value, reason: `no rule matches ${shown}${alias} (yuj default: allow)` };
 }
 
 /** Last to first: the first rule for this tool whose pattern covers the value. */
-function scan(tool: string, value: string, kind: MatchKind, rules: readonly Rule[], applies: ToolMatcher): Hit | undefined {
-  const shell = kind === "command" ? lazyShell(value) : undefined;
+function scan(tool: string, value: string, kind: MatchKind, rules: readonly Rule[], applies: ToolMatcher, roots?: Roots): Rule | undefined {
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (!applies(rule, tool)) continue;
-    const universal = isUniversal(rule.pattern);
-    if (universal) return { rule };
-    if (shell && rule.action === "allow" && shell.compound()) continue; // the compound guard
-    if (kind === "host" ? hostMatches(rule.pattern, value) : globMatch(rule.pattern!, value)) return { rule };
-    if (shell && rule.action !== "allow" && shell.compound()) {
-      const segment = shell.segments().find((s) => globMatch(rule.pattern!, s));
-      if (segment !== undefined) return { rule, segment };
-    }
+    if (isUniversal(rule.pattern)) return rule;
+    const pattern = kind === "path" && roots ? inProject(rule.pattern!, roots) : rule.pattern!;
+    if (kind === "host" ? hostMatches(pattern, value) : globMatch(pattern, value)) return rule;
   }
   return undefined;
 }
 
-/**
- * Parses a command only when a rule needs to know its structure. A command
- * substitution counts as chaining here too: `ls $(rm -rf x)` runs rm as
- * surely as `ls; rm -rf x` does, so `ls *` must not vouch for it.
- */
-function lazyShell(cmd: string): { compound(): boolean; segments(): string[] } {
-  let compound: boolean | undefined;
-  let segments: string[] | undefined;
-  return {
-    compound: () => (compound ??= isCompound(cmd) || parseShell(cmd).substitutions.length > 0),
-    segments: () => (segments ??= segmentsOf(cmd, 0)),
-  };
-}
-
-/**
- * Each simple command's words as written, substitutions included, and the
- * command behind a wrapper as well (`xargs rm x` also gives `rm x`).
- */
-function segmentsOf(cmd: string, depth: number): string[] {
-  const p = parseShell(cmd);
-  const text = (words: readonly Word[]) => words.map((w) => w.raw).join(" ");
-  const own = commandsOf(p)
-    .flatMap((c) => [text(c.words), text(unwrap(c.words))])
-    .filter((s, i, all) => s !== "" && all.indexOf(s) === i);
-  if (depth >= MAX_NESTING) return own;
-  return [...own, ...p.substitutions.flatMap((s) => segmentsOf(s, depth + 1))];
+/** An absolute path pattern inside the project, as the relative one path values use. */
+function inProject(pattern: string, roots: Roots): string {
+  for (const root of [roots.real, roots.abs]) {
+    const prefix = root.endsWith("/") ? root : `${root}/`;
+    if (pattern.startsWith(prefix)) return pattern.slice(prefix.length);
+  }
+  return pattern;
 }

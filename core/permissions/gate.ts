@@ -5,7 +5,9 @@
 import type { Emit } from "../events.js";
 import { describeCall } from "../approvals/describe.js";
 import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
+import { exactAllowRule } from "./always-rules.js";
 import { evaluate } from "./engine.js";
+import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
 
 export type GateVerdict =
@@ -38,16 +40,16 @@ export interface GateOptions {
 
 export interface PermissionGate {
   check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
+  /** For a search tool: which files its results leave out, or undefined when no path rule could refuse one. */
+  searchFilter?(tool: string): ((path: string) => boolean) | undefined;
 }
 
 export function createPermissionGate(opts: GateOptions): PermissionGate {
   return {
+    searchFilter: (tool) => hiddenFromSearch(tool, [...opts.rules, ...opts.sessionRules], opts),
     async check(call, signal) {
-      const decision = evaluate(
-        { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd },
-        [...opts.rules, ...opts.sessionRules],
-        opts.policy,
-      );
+      const permissionCall = { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd };
+      const decision = evaluate(permissionCall, [...opts.rules, ...opts.sessionRules], opts.policy);
       if (decision.action === "allow") return { kind: "allow" };
       if (decision.action === "deny") return { kind: "deny", text: `ERROR: permission denied: ${decision.reason}` };
 
@@ -57,7 +59,8 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
         tool: call.tool,
         summary,
         reason: decision.reason,
-        suggestedRule: { tool: call.tool, pattern: decision.matchValues[0] ?? "*", action: "allow" },
+        // Exactly what asked, wildcards escaped: approving `rm -f *.log` must not allow every rm -f.
+        suggestedRule: exactAllowRule(permissionCall, decision, opts.policy.surface),
         ...(detail === undefined ? {} : { detail }),
       };
       const recorded = opts.preAnswered?.get(call.callId);
@@ -78,6 +81,22 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
       return resolve(answer, request, opts);
     },
   };
+}
+
+/**
+ * A file is left out of grep and glob results when a path rule refuses
+ * reading it (deny, or an ask YOLO does not lift) — on Yuj also a grep rule,
+ * whose match value is a path. A universal rule is no path fence: it says
+ * whether the tool runs at all, which the call itself was checked for.
+ */
+function hiddenFromSearch(tool: string, rules: Rule[], opts: GateOptions): ((path: string) => boolean) | undefined {
+  if (!rules.some((r) => r.action !== "allow" && !isUniversal(r.pattern))) return undefined;
+  const judges = opts.policy.surface === "yuj" && tool === "grep" ? ["read", "grep"] : ["read"];
+  return (path) =>
+    judges.some((t) => {
+      const d = evaluate({ tool: t, handler: t, args: { path }, cwd: opts.cwd }, rules, opts.policy);
+      return d.action !== "allow" && d.rule !== undefined && !isUniversal(d.rule.pattern);
+    });
 }
 
 function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOptions): GateVerdict {

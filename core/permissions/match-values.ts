@@ -71,7 +71,9 @@ const TABLE: Record<string, Extract> = {
   list_definitions: onePath("path"),
   lsp: onePath("path"),
   delete: (args, cwd) => {
-    const list = Array.isArray(args.paths) ? args.paths.filter((p): p is string => typeof p === "string") : [];
+    // `paths` may be one string as well as a list.
+    const given = typeof args.paths === "string" ? [args.paths] : args.paths;
+    const list = Array.isArray(given) ? given.filter((p): p is string => typeof p === "string") : [];
     const single = str(args.path);
     const all = single === undefined ? list : [...list, single];
     return { kind: "path", values: unique(all.length ? all.map((p) => cleanPath(p, cwd)) : [""]) };

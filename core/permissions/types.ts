@@ -31,6 +31,8 @@ export interface Decision {
   reason: string;
   /** The match values the rules were checked against (paths, command, host). */
   matchValues: string[];
+  /** The value that decided when there are several (a patch's paths, a file's names: its real path, another hard link). */
+  value?: string;
 }
 
 export interface PolicyOptions {

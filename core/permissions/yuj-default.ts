@@ -1,50 +1,38 @@
-// Yuj's "normal behaviour" when no rule matches (digest 4.1): allow, except
-// the built-in approval gate of the Yuj snapshot. A shell command (bash,
-// terminal_start, or input sent with terminal_io) asks when any segment of
-// it runs
+// Yuj's "normal behaviour" when no rule matches: allow, except the built-in
+// approval gate, which asks when any program a shell command runs is
 //   rm, git reset --hard, git clean, git checkout --, chmod, chown,
-//   or cp / mv with a path outside the repository.
-// Segments are every simple command of the line — each list item and
-// pipeline stage, inside substitutions, `bash -c` scripts and `find -exec` —
-// seen through wrappers such as sudo, env, xargs or timeout.
+//   or cp / mv with a path outside the repository,
+// or when what it runs cannot be known from its text (eval, a program named
+// by `$x`, commands piped into a shell, …). Programs are found as the rules
+// find them (core/shell/invocations.ts): each list item and pipeline stage,
+// inside substitutions and `bash -c` scripts, behind wrappers such as sudo,
+// env, xargs or timeout, and `find -exec`/`-delete`. An interpreter's inline
+// code (`python -c`) is not asked about: the gate judges shell commands, and
+// explicit deny and ask rules are where such code is fenced.
 
-import { commandsOf, MAX_NESTING, parseShell, unwrap, verbOf, type Word } from "../shell/index.js";
-import { cleanPath, type MatchTarget } from "./match-values.js";
+import { invocationsOf, type Invocation } from "../shell/invocations.js";
+import type { Word } from "../shell/index.js";
+import { cleanPath } from "./match-values.js";
 
 /** Why the gate asks about this command, or undefined when it lets it run. */
 export function approvalGateReason(cmd: string, cwd: string): string | undefined {
-  return checkScript(cmd, cwd, 0);
+  return gateReason(invocationsOf(cmd), cwd);
 }
 
-/** The gate's reason for a call no rule matched; undefined means allow. */
-export function yujDefaultAsk(target: MatchTarget, cwd: string): string | undefined {
-  if (target.kind !== "command") return undefined;
-  for (const value of target.values) {
-    const reason = approvalGateReason(value, cwd);
+/** The gate's reason for the first of these programs it asks about. */
+export function gateReason(invocations: readonly Invocation[], cwd: string): string | undefined {
+  for (const inv of invocations) {
+    const reason = invocationReason(inv, cwd);
     if (reason !== undefined) return reason;
   }
   return undefined;
 }
 
-function checkScript(cmd: string, cwd: string, depth: number): string | undefined {
-  const p = parseShell(cmd);
-  for (const c of commandsOf(p)) {
-    const reason = checkCommand(c.words, cwd, depth);
-    if (reason !== undefined) return reason;
-  }
-  if (depth >= MAX_NESTING) return undefined;
-  for (const sub of p.substitutions) {
-    const reason = checkScript(sub, cwd, depth + 1);
-    if (reason !== undefined) return reason;
-  }
-  return undefined;
-}
-
-function checkCommand(all: readonly Word[], cwd: string, depth: number): string | undefined {
-  const words = unwrap(all);
-  const verb = verbOf(words);
+function invocationReason(inv: Invocation, cwd: string): string | undefined {
+  if (inv.unresolved) return inv.unresolved.code ? undefined : `what the command runs cannot be known from its text: ${inv.unresolved.reason}`;
+  const words = inv.words;
   const args = words.slice(1).map((w) => w.value);
-  switch (verb) {
+  switch (inv.program) {
     case "rm":
       return "destructive file deletion via rm";
     case "chmod":
@@ -57,23 +45,7 @@ function checkCommand(all: readonly Word[], cwd: string, depth: number): string 
     case "mv": {
       const outside = copyOperands(words.slice(1)).find((w) => leavesRepo(w, cwd));
       if (!outside) return undefined;
-      return `${verb === "cp" ? "copy" : "move"} outside the repository via ${verb}: ${outside.value}`;
-    }
-  }
-  if (depth >= MAX_NESTING || verb === undefined) return undefined;
-  // `bash -c '...'` hides a whole script in one word.
-  if (/^(?:ba|z|da|k)?sh$/.test(verb)) {
-    const c = words.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w.value));
-    const script = c > 0 ? words[c + 1] : undefined;
-    return script ? checkScript(script.value, cwd, depth + 1) : undefined;
-  }
-  // `find ... -exec rm {} +` runs a command per match.
-  if (verb === "find") {
-    for (let i = 1; i < words.length; i++) {
-      if (!/^-(?:exec|execdir|ok|okdir)$/.test(words[i]!.value)) continue;
-      const end = words.findIndex((w, j) => j > i && (w.value === ";" || w.value === "+"));
-      const reason = checkCommand(words.slice(i + 1, end < 0 ? words.length : end), cwd, depth + 1);
-      if (reason !== undefined) return reason;
+      return `${inv.program === "cp" ? "copy" : "move"} outside the repository via ${inv.program}: ${outside.value}`;
     }
   }
   return undefined;

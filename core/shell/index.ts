@@ -14,3 +14,4 @@ export type { ListItem, ListOp, Pipeline, Redirect, RedirectOp, ShellParse, Simp
 export { parseShell } from "./parser.js";
 export { commandsOf, unwrap, verbOf } from "./commands.js";
 export { isCompound, MAX_NESTING } from "./compound.js";
+export { invocationsOf, type Invocation } from "./invocations.js";

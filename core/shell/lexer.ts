@@ -3,6 +3,7 @@
 // Words keep their source text and their value after quote removal; $-
 // expansions and substitutions stay as written, their inner text recorded.
 
+import { decodeAnsiC } from "./ansi-c.js";
 import { findSubstitutions, ParseError, skipBacktick, skipBraces, skipParens } from "./scan.js";
 import type { Redirect, RedirectOp, Word } from "./types.js";
 
@@ -18,17 +19,6 @@ const CONTROL_OPS = [";;&", ";;", ";&", "&&", "||", "|&", ";", "&", "|", "(", ")
 const REDIRECT_OPS: RedirectOp[] = ["&>>", "&>", "<<<", "<<-", "<<", "<&", "<>", "<", ">>", ">|", ">&", ">"];
 // Inside [[ ]] these belong to the test expression.
 const CONDITIONAL_WORDS = ["&&", "||", "<", ">", "(", ")", "|"];
-const ANSI_ESCAPES: Record<string, string> = {
-  n: "\n",
-  t: "\t",
-  r: "\r",
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  v: "\v",
-};
 
 export interface PendingHeredoc {
   redirect: Redirect;
@@ -251,7 +241,9 @@ export class Lexer {
     if (n === "(") {
       const arithmetic = src[p + 2] === "(";
       const end = skipParens(src, p + 2);
-      if (!arithmetic) w.subs.push(src.slice(p + 2, end - 1));
+      // Arithmetic runs no command itself, but bash expands `$(...)` inside it first.
+      if (arithmetic) w.subs.push(...findSubstitutions(src.slice(p + 3, end - 2)));
+      else w.subs.push(src.slice(p + 2, end - 1));
       w.value += src.slice(p, end);
       w.dynamic = true;
       this.pos = end;
@@ -263,22 +255,10 @@ export class Lexer {
       this.pos = end;
     } else if (n === "'" && !inDouble) {
       // $'...' quoting: backslash escapes are decoded, nothing is expanded.
-      let i = p + 2;
-      for (;;) {
-        if (i >= src.length) throw new ParseError("unterminated $'...' quote");
-        const c = src[i]!;
-        if (c === "'") break;
-        if (c === "\\" && i + 1 < src.length) {
-          const e = src[i + 1]!;
-          w.value += ANSI_ESCAPES[e] ?? e;
-          i += 2;
-        } else {
-          w.value += c;
-          i++;
-        }
-      }
+      const { value, end } = decodeAnsiC(src, p + 2);
+      w.value += value;
       w.quoted = true;
-      this.pos = i + 1;
+      this.pos = end;
     } else if (n === '"' && !inDouble) {
       this.pos++;
       this.readDoubleQuoted(w);

@@ -83,6 +83,39 @@ describe("headless approvals", () => {
     expect(resumed.stdout).toContain("✓ done: cleaned");
   });
 
+  it("yuj approve --always stores a command with glob characters escaped: the rule covers that command and nothing more", async () => {
+    const rmGlob = { tool_calls: [{ name: "bash", arguments: { cmd: "rm -f build/*" } }] };
+    const rmMore = { tool_calls: [{ name: "bash", arguments: { cmd: "rm -f build/ important.txt" } }] };
+    const { cwd, env } = setup([rmGlob, rmMore, finish]);
+    writeFileSync(join(cwd, "important.txt"), "keep me");
+    expect((await runCli(["code", "clean", "--config", "scripted.toml"], { cwd, env })).code).toBe(3);
+    const approve = await runCli(["approve", "--always"], { cwd, env });
+    expect(approve.stdout).toContain('stores the rule { tool = "bash", pattern = "rm -f build/\\\\*", action = "allow" }');
+    // The approved call runs; the next rm, which the unescaped glob would have matched, asks again.
+    const resumed = await runCli(["resume"], { cwd, env });
+    expect(resumed.code).toBe(3);
+    expect(resumed.stderr).toContain("bash: rm -f build/ important.txt");
+    expect(existsSync(join(cwd, "build/out.js"))).toBe(false);
+    expect(existsSync(join(cwd, "important.txt"))).toBe(true);
+  });
+
+  it("--scope project stores the escaped pattern in ./.yuj/config.toml, and it still covers the same call", async () => {
+    const rmGlob = { tool_calls: [{ name: "bash", arguments: { cmd: "rm -f build/*" } }] };
+    const { cwd, env } = setup([rmGlob, finish]);
+    expect((await runCli(["code", "clean", "--config", "scripted.toml"], { cwd, env })).code).toBe(3);
+    expect((await runCli(["approve", "--always", "--scope", "project"], { cwd, env })).code).toBe(0);
+    expect((await runCli(["resume"], { cwd, env })).code).toBe(0);
+    const config = parseToml(readFileSync(join(cwd, ".yuj/config.toml"), "utf8"));
+    expect(config).toEqual({ permissions: { rules: [{ tool: "bash", pattern: "rm -f build/\\*", action: "allow" }] } });
+    // A new session in the project: the same command is allowed by the stored rule, a wider one asks.
+    writeFileSync(join(cwd, "build", "again.js"), "x");
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns: [rmGlob, finish] }));
+    expect((await runCli(["code", "again", "--config", "scripted.toml"], { cwd, env })).code).toBe(0);
+    expect(existsSync(join(cwd, "build/again.js"))).toBe(false);
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns: [{ tool_calls: [{ name: "bash", arguments: { cmd: "rm -f build/x.js" } }] }, finish] }));
+    expect((await runCli(["code", "more", "--config", "scripted.toml"], { cwd, env })).code).toBe(3);
+  });
+
   it("--scope project writes the rule to ./.yuj/config.toml", async () => {
     const { cwd, env } = setup([rmBuild, finish]);
     expect((await runCli(["code", "clean", "--config", "scripted.toml"], { cwd, env })).code).toBe(3);

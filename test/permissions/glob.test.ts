@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { globMatch, isLiteral, isUniversal } from "../../core/permissions/glob.js";
+import { escapeGlob, globMatch, globMatchesSome, HOLE, isLiteral, isUniversal, literalValue } from "../../core/permissions/glob.js";
 
 describe("globMatch", () => {
   it.each<[string, string, boolean]>([
@@ -43,7 +43,17 @@ describe("globMatch", () => {
     ["a.b", "axb", false],
     ["[ab]", "a", false],
     ["[ab]", "[ab]", true],
-    ["a\\*", "a\\xyz", true],
+    // a backslash escapes `*`, `?` and itself; before anything else it is itself
+    ["a\\*", "a*", true],
+    ["a\\*", "a\\xyz", false],
+    ["a\\*", "axyz", false],
+    ["a\\?", "a?", true],
+    ["a\\?", "ab", false],
+    ["a\\\\*", "a\\xyz", true],
+    ["a\\d", "a\\d", true],
+    ["rm -f \\*.log", "rm -f *.log", true],
+    ["rm -f \\*.log", "rm -f build.log", false],
+    ["rm \\*", "rm", false],
     ["(x)+", "(x)+", true],
     // patterns with `/` and spaces
     ["npm run *", "npm run test -- --watch", true],
@@ -78,5 +88,45 @@ describe("isUniversal / isLiteral", () => {
     expect(isLiteral("edit")).toBe(true);
     expect(isLiteral("ed*")).toBe(false);
     expect(isLiteral("e?it")).toBe(false);
+    expect(isLiteral("rm \\*.log")).toBe(true);
+    expect(literalValue("rm \\*.log \\\\ \\?")).toBe("rm *.log \\ ?");
+  });
+});
+
+describe("escapeGlob", () => {
+  it.each(["rm -f *.log", "a?b", "back\\slash \\* mixed", "plain text", "*", "\\", "ls *"])("%j gives a pattern matching only itself", (value) => {
+    const pattern = escapeGlob(value);
+    expect(isLiteral(pattern)).toBe(true);
+    expect(literalValue(pattern)).toBe(value);
+    expect(globMatch(pattern, value)).toBe(true);
+    expect(globMatch(pattern, `${value}x`)).toBe(false);
+    expect(globMatch(pattern, value.replace(/[*?]/g, "Z"))).toBe(value.replace(/[*?]/g, "Z") === value);
+  });
+  it("keeps a trailing ` *` literal: `ls \\*` is not `ls` plus anything", () => {
+    expect(globMatch(escapeGlob("ls *"), "ls")).toBe(false);
+    expect(globMatch(escapeGlob("ls *"), "ls -la")).toBe(false);
+  });
+});
+
+describe("globMatchesSome (values with unknown stretches)", () => {
+  it.each<[string, Array<string | null>, boolean]>([
+    ["rm *", ["rm ", HOLE], true],
+    ["rm important.txt", ["rm ", HOLE], true],
+    ["rm important.txt", ["rm imp", HOLE], true],
+    ["rm important.txt", ["rm x", HOLE], false],
+    ["rm *.log", ["rm ", HOLE, ".txt"], false],
+    ["rm *.log", ["rm ", HOLE], true],
+    ["git push *", ["git ", HOLE], true],
+    ["git push *", ["git status"], false],
+    ["ls", [HOLE], true],
+    ["rm -rf /", ["rm -rf ", HOLE, "/x"], false],
+    ["rm * /", ["rm -f ", HOLE], true],
+    ["rm ?", ["rm ", HOLE], true],
+    ["rm ??", ["rm ", HOLE, "abc"], false],
+    ["rm \\*", ["rm ", HOLE], true],
+    ["rm \\*", ["rm x"], false],
+    ["ls *", ["ls"], true],
+  ])("%j over %j → %s", (pattern, parts, expected) => {
+    expect(globMatchesSome(pattern, parts)).toBe(expected);
   });
 });

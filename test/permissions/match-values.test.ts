@@ -27,6 +27,7 @@ describe("match values per tool", () => {
     ["view_image", { path: "img/logo.png" }, ["img/logo.png"]],
     ["notebook_edit", { path: "n.ipynb" }, ["n.ipynb"], "yuj"],
     ["delete", { paths: ["a.txt", "./b/../c.txt"], reason: "x" }, ["a.txt", "c.txt"]],
+    ["delete", { paths: "./secret.txt", reason: "x" }, ["secret.txt"]],
     ["grep", { pattern: "TODO", paths: ["src"] }, ["TODO"], "chord"],
     ["grep", { pattern: "TODO", path: "src/" }, ["src"], "yuj"],
     ["grep", { pattern: "TODO" }, ["."], "yuj"],

@@ -54,6 +54,7 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     const matches = files
       .filter((rel) => matchers.some((m) => m.match(rel)))
       .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
+      .filter((shown) => !ctx.hiddenByRules?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (matches.length === 0) return ok(NO_FILES);
 

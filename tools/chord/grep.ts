@@ -278,11 +278,11 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
         }
         for (const file of res.files) {
           if (matches > GREP_MAX_MATCHES) break;
+          const lines = parseEvents(file).map((l) => ({ ...l, file: displayPath(root.cwdReal, path.resolve(cwd, l.file)) }));
+          // A file a path rule keeps from reading is left out, and its matches do not count.
+          if (lines[0] && ctx.hiddenByRules?.(lines[0].file)) continue;
           matches += file.matches;
-          for (const l of parseEvents(file)) {
-            const abs = path.resolve(cwd, l.file);
-            all.push({ ...l, file: displayPath(root.cwdReal, abs) });
-          }
+          all.push(...lines);
         }
       }
       return { ok: true, lines: all };
