@@ -64,7 +64,8 @@ export function openAppendLog(file: string): AppendLog {
   };
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
+/** Writes every byte or throws: a full disk may take part of a buffer, then refuse the rest. */
+export function writeAll(fd: number, bytes: Buffer): void {
   let offset = 0;
   while (offset < bytes.length) {
     const n = writeSync(fd, bytes, offset, bytes.length - offset);

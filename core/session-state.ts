@@ -20,12 +20,13 @@
 // goes on, and must fail the run when it is not.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
 import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
+import { writeAll } from "./append-log.js";
 import { readHistoryLog, syncHistoryLog, type SkippedLine } from "./history-log.js";
 import { StateWriteError } from "./storage-error.js";
 
@@ -181,7 +182,8 @@ function atomicWrite(file: string, text: string, durable: boolean): void {
   try {
     const fd = openSync(tmp, "wx", 0o600);
     try {
-      writeSync(fd, text);
+      // Every byte checked in: a short write renamed into place would be a torn state.json.
+      writeAll(fd, Buffer.from(text));
       if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
