@@ -21,13 +21,13 @@ export interface ScriptedProject {
 }
 
 /** A project and an isolated HOME with a scripted model playing `turns`; `stateHome` moves the sessions. */
-export function scriptedProject(turns: Turn[], opts: { stateHome?: string; fallback?: string } = {}): ScriptedProject {
+export function scriptedProject(turns: Turn[], opts: { stateHome?: string; fallback?: string; config?: string } = {}): ScriptedProject {
   const cwd = mkdtempSync(join(tmpdir(), "yuj-durable-"));
   const scenario = join(cwd, ".scenario.json");
   writeFileSync(scenario, JSON.stringify({ turns, fallback_text: opts.fallback ?? "Nothing more to do." }));
   const config = join(cwd, ".yuj.toml");
   // Unsandboxed: the commands write where the test looks.
-  writeFileSync(config, `[provider]\nname = "scripted"\nmodel = "script"\nscenario = ${JSON.stringify(scenario)}\n[sandbox]\nmode = "off"\n`);
+  writeFileSync(config, `[provider]\nname = "scripted"\nmodel = "script"\nscenario = ${JSON.stringify(scenario)}\n[sandbox]\nmode = "off"\n${opts.config ?? ""}`);
   const env = isolatedEnv();
   if (opts.stateHome) env.XDG_STATE_HOME = opts.stateHome;
   return { cwd, env, flags: ["--config", config] };
