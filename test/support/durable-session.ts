@@ -21,8 +21,18 @@ export interface ScriptedProject {
 }
 
 /** A project and an isolated HOME with a scripted model playing `turns`; `stateHome` moves the sessions. */
-export function scriptedProject(turns: Turn[], opts: { stateHome?: string; fallback?: string; config?: string } = {}): ScriptedProject {
+export function scriptedProject(
+  turns: Turn[],
+  opts: { stateHome?: string; fallback?: string; config?: string; git?: boolean } = {},
+): ScriptedProject {
   const cwd = mkdtempSync(join(tmpdir(), "yuj-durable-"));
+  if (opts.git) {
+    writeFileSync(join(cwd, "README.md"), "a project\n");
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, stdio: "ignore" });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "start");
+  }
   const scenario = join(cwd, ".scenario.json");
   writeFileSync(scenario, JSON.stringify({ turns, fallback_text: opts.fallback ?? "Nothing more to do." }));
   const config = join(cwd, ".yuj.toml");
