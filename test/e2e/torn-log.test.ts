@@ -76,11 +76,12 @@ function expectNothingLost(p: ScriptedProject, dir: string, printed: Map<string,
 }
 
 /** Resumed to the end (unless the run got there), then again with a new message; both succeed on a roomy disk. */
-async function resumeTwice(p: ScriptedProject, finished = false): Promise<Map<string, string>> {
+async function resumeTwice(p: ScriptedProject, finished = false, check?: (first: CliResult) => void): Promise<Map<string, string>> {
   const first = finished ? undefined : await runCli(["resume", "--output", "jsonl"], { cwd: p.cwd, env: p.env });
   if (first) {
     cleanStderr(first);
     expect(first.code, first.stderr).toBe(0);
+    check?.(first);
   }
   const second = await runCli(["resume", "again", "--output", "jsonl"], { cwd: p.cwd, env: p.env });
   cleanStderr(second);
@@ -145,8 +146,14 @@ describe("a log line torn by a kill mid-append", () => {
       appendFileSync(path, last.slice(0, Math.floor(last.length / 2)));
     }
     const torn = stateIn(dir).history.length;
+    // The torn line is said, not hidden: in `yuj show` and as the resume's first notice.
+    const shown = JSON.parse((await runCli(["show", "--output", "json"], { cwd: p.cwd, env: p.env })).stdout);
+    expect(shown.damaged).toEqual([expect.stringMatching(/^history\.jsonl line \d+: cut short \(the writer stopped mid-line\); skipped$/)]);
     const printed = reported(killed);
-    for (const [id, text] of await resumeTwice(p)) printed.set(id, text);
+    for (const [id, text] of await resumeTwice(p, false, (first) => {
+      const notice = jsonLines(first.stdout).find((e) => e.type === "notice");
+      expect(notice.text).toMatch(/^history\.jsonl line \d+ was skipped: cut short/);
+    })) printed.set(id, text);
     expectNothingLost(p, dir, printed);
     expect(stateIn(dir).history.length).toBeGreaterThan(torn);
     // The trace reads on past its torn row too: the second resume's rows follow it.
