@@ -86,7 +86,9 @@ async function expectWholeOrAbsent(p: ScriptedProject, at: string): Promise<stri
   }
   expect(readFileSync(join(p.cwd, "marker.txt"), "utf8"), at).toBe("ran\n");
   const after = JSON.parse((await runCli(["status", "--output", "json"], { cwd: p.cwd, env: p.env })).stdout);
-  expect(after).toMatchObject({ status: "done", lastReason: "done" });
+  // "answered" when the kill fell after the finish call was saved but before its result.
+  expect(after.status).toBe("done");
+  expect(["done", "answered"]).toContain(after.lastReason);
   return "resumed";
 }
 
