@@ -4,6 +4,7 @@
 // case is the sharp one: two read-only calls run together, one done at once
 // and one waiting on a background job, so a result printed as soon as its
 // call ended would be on stdout long before the step that holds it is saved.
+// Every step after a result takes a moment, so the kill falls mid-run.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,8 +21,8 @@ const turns: Turn[] = [
       { name: "bash_poll", arguments: { proc_id: "j1", timeout_s: 2 } },
     ],
   },
-  { tool_calls: [{ name: "bash", arguments: { cmd: "echo second" } }] },
-  { tool_calls: [{ name: "bash", arguments: { cmd: "echo third" } }] },
+  { tool_calls: [{ name: "bash", arguments: { cmd: "echo second; sleep 1" } }] },
+  { tool_calls: [{ name: "bash", arguments: { cmd: "echo third; sleep 1" } }] },
   { tool_calls: [{ name: "done", arguments: { message: "finished" } }] },
 ];
 
