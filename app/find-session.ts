@@ -7,16 +7,24 @@ import { join } from "node:path";
 import type { Env } from "../core/paths.js";
 import { sessionsDir } from "../core/paths.js";
 import { isSessionId } from "../core/session.js";
-import { readMeta, readState, type SessionMeta, type SessionState, type SessionStatus } from "../core/session-state.js";
+import { readBoundNames, sessionHolder } from "../core/session-lock.js";
+import { readMeta, readSession, type SessionMeta, type SessionState, type SessionStatus } from "../core/session-state.js";
+import type { SkippedLine } from "../core/history-log.js";
 import { FatalError } from "./errors.js";
 
-/** A stored status, or `interrupted`: stored as running, but its process is gone. */
+/**
+ * A stored status, or `interrupted`: stored as running, but no process holds
+ * it. A session some process holds (core/session-lock.ts) is `running`,
+ * whatever its stored status says (the TUI holds an idle session too).
+ */
 export type ShownStatus = SessionStatus | "interrupted";
 
 export interface ListedSession {
   dir: string;
   meta: SessionMeta;
   status: ShownStatus;
+  /** The process holding the session, while one does (0: its pid is unknown). */
+  pid?: number;
 }
 
 export function sessionsRoot(env: Env): string {
@@ -33,29 +41,21 @@ export function listSessions(env: Env): ListedSession[] {
     return [];
   }
   const found: ListedSession[] = [];
+  const bound = readBoundNames();
   for (const id of ids) {
     const dir = join(root, id);
     const meta = readMeta(dir);
-    if (meta) found.push({ dir, meta, status: shownStatus(meta) });
+    if (!meta) continue;
+    const pid = sessionHolder(dir, bound);
+    found.push({ dir, meta, status: shownStatus(meta.status, pid), ...(pid !== undefined ? { pid } : {}) });
   }
   // Ids start with their creation time, so they break ties in the same order.
   return found.sort((a, b) => b.meta.updatedAt.localeCompare(a.meta.updatedAt) || b.meta.id.localeCompare(a.meta.id));
 }
 
-export function shownStatus(meta: Pick<SessionMeta, "status" | "pid">): ShownStatus {
-  if (meta.status !== "running") return meta.status;
-  return meta.pid !== undefined && processAlive(meta.pid) ? "running" : "interrupted";
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, owned by someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+export function shownStatus(stored: SessionStatus, holder: number | undefined): ShownStatus {
+  if (holder !== undefined) return "running";
+  return stored === "running" ? "interrupted" : stored;
 }
 
 /**
@@ -67,7 +67,7 @@ export function findSession(
   cwd: string,
   id: string | undefined,
   want?: { test: (s: ListedSession) => boolean; what: string },
-): { dir: string; state: SessionState; status: ShownStatus } {
+): FoundSession {
   const all = listSessions(env);
   let hit: ListedSession | undefined;
   if (id !== undefined) {
@@ -88,16 +88,24 @@ export function findSession(
       );
     }
   }
-  const state = readState(hit!.dir);
-  if (!state) throw new FatalError(`the state of session ${hit!.meta.id} cannot be read: ${join(hit!.dir, "state.json")} is missing or damaged`);
-  return { dir: hit!.dir, state, status: shownStatus({ status: state.status, ...(state.pid ? { pid: state.pid } : {}) }) };
+  const read = readSession(hit!.dir);
+  if (!read) throw new FatalError(`the state of session ${hit!.meta.id} cannot be read: ${join(hit!.dir, "state.json")} is missing or damaged`);
+  const pid = sessionHolder(hit!.dir);
+  return {
+    dir: hit!.dir,
+    state: read.state,
+    status: shownStatus(read.state.status, pid),
+    skipped: read.skipped,
+    ...(pid !== undefined ? { pid } : {}),
+  };
 }
 
-/** For `yuj approve` / `yuj reject`: the session waiting for an approval. */
-export function pausedSession(env: Env, cwd: string, id?: string): { dir: string; state: SessionState } {
-  const found = findSession(env, cwd, id, { test: (s) => s.status === "approval_required", what: "is waiting for an approval" });
-  if (found.state.status !== "approval_required" || !found.state.pending) {
-    throw new FatalError(`session ${found.state.sessionId} is not waiting for an approval (its status is ${found.status})`);
-  }
-  return found;
+export interface FoundSession {
+  dir: string;
+  state: SessionState;
+  status: ShownStatus;
+  /** The process holding the session, while one does (0: its pid is unknown). */
+  pid?: number;
+  /** Lines of the conversation log that were skipped as damaged. */
+  skipped: SkippedLine[];
 }

@@ -54,7 +54,11 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       terminals: x.session.services.terminals,
       ...(x.ask ? { ask: x.ask } : { pauseForAnswer: true }),
     },
-    onStep: () => x.record.save({ durable: false }),
+    // A trace that stopped taking rows ends the run here too, its step saved.
+    onStep: () => {
+      x.record.save({ durable: false });
+      x.session.checkTrace();
+    },
     wake: x.session.services.notices,
     redact: createRedact(x.secrets),
   };

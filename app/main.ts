@@ -3,6 +3,7 @@
 import { parseCommandLine, UsageError, type ParsedArgs } from "./args.js";
 import { HELP } from "./help.js";
 import { FatalError } from "./errors.js";
+import { StateWriteError } from "../core/storage-error.js";
 
 export async function main(argv: string[], version: string): Promise<number> {
   let args: ParsedArgs;
@@ -61,6 +62,11 @@ export async function main(argv: string[], version: string): Promise<number> {
 
 /** One clear line on stderr, and the exit status that goes with the failure. */
 function report(err: unknown): number {
+  // A session's files could not be written: said in one line, as every storage failure is.
+  if (err instanceof StateWriteError) {
+    process.stderr.write(`yuj: ${err.message}\n`);
+    return 1;
+  }
   if (err instanceof UsageError || err instanceof FatalError) {
     process.stderr.write(`yuj: ${err.message}\n`);
     return err instanceof UsageError ? 2 : err.exitCode;

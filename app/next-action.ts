@@ -12,11 +12,12 @@ export interface NextAction {
   command?: string;
 }
 
-export function nextAction(state: SessionState, status: ShownStatus): NextAction {
+/** `pid`: the process holding the session (core/session-lock.ts), when known. */
+export function nextAction(state: SessionState, status: ShownStatus, pid?: number): NextAction {
   const id = state.sessionId;
   switch (status) {
     case "running":
-      return { text: `it is running in process ${state.pid ?? "?"}; wait for it to end (Ctrl+C there pauses it)` };
+      return { text: `it is running in process ${pid || state.pid || "?"}; wait for it to end (Ctrl+C there pauses it)` };
     case "approval_required":
       if (state.answer) return { text: "the approval is answered; continue it", command: `yuj resume ${id}` };
       return {

@@ -2,7 +2,7 @@
 // with it (checked before anything runs), and the history repairs that make
 // it valid again before the loop sees it.
 
-import type { Emit } from "../core/events.js";
+import type { EventBody } from "../core/events.js";
 import type { HistoryItem } from "../core/history.js";
 import { closeInterruptedCalls, INTERRUPTED_TEXT, placeLateResult } from "../core/interrupted.js";
 import type { LoopInput } from "../core/loop.js";
@@ -34,6 +34,11 @@ export function checkResumable(state: SessionState, status: ShownStatus, message
     }
     if (message !== undefined) throw new FatalError(`session ${id} continues with the recorded answer first: run yuj resume ${id} without a message`);
   }
+  if (state.history.length === 0 && state.status !== "done") {
+    // Killed during start-up, before the task reached the conversation: the resume starts it.
+    if (message !== undefined) throw new FatalError(`session ${id} has not started its task yet; start it with yuj resume ${id} without a message`);
+    return;
+  }
   if (message === undefined && !awaitsModel(state)) {
     throw new FatalError(`session ${id} is finished (${status}); to go on, give it a new message: yuj resume ${id} "…"`);
   }
@@ -49,19 +54,25 @@ function awaitsModel(state: SessionState): boolean {
   return last.role !== "assistant" || last.toolCalls.length > 0;
 }
 
+/** What a resumed run starts with, and the events that say what the repairs added. */
+export interface ResumePlan {
+  input: LoopInput;
+  /** Emit these once the repaired history is saved: nothing reports a result before it is saved. */
+  reports: EventBody[];
+}
+
 /**
  * Repairs the history (the recorded answer in place, interrupted calls
- * closed), emits what it added so the trace and the transcript show it, and
- * returns what the loop starts with. Changes `state` in place.
+ * closed) and returns what the loop starts with. Changes `state` in place.
  */
 export function prepareResume(
   state: SessionState,
   /** The status the session was stored with (the runner has set it running since). */
   from: SessionStatus,
   message: string | undefined,
-  emit: Emit,
-): LoopInput {
+): ResumePlan {
   const history = state.history;
+  const reports: EventBody[] = [];
   const waiting = new Set<string>();
   if (from === "approval_required" && state.pending) for (const c of state.pending.calls) waiting.add(c.id);
 
@@ -71,12 +82,12 @@ export function prepareResume(
     const text = answerText(q.answer);
     placeLateResult(history, { role: "tool", callId: q.callId, name, text, isError: false });
     q.delivered = true;
-    emit({ type: "question_answered", callId: q.callId, answer: q.answer });
-    emit({ type: "tool_result", callId: q.callId, name, ok: true, modelText: text, viewText: text, durationMs: 0 });
+    reports.push({ type: "question_answered", callId: q.callId, answer: q.answer });
+    reports.push({ type: "tool_result", callId: q.callId, name, ok: true, modelText: text, viewText: text, durationMs: 0 });
   }
   for (const callId of closeInterruptedCalls(history, waiting)) {
     const name = callName(history, callId) ?? "unknown";
-    emit({ type: "tool_result", callId, name, ok: false, modelText: INTERRUPTED_TEXT, viewText: INTERRUPTED_TEXT, durationMs: 0 });
+    reports.push({ type: "tool_result", callId, name, ok: false, modelText: INTERRUPTED_TEXT, viewText: INTERRUPTED_TEXT, durationMs: 0 });
   }
 
   // yuj ends every job's process group when it stops, and the next start
@@ -86,8 +97,10 @@ export function prepareResume(
   const pending = from === "approval_required" ? state.pending : undefined;
   delete state.pending;
   delete state.answer;
-  if (pending) return { resumeCalls: pending.calls };
-  return message !== undefined ? { userText: message } : { continue: true };
+  if (pending) return { input: { resumeCalls: pending.calls }, reports };
+  // A start-up killed before the task's first step: the task is the first message.
+  if (history.length === 0 && message === undefined) return { input: { userText: state.task }, reports };
+  return { input: message !== undefined ? { userText: message } : { continue: true }, reports };
 }
 
 /** Events after the last saved step are in the trace too: number on from the trace's last row. */

@@ -9,6 +9,8 @@ import { nextAction, type NextAction } from "./next-action.js";
 export interface StatusReport {
   id: string;
   status: ShownStatus;
+  /** The process running the session, while one does. */
+  pid?: number;
   cwd: string;
   task: string;
   createdAt: string;
@@ -28,19 +30,22 @@ export interface ShowReport extends StatusReport {
   jobs: SessionState["jobs"];
   /** The last steps of the conversation, oldest first. */
   recent: string[];
+  /** Lines of the conversation log skipped as damaged (a crash or a full disk mid-write), when there are any. */
+  damaged?: string[];
 }
 
 const RECENT_STEPS = 12;
 
-export function statusReport(state: SessionState, status: ShownStatus): StatusReport {
+export function statusReport(state: SessionState, status: ShownStatus, pid?: number): StatusReport {
   const r: StatusReport = {
     id: state.sessionId,
     status,
+    ...(pid ? { pid } : {}),
     cwd: state.cwd,
     task: state.task,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
-    next: nextAction(state, status),
+    next: nextAction(state, status, pid),
   };
   if (state.lastReason) r.lastReason = state.lastReason;
   if (state.lastMessage) r.lastMessage = state.lastMessage;
@@ -54,9 +59,10 @@ export function statusReport(state: SessionState, status: ShownStatus): StatusRe
   return r;
 }
 
-export function showReport(state: SessionState, status: ShownStatus, dir: string): ShowReport {
+export function showReport(state: SessionState, status: ShownStatus, dir: string, pid?: number, damaged: string[] = []): ShowReport {
   return {
-    ...statusReport(state, status),
+    ...statusReport(state, status, pid),
+    ...(damaged.length ? { damaged } : {}),
     dir,
     settings: state.settings,
     usage: state.usage,
@@ -91,7 +97,7 @@ export function keyValues(rows: Array<[string, string | undefined]>): string {
 export function statusText(r: StatusReport): string {
   return keyValues([
     ["session", r.id],
-    ["status", r.status + (r.lastReason && (r.status === "failed" || r.status === "paused") ? ` (last run: ${r.lastReason})` : "")],
+    ["status", r.status + (r.pid ? ` (pid ${r.pid})` : "") + (r.lastReason && (r.status === "failed" || r.status === "paused") ? ` (last run: ${r.lastReason})` : "")],
     ["cwd", r.cwd],
     ["task", r.task.trim().split("\n")[0]],
     ["updated", r.updatedAt],

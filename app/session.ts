@@ -14,7 +14,10 @@ import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.j
 import type { Provider } from "../core/providers/types.js";
 import { nodeServices, type Services } from "../core/services.js";
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
-import { createSessionDir, newSessionId, sessionLayout } from "../core/session.js";
+import { createSessionDir, createStagingDir, newSessionId, publishStagingDir, sessionLayout } from "../core/session.js";
+import { lockSession, type SessionLock } from "../core/session-lock.js";
+import { writeState, type SessionState } from "../core/session-state.js";
+import { StateWriteError } from "../core/storage-error.js";
 import { buildSystemPrompt } from "../core/system-prompt.js";
 import { openTrace, type TraceWriter } from "../core/trace.js";
 import { builtinHandlers } from "../tools/registry.js";
@@ -114,36 +117,58 @@ export interface OpenSession {
   lastSeq(): number;
   usage: Usage;
   services: SessionServices;
+  /**
+   * Throws the first failure to write the trace, if one happened: events go
+   * on reaching the caller, and the run stops at its next saved step.
+   */
+  checkTrace(): void;
   /** Ends jobs older yuj processes left behind (reported as an event). */
   reapOrphans(): Promise<void>;
-  /** Ends every job and the terminal, then closes the trace. */
+  /** Ends every job and the terminal, then closes the trace and lets the session's lock go. */
   close(): Promise<void>;
 }
 
+/** Which session a process opens. */
+export type SessionTarget =
+  /** A stored session, its lock already held (app/claim-session.ts). */
+  | { resume: { id: string; dir: string; lastSeq: number; lock: SessionLock } }
+  /** A new session that appears with this state already saved (its id is the state's). */
+  | { create: SessionState }
+  /** A new session with no state until its first step (the TUI's, `yuj tool`'s). */
+  | { fresh: true };
+
 /**
- * Creates the session directory, trace and services; every event goes to
+ * Opens the session (creating and locking a new one); every event goes to
  * the trace, the services and `onEvent`, in that order.
  */
-export function openSession(
+export async function openSession(
   env: Env,
   secrets: string[],
   onEvent: (e: CoreEvent) => void,
   toolset: ActiveToolset,
   exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">,
-  /** Continue an existing session (its directory, trace and event numbers). */
-  resume?: { id: string; dir: string; lastSeq: number },
-): OpenSession {
-  const id = resume?.id ?? newSessionId(new Date());
+  target: SessionTarget,
+): Promise<OpenSession> {
   const home = env.HOME ?? homedir();
-  const dir = resume?.dir ?? createSessionDir(sessionsDir(env, home), id);
-  const trace = openTrace(sessionLayout(dir).trace, { secrets });
+  const resume = "resume" in target ? target.resume : undefined;
+  const made = resume ? resume : await createSession(sessionsDir(env, home), "create" in target ? target.create : undefined);
+  const { id, dir, lock } = made;
+  let traceFailure: StateWriteError | undefined;
+  const trace = openTraceOrRecord(sessionLayout(dir).trace, secrets, (err) => (traceFailure ??= err));
   let services: SessionServices | undefined;
   let lastSeq = resume?.lastSeq ?? 0;
   const { emit, setTurn } = createEmitter(
     id,
     (event) => {
       lastSeq = event.seq;
-      trace.write(event);
+      try {
+        trace.write(event);
+      } catch (err) {
+        // The event still reaches the caller (stdout, the view); the run
+        // ends at its next step, saying why (checkTrace).
+        if (!(err instanceof StateWriteError)) throw err;
+        traceFailure ??= err;
+      }
       services?.observe(event);
       onEvent(event);
     },
@@ -170,15 +195,54 @@ export function openSession(
     lastSeq: () => lastSeq,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
     services: ready,
+    checkTrace() {
+      if (traceFailure) throw traceFailure;
+    },
     reapOrphans: () => reapEarlierOrphans(stateDir(env, home), emit),
     async close() {
       try {
         await ready.shutdown();
       } finally {
         trace.close();
+        lock.release();
       }
     },
   };
+}
+
+/**
+ * A new session's folder, locked from the moment it exists. With a state,
+ * the folder is put together under a staging name and renamed to its id
+ * once the state is saved in it: a kill at any moment leaves either no
+ * session or one that `yuj resume` continues, never a folder without state.
+ */
+async function createSession(root: string, initial: SessionState | undefined): Promise<{ id: string; dir: string; lock: SessionLock }> {
+  const id = initial?.sessionId ?? newSessionId(new Date());
+  try {
+    if (!initial) {
+      const dir = createSessionDir(root, id);
+      return { id, dir, lock: await lockSession(dir) };
+    }
+    const staging = createStagingDir(root, id);
+    const lock = await lockSession(staging);
+    initial.pid = process.pid;
+    writeState(staging, initial);
+    return { id, dir: publishStagingDir(staging), lock };
+  } catch (err) {
+    if (err instanceof StateWriteError) throw err;
+    throw new StateWriteError(`could not create session ${id} under ${root}`, err);
+  }
+}
+
+/** The trace, or when it cannot be opened a stand-in that records why and drops the rows. */
+function openTraceOrRecord(file: string, secrets: string[], failed: (err: StateWriteError) => void): TraceWriter {
+  try {
+    return openTrace(file, { secrets });
+  } catch (err) {
+    if (!(err instanceof StateWriteError)) throw err;
+    failed(err);
+    return { path: file, write() {}, close() {} };
+  }
 }
 
 /**

@@ -9,6 +9,8 @@ export interface StopSignals {
   signal: AbortSignal;
   /** The exit status the signal asks for, once one arrived. */
   exitCode(): number | undefined;
+  /** Stops the run for another reason (the output closed): the same cancellation, no signal's exit status. */
+  stop(reason: Error): void;
   dispose(): void;
 }
 
@@ -27,6 +29,7 @@ export function handleStopSignals(): StopSignals {
   return {
     signal: controller.signal,
     exitCode: () => (received ? CODES[received] : undefined),
+    stop: (reason) => controller.abort(reason),
     dispose() {
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);

@@ -1,11 +1,14 @@
 // One tool call from raw model output to a bounded result: resolve the name,
 // validate the arguments, ask the permission gate, run the handler, bound the
-// output, emit the result. The loop and `yuj tool` both come through here.
+// output. The loop and `yuj tool` both come through here. The result's
+// `tool_result` event is not emitted here: the loop emits it once the result
+// is saved in the session, so nothing (trace, stdout, view) ever shows a
+// result that a resume would not find.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/schema.js";
-import type { Emit } from "./events.js";
+import type { Emit, EventBody } from "./events.js";
 import type { ToolCall, ToolImage } from "./history.js";
 import { boundOutput } from "./output-bound.js";
 import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
@@ -56,6 +59,15 @@ export interface CallOutcome {
   paused?: ApprovalRequest;
   /** The call asked the operator this (ask_user, headless); its result is the answer, later. */
   question?: string;
+  /** The `tool_result` event to emit once the result is saved (reportResults); absent while the call has no result. */
+  report?: ToolResultEvent;
+}
+
+export type ToolResultEvent = Extract<EventBody, { type: "tool_result" }>;
+
+/** Emits the results' events, in call order: only after the step that holds them is saved. */
+export function reportResults(outcomes: readonly CallOutcome[], emit: Emit): void {
+  for (const o of outcomes) if (o.report) emit(o.report);
 }
 
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
@@ -117,7 +129,7 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
       }
     }
   }
-  return emitResult(p.call, result, cancelled, deps, deps.services.clock.now() - started);
+  return settleResult(p.call, result, cancelled, deps, deps.services.clock.now() - started);
 }
 
 async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: GuardContext): Promise<string | undefined> {
@@ -158,12 +170,12 @@ async function runHandler(
   }
 }
 
-/** Bounds the texts, emits the tool_result event, and returns the outcome. */
-export function emitResult(
+/** Bounds the texts and returns the outcome, with the tool_result event it will report. */
+export function settleResult(
   call: ToolCall,
   result: ToolResult,
   cancelled: boolean,
-  deps: Pick<DispatchDeps, "config" | "emit" | "sessionDir" | "redact">,
+  deps: Pick<DispatchDeps, "config" | "sessionDir" | "redact">,
   durationMs: number,
 ): CallOutcome {
   const redact = deps.redact ?? ((t: string) => t);
@@ -180,7 +192,7 @@ export function emitResult(
       ? model
       : bound(result.viewText, ".view");
   const images = cancelled ? [] : saveImages(call.id, result.images, deps.sessionDir);
-  deps.emit({
+  const report: ToolResultEvent = {
     type: "tool_result",
     callId: call.id,
     name: call.name,
@@ -200,12 +212,13 @@ export function emitResult(
           })),
         }
       : {}),
-  });
+  };
   return {
     call,
     ok: result.ok,
     modelText: model.text,
     cancelled,
+    report,
     ...(result.finish ? { finish: result.finish } : {}),
     ...(images.length ? { images } : {}),
   };

@@ -11,10 +11,11 @@ import type { Services } from "./services.js";
 import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
-  emitResult,
   isReadOnly,
   prepareCall,
+  reportResults,
   runPrepared,
+  settleResult,
   type CallOutcome,
   type DispatchDeps,
   type PermissionGate,
@@ -146,8 +147,10 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
     deps.onStep?.(history);
 
     if (collected.cancelled) {
-      for (const call of calls) pushResult(history, cancelCall(call, deps));
+      const closed = calls.map((call) => cancelCall(call, deps));
+      for (const outcome of closed) pushResult(history, outcome);
       deps.onStep?.(history);
+      reportResults(closed, emit);
       emit({ type: "turn_finished", toolCalls: calls.length });
       return finish(deps, { reason: "cancelled", turns: turn + 1 });
     }
@@ -209,10 +212,13 @@ async function dispatchAll(
 ): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[]; question?: { callId: string; question: string } }> {
   const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
   const outcomes: CallOutcome[] = [];
+  // Saved first, reported after: a result the trace, stdout or the view
+  // shows is one a resume finds.
   const record = (results: CallOutcome[]) => {
     outcomes.push(...results);
     for (const r of results) pushResult(history, r);
     if (results.length) deps.onStep?.(history);
+    reportResults(results, deps.emit);
   };
   let finished: string | undefined;
   let question: { callId: string; question: string } | undefined;
@@ -220,7 +226,7 @@ async function dispatchAll(
   while (i < prepared.length) {
     if (finished) {
       const skipped = prepared[i++]!;
-      record([emitResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${finished}` }, false, deps, 0)]);
+      record([settleResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${finished}` }, false, deps, 0)]);
       continue;
     }
     const batch: PreparedCall[] = [prepared[i++]!];
@@ -254,7 +260,7 @@ function isFinishCall(p: PreparedCall): boolean {
 }
 
 function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
-  return emitResult(call, { ok: false, modelText: CANCELLED_TEXT }, true, deps, 0);
+  return settleResult(call, { ok: false, modelText: CANCELLED_TEXT }, true, deps, 0);
 }
 
 /** The tool list of the next request: the active tools less those a guard hides now. */

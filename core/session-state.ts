@@ -20,13 +20,17 @@
 // goes on, and must fail the run when it is not.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
 import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
-import { readHistoryLog, syncHistoryLog } from "./history-log.js";
+import { writeAll } from "./append-log.js";
+import { readHistoryLog, syncHistoryLog, type SkippedLine } from "./history-log.js";
+import { StateWriteError } from "./storage-error.js";
+
+export { StateWriteError };
 
 export const STATE_FILE = "state.json";
 export const META_FILE = "session.json";
@@ -117,11 +121,6 @@ export interface SessionMeta {
   question?: string;
 }
 
-/** The error a failed save raises: names the file and what to do. */
-export class StateWriteError extends Error {
-  override name = "StateWriteError";
-}
-
 export function newSessionState(init: { sessionId: string; cwd: string; task: string; settings: StoredSettings }): SessionState {
   const now = new Date().toISOString();
   return {
@@ -172,10 +171,7 @@ export function writeState(dir: string, state: SessionState, opts: { durable?: b
   try {
     syncHistoryLog(dir, state.history, imagesByFile);
   } catch (err) {
-    throw new StateWriteError(
-      `could not save the conversation in ${dir}: ${(err as Error).message}. Free disk space or fix the directory's ` +
-        "permissions; every step before this one is saved and `yuj resume` continues from there",
-    );
+    throw new StateWriteError(`could not save the conversation in ${dir}`, err);
   }
   atomicWrite(join(dir, STATE_FILE), `${JSON.stringify({ ...state, history: [] }, imagesByFile, 1)}\n`, durable);
   atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`, durable);
@@ -186,7 +182,8 @@ function atomicWrite(file: string, text: string, durable: boolean): void {
   try {
     const fd = openSync(tmp, "wx", 0o600);
     try {
-      writeSync(fd, text);
+      // Every byte checked in: a short write renamed into place would be a torn state.json.
+      writeAll(fd, Buffer.from(text));
       if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -194,15 +191,16 @@ function atomicWrite(file: string, text: string, durable: boolean): void {
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new StateWriteError(
-      `could not save the session to ${file}: ${reason}. Free disk space or fix the directory's permissions; ` +
-        "every step before this one is saved and `yuj resume` continues from there",
-    );
+    throw new StateWriteError(`could not save the session to ${file}`, err);
   }
 }
 
 export function readState(dir: string): SessionState | undefined {
+  return readSession(dir)?.state;
+}
+
+/** The state, and the lines of the conversation log that were skipped as damaged. */
+export function readSession(dir: string): { state: SessionState; skipped: SkippedLine[] } | undefined {
   const file = join(dir, STATE_FILE);
   if (!existsSync(file)) return undefined;
   try {
@@ -210,9 +208,10 @@ export function readState(dir: string): SessionState | undefined {
     const state = raw.version === 1 ? upgradeV1(raw as StateV1) : raw.version === 2 ? (raw as SessionState) : undefined;
     if (!state) return undefined;
     // Sessions saved before the log kept the conversation in state.json.
-    state.history = readHistoryLog(dir) ?? state.history ?? [];
+    const log = readHistoryLog(dir);
+    state.history = log?.history ?? state.history ?? [];
     for (const item of state.history) if (item.role === "tool" && item.images) item.images = loadImages(dir, item.images);
-    return state;
+    return { state, skipped: log?.skipped ?? [] };
   } catch {
     return undefined;
   }

@@ -50,10 +50,57 @@ export function sessionLayout(dir: string): SessionLayout {
  * Mode 0700 because traces hold the conversation and the repository's content.
  */
 export function createSessionDir(sessionsDir: string, id: string): string {
+  const dir = path.join(sessionsDir, checkedId(id));
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+// A new session is put together under a name no command lists (not an id),
+// then renamed to its id in one step: a session folder either holds its
+// saved state or does not exist, even when the process is killed meanwhile.
+const STAGING = /^\.(\d{8}-\d{6}-[0-9a-z]{6})\.new$/;
+/** Staging folders older than this were left by a process killed mid-creation. */
+const STAGING_LEFT_MS = 10 * 60_000;
+
+/** Creates the (empty) folder a new session is put together in. */
+export function createStagingDir(sessionsDir: string, id: string): string {
+  fs.mkdirSync(sessionsDir, { recursive: true, mode: 0o700 });
+  sweepStaging(sessionsDir);
+  const dir = path.join(sessionsDir, `.${checkedId(id)}.new`);
+  fs.mkdirSync(dir, { mode: 0o700 });
+  return dir;
+}
+
+/** Moves a staged session to its id; returns the session's folder. */
+export function publishStagingDir(staging: string): string {
+  const id = STAGING.exec(path.basename(staging))?.[1];
+  if (!id) throw new Error(`${staging} is not a staging folder`);
+  const dir = path.join(path.dirname(staging), id);
+  fs.renameSync(staging, dir);
+  return dir;
+}
+
+/** Removes the staging folders a killed process left (best effort). */
+function sweepStaging(sessionsDir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(sessionsDir).filter((n) => STAGING.test(n));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = path.join(sessionsDir, name);
+    try {
+      if (Date.now() - fs.statSync(dir).mtimeMs > STAGING_LEFT_MS) fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+}
+
+function checkedId(id: string): string {
   if (!isSessionId(id)) {
     throw new Error(`invalid session id "${id}": expected YYYYMMDD-HHMMSS-xxxxxx (as made by newSessionId)`);
   }
-  const dir = path.join(sessionsDir, id);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
+  return id;
 }

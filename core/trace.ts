@@ -1,14 +1,17 @@
 // The session trace: one JSON row per event, appended as it happens. Every
-// row goes to the file in one synchronous write of the whole line, so a
-// process killed at any moment leaves every earlier row complete and at most
-// one torn row at the end; readTrace skips torn rows and says which.
+// row goes to the file in one synchronous write of the whole line, every
+// byte checked in (core/append-log.ts): a failed write leaves no partial row,
+// a process killed mid-row leaves one torn row that the next writer does not
+// glue onto, and readTrace skips unreadable rows, says which, and reads on.
 //
 // Secrets never reach the file: each row is redacted before it is written.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { openAppendLog, type AppendLog } from "./append-log.js";
 import type { CoreEvent } from "./events.js";
 import { secretForms } from "./redact.js";
+import { StateWriteError } from "./storage-error.js";
 
 export const REDACTED = "[REDACTED]";
 /** Shorter strings are not treated as secrets: redacting "true" or a 4-digit
@@ -31,7 +34,7 @@ export interface TraceOptions {
 
 export interface TraceWriter {
   readonly path: string;
-  /** Appends one redacted row. Throws if the trace is closed or the write fails. */
+  /** Appends one redacted row. Throws if the trace is closed, StateWriteError if the write fails. */
   write(event: CoreEvent): void;
   /** Closes the file; later calls do nothing. */
   close(): void;
@@ -94,55 +97,34 @@ export function createRedactor(secrets: readonly string[]): (value: unknown) => 
   };
 }
 
-/** Opens (appending to) a trace file, creating its directory if needed. */
+/** Opens (appending to) a trace file, creating its directory if needed; StateWriteError when it cannot. */
 export function openTrace(file: string, options: TraceOptions = { secrets: [] }): TraceWriter {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const redact = createRedactor(options.secrets);
-  const needsNewline = endsTorn(file);
-  // 0600: the trace holds the conversation and file contents.
-  let fd: number | null = fs.openSync(file, "a", 0o600);
-  // A previous writer killed mid-row left a line without its newline; start
-  // on a fresh line so our first row is not glued onto the torn one.
-  if (needsNewline) writeAll(fd, Buffer.from("\n"));
-
+  let log: AppendLog | null;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // 0600: the trace holds the conversation and file contents.
+    log = openAppendLog(file);
+  } catch (err) {
+    throw new StateWriteError(`could not open the trace ${file}`, err);
+  }
   return {
     path: file,
     write(event) {
-      if (fd === null) throw new Error(`trace ${file} is closed; cannot record event ${event.type} #${event.seq}`);
-      writeAll(fd, Buffer.from(redact(event) + "\n"));
+      if (log === null) throw new Error(`trace ${file} is closed; cannot record event ${event.type} #${event.seq}`);
+      try {
+        log.append(redact(event));
+      } catch (err) {
+        throw new StateWriteError(`could not write the trace ${file} (event ${event.type} #${event.seq})`, err);
+      }
     },
     close() {
-      if (fd === null) return;
-      const closing = fd;
-      fd = null;
-      fs.closeSync(closing);
+      if (log === null) return;
+      const closing = log;
+      log = null;
+      closing.close();
     },
   };
-}
-
-// One writeSync per row; the loop only matters if the kernel accepts part of
-// the buffer (rare for regular files), and then the rest follows at once.
-function writeAll(fd: number, bytes: Buffer): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-}
-
-function endsTorn(file: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return false; // no file yet
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    fs.readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 export interface SkippedRow {

@@ -7,7 +7,7 @@ import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { writeState } from "../../core/session-state.js";
 import { FatalError } from "../errors.js";
-import { findSession } from "../find-session.js";
+import { claimSession } from "../claim-session.js";
 import { continueHeadless } from "./resume.js";
 
 export async function answerCommand(args: ParsedArgs, version: string): Promise<number> {
@@ -16,20 +16,26 @@ export async function answerCommand(args: ParsedArgs, version: string): Promise<
   const [id, text] = args.positionals.length === 2 ? args.positionals : [undefined, args.positionals[0]!];
   if (!text!.trim()) throw new UsageError(`the answer is empty: ${usage}`);
 
-  const found = findSession(process.env, process.cwd(), id, {
+  // The lock is taken before the answer is written and kept by the run that continues.
+  const found = await claimSession(process.env, process.cwd(), id, {
     test: (s) => s.status === "input_required",
     what: "is waiting for an answer",
   });
   const { dir, state, status } = found;
   const q = state.question;
-  if (status !== "input_required" || !q) {
-    throw new FatalError(`session ${state.sessionId} is not waiting for an answer (its status is ${status})`);
+  try {
+    if (status !== "input_required" || !q) {
+      throw new FatalError(`session ${state.sessionId} is not waiting for an answer (its status is ${status})`);
+    }
+    if (q.answer !== undefined) {
+      throw new FatalError(`session ${state.sessionId} already has an answer to send (${JSON.stringify(q.answer)}); continue it with yuj resume ${state.sessionId}`);
+    }
+    q.answer = text!;
+    writeState(dir, state);
+  } catch (err) {
+    found.lock.release();
+    throw err;
   }
-  if (q.answer !== undefined) {
-    throw new FatalError(`session ${state.sessionId} already has an answer to send (${JSON.stringify(q.answer)}); continue it with yuj resume ${state.sessionId}`);
-  }
-  q.answer = text!;
-  writeState(dir, state);
   process.stderr.write(`yuj: answer recorded for session ${state.sessionId}; continuing\n`);
   return continueHeadless(found, args, version);
 }

@@ -6,10 +6,11 @@ import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import { projectConfigPath } from "../../core/paths.js";
 import { asExactRule } from "../../core/permissions/always-rules.js";
 import { formatRule } from "../../core/permissions/gate.js";
-import { writeState } from "../../core/session-state.js";
+import { writeState, type SessionState } from "../../core/session-state.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
-import { pausedSession } from "../find-session.js";
+import { claimSession } from "../claim-session.js";
+import { FatalError } from "../errors.js";
 
 export async function approveCommand(args: ParsedArgs): Promise<number> {
   const approve = args.command === "approve";
@@ -18,7 +19,22 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   if (!approve && (args.always || args.scope)) throw new UsageError("--always and --scope go with yuj approve");
   if (args.scope && !args.always) throw new UsageError("--scope goes with --always");
 
-  const { dir, state } = pausedSession(process.env, process.cwd(), args.positionals[0]);
+  // Held while the answer is written: a process running the session would overwrite it.
+  const { dir, state, status, lock } = await claimSession(process.env, process.cwd(), args.positionals[0], {
+    test: (s) => s.status === "approval_required",
+    what: "is waiting for an approval",
+  });
+  try {
+    if (status !== "approval_required" || !state.pending) {
+      throw new FatalError(`session ${state.sessionId} is not waiting for an approval (its status is ${status})`);
+    }
+    return record(args, approve, dir, state);
+  } finally {
+    lock.release();
+  }
+}
+
+function record(args: ParsedArgs, approve: boolean, dir: string, state: SessionState): number {
   const request = state.pending!.request;
   let answer: ApprovalAnswer;
   const out: string[] = [`Session ${state.sessionId}: ${request.summary}`];

@@ -13,7 +13,9 @@ import { resolveSession, type Resolved } from "../session.js";
 import { loadTui } from "../tui/load.js";
 import { demoCommand, initGit } from "./demo.js";
 import { FatalError } from "../errors.js";
-import { findSession, listSessions } from "../find-session.js";
+import type { SessionState } from "../../core/session-state.js";
+import { claimSession } from "../claim-session.js";
+import { findSession, listSessions, type ShownStatus } from "../find-session.js";
 import { nextAction } from "../next-action.js";
 import { argsFromSettings } from "../pause.js";
 
@@ -78,22 +80,30 @@ async function settleTrust(resolved: Resolved, resolveAgain: () => Resolved): Pr
  */
 async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: boolean): Promise<number> {
   const found = findSession(process.env, process.cwd(), id);
-  const { dir, state } = found;
-  const refused = refusal(found);
-  if (refused) throw new FatalError(refused);
-  if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${state.sessionId} headless with: yuj resume ${state.sessionId}`);
-  const stored = argsFromSettings(state.settings, args);
-  const resolve = () => resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
-  const { runTui } = await loadTui();
-  const resolved = await settleTrust(resolve(), resolve);
-  if (resolved === "quit") return 0;
-  return runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir } });
+  const early = refusal(found);
+  if (early) throw new FatalError(early);
+  if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${found.state.sessionId} headless with: yuj resume ${found.state.sessionId}`);
+  // Held for as long as the TUI shows the session; the state is read again under it.
+  const claimed = await claimSession(process.env, process.cwd(), found.state.sessionId);
+  const { dir, state, lock } = claimed;
+  try {
+    const refused = refusal(claimed);
+    if (refused) throw new FatalError(refused);
+    const stored = argsFromSettings(state.settings, args);
+    const resolve = () => resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
+    const { runTui } = await loadTui();
+    const resolved = await settleTrust(resolve(), resolve);
+    if (resolved === "quit") return 0;
+    return await runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir, lock } });
+  } finally {
+    lock.release();
+  }
 }
 
 /** Why the TUI will not open a session (it is busy elsewhere or waits on a command), or undefined. */
-function refusal({ state, status }: ReturnType<typeof findSession>): string | undefined {
+function refusal({ state, status, pid }: { state: SessionState; status: ShownStatus; pid?: number }): string | undefined {
   if (status !== "running" && status !== "approval_required" && status !== "input_required") return undefined;
-  const next = nextAction(state, status);
+  const next = nextAction(state, status, pid);
   return `session ${state.sessionId} is ${status}: ${next.text}${next.command ? `: ${next.command}` : ""}`;
 }
 

@@ -5,7 +5,7 @@
 
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
-import { findSession } from "../find-session.js";
+import { claimSession, type ClaimedSession } from "../claim-session.js";
 import { runHeadless } from "../headless.js";
 import { argsFromSettings } from "../pause.js";
 import { checkResumable } from "../resume-plan.js";
@@ -21,23 +21,23 @@ export async function resumeCommand(args: ParsedArgs, version: string): Promise<
   // else the message for the newest session here.
   const [first, second] = args.positionals;
   const [id, message] = second !== undefined || (first !== undefined && ID_PREFIX.test(first)) ? [first, second] : [undefined, first];
-  return continueHeadless(findSession(process.env, process.cwd(), id), args, version, message);
+  return continueHeadless(await claimSession(process.env, process.cwd(), id), args, version, message);
 }
 
-/** Runs a found session on, headless, with the settings it was started with (`yuj resume`, `yuj answer`). */
-export function continueHeadless(
-  found: ReturnType<typeof findSession>,
-  args: ParsedArgs,
-  version: string,
-  message?: string,
-): Promise<number> {
-  const { dir, state, status } = found;
-  checkResumable(state, status, message);
+/** Runs a claimed session on, headless, with the settings it was started with (`yuj resume`, `yuj answer`). */
+export async function continueHeadless(found: ClaimedSession, args: ParsedArgs, version: string, message?: string): Promise<number> {
+  const { dir, state, status, lock, skipped } = found;
+  try {
+    checkResumable(state, status, message);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   return runHeadless({
     args: argsFromSettings(state.settings, args),
     cwd: state.cwd,
     env: process.env,
     version,
-    start: { resume: state, dir, ...(message !== undefined ? { message } : {}) },
+    start: { resume: state, dir, lock, skipped, ...(message !== undefined ? { message } : {}) },
   });
 }

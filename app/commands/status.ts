@@ -9,14 +9,16 @@ import { keyValues, showReport, statusReport, statusText } from "../session-repo
 
 export async function statusCommand(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 1) throw new UsageError(`yuj ${args.command} takes at most one session id`);
-  const { dir, state, status } = findSession(process.env, process.cwd(), args.positionals[0]);
+  // Only reads: a session another process runs is shown, never locked.
+  const { dir, state, status, pid, skipped } = findSession(process.env, process.cwd(), args.positionals[0]);
   const json = args.output === "json";
   if (args.command === "status") {
-    const report = statusReport(state, status);
+    const report = statusReport(state, status, pid);
     process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : statusText(report));
     return 0;
   }
-  const report = showReport(state, status, dir);
+  const damaged = skipped.map((s) => `history.jsonl line ${s.line}: ${s.reason}; skipped`);
+  const report = showReport(state, status, dir, pid, damaged);
   if (json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return 0;
@@ -42,6 +44,7 @@ export async function statusCommand(args: ParsedArgs): Promise<number> {
       ["tokens", `${u.inputTokens} in (${u.cachedTokens} cached), ${u.outputTokens} out`],
       ["todos", report.todos.map((t) => `[${t.status}] ${t.description}`).join("\n")],
       ["jobs", report.jobs.map((j) => `${j.jobId} ${j.status}${j.exitCode != null ? ` (exit ${j.exitCode})` : ""}: ${j.command}`).join("\n")],
+      ["damaged", damaged.join("\n")],
     ]),
     report.recent.length ? `recent activity:\n${report.recent.map((l) => `  ${l}`).join("\n")}\n` : "recent activity: none\n",
   ];

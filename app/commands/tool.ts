@@ -4,7 +4,7 @@
 
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
-import { prepareCall, runPrepared } from "../../core/dispatch.js";
+import { prepareCall, reportResults, runPrepared } from "../../core/dispatch.js";
 import { announceSession, openSession, resolveSession } from "../session.js";
 import { createRedact, secretValues } from "../../core/redact.js";
 import { createPermissionGate } from "../../core/permissions/gate.js";
@@ -24,7 +24,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
   }
 
   const secrets = secretValues(process.env);
-  const session = openSession(
+  const session = await openSession(
     process.env,
     secrets,
     (e) => {
@@ -35,6 +35,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     },
     resolved.toolset,
     ["SIGTERM", "SIGHUP"],
+    { fresh: true },
   );
   try {
     await announceSession(session, { cwd, toolset: resolved.toolset, provider: "none", model: "none", version });
@@ -71,6 +72,8 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       }),
     });
     process.off("SIGINT", onSigint);
+    // No conversation to save: the result is reported at once.
+    reportResults([outcome], session.emit);
     process.stdout.write(outcome.modelText.endsWith("\n") ? outcome.modelText : `${outcome.modelText}\n`);
     return outcome.ok ? 0 : 1;
   } finally {

@@ -7,13 +7,14 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApprovalAnswer, Approver } from "../../core/approvals/types.js";
-import type { CoreEvent } from "../../core/events.js";
+import type { CoreEvent, EventBody } from "../../core/events.js";
 import { findInstructions } from "../../core/instructions.js";
 import { runLoop, type LoopInput, type RunOutcome } from "../../core/loop.js";
 import { parseScenario } from "../../core/providers/scenario.js";
 import { scriptedProvider } from "../../core/providers/scripted.js";
 import type { Provider } from "../../core/providers/types.js";
 import { secretValues } from "../../core/redact.js";
+import { newSessionId } from "../../core/session.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
 import { buildSystemPrompt } from "../../core/system-prompt.js";
 import { createRedactor } from "../../core/trace.js";
@@ -25,7 +26,7 @@ import { buildInteractiveGate } from "../permission-setup.js";
 import { createSessionRecord, STATUS_AFTER } from "../session-record.js";
 import { ignoredSummary } from "../../core/config/project-trust.js";
 import { announceUntrusted } from "../trust-notice.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession, type Resolved } from "../session.js";
 import { prepareResume } from "../resume-plan.js";
 import { extractSnapshot } from "../workspace-snapshot.js";
 import { firstDifference, normaliseRecorded, type PathSwap } from "./compare.js";
@@ -119,18 +120,19 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
       if (!x.allowDivergence) controller.abort(new Error("the replay diverged from the recording"));
     };
     let record: ReturnType<typeof createSessionRecord> | undefined;
-    const session = openSession(env, secrets, (e) => {
+    const state = newSessionState({ sessionId: newSessionId(), cwd, task: recording.messages[0] ?? "", settings: storedSettings(args, cwd) });
+    const session = await openSession(env, secrets, (e) => {
       record?.observe(e);
       compare(e);
       x.onEvent?.(serialize(e));
-    }, resolved.toolset, ["SIGHUP"]);
+    }, resolved.toolset, ["SIGHUP"], { create: state });
     swaps = [
       { from: source.dir, to: session.dir },
       { from: recording.started.cwd, to: cwd },
       ...(recording.snapshot.repo ? [{ from: recording.snapshot.repo, to: join(workspace, "repo") }] : []),
     ];
-    const state = newSessionState({ sessionId: session.id, cwd, task: recording.messages[0] ?? "", settings: storedSettings(args, cwd) });
     record = createSessionRecord(session.dir, state, session);
+    const saved = record;
     let reason = "answered";
     const notes: string[] = [];
     let unreproducible: string | undefined;
@@ -157,7 +159,10 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
         const next = runs[i + 1];
         let input: LoopInput = run.input;
         if (run.resumed) {
-          const repaired = repairAsResumed(state, run, session.emit);
+          const repaired = repairAsResumed(state, run, (reports) => {
+            saved.save({ durable: false });
+            for (const report of reports) session.emit(report);
+          });
           input = repaired.input;
           if (repaired.problem) {
             unreproducible = repaired.problem;
@@ -221,7 +226,7 @@ async function runOnce(
   /** The stop the provider made, if it made one: the loop reports it as a provider error. */
   stopped: () => RecordedKill | undefined,
   deps: Parameters<typeof runLoop>[2],
-  emit: ReturnType<typeof openSession>["emit"],
+  emit: OpenSession["emit"],
 ): Promise<RunOutcome> {
   const said = (kill: RecordedKill) =>
     emit({ type: "notice", level: "info", text: `replay: ${kill.message}; the next run goes on as \`yuj resume\` did` });
@@ -245,12 +250,11 @@ async function runOnce(
  * those the recorded resume closed, else the histories differ from here on
  * and the replay says so instead of comparing requests that cannot match.
  */
-function repairAsResumed(state: SessionState, run: RecordedRun, emit: ReturnType<typeof openSession>["emit"]) {
-  const closed: string[] = [];
-  const input = prepareResume(state, "running", "userText" in run.input ? run.input.userText : undefined, (e) => {
-    if (e.type === "tool_result") closed.push(e.callId);
-    return emit(e);
-  });
+function repairAsResumed(state: SessionState, run: RecordedRun, commit: (reports: EventBody[]) => void) {
+  const { input, reports } = prepareResume(state, "running", "userText" in run.input ? run.input.userText : undefined);
+  // Saved, then reported, as `yuj resume` does.
+  commit(reports);
+  const closed = reports.flatMap((r) => (r.type === "tool_result" ? [r.callId] : []));
   const want = run.closes.map((c) => c.callId);
   if (closed.join(" ") === want.join(" ")) return { input };
   const list = (ids: string[]) => (ids.length ? ids.join(", ") : "none");
@@ -312,7 +316,7 @@ function recordedApprover(recording: Recording): Approver {
 }
 
 /** ask_user answered with the recorded answer, shown in the trace as the TUI shows it. */
-function recordedAnswers(recording: Recording, emit: ReturnType<typeof openSession>["emit"]) {
+function recordedAnswers(recording: Recording, emit: OpenSession["emit"]) {
   return async (q: { callId: string; question: string }): Promise<string> => {
     emit({ type: "question_asked", callId: q.callId, question: q.question });
     const answer = recording.answers.get(q.callId);

@@ -8,6 +8,7 @@ import { render } from "ink";
 import type { Env } from "../../core/paths.js";
 import { secretValues } from "../../core/redact.js";
 import { createInteractiveApprover, createSessionController } from "../../core/session-controller.js";
+import type { SessionLock } from "../../core/session-lock.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
 import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
@@ -30,8 +31,8 @@ export interface TuiOptions {
   demo?: { overrides: Record<string, unknown>; banner: string };
   /** The session as the caller already resolved it (interactive), so start-up does it once. */
   resolved?: Resolved;
-  /** A stored session to open (`yuj --resume ID`): its history is shown and continued. */
-  resume?: { state: SessionState; dir: string };
+  /** A stored session to open (`yuj --resume ID`), its lock held: its history is shown and continued. */
+  resume?: { state: SessionState; dir: string; lock: SessionLock };
 }
 
 // Alternate screen plus bracketed paste (a paste arrives marked, so its
@@ -56,7 +57,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const resume = opts.resume;
   if (resume) replayInto(store, resume.dir);
   let record: SessionRecord | undefined;
-  const session = openSession(
+  const session = await openSession(
     opts.env,
     secrets,
     (e) => {
@@ -65,7 +66,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     },
     resolved.toolset,
     ["SIGTERM", "SIGHUP"],
-    resume ? { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir) } : undefined,
+    resume
+      ? { resume: { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir), lock: resume.lock } }
+      : { fresh: true },
   );
   // Started once the first frame is out (spawning git costs the frame tens
   // of ms); the first run waits for it (the controller's `ready`).
@@ -127,9 +130,10 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
   if (resume) {
     // Interrupted calls get their results; the next message continues the conversation.
-    prepareResume(state, storedStatus, undefined, session.emit);
-    session.emit({ type: "notice", level: "info", text: `Resumed session ${state.sessionId}: type a message to continue.` });
+    const { reports } = prepareResume(state, storedStatus, undefined);
     saved.save();
+    for (const report of reports) session.emit(report);
+    session.emit({ type: "notice", level: "info", text: `Resumed session ${state.sessionId}: type a message to continue.` });
   }
 
   const restore = () => process.stdout.write(ALT_SCREEN_OFF);

@@ -1,6 +1,7 @@
 // The conversation log: a step appends only itself, an insertion rewrites
-// from where it is, a line cut short by a crash is ignored, and a process
-// that did not write the log starts it over.
+// from where it is, a line cut short by a crash is skipped (and said) without
+// costing a later line, and a process that did not write the log starts it
+// over.
 
 import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,7 +30,7 @@ describe("history log", () => {
       { at: 0, items: [user("a")] },
       { at: 1, items: [user("b"), user("c")] },
     ]);
-    expect(readHistoryLog(d)).toEqual(history);
+    expect(readHistoryLog(d)!.history).toEqual(history);
   });
 
   it("rewrites from an insertion on", () => {
@@ -39,15 +40,32 @@ describe("history log", () => {
     history.splice(1, 0, { role: "summary", text: "S" });
     syncHistoryLog(d, history);
     expect(records(d)[1]).toEqual({ at: 1, items: history.slice(1) });
-    expect(readHistoryLog(d)).toEqual(history);
+    expect(readHistoryLog(d)!.history).toEqual(history);
   });
 
-  it("reads up to the last complete line after a crash mid-write", () => {
+  it("skips a line a crash cut short, says so, and loses no step appended after it", () => {
     const d = dir();
     const history: HistoryItem[] = [user("a")];
     syncHistoryLog(d, history);
     appendFileSync(join(d, HISTORY_FILE), '{"at":1,"items":[{"role":"user","te');
-    expect(readHistoryLog(d)).toEqual([user("a")]);
+    expect(readHistoryLog(d)).toEqual({ history: [user("a")], skipped: [{ line: 2, reason: "cut short (the writer stopped mid-line)" }] });
+    // The next process (it read the log) appends on a fresh line, not onto the torn one.
+    history.push(user("b"));
+    syncHistoryLog(d, history);
+    history.push(user("c"));
+    syncHistoryLog(d, history);
+    const read = readHistoryLog(d)!;
+    expect(read.history).toEqual([user("a"), user("b"), user("c")]);
+    expect(read.skipped).toEqual([{ line: 2, reason: expect.stringMatching(/^not JSON/) }]);
+  });
+
+  it("skips a record that would leave a gap rather than put items in the wrong place", () => {
+    const d = dir();
+    syncHistoryLog(d, [user("a")]);
+    appendFileSync(join(d, HISTORY_FILE), `${JSON.stringify({ at: 5, items: [user("z")] })}\n${JSON.stringify({ at: 1, items: [user("b")] })}\n`);
+    const read = readHistoryLog(d)!;
+    expect(read.history).toEqual([user("a"), user("b")]);
+    expect(read.skipped).toEqual([{ line: 2, reason: "it continues at item 5, but only 1 items precede it" }]);
   });
 
   it("starts the log over in a process that did not write or read it", () => {
@@ -57,6 +75,6 @@ describe("history log", () => {
     // Another directory with its own log that this process never saw.
     appendFileSync(join(copy, HISTORY_FILE), `${JSON.stringify({ at: 0, items: [user("x")] })}\n`);
     syncHistoryLog(copy, [user("y")]);
-    expect(readHistoryLog(copy)).toEqual([user("y")]);
+    expect(readHistoryLog(copy)!.history).toEqual([user("y")]);
   });
 });
