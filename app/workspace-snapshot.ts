@@ -13,11 +13,11 @@
 // commit and the index at HEAD, so `git status` and `git diff` in the replay
 // show the changes the session started with (all of them unstaged).
 
-import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { EventOf } from "../core/events.js";
+import { gitRunner } from "../core/git.js";
 
 export type WorkspaceSnapshot = Omit<EventOf<"workspace_snapshot">, "seq" | "ts" | "sessionId" | "agentId" | "turn">;
 
@@ -25,17 +25,15 @@ export type WorkspaceSnapshot = Omit<EventOf<"workspace_snapshot">, "seq" | "ts"
 // never waits forever; the snapshot is then recorded as unavailable.
 const GIT_TIMEOUT_MS = 60_000;
 
-function git(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile("git", args, { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args[0]} failed: ${(stderr || err.message).trim().split("\n")[0]}`));
-      else resolvePromise(stdout);
-    });
-  });
+// Through core/git: the repository's hooks, fsmonitor and filters never run.
+function gitFor(): (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => Promise<string> {
+  const run = gitRunner();
+  return (args, cwd, env) => run(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, ...(env ? { env } : {}) });
 }
 
 /** Snapshots `cwd`'s work tree; never throws (a failure is the unavailable form). */
 export async function snapshotWorkspace(cwd: string): Promise<WorkspaceSnapshot> {
+  const git = gitFor();
   let root: string;
   try {
     const inside = (await git(["rev-parse", "--is-inside-work-tree"], cwd)).trim();
@@ -78,6 +76,7 @@ export async function snapshotWorkspace(cwd: string): Promise<WorkspaceSnapshot>
  */
 export async function extractSnapshot(snapshot: WorkspaceSnapshot, into: string): Promise<string> {
   const { tree, repo } = snapshot;
+  const git = gitFor();
   if (!tree || !repo) throw new Error(`the session has no workspace snapshot${snapshot.unavailable ? ` (${snapshot.unavailable})` : ""}`);
   if (!existsSync(repo)) throw new Error(`the repository the snapshot lives in, ${repo}, is gone`);
   try {
@@ -85,7 +84,8 @@ export async function extractSnapshot(snapshot: WorkspaceSnapshot, into: string)
   } catch {
     throw new Error(`the snapshot tree ${tree} is not in ${repo} any more (pruned, or the repository was replaced)`);
   }
-  await git(["clone", "-q", "--shared", "--no-checkout", repo, into], tmpdir());
+  // No template: the clone gets no hooks copied in.
+  await git(["clone", "-q", "--shared", "--no-checkout", "--template=", repo, into], tmpdir());
   if (snapshot.head) await git(["reset", "-q", "--soft", snapshot.head], into);
   await git(["read-tree", "-u", "--reset", tree], into);
   await git(["read-tree", ...(snapshot.head ? [snapshot.head] : ["--empty"])], into);

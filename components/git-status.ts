@@ -1,10 +1,12 @@
 // The branch and changed files for the side panel. Runs git directly (no
 // shell), with a short timeout and without taking the index lock, so a slow
-// or busy repository costs a missing panel section rather than a stall.
+// or busy repository costs a missing panel section rather than a stall; and
+// through core/git, so nothing the repository names (fsmonitor, filters,
+// external diff, textconv) runs.
 
-import { execFile } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { gitRunner, type GitRunner } from "../core/git.js";
 
 export interface GitFileChange {
   path: string;
@@ -22,25 +24,14 @@ const TIMEOUT_MS = 2000;
 const COUNT_MAX_BYTES = 512 * 1024;
 const COUNT_MAX_FILES = 50;
 
-function git(cwd: string, args: string[]): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      args,
-      {
-        cwd,
-        timeout: TIMEOUT_MS,
-        maxBuffer: 4 * 1024 * 1024,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
-        windowsHide: true,
-      },
-      (err, stdout) => resolve(err ? undefined : stdout),
-    );
-  });
+function gitFor(run: GitRunner): (cwd: string, args: string[]) => Promise<string | undefined> {
+  const env = { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
+  return (cwd, args) => run(args, { cwd, env, timeoutMs: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }).catch(() => undefined);
 }
 
 /** The branch and the changes against HEAD; undefined outside a repository. */
 export async function readGitStatus(cwd: string): Promise<GitStatus | undefined> {
+  const git = gitFor(gitRunner());
   const [head, numstat, untracked] = await Promise.all([
     git(cwd, ["rev-parse", "--abbrev-ref", "HEAD"]),
     git(cwd, ["diff", "--numstat", "-z", "HEAD"]),

@@ -92,6 +92,24 @@ function reportSandbox(config: Config, cwd: string, say: (status: Status, what: 
   else if (sandbox.active) say("ok", "sandbox", `${mode}: commands run in bubblewrap (project writable, ${net})`);
   else if (sandbox.mode === "off") say("warn", "sandbox", `${mode}: commands run unsandboxed, with your permissions`);
   else say("warn", "sandbox", `${mode}: bubblewrap unusable, so commands run unsandboxed, with your permissions`);
+  if (sandbox.active) say("ok", "capabilities", capabilityLine());
+  say(config.sandbox.docker ? "warn" : "ok", "docker", dockerLine(config));
+}
+
+function capabilityLine(): string {
+  const root = process.getuid?.() === 0;
+  return (
+    `dropped: sandboxed commands hold no capabilities (--cap-drop ALL${root ? ", and yuj runs as root" : ""}) ` +
+    "and cannot create user namespaces"
+  );
+}
+
+function dockerLine(config: Config): string {
+  if (config.sandbox.docker) {
+    return "[sandbox].docker = true: the Docker socket is passed to sandboxed commands, which is host access";
+  }
+  const unix = config.sandbox.network ? "; with network = true, sandboxed commands cannot create unix sockets" : "";
+  return `[sandbox].docker = false (default): the Docker socket is not passed to sandboxed commands${unix}`;
 }
 
 function onPath(cmd: string): string | undefined {

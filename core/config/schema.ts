@@ -226,6 +226,8 @@ export const configSchema = z.strictObject({
     mode: z.enum(["auto", "on", "off"]).optional(),
     /** Let sandboxed commands use the host network (it is unshared by default). */
     network: z.boolean().default(false),
+    /** Pass the host's Docker socket to sandboxed commands: that is host access (root, in effect). */
+    docker: z.boolean().default(false),
     /** Absolute paths, `~/` paths or globs hidden from sandboxed commands; `optional:` may be missing. */
     unreadable_paths: z.array(z.string()).default([]),
   }),

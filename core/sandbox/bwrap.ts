@@ -1,14 +1,17 @@
 // The bubblewrap command line for one sandboxed command: the strict profile
 // (read-only host, writable project, fresh /tmp, own /proc and /dev, no
-// network, own pid/ipc/uts/cgroup namespaces, dies with yuj). Pure: every
-// fact about the filesystem arrives already resolved in the plan, so the
-// exact argv can be checked in a unit test.
+// network, own pid/ipc/uts/cgroup namespaces, no capabilities, a seccomp
+// filter, dies with yuj), the host's socket directories covered, and the
+// project's `.yuj/` and git config read-only. Pure: every fact about the
+// filesystem arrives already resolved in the plan, so the exact argv can be
+// checked in a unit test.
 //
 // bwrap performs its mount operations in the order given, and a later mount
 // covers an earlier one. The order below is therefore part of the contract:
 // the project is bound after any hidden ancestor of it (so hiding /home still
-// leaves a project in /home/me/p reachable), and hidden paths inside the
-// project come after the project bind (so they are not uncovered by it).
+// leaves a project in /home/me/p reachable), the read-only paths inside the
+// project come after the project bind and after the pinned git directories
+// (so neither uncovers them), and hidden paths come last.
 
 import * as path from "node:path";
 
@@ -22,8 +25,11 @@ export const SANDBOX_ENV: Readonly<Record<string, string>> = {
   MPLCONFIGDIR: "/tmp/mpl",
 };
 
-/** The host's Docker sockets, bound through when present (the spec's profile). */
+/** Where the Docker socket lives; passed through only with `[sandbox].docker = true`. */
 export const DOCKER_SOCKETS = ["/run/docker.sock", "/var/run/docker.sock"] as const;
+
+/** The file descriptor bwrap reads the seccomp filter from (see seccomp.ts). */
+export const SECCOMP_FD = 3;
 
 /** A path to make unreadable: a directory gets an empty tmpfs, anything else /dev/null. */
 export interface HiddenPath {
@@ -38,10 +44,18 @@ export interface BwrapPlan {
   cwd: string;
   /** Keep the host network (`[sandbox].network = true`). */
   network: boolean;
-  /** Existing `.git/hooks` directories: covered by an empty, throwaway tmpfs. */
-  gitHooks: readonly string[];
-  /** Docker sockets present on the host (real paths). */
-  dockerSockets: readonly string[];
+  /** Host directories of unix sockets (/run, ...): each gets an empty tmpfs. */
+  socketDirs: readonly string[];
+  /** Links at the top of those directories, recreated inside the tmpfs. */
+  socketDirLinks: readonly { path: string; target: string }[];
+  /** Host files inside those directories bound back read-only (resolv.conf). */
+  socketDirFiles: readonly string[];
+  /** Writable paths in the project bound onto themselves, so they cannot be renamed (a git directory). */
+  pinned: readonly string[];
+  /** Paths in the project bound read-only (`.yuj/`, git's config and hooks). */
+  readOnly: readonly string[];
+  /** Docker sockets to pass through: `[host real path, path inside]` (empty unless docker = true). */
+  dockerSockets: readonly (readonly [string, string])[];
   /** `[sandbox].unreadable_paths`, resolved to real paths that exist. */
   hidden: readonly HiddenPath[];
 }
@@ -52,16 +66,22 @@ export function isWithin(child: string, parent: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
+/** Parts of the sandbox's /proc that act on the whole machine, bound read-only. */
+const PROC_READ_ONLY = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"];
+
 /**
- * The namespace and base-mount flags every sandbox uses, without anything
- * specific to a project or command. The availability probe runs exactly
- * these, so "bwrap works" means "this profile works".
+ * The namespace, capability and base-mount flags every sandbox uses, without
+ * anything specific to a project or command. The availability probe runs
+ * exactly these, so "bwrap works" means "this profile works".
  */
 export function bwrapProfileArgs(opts: { network: boolean }): string[] {
   return [
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",
+    // uid 0 passes the file checks on these even without capabilities, and
+    // some settings check nothing more (vm.swappiness, the sysrq trigger).
+    ...PROC_READ_ONLY.flatMap((p) => ["--ro-bind-try", p, p]),
     "--tmpfs", "/tmp",
     ...(opts.network ? [] : ["--unshare-net"]),
     "--unshare-pid",
@@ -71,6 +91,12 @@ export function bwrapProfileArgs(opts: { network: boolean }): string[] {
     // bwrap gets SIGKILL when yuj dies, and with its own pid namespace that
     // ends every process inside: nothing outlives yuj, even a SIGKILLed yuj.
     "--die-with-parent",
+    // Run as root (CI, containers), bwrap would otherwise hand the command
+    // every capability: remounting / writable, unmounting what hides a path.
+    // Dropped from the bounding set too, and with no_new_privs (which bwrap
+    // always sets) nothing regains them, not even a setuid binary.
+    "--cap-drop", "ALL",
+    "--seccomp", String(SECCOMP_FD),
   ];
 }
 
@@ -87,20 +113,25 @@ function hideArgs(h: HiddenPath): string[] {
 /** The full argv after the bwrap binary: profile, mounts, `--chdir cwd -- argv`. */
 export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   const project = plan.projectDir;
-  const reachable = (p: string) => isWithin(p, project) || !FRESH_MOUNTS.some((m) => isWithin(p, m));
+  const fresh = [...FRESH_MOUNTS, ...plan.socketDirs];
+  const reachable = (p: string) => isWithin(p, project) || !fresh.some((m) => isWithin(p, m));
   const hidden = plan.hidden.filter((h) => reachable(h.path));
-  const isHidden = (p: string) => hidden.some((h) => isWithin(p, h.path));
+  const isHidden = (p: string) => plan.hidden.some((h) => isWithin(p, h.path));
   const ancestors = hidden.filter((h) => h.path !== project && isWithin(project, h.path));
   const others = hidden.filter((h) => !ancestors.includes(h));
 
   const args = bwrapProfileArgs({ network: plan.network });
+  for (const dir of plan.socketDirs) args.push("--tmpfs", dir);
+  for (const link of plan.socketDirLinks) args.push("--symlink", link.target, link.path);
+  for (const file of plan.socketDirFiles) args.push("--ro-bind", file, file);
   for (const h of ancestors) args.push(...hideArgs(h));
   args.push("--bind", project, project);
-  // A hook planted by a command would run outside the sandbox at yuj's next
-  // git commit; an empty tmpfs lets git work while keeping hooks out.
-  for (const hooks of plan.gitHooks) args.push("--tmpfs", hooks);
-  for (const sock of plan.dockerSockets) {
-    if (!isHidden(sock)) args.push("--bind", sock, sock);
+  // Pinned first: binding a directory again would uncover read-only mounts
+  // made inside it before.
+  for (const p of plan.pinned) args.push("--bind", p, p);
+  for (const p of plan.readOnly) args.push("--ro-bind", p, p);
+  for (const [host, inside] of plan.dockerSockets) {
+    if (!isHidden(host) && !isHidden(inside)) args.push("--bind", host, inside);
   }
   for (const h of others) args.push(...hideArgs(h));
   args.push("--chdir", plan.cwd, "--", ...argv);

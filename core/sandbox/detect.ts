@@ -1,14 +1,16 @@
 // Finding bubblewrap and proving it can actually build a sandbox here. A
 // binary on disk is not enough: inside an unprivileged container, or where
 // user namespaces are disabled, bwrap exists but every start fails. So the
-// probe runs the real profile once (around `true`) and the answer is cached
-// for the life of the process: it cannot change while yuj runs.
+// probe runs the real profile once (around `true`), capability drop and
+// seccomp filter included, started the way every command is, and the answer
+// is cached for the life of the process: it cannot change while yuj runs.
 
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Env } from "../paths.js";
 import { bwrapProfileArgs } from "./bwrap.js";
+import { seccompFile, withSeccompFd } from "./seccomp.js";
 
 export const INSTALL_HINT = "apt-get install bubblewrap";
 
@@ -29,6 +31,8 @@ export interface DetectOptions {
   bwrapBin?: string;
   /** Whether the sandbox will keep the host network (the probe then does not unshare it). */
   network?: boolean;
+  /** Whether the Docker socket is passed (the seccomp filter then allows unix sockets). */
+  docker?: boolean;
 }
 
 function isExecutable(file: string): boolean {
@@ -80,21 +84,29 @@ const cache = new Map<string, BwrapStatus>();
 export function detectBwrap(opts: DetectOptions, env: Env, fresh = false): BwrapStatus {
   const located = locateBwrap(opts, env);
   if ("reason" in located) return { usable: false, reason: located.reason };
-  const key = `${located.path}\0${opts.network ? "net" : "nonet"}`;
+  const network = opts.network ?? false;
+  const blockUnixSockets = network && !opts.docker;
+  const key = `${located.path}\0${network ? "net" : "nonet"}\0${blockUnixSockets ? "nounix" : "unix"}`;
   const cached = cache.get(key);
   if (cached && !fresh) return cached;
-  const status = probe(located.path, opts.network ?? false, env);
+  const status = probe(located.path, network, blockUnixSockets, env);
   cache.set(key, status);
   return status;
 }
 
-function probe(bin: string, network: boolean, env: Env): BwrapStatus {
+function probe(bin: string, network: boolean, blockUnixSockets: boolean, env: Env): BwrapStatus {
   const bwrap: BwrapFound = { path: bin };
   const version = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 5000 });
   const line = (version.stdout ?? "").trim().split("\n")[0];
   if (version.status === 0 && line) bwrap.version = line;
-  const args = [...bwrapProfileArgs({ network }), "--", probeProgram(env)];
-  const run = spawnSync(bin, args, { encoding: "utf8", timeout: 10_000, cwd: "/", env: { ...env } as NodeJS.ProcessEnv });
+  let launch: { file: string; args: string[] };
+  try {
+    const args = [...bwrapProfileArgs({ network }), "--", probeProgram(env)];
+    launch = withSeccompFd(bin, args, seccompFile({ blockUnixSockets }));
+  } catch (err) {
+    return { usable: false, bwrap, reason: `the sandbox's seccomp filter could not be written: ${(err as Error).message}` };
+  }
+  const run = spawnSync(launch.file, launch.args, { encoding: "utf8", timeout: 10_000, cwd: "/", env: { ...env } as NodeJS.ProcessEnv });
   if (run.status === 0) return { usable: true, bwrap };
   const detail = run.error
     ? run.error.message

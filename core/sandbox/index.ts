@@ -23,6 +23,9 @@ import type { Config } from "../config/schema.js";
 import type { Env } from "../paths.js";
 import { bwrapArgs, DOCKER_SOCKETS, SANDBOX_ENV } from "./bwrap.js";
 import { detectBwrap, type BwrapStatus } from "./detect.js";
+import { hostSocketCover } from "./host-sockets.js";
+import { guardProject } from "./project-guard.js";
+import { seccompFile, withSeccompFd } from "./seccomp.js";
 import { resolveUnreadable } from "./unreadable.js";
 
 export type SandboxMode = "auto" | "on" | "off";
@@ -72,6 +75,15 @@ export function unavailableMessage(reason: string): string {
   return `sandbox unavailable: ${reason}; the command was not run`;
 }
 
+/**
+ * With the host network shared, the host's abstract unix sockets are shared
+ * too, so no unix socket may be created (seccomp.ts); except when Docker is
+ * passed, which needs one and is host access already.
+ */
+export function unixSocketsBlocked(config: Config): boolean {
+  return config.sandbox.network && !config.sandbox.docker;
+}
+
 export function resolveSandboxMode(config: Config): ModeChoice {
   const { mode } = config.sandbox;
   const { sandbox_bash: legacy, sandbox_required: required } = config.tools;
@@ -93,17 +105,25 @@ function realOr(p: string): string {
   }
 }
 
-function isDir(p: string): boolean {
-  try {
-    return fs.lstatSync(p).isDirectory();
-  } catch {
-    return false;
+/** Docker sockets present on the host, as `[real path, path the command uses]`. */
+function dockerSockets(): Array<[string, string]> {
+  const out = new Map<string, [string, string]>();
+  for (const p of DOCKER_SOCKETS) {
+    try {
+      if (!fs.statSync(p).isSocket()) continue;
+    } catch {
+      continue;
+    }
+    // /var/run is usually a link to /run: one mount serves both names.
+    const inside = path.join(realOr(path.dirname(p)), path.basename(p));
+    out.set(inside, [realOr(p), inside]);
   }
+  return [...out.values()];
 }
 
 export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {}): Sandbox {
   const choice = resolveSandboxMode(config);
-  const network = config.sandbox.network;
+  const { network, docker } = config.sandbox;
   const unreadable = config.sandbox.unreadable_paths;
   const projectDir = realOr(opts.projectDir ?? process.cwd());
   const required = choice.mode === "on" || (choice.mode === "auto" && unreadable.length > 0);
@@ -111,7 +131,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
   let status: BwrapStatus | undefined;
   const detect = (): BwrapStatus | undefined => {
     if (choice.mode === "off") return undefined;
-    status ??= detectBwrap({ bwrapBin: config.tools.bwrap_bin, network }, env, opts.freshProbe);
+    status ??= detectBwrap({ bwrapBin: config.tools.bwrap_bin, network, docker }, env, opts.freshProbe);
     return status;
   };
   const active = () => detect()?.usable === true;
@@ -131,10 +151,23 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
     const resolved = resolveUnreadable(unreadable, { projectDir, ...(env.HOME ? { home: env.HOME } : {}) });
     if ("error" in resolved) return { error: resolved.error };
     const realCwd = realOr(cwd);
-    const gitHooks = [...new Set([projectDir, realCwd].map((d) => path.join(d, ".git", "hooks")))].filter(isDir).map(realOr);
-    const dockerSockets = [...new Set(DOCKER_SOCKETS.filter((p) => fs.existsSync(p)).map(realOr))];
-    const args = bwrapArgs({ projectDir, cwd: realCwd, network, gitHooks, dockerSockets, hidden: resolved.hidden }, argv);
-    return { file: s.bwrap.path, args, env: { ...base, ...SANDBOX_ENV } };
+    const guard = guardProject(projectDir, realCwd, env);
+    if ("error" in guard) return { error: guard.error };
+    const sockets = hostSocketCover(env);
+    const plan = {
+      projectDir,
+      cwd: realCwd,
+      network,
+      socketDirs: sockets.dirs,
+      socketDirLinks: sockets.links,
+      socketDirFiles: sockets.files,
+      pinned: guard.pinned,
+      readOnly: guard.readOnly,
+      dockerSockets: docker ? dockerSockets() : [],
+      hidden: resolved.hidden,
+    };
+    const filter = seccompFile({ blockUnixSockets: unixSocketsBlocked(config) });
+    return { ...withSeccompFd(s.bwrap.path, bwrapArgs(plan, argv), filter), env: { ...base, ...SANDBOX_ENV } };
   }
 
   return {

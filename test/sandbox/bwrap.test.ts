@@ -17,7 +17,11 @@ const plan = (over: Partial<BwrapPlan> = {}): BwrapPlan => ({
   projectDir: "/home/me/proj",
   cwd: "/home/me/proj/sub",
   network: false,
-  gitHooks: [],
+  socketDirs: [],
+  socketDirLinks: [],
+  socketDirFiles: [],
+  pinned: [],
+  readOnly: [],
   dockerSockets: [],
   hidden: [],
   ...over,
@@ -29,6 +33,10 @@ describe("bwrapArgs", () => {
       "--ro-bind", "/", "/",
       "--dev", "/dev",
       "--proc", "/proc",
+      "--ro-bind-try", "/proc/sys", "/proc/sys",
+      "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+      "--ro-bind-try", "/proc/irq", "/proc/irq",
+      "--ro-bind-try", "/proc/bus", "/proc/bus",
       "--tmpfs", "/tmp",
       "--unshare-net",
       "--unshare-pid",
@@ -36,36 +44,50 @@ describe("bwrapArgs", () => {
       "--unshare-uts",
       "--unshare-cgroup",
       "--die-with-parent",
+      "--cap-drop", "ALL",
+      "--seccomp", "3",
       "--bind", "/home/me/proj", "/home/me/proj",
       "--chdir", "/home/me/proj/sub",
       "--", "bash", "-o", "pipefail", "-c", "make test",
     ]);
   });
 
-  it("never creates a user namespace and keeps the network only when asked", () => {
+  it("never creates a user namespace, drops every capability, and keeps the network only when asked", () => {
     expect(bwrapProfileArgs({ network: false }).join(" ")).not.toMatch(/unshare-user|unshare-all/);
+    expect(bwrapProfileArgs({ network: true }).join(" ")).toContain("--cap-drop ALL --seccomp 3");
     expect(bwrapProfileArgs({ network: true })).not.toContain("--unshare-net");
   });
 
-  it("orders mounts: hidden ancestors, project, hooks, docker, other hidden paths", () => {
+  it("orders mounts: socket dirs, hidden ancestors, project, pinned, read-only, docker, other hidden paths", () => {
     const args = bwrapArgs(
       plan({
-        gitHooks: ["/home/me/proj/.git/hooks"],
-        dockerSockets: ["/run/docker.sock"],
+        socketDirs: ["/run"],
+        socketDirLinks: [{ path: "/run/shm", target: "/dev/shm" }],
+        socketDirFiles: ["/run/systemd/resolve/stub-resolv.conf"],
+        pinned: ["/home/me/proj/.git"],
+        readOnly: ["/home/me/proj/.yuj", "/home/me/proj/.git/config", "/home/me/proj/.git/hooks"],
+        dockerSockets: [["/run/docker.sock", "/run/docker.sock"]],
         hidden: [
           { path: "/home", kind: "dir" },
           { path: "/home/me/proj/.env", kind: "file" },
           { path: "/etc/secrets", kind: "dir" },
           { path: "/tmp/host-only", kind: "file" }, // already invisible: /tmp is fresh
+          { path: "/run/user/1000/secret", kind: "file" }, // so is /run
         ],
       }),
       ["true"],
     );
     const mounts = args.slice(bwrapProfileArgs({ network: false }).length, args.indexOf("--chdir"));
     expect(mounts).toEqual([
+      "--tmpfs", "/run",
+      "--symlink", "/dev/shm", "/run/shm",
+      "--ro-bind", "/run/systemd/resolve/stub-resolv.conf", "/run/systemd/resolve/stub-resolv.conf",
       "--tmpfs", "/home",
       "--bind", "/home/me/proj", "/home/me/proj",
-      "--tmpfs", "/home/me/proj/.git/hooks",
+      "--bind", "/home/me/proj/.git", "/home/me/proj/.git",
+      "--ro-bind", "/home/me/proj/.yuj", "/home/me/proj/.yuj",
+      "--ro-bind", "/home/me/proj/.git/config", "/home/me/proj/.git/config",
+      "--ro-bind", "/home/me/proj/.git/hooks", "/home/me/proj/.git/hooks",
       "--bind", "/run/docker.sock", "/run/docker.sock",
       "--ro-bind", "/dev/null", "/home/me/proj/.env",
       "--tmpfs", "/etc/secrets",
@@ -73,7 +95,7 @@ describe("bwrapArgs", () => {
   });
 
   it("does not bind a docker socket the user hid", () => {
-    const args = bwrapArgs(plan({ dockerSockets: ["/run/docker.sock"], hidden: [{ path: "/run", kind: "dir" }] }), ["true"]);
+    const args = bwrapArgs(plan({ dockerSockets: [["/run/docker.sock", "/run/docker.sock"]], hidden: [{ path: "/run", kind: "dir" }] }), ["true"]);
     expect(args).not.toContain("/run/docker.sock");
   });
 
@@ -90,6 +112,7 @@ describe("the mode and its older keys", () => {
     expect(mode({})).toEqual({ mode: "auto", source: "default" });
     expect(defaultConfig().tools.sandbox_required).toBe(true);
     expect(defaultConfig().sandbox.network).toBe(false);
+    expect(defaultConfig().sandbox.docker).toBe(false);
   });
 
   it("maps sandbox_bash / sandbox_required when [sandbox].mode is unset", () => {

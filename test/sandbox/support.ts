@@ -106,3 +106,32 @@ export async function until(check: () => boolean, timeoutMs = 5000): Promise<boo
 export function marker(what: string): string {
   return `yuj-sbx-${what}-${process.pid}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
 }
+
+/** Runs one background job to its end and returns its output. */
+export async function runInBackground(h: SandboxHarness, command: string): Promise<string> {
+  const job = h.manager.start({ command, cwd: h.project, background: true });
+  await h.manager.wait(job.id, "exit", 25_000);
+  return (await h.manager.readNew(job.id)).text;
+}
+
+/** git's identity for commits made by tests, on the host and inside the sandbox alike. */
+export const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "yuj test",
+  GIT_AUTHOR_EMAIL: "test@yuj.invalid",
+  GIT_COMMITTER_NAME: "yuj test",
+  GIT_COMMITTER_EMAIL: "test@yuj.invalid",
+} as const;
+
+/** Runs git on the host in `cwd` (as the user would), with the test identity. */
+export function hostGit(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...GIT_IDENTITY }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** A real repository with one commit. */
+export function gitRepo(dir = tempDir("yuj-sbx-repo-")): string {
+  hostGit(dir, "init", "-q");
+  fs.writeFileSync(path.join(dir, "README"), "hello\n");
+  hostGit(dir, "add", "README");
+  hostGit(dir, "commit", "-q", "-m", "first");
+  return dir;
+}

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
-import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { displayPath, gitDirError, isInGitDir, resolveInCwd } from "../lib/paths.js";
 
 export interface Observation {
   /** sha256 of the content a complete read (or this session's later change) left. */
@@ -107,6 +107,7 @@ export async function resolveNoFollow(fs: FileSystem, cwd: string, input: string
   }
   if (/[\r\n\0]/.test(base)) return { ok: false, error: "path contains forbidden character (newline or NUL)" };
   const abs = path.join(parent.abs, base);
+  if (isInGitDir(parent.cwdReal, abs)) return { ok: false, error: plain(gitDirError(input)) };
   return { ok: true, abs, cwdReal: parent.cwdReal, display: displayPath(parent.cwdReal, abs) };
 }
 

@@ -13,9 +13,9 @@
 // by the formatter. Files that were clean and stay clean are unchanged by
 // definition. Outside a repository only the target is watched.
 
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as path from "node:path";
+import { gitRunner } from "../../core/git.js";
 import type { FileSystem, Services } from "../../core/services.js";
 import { commandEnv } from "../../core/jobs/shell-env.js";
 import { jobEnv, killGroup } from "./process-group.js";
@@ -124,15 +124,10 @@ export interface RepoSnapshot {
 /** The environment of yuj's own git calls: the one commands get (the repository's config may run programs). */
 type GitEnv = Record<string, string>;
 
+// Through core/git: nothing the repository names (hooks, fsmonitor, filters) runs.
 function git(cwd: string, args: string[], env: GitEnv): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      ["--no-optional-locks", ...args],
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...env, GIT_OPTIONAL_LOCKS: "0" } },
-      (err, stdout) => resolve(err ? undefined : stdout),
-    );
-  });
+  const opts = { cwd, env: { ...env, GIT_OPTIONAL_LOCKS: "0" }, timeoutMs: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 };
+  return gitRunner()(args, opts).catch(() => undefined);
 }
 
 /** The repository root containing `dir`, or undefined outside a repository (or without git). */

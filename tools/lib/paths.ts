@@ -7,6 +7,11 @@
 // `/dev/stdin`) is refused as an escape. Symlinks are
 // resolved (realpath of the deepest existing ancestor) so a link cannot lead
 // out of cwd; the resolved path is what the tool then operates on.
+//
+// Nothing inside a `.git` directory (or a `.git` file) is a task file: git's
+// config and hooks name programs that git runs on the host, outside any
+// sandbox, so a file tool writing there could plant a command for the next
+// `git status`. Every file tool refuses such paths; git commands are the way.
 
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
@@ -21,6 +26,21 @@ export interface ResolveOptions {
 }
 
 export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
+
+/** The refusal for a path inside `.git`, naming why and what to do instead. */
+export function gitDirError(input: string): string {
+  return (
+    `ERROR: ${input} is inside .git/, which holds git's config and hooks: git runs what they name outside the sandbox, ` +
+    "so file tools neither read nor change anything there; use git commands through the shell instead"
+  );
+}
+
+/** `abs` is a `.git` entry of the task directory or lies inside one. */
+export function isInGitDir(cwdReal: string, abs: string): boolean {
+  const rel = path.relative(cwdReal, abs);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return false;
+  return rel.split(path.sep).some((part) => part.toLowerCase() === ".git");
+}
 
 // Pseudo-filesystems whose entries are never task files; reading one could block
 // (/dev/stdin) or leak host state, even when cwd itself is "/".
@@ -102,6 +122,7 @@ export async function resolveInCwd(
   }
   if (!inside(cwdReal, real)) return escapes;
   if (SPECIAL_ROOTS.some((root) => inside(root, real) && !inside(root, cwdReal))) return escapes;
+  if (isInGitDir(cwdReal, real) || isInGitDir(cwdAbs, target)) return { ok: false, error: gitDirError(input) };
 
   try {
     const st = await fs.stat(real);

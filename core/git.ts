@@ -1,0 +1,120 @@
+// yuj's own git calls (the workspace snapshot and replay, the side panel's
+// status, the formatter's change attribution). They run on the host, outside
+// the sandbox, in a repository whose files a model's commands have written;
+// so git must not run anything the repository names: no hooks, no
+// fsmonitor, no clean/smudge/process filters, no external diff or textconv,
+// no pager, no automatic gc, no system config. Every call goes through
+// here. The same holds whatever config git ends up reading: `-c` wins over
+// every file, and the filter names are read from the config git will use.
+//
+// Filter drivers have no global off switch, so their names are read from the
+// config first (reading config runs nothing) and each is blanked with `-c`:
+// an empty command is no filter. Options given with `-c` reach the git
+// processes git itself starts (a submodule's status), through the
+// environment.
+
+import { execFile } from "node:child_process";
+
+export interface GitOptions {
+  cwd: string;
+  /** The environment to start from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  maxBuffer?: number;
+}
+
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `-c` pairs that switch off everything git could run besides itself. */
+export const QUIET_GIT_CONFIG: readonly string[] = [
+  "core.hooksPath=/dev/null", // not a directory: no hook is ever found
+  "core.fsmonitor=false",
+  "core.pager=cat",
+  "diff.external=",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "log.showSignature=false",
+  "status.submoduleSummary=false",
+  "submodule.recurse=false",
+  "core.sshCommand=false",
+  "credential.helper=",
+].flatMap((c) => ["-c", c]);
+
+// Options on the subcommand's own command line: diffs without external
+// programs, and no descent into submodules (a submodule is a repository of
+// its own, whose config and filters a command may have written).
+const SUBCOMMAND_OFF: Readonly<Record<string, readonly string[]>> = {
+  diff: ["--no-ext-diff", "--no-textconv", "--ignore-submodules=all"],
+  log: ["--no-ext-diff", "--no-textconv"],
+  show: ["--no-ext-diff", "--no-textconv"],
+  status: ["--ignore-submodules=all"],
+};
+
+/** The environment for yuj's git: no system config, no pager, no prompt, no external diff. */
+export function quietGitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, GIT_CONFIG_NOSYSTEM: "1", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
+  delete env.GIT_EXTERNAL_DIFF;
+  delete env.GIT_ASKPASS;
+  delete env.SSH_ASKPASS;
+  return env;
+}
+
+/** Runs `git prefix... args...`; a failure names `args[0]` and git's first line of complaint. */
+function run(prefix: readonly string[], args: readonly string[], opts: GitOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      [...prefix, ...args],
+      { cwd: opts.cwd, env: quietGitEnv(opts.env), timeout: opts.timeoutMs ?? 60_000, maxBuffer: opts.maxBuffer ?? 16 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (err) reject(new GitError(args, `git ${args[0]} failed: ${(stderr || err.message).trim().split("\n")[0]}`));
+        else resolve(stdout);
+      },
+    );
+  });
+}
+
+/** `-c filter.<name>.<clean|smudge|process>= ...` for every filter driver the config at `cwd` defines. */
+export async function filterOverrides(opts: GitOptions): Promise<string[]> {
+  let out: string;
+  try {
+    out = await run(QUIET_GIT_CONFIG, ["config", "--null", "--name-only", "--get-regexp", "^filter\\."], opts);
+  } catch {
+    return []; // exit 1: none defined (or not a repository: nothing to filter)
+  }
+  const names = new Set<string>();
+  for (const key of out.split("\0")) {
+    const m = /^filter\.(.+)\.[^.]+$/s.exec(key.trim());
+    if (m) names.add(m[1]!);
+  }
+  return [...names].flatMap((n) => ["clean", "smudge", "process"].flatMap((what) => ["-c", `filter.${n}.${what}=`]).concat("-c", `filter.${n}.required=false`));
+}
+
+/** Runs git with everything it could start switched off; `filters` from filterOverrides(). */
+export function runGit(args: readonly string[], opts: GitOptions & { filters?: readonly string[] }): Promise<string> {
+  const [sub, ...rest] = args;
+  const off = sub !== undefined ? SUBCOMMAND_OFF[sub] : undefined;
+  return run([...QUIET_GIT_CONFIG, ...(opts.filters ?? [])], off ? [sub!, ...off, ...rest] : args, opts);
+}
+
+export type GitRunner = (args: readonly string[], opts: GitOptions) => Promise<string>;
+
+/**
+ * runGit for a sequence of calls: the filter names of each directory's
+ * repository are read once, on its first call.
+ */
+export function gitRunner(): GitRunner {
+  const filters = new Map<string, Promise<string[]>>();
+  return async (args, opts) => {
+    let known = filters.get(opts.cwd);
+    if (!known) filters.set(opts.cwd, (known = filterOverrides(opts)));
+    return runGit(args, { ...opts, filters: await known });
+  };
+}
