@@ -166,7 +166,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
       dockerSockets: docker ? dockerSockets() : [],
       hidden: resolved.hidden,
     };
-    const filter = seccompFile({ blockUnixSockets: unixSocketsBlocked(config) });
+    const filter = seccompFile({ blockUnixSockets: unixSocketsBlocked(config) }, projectDir);
     return { ...withSeccompFd(s.bwrap.path, bwrapArgs(plan, argv), filter), env: { ...base, ...SANDBOX_ENV } };
   }
 

@@ -19,7 +19,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SECCOMP_FD } from "./bwrap.js";
+import { isWithin, SECCOMP_FD } from "./bwrap.js";
 
 export interface FilterOptions {
   /** Refuse socket(AF_UNIX) and io_uring. */
@@ -144,26 +144,36 @@ export function seccompProgram(opts: FilterOptions): Buffer {
   return buf;
 }
 
-let dir: string | undefined;
-const written = new Map<string, string>();
+const dirs = new Map<string, string>();
+
+/** A temp base outside `avoid` (the writable project), so no command can swap the filter file. */
+function baseOutside(avoid: string | undefined): string {
+  const candidates = [os.tmpdir(), "/tmp"].map((d) => {
+    try {
+      return fs.realpathSync(d);
+    } catch {
+      return d;
+    }
+  });
+  return candidates.find((d) => !avoid || !isWithin(d, avoid)) ?? candidates[0]!;
+}
 
 /**
  * A file holding the filter, written once per process into a private
- * directory under the host's /tmp (which sandboxed commands never see) and
- * removed when yuj exits. The shell that starts bwrap opens it as fd 3.
+ * directory under the host's temp directory (which sandboxed commands never
+ * see, unless the project holds it: then /tmp) and removed when yuj exits.
+ * The shell that starts bwrap opens it as fd 3.
  */
-export function seccompFile(opts: FilterOptions): string {
-  const name = opts.blockUnixSockets ? "no-userns-no-unix.bpf" : "no-userns.bpf";
-  const known = written.get(name);
-  if (known && fs.existsSync(known)) return known;
+export function seccompFile(opts: FilterOptions, avoid?: string): string {
+  const base = baseOutside(avoid);
+  let dir = dirs.get(base);
   if (!dir || !fs.existsSync(dir)) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "yuj-seccomp-"));
-    const made = dir;
+    const made = fs.mkdtempSync(path.join(base, "yuj-seccomp-"));
     process.once("exit", () => fs.rmSync(made, { recursive: true, force: true }));
+    dirs.set(base, (dir = made));
   }
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, seccompProgram(opts), { mode: 0o400 });
-  written.set(name, file);
+  const file = path.join(dir, opts.blockUnixSockets ? "no-userns-no-unix.bpf" : "no-userns.bpf");
+  if (!fs.existsSync(file)) fs.writeFileSync(file, seccompProgram(opts), { mode: 0o400 });
   return file;
 }
 

@@ -52,6 +52,20 @@ describe.skipIf(noBwrap)("yuj tool bash, sandboxed (real bwrap, the built CLI)",
     const res = await runCli(["doctor", "--config", "sbx.toml"], { cwd: project('[sandbox]\nmode = "on"\n'), env: isolatedEnv() });
     expect(res.stdout).toMatch(/^\[ok {2}\] bubblewrap: bubblewrap [\d.]+ at \/\S*bwrap: starts a sandbox$/m);
     expect(res.stdout).toMatch(/^\[ok {2}\] sandbox: mode on \(\[sandbox\]\.mode\): commands run in bubblewrap \(project writable, no network\)$/m);
+    const root = process.getuid?.() === 0 ? ", and yuj runs as root" : "";
+    expect(res.stdout).toContain(
+      `[ok  ] capabilities: dropped: sandboxed commands hold no capabilities (--cap-drop ALL${root}) and cannot create user namespaces\n`,
+    );
+    expect(res.stdout).toContain("[ok  ] docker: [sandbox].docker = false (default): the Docker socket is not passed to sandboxed commands\n");
+  });
+
+  it("doctor says when the Docker socket is passed, and what that means", async () => {
+    const res = await runCli(["doctor", "--config", "sbx.toml"], { cwd: project("[sandbox]\ndocker = true\nnetwork = true\n"), env: isolatedEnv() });
+    expect(res.stdout).toContain(
+      "[warn] docker: [sandbox].docker = true: the Docker socket is passed to sandboxed commands, which is host access\n",
+    );
+    const net = await runCli(["doctor", "--config", "sbx.toml"], { cwd: project("[sandbox]\nnetwork = true\n"), env: isolatedEnv() });
+    expect(net.stdout).toContain("with network = true, sandboxed commands cannot create unix sockets\n");
   });
 });
 

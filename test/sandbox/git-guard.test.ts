@@ -128,6 +128,41 @@ describe.skipIf(noBwrap)("git's config and hooks, from inside the sandbox (real 
     expect(fs.existsSync(m.file)).toBe(false);
   });
 
+  it("a submodule's git directory and its .git file are kept the same way, and commits inside it still work", async () => {
+    const project = gitRepo();
+    const upstream = gitRepo();
+    hostGit(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q", upstream, "sub");
+    hostGit(project, "commit", "-q", "-m", "add sub");
+    const m = hostMarker();
+    const h = harness(project);
+    const { text } = await h.run(
+      [
+        `git -C sub config core.fsmonitor "${m.touch}; false"; echo "config=$?"`,
+        `${hook(m.touch)}> .git/modules/sub/hooks/pre-commit; echo "hook=$?"`,
+        `git init -q fresh && git --git-dir=fresh/.git config core.fsmonitor "${m.touch}; false" && echo "gitdir: ../fresh/.git" > sub/.git; echo "repoint=$?"`,
+        "cd sub && echo change > README && git commit -qam inside && echo committed",
+      ].join("\n"),
+    );
+    expect(text).toMatch(/^config=[1-9]\d*$/m);
+    expect(text).toMatch(/^hook=1$/m);
+    expect(text).toMatch(/^repoint=1$/m);
+    expect(text).toMatch(/^committed$/m);
+    hostGit(project, "status");
+    userCommits(project);
+    expect(fs.existsSync(m.file)).toBe(false);
+  });
+
+  it("a nested repository at the command's working directory is kept too", async () => {
+    const project = tempDir("yuj-sbx-outer-");
+    const inner = gitRepo(path.join(project, "inner"));
+    const m = hostMarker();
+    const h = harness(project);
+    const job = await h.run(`git config core.fsmonitor "${m.touch}; false"; echo "config=$?"`, inner);
+    expect(job.text).toMatch(/^config=[1-9]\d*$/m);
+    hostGit(inner, "status");
+    expect(fs.existsSync(m.file)).toBe(false);
+  });
+
   it("a planted .git/commondir stops the next sandboxed command, naming it", async () => {
     const project = gitRepo();
     const h = harness(project);

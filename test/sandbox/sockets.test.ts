@@ -73,7 +73,8 @@ const probe = (sockets: Record<string, string>) => {
   return `node -e '${CLIENT}' '${JSON.stringify(printable)}'`;
 };
 
-const lines = (text: string) => Object.fromEntries(text.trimEnd().split("\n").map((l) => l.split("=") as [string, string]));
+const lines = (text: string) =>
+  Object.fromEntries(text.trimEnd().split("\n").filter((l) => l.includes("=")).map((l) => l.split("=") as [string, string]));
 
 describe.skipIf(noBwrap)("host unix sockets (real bwrap, real servers)", () => {
   it("are all reachable unsandboxed: the control", async () => {
@@ -91,6 +92,12 @@ describe.skipIf(noBwrap)("host unix sockets (real bwrap, real servers)", () => {
     for (const name of Object.keys(t.sockets)) expect(got[name], name).toMatch(/^(ENOENT|ECONNREFUSED)$/);
     expect(text).not.toContain("pong");
     expect(got.runtime).toBe("0"); // the runtime dir is an empty tmpfs
+  });
+
+  it("keeps the links at the top of /run (such as /run/shm) inside its empty tmpfs", async () => {
+    const links = fs.readdirSync("/run").filter((n) => fs.lstatSync(`/run/${n}`).isSymbolicLink() && !fs.statSync(`/run/${n}`, { throwIfNoEntry: false })?.isSocket());
+    const { text } = await makeHarness().run(links.map((n) => `echo "${n}=$(readlink /run/${n})"`).join("\n") || "true");
+    expect(lines(text)).toEqual(Object.fromEntries(links.map((n) => [n, fs.readlinkSync(`/run/${n}`)])));
   });
 
   it("with [sandbox].network = true: TCP works, but no unix socket can be created, so the abstract ones stay out of reach", async () => {

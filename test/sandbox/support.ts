@@ -129,6 +129,7 @@ export function hostGit(cwd: string, ...args: string[]): string {
 
 /** A real repository with one commit. */
 export function gitRepo(dir = tempDir("yuj-sbx-repo-")): string {
+  fs.mkdirSync(dir, { recursive: true });
   hostGit(dir, "init", "-q");
   fs.writeFileSync(path.join(dir, "README"), "hello\n");
   hostGit(dir, "add", "README");
