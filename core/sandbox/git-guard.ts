@@ -91,34 +91,38 @@ class GitGuard {
     return isWithin(p, this.project);
   }
 
+  // A mount lands on a link's target and leaves the link itself in a
+  // writable directory, where a command could point it elsewhere; so a
+  // link on the way to anything kept read-only is refused instead.
+  private throughLink(p: string): boolean {
+    if (real(p) === p) return false;
+    this.error ??=
+      `${p} is or goes through a symbolic link; the sandbox cannot keep it read-only, since a command could point ` +
+      "the link elsewhere (replace the link with what it points to; for hooks, core.hooksPath can name that directory)";
+    return true;
+  }
+
   /** Makes `p` read-only, creating it as an empty directory first when it is absent. */
   private keepDir(p: string, createIfAbsent: boolean): void {
-    const st = lstat(p);
-    if (!st && createIfAbsent) {
+    if (!lstat(p) && createIfAbsent) {
       try {
         fs.mkdirSync(p, { recursive: true });
       } catch {
         return; // not writable for yuj, so not for a command either
       }
-    } else if (!st) return;
-    if (lstat(p)?.isSymbolicLink()) {
-      const target = real(p);
-      if (this.inside(target)) this.readOnly.add(target);
-      return;
     }
-    this.readOnly.add(p);
+    if (lstat(p) && !this.throughLink(p)) this.readOnly.add(p);
   }
 
   private keepFile(p: string, createIfAbsent = false): void {
-    const st = lstat(p);
-    if (!st && createIfAbsent) {
+    if (!lstat(p) && createIfAbsent) {
       try {
         fs.writeFileSync(p, "", { flag: "wx" });
       } catch {
         return;
       }
-    } else if (!st) return;
-    this.readOnly.add(st?.isSymbolicLink() ? real(p) : p);
+    }
+    if (lstat(p) && !this.throughLink(p)) this.readOnly.add(p);
   }
 
   /** The `.git` entry of a work tree at `root`. */
@@ -147,7 +151,10 @@ class GitGuard {
     if (!st.isFile()) return;
     this.readOnly.add(dotgit);
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotgit) ?? "");
-    if (m) this.gitDir(real(path.resolve(root, m[1]!)), root);
+    if (!m) return;
+    const gitDir = path.resolve(root, m[1]!);
+    if (this.inside(gitDir) && this.throughLink(gitDir)) return;
+    this.gitDir(real(gitDir), root);
   }
 
   private gitDir(gitDir: string, workRoot: string | undefined): void {
@@ -185,7 +192,9 @@ class GitGuard {
     for (const f of files) value = gitConfigValue(readText(f) ?? "", "core", "hookspath") ?? value;
     if (!value) return;
     const expanded = value === "~" || value.startsWith("~/") ? path.join(home, value.slice(1)) : value;
-    const dir = real(path.resolve(workRoot, expanded));
+    const named = path.resolve(workRoot, expanded);
+    if (this.inside(named) && this.throughLink(named)) return;
+    const dir = real(named);
     if (!this.inside(dir)) return;
     if (isWithin(this.project, dir) || isWithin(gitDir, dir)) {
       this.error ??=

@@ -60,6 +60,24 @@ describe("guardProject", () => {
     expect("readOnly" in g && g.readOnly).toContain(file);
   });
 
+  it("refuses a link in the way of what it keeps read-only: a command could point the link elsewhere", () => {
+    const project = fs.realpathSync(gitRepo());
+    fs.rmSync(path.join(project, ".git", "hooks"), { recursive: true });
+    fs.mkdirSync(path.join(project, "githooks"));
+    fs.symlinkSync("../githooks", path.join(project, ".git", "hooks"));
+    expect(guardProject(project, project, { HOME: tempDir("yuj-sbx-home-") })).toEqual({
+      error:
+        `${project}/.git/hooks is or goes through a symbolic link; the sandbox cannot keep it read-only, since a command could ` +
+        "point the link elsewhere (replace the link with what it points to; for hooks, core.hooksPath can name that directory)",
+    });
+    // The fix the message names works.
+    fs.rmSync(path.join(project, ".git", "hooks"));
+    fs.mkdirSync(path.join(project, ".git", "hooks"));
+    hostGit(project, "config", "core.hooksPath", "githooks");
+    const g = guardProject(project, project, { HOME: tempDir("yuj-sbx-home-") });
+    expect("readOnly" in g && g.readOnly).toContain(path.join(project, "githooks"));
+  });
+
   it("refuses core.hooksPath pointing at the project itself", () => {
     const project = fs.realpathSync(gitRepo());
     hostGit(project, "config", "core.hooksPath", ".");
