@@ -99,7 +99,9 @@ describe.skipIf(noBwrap)("no capabilities inside the sandbox (real bwrap)", () =
       sandbox: createSandbox(config, process.env, { projectDir: project }),
     });
     const script = attacks({ etcFile, hidden: "/nonexistent", hostPid: process.pid }).replace(/\bumount \/nonexistent.*\n/, "");
-    const started = await terminals.start(`(${script}) > result.txt 2>&1; echo done >> result.txt; sleep 300`, project);
+    // Named, so that no other test counting `sleep 300` processes sees it.
+    const wait = `exec -a ${marker("caps-pty-wait")} sleep 300`;
+    const started = await terminals.start(`(${script}) > result.txt 2>&1; echo done >> result.txt; ${wait}`, project);
     expect(started.ok).toBe(true);
     const result = path.join(project, "result.txt");
     expect(await until(() => fs.existsSync(result) && fs.readFileSync(result, "utf8").endsWith("done\n"), 10_000)).toBe(true);
