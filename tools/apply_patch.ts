@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { FileSystem } from "../core/services.js";
 import { fail, ok, type ToolContext, type ToolHandler } from "../core/tool-types.js";
 import { atomicWrite } from "./lib/atomic-write.js";
+import { sizeAndLimit, tooLarge } from "./lib/file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./lib/patch/apply-file.js";
 import { parseV4A, type PatchOp } from "./lib/patch/v4a-parse.js";
 import { didYouMean, resolveInCwd } from "./lib/paths.js";
@@ -116,6 +117,10 @@ export class PatchPlan {
     try {
       const st = await this.fs.stat(abs);
       if (st.isDirectory()) return { kind: "read_failed", message: `${shown} is a directory`, path: shown };
+      if (tooLarge(st.size)) {
+        const message = `${shown} is too large to patch ${sizeAndLimit(st.size)}; change it with a shell command (sed, or a script that streams it) instead`;
+        return { kind: "read_failed", message, path: shown };
+      }
       mode = st.mode & 0o7777;
     } catch {
       original = undefined;

@@ -16,6 +16,7 @@ import {
   trimBoundary,
   type Strategy,
 } from "./lib/edit-candidates.js";
+import { tooLargeToChange } from "./lib/file-limits.js";
 import { readExistingFile } from "./lib/paths.js";
 import { decodeText, encodeText } from "./lib/text-file.js";
 
@@ -73,6 +74,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
       forbidNewline: true,
+      tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);
     const { bytes } = file;

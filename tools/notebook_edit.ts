@@ -9,6 +9,7 @@ import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../core/tool-types.js";
 import { atomicWrite } from "./lib/atomic-write.js";
 import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "./lib/notebook.js";
+import { tooLargeToChange } from "./lib/file-limits.js";
 import { readExistingFile } from "./lib/paths.js";
 
 export const notebookEditSchema = z.object({
@@ -51,6 +52,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
       forbidNewline: true,
+      tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);
 

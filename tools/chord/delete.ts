@@ -7,7 +7,7 @@
 import { readlink } from "node:fs/promises";
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { backupBytes, forget, resolveNoFollow } from "./observations.js";
+import { backupBytes, backupFile, forget, resolveNoFollow } from "./observations.js";
 
 export const chordDeleteSchema = z.object({
   paths: z.union([z.string(), z.array(z.string()).min(1)]),
@@ -49,7 +49,7 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
       try {
         backup = t.link
           ? await backupBytes(fs, ctx.sessionDir, "delete", `${t.display}.symlink`, await readlink(t.abs))
-          : await backupBytes(fs, ctx.sessionDir, "delete", t.display, await fs.readFile(t.abs));
+          : await backupFile(fs, ctx.sessionDir, "delete", t.display, t.abs);
       } catch (err) {
         return fail(stopped(lines, `cannot back up ${t.shown}, not deleted: ${(err as Error).message}`, targets.length - i));
       }

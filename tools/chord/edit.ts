@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../lib/atomic-write.js";
+import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMean, resolveInCwd } from "../lib/paths.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord-encode.js";
 import { backupBytes, noteOwnChange, observation, plain, sha256 } from "./observations.js";
@@ -42,7 +43,11 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
 
     let bytes: Uint8Array;
     try {
-      if ((await fs.stat(where.abs)).isDirectory()) return fail(`${shown} is a directory`);
+      const st = await fs.stat(where.abs);
+      if (st.isDirectory()) return fail(`${shown} is a directory`);
+      if (tooLarge(st.size)) {
+        return fail(`cannot edit ${shown}: file too large ${sizeAndLimit(st.size)}; change it with shell (sed, or a script that streams it) instead`);
+      }
       bytes = await fs.readFile(where.abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);

@@ -9,6 +9,7 @@
 // Entries are a few hashes per touched file; they live as long as the process.
 
 import { createHash } from "node:crypto";
+import { constants as fsConstants } from "node:fs";
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
 import { displayPath, gitDirError, isInGitDir, resolveInCwd } from "../lib/paths.js";
@@ -113,10 +114,22 @@ export async function resolveNoFollow(fs: FileSystem, cwd: string, input: string
 
 let backupSeq = 0;
 
-/**
- * Saves `bytes` under `<sessionDir>/backups/<tool>/<stamp>/<display path>` and
- * returns where. Throws when the backup cannot be written.
- */
+/** `<sessionDir>/backups/<tool>/<stamp>/<display path>`, a new one each call. */
+function backupPath(sessionDir: string, tool: string, display: string): string {
+  const stamp = `${Date.now()}-${process.pid}-${++backupSeq}`;
+  const rel = display.split("/").filter((s) => s !== "" && s !== "." && s !== "..").join(path.sep) || "file";
+  return path.join(sessionDir, "backups", tool, stamp, rel);
+}
+
+/** backupBytes for a file on disk, copied without passing through memory (it may be large). */
+export async function backupFile(fs: FileSystem, sessionDir: string, tool: string, display: string, source: string): Promise<string> {
+  const dest = backupPath(sessionDir, tool, display);
+  await fs.mkdir(path.dirname(dest), { recursive: true });
+  await fs.copyFile(source, dest, fsConstants.COPYFILE_EXCL);
+  return dest;
+}
+
+/** Saves `bytes` under a new backupPath and returns where. Throws when the backup cannot be written. */
 export async function backupBytes(
   fs: FileSystem,
   sessionDir: string,
@@ -124,9 +137,7 @@ export async function backupBytes(
   display: string,
   bytes: Uint8Array | string,
 ): Promise<string> {
-  const stamp = `${Date.now()}-${process.pid}-${++backupSeq}`;
-  const rel = display.split("/").filter((s) => s !== "" && s !== "." && s !== "..").join(path.sep) || "file";
-  const dest = path.join(sessionDir, "backups", tool, stamp, rel);
+  const dest = backupPath(sessionDir, tool, display);
   await fs.mkdir(path.dirname(dest), { recursive: true });
   await fs.writeFile(dest, bytes, { flag: "wx" });
   return dest;

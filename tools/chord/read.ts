@@ -7,9 +7,11 @@
 // the header as `encoding="<name>"`; see chord-decode.ts.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { locateFile } from "./locate-file.js";
-import { decodeForChord, type ChordDecoded } from "../lib/chord-decode.js";
+import { decodeForChord, unicodeBom, type ChordDecoded } from "../lib/chord-decode.js";
+import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
+import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
 import { noteCompleteRead, sha256 } from "./observations.js";
 
@@ -20,7 +22,7 @@ export const chordReadSchema = z.object({
 });
 
 export const READ_DEFAULT_LIMIT = 2000;
-export const READ_MAX_FILE_BYTES = 50 * 1024 * 1024;
+export const READ_MAX_FILE_BYTES = MAX_LOADED_FILE_BYTES;
 export const READ_BUDGET_BYTES = Math.min(50 * 1024, 60000);
 
 export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
@@ -41,25 +43,14 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     const where = await locateFile(ctx, args.path, `${shown} is a directory; use glob to list its files`);
     if (!where.ok) return fail(where.error);
     const { size } = where;
-    if (size > READ_MAX_FILE_BYTES) {
-      return fail(
-        `file too large (${size} bytes, max ${READ_MAX_FILE_BYTES}); use offset/limit to read a portion or grep to search`,
-      );
+    const paged = args.offset !== undefined || args.limit !== undefined;
+    if (tooLarge(size) && !paged) {
+      return fail(`file too large ${sizeAndLimit(size)}; use offset/limit to read a portion or grep to search`);
     }
 
-    let bytes: Uint8Array;
-    try {
-      bytes = await fs.readFile(where.abs);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
-      return fail(`cannot read ${shown}: ${(err as Error).message}`);
-    }
-    const decoded = decodeForChord(bytes);
-    if (!decoded.ok) return fail(undecodableText(shown, decoded));
-
-    // CRLF and lone CRs alike become LF: the model always sees LF text.
-    const lines = splitLines(decoded.text.replace(/\r\n?/g, "\n"));
-    const total = lines.length;
+    const text = await windowOf(ctx, where.abs, shown, size, first, limit);
+    if (!text.ok) return fail(text.error);
+    const { lines, total, encoding } = text;
 
     if (first > total + 1 || (total === 0 && first > 1)) {
       if (total === 0) {
@@ -77,8 +68,8 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     const picked: string[] = [];
     let used = 0;
     let budgetCut = false;
-    for (let n = first; n <= requestedEnd; n++) {
-      const line = lines[n - 1]!;
+    for (let n = first; n <= requestedEnd && n - first < lines.length; n++) {
+      const line = lines[n - first]!;
       const cost = Buffer.byteLength(line, "utf8") + (picked.length ? 1 : 0);
       if (used + cost > READ_BUDGET_BYTES) {
         budgetCut = true;
@@ -90,17 +81,80 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     }
 
     if (picked.length === 0) {
-      if (first === 1) noteCompleteRead(ctx.sessionDir, where.abs, sha256(bytes));
-      return ok(`READ_RESULT lines=none total=${total}${decoded.encoding ? ` encoding="${decoded.encoding}"` : ""}`);
+      if (first === 1) noteCompleteRead(ctx.sessionDir, where.abs, text.sha256!);
+      return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}`);
     }
     const last = first + picked.length - 1;
     let header = `READ_RESULT lines=${first}-${last} total=${total}`;
     if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
-    if (decoded.encoding) header += ` encoding="${decoded.encoding}"`;
-    if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.sessionDir, where.abs, sha256(bytes));
+    if (encoding) header += ` encoding="${encoding}"`;
+    if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.sessionDir, where.abs, text.sha256!);
     return ok(`${header}\n${picked.join("\n")}`);
   },
 };
+
+type Window =
+  | { ok: true; lines: string[]; total: number; encoding?: string; sha256?: string }
+  | { ok: false; error: string };
+
+/**
+ * The lines first..first+limit-1 (1-based) and the file's line count. UTF-8
+ * text is streamed, keeping little more than the inline budget however large
+ * the file; any other text (a BOM encoding, a legacy charset) needs the
+ * whole file to decode, so only a file within the size limit can be shown.
+ * The hash is of the whole file, and only taken when the read starts at line 1
+ * (only such a read can be complete).
+ */
+async function windowOf(ctx: ToolContext, abs: string, shown: string, size: number, first: number, limit: number): Promise<Window> {
+  const { fs } = ctx.services;
+  try {
+    const scan = await scanLines(fs, abs, {
+      from: first - 1,
+      count: limit,
+      toEnd: true,
+      loneCrEndsLine: true,
+      // A byte over the budget is enough to see that a line does not fit.
+      maxKeptBytes: READ_BUDGET_BYTES + 4,
+      hash: first === 1,
+    });
+    if (scan.ok) return { ok: true, lines: scan.lines, total: scan.total!, sha256: scan.sha256 };
+    if (tooLarge(size)) {
+      if (scan.reason === "binary" && !unicodeBom(await head(fs, abs))) return { ok: false, error: `cannot read binary file: ${shown}` };
+      return {
+        ok: false,
+        error:
+          `cannot read ${shown} in portions: it is not UTF-8 text, and other encodings are only read whole, up to ` +
+          `${sizeAndLimit(size)}; convert it to UTF-8 first (e.g. iconv in the shell), or grep to search`,
+      };
+    }
+    const bytes = await fs.readFile(abs);
+    const decoded = decodeForChord(bytes);
+    if (!decoded.ok) return { ok: false, error: undecodableText(shown, decoded) };
+    // CRLF and lone CRs alike become LF: the model always sees LF text.
+    const all = splitLines(decoded.text.replace(/\r\n?/g, "\n"));
+    return {
+      ok: true,
+      lines: all.slice(first - 1, first - 1 + limit),
+      total: all.length,
+      encoding: decoded.encoding,
+      sha256: sha256(bytes),
+    };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${shown}` };
+    return { ok: false, error: `cannot read ${shown}: ${(err as Error).message}` };
+  }
+}
+
+async function head(fs: ToolContext["services"]["fs"], abs: string): Promise<Uint8Array> {
+  const handle = await fs.open(abs, "r");
+  try {
+    const buf = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(buf, 0, 4, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 function undecodableText(shown: string, d: Exclude<ChordDecoded, { ok: true }>): string {
   if (d.reason === "binary") return `cannot read binary file: ${shown}`;

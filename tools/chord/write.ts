@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../lib/atomic-write.js";
+import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord-encode.js";
 import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "./observations.js";
 
@@ -37,6 +38,12 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     let warning = "";
     let out: string | Uint8Array = args.content;
     let kept: string | undefined;
+    if (st && tooLarge(st.size)) {
+      return fail(
+        `write refused: ${shown} exists and is too large ${sizeAndLimit(st.size)} to check against what was read; ` +
+          "delete it first, then write the new content, or change it with shell",
+      );
+    }
     if (st) {
       let current: Uint8Array;
       try {

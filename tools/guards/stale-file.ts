@@ -11,12 +11,12 @@
 // hash is always of the whole file, so what matters is that the model looked
 // at the current version. New files need no read.
 
-import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { Guard, GuardCall } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
 import type { ToolResult } from "../../core/tool-types.js";
 import { simpleSingleFileRead } from "../lib/shell-rules.js";
+import { hashFile } from "../lib/file-hash.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { mutationTargets, shellCall } from "./mutations.js";
 
@@ -62,7 +62,7 @@ export function createStaleFileGuard(opts: StaleFileOptions): Guard {
   const hashOf = async (abs: string): Promise<string | undefined> => {
     try {
       if (!(await fs.stat(abs)).isFile()) return undefined;
-      return createHash("sha256").update(await fs.readFile(abs)).digest("hex");
+      return await hashFile(fs, abs);
     } catch {
       return undefined; // missing: nothing to be stale about
     }

@@ -47,6 +47,9 @@ export function decodeForChord(bytes: Uint8Array): ChordDecoded {
   return { ok: true, text: best!.text, encoding: best!.name };
 }
 
+/** Whether the bytes start with a UTF-16 or UTF-32 byte order mark. */
+export const unicodeBom = (bytes: Uint8Array): boolean => bomEncoding(bytes) !== undefined;
+
 const LEGACY = ["gb18030", "big5", "shift_jis"] as const;
 /** Share of non-ASCII characters that must be typical of the language. */
 const MIN_SCORE = 0.15;

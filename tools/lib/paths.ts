@@ -15,6 +15,7 @@
 
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
+import { tooLarge } from "./file-limits.js";
 
 export type PathCheck =
   | { ok: true; abs: string; cwdReal: string; display: string }
@@ -159,25 +160,41 @@ export async function didYouMean(fs: FileSystem, cwd: string, input: string): Pr
 }
 
 /**
- * The first step of every tool that reads an existing file: resolve it inside
- * cwd, say "file not found" (with a did-you-mean) or refuse a directory with
- * the tool's own words, and read its bytes.
+ * The first step of every tool that works on an existing file: resolve it
+ * inside cwd, say "file not found" (with a did-you-mean) or refuse a
+ * directory with the tool's own words, and give its size.
+ */
+export async function locateExistingFile(
+  fs: FileSystem,
+  cwd: string,
+  input: string,
+  words: { directory: string; forbidNewline?: boolean },
+): Promise<{ ok: true; abs: string; display: string; size: number } | { ok: false; error: string }> {
+  const where = await resolveInCwd(fs, cwd, input, { forbidNewline: words.forbidNewline ?? false });
+  if (!where.ok) return where;
+  let st;
+  try {
+    st = await fs.stat(where.abs);
+  } catch {
+    return { ok: false, error: `ERROR: file not found: ${input}${await didYouMean(fs, cwd, input)}` };
+  }
+  if (st.isDirectory()) return { ok: false, error: words.directory };
+  return { ok: true, abs: where.abs, display: where.display, size: st.size };
+}
+
+/**
+ * locateExistingFile, then the whole file's bytes — refused, before anything
+ * is read, when the file is past the file tools' size limit.
  */
 export async function readExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { verb: string; directory: string; forbidNewline?: boolean },
+  words: { verb: string; directory: string; forbidNewline?: boolean; tooLarge: (size: number) => string },
 ): Promise<{ ok: true; abs: string; display: string; bytes: Uint8Array } | { ok: false; error: string }> {
-  const where = await resolveInCwd(fs, cwd, input, { forbidNewline: words.forbidNewline ?? false });
+  const where = await locateExistingFile(fs, cwd, input, words);
   if (!where.ok) return where;
-  let isDir: boolean;
-  try {
-    isDir = (await fs.stat(where.abs)).isDirectory();
-  } catch {
-    return { ok: false, error: `ERROR: file not found: ${input}${await didYouMean(fs, cwd, input)}` };
-  }
-  if (isDir) return { ok: false, error: words.directory };
+  if (tooLarge(where.size)) return { ok: false, error: words.tooLarge(where.size) };
   try {
     return { ok: true, abs: where.abs, display: where.display, bytes: await fs.readFile(where.abs) };
   } catch (err) {
