@@ -11,7 +11,9 @@ import * as path from "node:path";
 import { z } from "zod";
 import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { findRipgrep } from "../grep.js";
+import { FirstInOrder, type FileMatches } from "../lib/first-in-order.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { streamRg } from "../lib/rg-stream.js";
 import { plain } from "./observations.js";
 
 export const chordGrepSchema = z.object({
@@ -40,18 +42,13 @@ interface Line {
   match: boolean;
 }
 
-/** One file's events from `rg --json`, unparsed until its lines are needed. */
-interface FileEvents {
-  /** The path's bytes as rg printed it, the sort key. */
-  key: Buffer;
-  /** rg's stdout, which holds the events. */
-  data: Buffer;
-  /** Where each `match` and `context` event line starts and ends in `data`, in rg's order (flat pairs). */
-  events: number[];
-  matches: number;
+/** One `match` or `context` event line of `rg --json`, unparsed until it is shown. */
+interface RgEvent {
+  json: Buffer;
+  match: boolean;
 }
 
-type RgRun = { ok: true; files: FileEvents[]; code: number; stderr: string } | { ok: false; error: string };
+type RgRun = { ok: true; files: FileMatches<Buffer, RgEvent>[]; matches: number; code: number; stderr: string } | { ok: false; error: string };
 
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : typeof v === "string" ? [v] : v);
 
@@ -119,71 +116,75 @@ function eventPath(data: Buffer, start: number, end: number): Buffer | undefined
 
 /**
  * Runs rg without `--sort path`, which would make it search on one thread,
- * and sorts its output here instead: rg prints each file's events together
+ * and orders its output here instead: rg prints each file's events together
  * (begin, matches and context, end), so whole files are ordered as
- * `--sort path` would have walked them.
+ * `--sort path` would have walked them. Only what can be among the first
+ * `wanted` matches in that order is kept (FirstInOrder); the rest is counted.
  */
-function runRg(ctx: ToolContext, rg: string, argv: string[], cwd: string): Promise<RgRun> {
-  return new Promise((resolve) => {
-    const child = ctx.services.spawn(rg, argv, { cwd, stdio: ["ignore", "pipe", "pipe"], env: ctx.services.env });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const onAbort = () => child.kill("SIGKILL");
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(onAbort, ctx.config.tools.grep_timeout * 1000);
-    child.stdout?.on("data", (b: Buffer) => out.push(b));
-    child.stderr?.on("data", (b: Buffer) => err.push(b));
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      ctx.signal.removeEventListener("abort", onAbort);
-      resolve({ ok: false, error: e.message });
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      ctx.signal.removeEventListener("abort", onAbort);
-      if (code === null) {
-        resolve({ ok: false, error: ctx.signal.aborted ? "cancelled" : `timed out after ${ctx.config.tools.grep_timeout}s` });
-        return;
+async function runRg(
+  ctx: ToolContext,
+  rg: string,
+  argv: string[],
+  cwd: string,
+  wanted: number,
+  hidden: (key: Buffer) => boolean,
+): Promise<RgRun> {
+  const order = new FirstInOrder<Buffer, RgEvent>({ wanted, compareKeys: comparePaths, counts: (e) => e.match });
+  // `keep`: the file can still hold shown matches; `hidden`: a path rule
+  // keeps it from reading, so it is left out and its matches do not count.
+  // Both are decided once, at its begin.
+  let cur: { key: Buffer; events: RgEvent[]; matches: number; keep: boolean; hidden: boolean } | undefined;
+  const endFile = () => {
+    if (cur && !cur.hidden) order.add(cur.key, cur.events, cur.matches);
+    cur = undefined;
+  };
+  const open = (key: Buffer) => {
+    const isHidden = hidden(key);
+    cur = { key, events: [], matches: 0, keep: !isHidden && order.wants(key), hidden: isHidden };
+  };
+  const onLines = (data: Buffer) => {
+    for (let start = 0; start < data.length; ) {
+      let end = data.indexOf(0x0a, start);
+      if (end < 0) end = data.length;
+      const lineStart = start;
+      start = end + 1;
+      if (end === lineStart) continue;
+      const type = eventType(data, lineStart, end);
+      if (type === "begin" || type === "end") {
+        endFile();
+        const key = type === "begin" ? eventPath(data, lineStart, end) : undefined;
+        if (key) open(key);
+        continue;
       }
-      const files: FileEvents[] = [];
-      let cur: FileEvents | undefined;
-      const data = Buffer.concat(out);
-      for (let start = 0; start < data.length; ) {
-        let end = data.indexOf(0x0a, start);
-        if (end < 0) end = data.length;
-        const lineStart = start;
-        start = end + 1;
-        if (end === lineStart) continue;
-        const type = eventType(data, lineStart, end);
-        if (type === "begin" || type === "end") {
-          cur = undefined;
-          const key = type === "begin" ? eventPath(data, lineStart, end) : undefined;
-          if (key) files.push((cur = { key, data, events: [], matches: 0 }));
-          continue;
-        }
-        if (type !== "match" && type !== "context") continue;
-        if (!cur) {
-          // Not expected from rg: an event outside begin/end gets a file of its own.
-          const key = eventPath(data, lineStart, end);
-          if (!key) continue;
-          files.push((cur = { key, data, events: [], matches: 0 }));
-        }
-        cur.events.push(lineStart, end);
-        if (type === "match") cur.matches++;
+      if (type !== "match" && type !== "context") continue;
+      if (!cur) {
+        // Not expected from rg: an event outside begin/end gets a file of its own.
+        const key = eventPath(data, lineStart, end);
+        if (!key) continue;
+        open(key);
       }
-      files.sort((x, y) => comparePaths(x.key, y.key));
-      resolve({ ok: true, files, code, stderr: Buffer.concat(err).toString("utf8") });
-    });
-  });
+      if (!cur) continue;
+      const match = type === "match";
+      // Past the file's first `wanted` matches nothing more of it can be shown.
+      if (cur.keep && cur.matches < wanted) cur.events.push({ json: Buffer.from(data.subarray(lineStart, end)), match });
+      if (match) cur.matches++;
+    }
+  };
+  const res = await streamRg(ctx, { rg, argv, cwd, timeoutMs: ctx.config.tools.grep_timeout * 1000, onLines });
+  endFile();
+  if (res.kind === "spawn_error") return { ok: false, error: res.message };
+  if (res.kind === "cancelled") return { ok: false, error: "cancelled" };
+  if (res.kind === "timeout" || res.code === null) return { ok: false, error: `timed out after ${ctx.config.tools.grep_timeout}s` };
+  return { ok: true, files: order.result(), matches: order.total, code: res.code, stderr: res.stderr };
 }
 
 /** The lines of one file's events. */
-function parseEvents(file: FileEvents): Line[] {
+function parseEvents(file: FileMatches<Buffer, RgEvent>): Line[] {
   const lines: Line[] = [];
-  for (let i = 0; i < file.events.length; i += 2) {
+  for (const event of file.entries) {
     let ev: { type: string; data: Record<string, unknown> };
     try {
-      ev = JSON.parse(file.data.toString("utf8", file.events[i], file.events[i + 1])) as typeof ev;
+      ev = JSON.parse(event.json.toString("utf8")) as typeof ev;
     } catch {
       continue;
     }
@@ -258,8 +259,9 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
 
     const search = async (literal: boolean): Promise<{ ok: true; lines: Line[] } | { ok: false; error: string; regex: boolean }> => {
       const all: Line[] = [];
-      // Output stops at the match cap, so files after the cap'th + 1 match
-      // are never parsed: on a large tree most events are only counted.
+      // Output stops at the match cap, so only what can come before the
+      // cap'th + 1 match is kept and parsed: on a large tree most events
+      // are only counted.
       let matches = 0;
       for (const root of resolved) {
         const argv = ["--no-config", "--json"];
@@ -269,20 +271,20 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
         // Run inside each root so `includes` are relative to it.
         const cwd = root.dir ? root.abs : path.dirname(root.abs);
         argv.push("-e", args.pattern, "--", root.dir ? "." : path.basename(root.abs));
-        const res = await runRg(ctx, rg, argv, cwd);
+        const hidden = (key: Buffer) => ctx.hiddenByRules?.(displayPath(root.cwdReal, path.resolve(cwd, key.toString("utf8")))) === true;
+        const res = await runRg(ctx, rg, argv, cwd, Math.max(0, GREP_MAX_MATCHES + 1 - matches), hidden);
         if (!res.ok) return { ok: false, error: `grep ${res.error}`, regex: false };
-        if (res.code >= 2 && res.files.every((f) => f.events.length === 0)) {
+        if (res.code >= 2 && res.matches === 0) {
           const regex = /regex parse error|error parsing regex|unclosed|repetition/i.test(res.stderr);
           const first = res.stderr.split("\n").find((l) => l.trim()) ?? "unknown error";
           return { ok: false, error: `grep failed: ${first.replace(/^rg: /, "")}`, regex };
         }
+        matches += res.matches;
         for (const file of res.files) {
-          if (matches > GREP_MAX_MATCHES) break;
-          const lines = parseEvents(file).map((l) => ({ ...l, file: displayPath(root.cwdReal, path.resolve(cwd, l.file)) }));
-          // A file a path rule keeps from reading is left out, and its matches do not count.
-          if (lines[0] && ctx.hiddenByRules?.(lines[0].file)) continue;
-          matches += file.matches;
-          all.push(...lines);
+          for (const l of parseEvents(file)) {
+            const abs = path.resolve(cwd, l.file);
+            all.push({ ...l, file: displayPath(root.cwdReal, abs) });
+          }
         }
       }
       return { ok: true, lines: all };

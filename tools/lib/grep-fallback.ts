@@ -17,6 +17,8 @@ export interface FallbackQuery {
   scopeAbs: string;
   cwdReal: string;
   signal: AbortSignal;
+  /** Takes each match line as it is found; without it they are collected in `lines`. */
+  onMatch?: (line: string) => void;
 }
 
 export type FallbackResult = { ok: true; lines: string[] } | { ok: false; error: string };
@@ -67,6 +69,7 @@ export async function grepFallback(q: FallbackQuery): Promise<FallbackResult> {
   }
   const { fs } = q;
   const lines: string[] = [];
+  const onMatch = q.onMatch ?? ((line: string) => lines.push(line));
   const verdictOf = globVerdict(q.glob);
 
   const searchFile = async (abs: string): Promise<void> => {
@@ -82,7 +85,7 @@ export async function grepFallback(q: FallbackQuery): Promise<FallbackResult> {
     if (text.endsWith("\n")) fileLines.pop();
     const shown = displayPath(q.cwdReal, abs);
     fileLines.forEach((line, i) => {
-      if (re.test(line)) lines.push(`${shown}:${i + 1}:${line}`);
+      if (re.test(line)) onMatch(`${shown}:${i + 1}:${line}`);
     });
   };
 
