@@ -18,12 +18,13 @@ import { parseScenario } from "../core/providers/scenario.js";
 import { startSseServer } from "../test/support/sse-server.js";
 import { benchFiles } from "./files.js";
 import { benchJobs } from "./jobs.js";
+import { benchLargeInputs } from "./large-inputs.js";
 import { benchTui } from "./tui.js";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "yuj.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files) runs only
+// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files, large) runs only
 // those sections; unset runs everything.
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
 const want = (section: string) => !ONLY?.length || ONLY.includes(section);
@@ -123,4 +124,10 @@ if (want("files")) {
   console.log("\nFile tools (median; BENCH_FILES_RUNS runs, default 9)");
   console.log("| measure | result | target |\n|---|---|---|");
   for (const [m, r, t] of await benchFiles()) console.log(`| ${m} | ${r} | ${t} |`);
+}
+
+if (want("large")) {
+  console.log("\nLarge inputs (peak RSS of a `yuj tool` process over the base; median of BENCH_LARGE_RUNS, default 3)");
+  console.log("| measure | result | target |\n|---|---|---|");
+  for (const [m, r, t] of await benchLargeInputs()) console.log(`| ${m} | ${r} | ${t} |`);
 }
