@@ -7,6 +7,7 @@ Usage:
   yuj code "TASK"              run one task headless in the current directory
                                (aliases: yuj run "TASK", yuj -p "TASK", yuj "TASK")
   yuj tool NAME 'JSON-ARGS'    run one tool call through the dispatcher and print its result
+                               (JSON-ARGS "-": read them from stdin)
   yuj setup --provider P --model M [--api-key-env VAR] [--base-url URL]
                                write the model settings to the user config
   yuj models                   list the configured provider's models

@@ -2,6 +2,7 @@
 // Model text streams to stdout; problems go to stderr.
 
 import type { CoreEvent } from "../core/events.js";
+import { parseArgsJson } from "../core/json-depth.js";
 
 export interface TextSink {
   out(text: string): void;
@@ -98,12 +99,9 @@ function finishLine(e: Extract<CoreEvent, { type: "run_finished" }>): string {
 
 /** The key argument of a call, or its compact JSON. */
 export function summarizeArgs(raw: string): string {
-  let args: unknown;
-  try {
-    args = JSON.parse(raw || "{}");
-  } catch {
-    return clip(raw, 100);
-  }
+  const parsed = parseArgsJson(raw || "{}");
+  if (!parsed) return clip(raw, 100);
+  const args = parsed.value;
   if (args && typeof args === "object" && !Array.isArray(args)) {
     const a = args as Record<string, unknown>;
     for (const key of ["cmd", "command", "path", "pattern", "patterns", "paths", "message"]) {

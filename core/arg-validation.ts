@@ -3,6 +3,7 @@
 // names the path, the rule and the type, which is what the model needs.
 
 import { z } from "zod";
+import { MAX_ARGS_DEPTH, jsonNesting } from "./json-depth.js";
 
 export type Validated =
   | { ok: true; args: Record<string, unknown> }
@@ -25,6 +26,13 @@ export function validateArgs(
   const trimmed = rawArgs.trim();
   if (trimmed === "") {
     value = {}; // some models send nothing for a call without parameters
+  } else if (jsonNesting(trimmed) > MAX_ARGS_DEPTH) {
+    return {
+      ok: false,
+      text:
+        `ERROR: bad arguments for ${tool}: objects and arrays nest more than ${MAX_ARGS_DEPTH} levels deep; ` +
+        `the call was not run. Send the arguments as one JSON object nested at most ${MAX_ARGS_DEPTH} levels.`,
+    };
   } else {
     try {
       value = JSON.parse(trimmed);

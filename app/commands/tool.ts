@@ -1,6 +1,8 @@
 // `yuj tool NAME 'JSON-ARGS'`: one call through the same dispatcher the loop
 // uses (validation, permissions, output bounding), without a model. Prints
 // the model-visible result. Exit 0 on success, 1 on a tool error, 2 on misuse.
+// JSON-ARGS `-` reads the arguments from stdin: a command-line word is
+// limited to 128 KiB, which a large patch or file content can pass.
 
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
@@ -40,7 +42,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
   try {
     await announceSession(session, { cwd, toolset: resolved.toolset, provider: "none", model: "none", version });
     announceUntrusted(resolved, session.emit);
-    const call = { id: "cli_1", name, args: json ?? "{}" };
+    const call = { id: "cli_1", name, args: json === "-" ? await readStdin() : (json ?? "{}") };
     session.emit({ type: "tool_call_finished", callId: call.id, name, args: call.args });
     const controller = new AbortController();
     const onSigint = () => controller.abort(new Error("cancelled by the user"));
@@ -79,4 +81,10 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
   } finally {
     await session.close();
   }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }

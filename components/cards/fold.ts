@@ -14,6 +14,7 @@
 // and fall back to it, so a card that gains long output folds by itself.
 
 import type { Card } from "../../core/reducer.js";
+import { parseArgsJson } from "../../core/json-depth.js";
 import { safeText } from "./safe-text.js";
 
 export type ToolCard = Extract<Card, { kind: "tool" }>;
@@ -85,11 +86,7 @@ export function foldableBodyLines(card: ToolCard): string[] {
 }
 
 function commandOf(argsText: string): string | undefined {
-  try {
-    const a = JSON.parse(argsText) as Record<string, unknown>;
-    const v = a.cmd ?? a.command ?? a.source;
-    return typeof v === "string" ? v : undefined;
-  } catch {
-    return undefined;
-  }
+  const a = parseArgsJson(argsText)?.value as Record<string, unknown> | null | undefined;
+  const v = a?.cmd ?? a?.command ?? a?.source;
+  return typeof v === "string" ? v : undefined;
 }

@@ -12,6 +12,7 @@ import type { Card, ToolCardStatus } from "../../core/reducer.js";
 import { COMMAND_TOOLS, foldAffects, isFoldable, type ToolCard } from "./fold.js";
 import { oneLine, palette, truncate, widthOf, type Paint, type Palette } from "./safe-text.js";
 import { formatDuration } from "../../core/format.js";
+import { parseArgsJson } from "../../core/json-depth.js";
 
 export interface HeaderOpts {
   width: number;
@@ -22,12 +23,8 @@ export interface HeaderOpts {
 
 /** The args object of a call, or undefined while it streams or if invalid. */
 export function parseArgs(argsText: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(argsText || "{}");
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const v = parseArgsJson(argsText || "{}")?.value;
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@
 // into neutral provider events. The SDK loads on first use.
 
 import type Anthropic from "@anthropic-ai/sdk";
+import { stringifyAnyDepth } from "../json-depth.js";
 import { incompleteStream } from "./failure.js";
 import type { ProviderOptions } from "./index.js";
 import { runWithRetries } from "./retry.js";
@@ -112,7 +113,8 @@ async function* attempt(
  */
 function* endTool(tool: { id: string; streamed: boolean; input: unknown }): Generator<ProviderEvent> {
   if (!tool.streamed) {
-    yield { type: "tool_call_delta", id: tool.id, delta: JSON.stringify(tool.input ?? {}) };
+    // Any depth: arguments too deep to handle are refused later, as text.
+    yield { type: "tool_call_delta", id: tool.id, delta: stringifyAnyDepth(tool.input ?? {}) };
   }
   yield { type: "tool_call_end", id: tool.id };
 }

@@ -5,6 +5,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import type { HistoryItem, ModelRequest, ToolCall } from "../history.js";
+import { parseArgsJson } from "../json-depth.js";
 
 type ToolItem = Extract<HistoryItem, { role: "tool" }>;
 
@@ -192,12 +193,10 @@ function chatToolText(item: ToolItem): string {
 
 /** The call's arguments as an object, or undefined when they are not a JSON object. */
 export function argsObject(call: ToolCall): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(call.args);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  // Too deep to send back as an object: the call was refused for it, and
+  // its result says so.
+  const value = parseArgsJson(call.args)?.value;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
