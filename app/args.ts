@@ -37,6 +37,7 @@ const OPTIONS = {
   "allow-divergence": { type: "boolean" },
   show: { type: "boolean" },
   revoke: { type: "boolean" },
+  "keep-jobs": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -70,6 +71,8 @@ export interface ParsedArgs {
   allowDivergence?: boolean;
   /** `yuj trust --show` / `yuj trust --revoke`. */
   trustAction?: "show" | "revoke";
+  /** A headless run stays until its background jobs finish, instead of stopping them when the run ends. */
+  keepJobs?: boolean;
   help: boolean;
   version: boolean;
 }
@@ -124,6 +127,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     if (values.show === true && values.revoke === true) throw new UsageError("yuj trust takes --show or --revoke, not both");
     parsed.trustAction = values.show === true ? "show" : "revoke";
   }
+  if (values["keep-jobs"] === true) parsed.keepJobs = true;
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
   if (str("resume") !== undefined || bareResume) {

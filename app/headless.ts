@@ -18,6 +18,7 @@ import { loopDepsFor } from "./loop-deps.js";
 import { pauseHelp, questionHelp, storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
 import { prepareResume, resumedSeq, type ResumePlan } from "./resume-plan.js";
+import { headlessWake, settleJobsAtRunEnd } from "./run-end-jobs.js";
 import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "./session-record.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession } from "./session.js";
 import { handleStopSignals } from "./signals.js";
@@ -80,6 +81,7 @@ async function run(opts: HeadlessOptions, resumed: Extract<HeadlessOptions["star
   const secrets = secretValues(opts.env, choice.secrets);
   const serialize = createRedactor(secrets);
   const signals = handleStopSignals();
+  const keepJobs = opts.args.keepJobs === true;
   let stopped: Stopped | undefined;
   let session: OpenSession | undefined;
   const stdout = guardStdout((reason) => {
@@ -146,22 +148,28 @@ async function run(opts: HeadlessOptions, resumed: Extract<HeadlessOptions["star
     for (const report of plan.reports) session.emit(report);
     outcome = await runLoop(state.history, plan.input, {
       ...loopDepsFor({ resolved, choice, provider, session, args: opts.args, cwd: opts.cwd, secrets, gate, record }),
+      wake: headlessWake(session.services.notices, keepJobs),
       signal: signals.signal,
     });
     session.checkTrace();
   } catch (err) {
-    if (!(err instanceof StateWriteError)) throw err;
+    if (!(err instanceof StateWriteError)) {
+      signals.dispose();
+      throw err;
+    }
     stopped = { code: "state_write", message: err.message };
     session.emit({ type: "error", code: "state_write", message: err.message });
     session.emit({ type: "run_finished", reason: "error", message: err.message });
-  } finally {
-    signals.dispose();
   }
 
   try {
     const saveError = saveEnd(record, stopped, outcome);
+    // Once the status is saved (a --keep-jobs wait may be long), and while
+    // Ctrl+C and SIGTERM still end the wait.
+    await settleJobsAtRunEnd(session.services.jobs, session.emit, keepJobs, signals.signal);
     return report({ id: session.id, stopped, outcome, saveError, jsonl, demo: opts.demo, exitCode: signals.exitCode(), out: stdout.write });
   } finally {
+    signals.dispose();
     await session.close();
   }
 }

@@ -46,6 +46,7 @@ Options:
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
   --measure                    measurement run: every ask is denied, no questions to the user
   --allow-divergence           replay: go on past a differing request and list every one
+  --keep-jobs                  headless: stay until background jobs finish (default: stop them when the run ends)
   -h, --help                   this help
   -V, --version                print the version
 
