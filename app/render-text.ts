@@ -57,7 +57,7 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         line(`[${event.level}] ${event.text}`);
         break;
       case "jobs_orphans_found":
-        sink.err(`yuj: ended ${event.count} process group(s) left by an earlier yuj that was killed: ${event.detail.join("; ")}\n`);
+        sink.err(`yuj: ended ${event.count} process group(s) or process(es) left by an earlier yuj that was killed: ${event.detail.join("; ")}\n`);
         break;
       case "job_promoted":
         line(`  ↳ continues in the background as job ${event.jobId}`);

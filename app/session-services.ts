@@ -8,6 +8,7 @@
 import { defaultConfig, type Config } from "../core/config/schema.js";
 import type { CoreEvent, Emit } from "../core/events.js";
 import { installExitHooks } from "../core/jobs/exit-hooks.js";
+import { EscapeWatch, stopMarked } from "../core/jobs/escapees.js";
 import { createJobManager } from "../core/jobs/manager.js";
 import { createJobNotices, type JobNotices } from "../core/jobs/notices.js";
 import { reapOrphans } from "../core/jobs/orphans.js";
@@ -16,6 +17,7 @@ import type { JobManager } from "../core/jobs/types.js";
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import type { Env } from "../core/paths.js";
 import { createSandbox, type Sandbox } from "../core/sandbox/index.js";
+import { systemClock } from "../core/services.js";
 
 export interface SessionServices {
   jobs: JobManager;
@@ -57,8 +59,10 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   // Built once: what every command and the terminal inherit, with secrets left out.
   const env = commandEnv(opts.env ?? process.env, policyFromConfig(config));
   const logs = { secrets: opts.secrets ?? [], maxLogBytes: config.output.max_job_log_bytes };
-  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, ...logs });
-  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, ...logs });
+  // One marker for both: whatever either starts is found by it at the end.
+  const escapees = new EscapeWatch();
+  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, escapees, ...logs });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs });
   const notices = createJobNotices(opts.readTool);
   let terminalPid: number | undefined;
 
@@ -86,7 +90,10 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
       if (event.type === "terminal_exited") terminalPid = undefined;
     },
     async shutdown() {
+      const armed = escapees.armed;
       await Promise.all([jobs.shutdown(), terminals.shutdown()]);
+      // The terminal may still have been ending while the jobs' sweep ran.
+      if (armed) await stopMarked(escapees.marker, 1000, systemClock);
       uninstall();
       process.off("exit", killTerminalSync);
     },
@@ -101,6 +108,6 @@ export async function reapEarlierOrphans(stateDir: string, emit: Emit): Promise<
   emit({
     type: "jobs_orphans_found",
     count: killed.length,
-    detail: killed.map((r) => `process group ${r.pgid} (${r.command})`),
+    detail: killed.map((r) => `${r.kind === "process" ? "process" : "process group"} ${r.pgid} (${r.command})`),
   });
 }

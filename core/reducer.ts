@@ -216,7 +216,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       return addCard(s, {
         kind: "notice",
         level: "warning",
-        text: `Ended ${event.count} process group(s) left running by an earlier yuj that was killed: ${event.detail.join("; ")}`,
+        text: `Ended ${event.count} process group(s) or process(es) left running by an earlier yuj that was killed: ${event.detail.join("; ")}`,
       });
     case "terminal_started":
       return { ...s, terminal: { terminalId: event.terminalId, command: event.command, status: "running", inputs: 0 } };

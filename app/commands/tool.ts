@@ -31,7 +31,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     secrets,
     (e) => {
       if (e.type === "jobs_orphans_found") {
-        process.stderr.write(`yuj: ended ${e.count} process group(s) left by an earlier yuj that was killed: ${e.detail.join("; ")}\n`);
+        process.stderr.write(`yuj: ended ${e.count} process group(s) or process(es) left by an earlier yuj that was killed: ${e.detail.join("; ")}\n`);
       }
       if (e.type === "config_untrusted") process.stderr.write(`yuj: ${e.text}\n`);
     },

@@ -8,6 +8,8 @@
 // With a sandbox, the group leader is bwrap and the shell runs inside it:
 // bwrap runs with --die-with-parent in its own pid namespace, so signalling
 // the group (or yuj dying) still ends every process the command started.
+// Without it, what leaves the group (setsid, daemons) is found at the end by
+// the marker in its environment (escapees.ts).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,6 +24,7 @@ import { commandEnv } from "./shell-env.js";
 import { groupMembers, readStartTime, type Member } from "./proc.js";
 import { OrphanRegistry, selfIdentity } from "./orphans.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
+import { EscapeWatch, killMarkedSync, stopMarked, type Marked } from "./escapees.js";
 
 export interface JobManagerOptions {
   /** Output files go to `<sessionDir>/jobs/<jobId>.log`, beside registry.json. */
@@ -47,6 +50,8 @@ export interface JobManagerOptions {
   spawn?: typeof nodeSpawn;
   /** Runs every command through it; none means plain `bash -c` (tests, sandbox off). */
   sandbox?: Sandbox;
+  /** The marker of every command, shared with the terminal beside it; a new one when absent. */
+  escapees?: EscapeWatch;
 }
 
 const TICK_MS = 80; // poll of the group's liveness once the shell has exited
@@ -97,6 +102,8 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   const jobsDir = path.join(opts.sessionDir, "jobs");
   const registry = new OrphanRegistry(opts.sessionDir, opts.stateDir);
   const self = selfIdentity();
+  const watch = opts.escapees ?? new EscapeWatch();
+  watch.onArmed(() => registry.keepMarker(watch.marker));
   const jobs = new Map<string, Job>();
   let counter = 0;
 
@@ -229,9 +236,10 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
       now: () => clock.now(),
       onText: (text, totalBytes) => opts.emit({ type: "job_output", jobId: id, text, totalBytes }),
     });
-    const env = jobEnv(opts.env ?? commandEnv(process.env), spec.env);
+    const env = { ...jobEnv(opts.env ?? commandEnv(process.env), spec.env), ...watch.env() };
     const wrapped = opts.sandbox?.wrap(spec.command, spec.cwd, env);
     if (wrapped && "error" in wrapped) return refuse(id, spec, out, wrapped.error);
+    watch.started(opts.sandbox?.active === true);
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
     // The sandbox wraps exactly `bash -o pipefail -c command`.
@@ -313,6 +321,13 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     });
   }
 
+  /** Processes that had left their job's group, stopped at the end: named, as nothing else shows them. */
+  function reportEscapees(stopped: Marked[]): void {
+    if (stopped.length === 0) return;
+    const names = stopped.map((p) => `${p.pid} (${p.command || "?"})`).join(", ");
+    opts.emit({ type: "notice", level: "info", text: `stopped ${stopped.length} process(es) that had left their command's process group: ${names}` });
+  }
+
   const manager: JobManager = {
     start,
     wait,
@@ -346,12 +361,22 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     async shutdown() {
       const live = [...jobs.values()].filter((j) => isLive(j.snap.status));
       await Promise.all(live.map((j) => manager.kill(j.snap.id, "session end")));
+      if (watch.armed) {
+        reportEscapees(await stopMarked(watch.marker, graceMs, clock));
+        watch.disarm();
+        registry.dropMarker();
+      }
       registry.removePointer();
     },
 
     killAllSync() {
       for (const job of jobs.values()) {
         if (isLive(job.snap.status) && isOurs(job)) signalGroup(job.snap.pid, "SIGKILL");
+      }
+      if (watch.armed) {
+        killMarkedSync(watch.marker);
+        watch.disarm();
+        registry.dropMarker();
       }
       registry.write([]);
       registry.removePointer();

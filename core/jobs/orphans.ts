@@ -7,7 +7,8 @@
 // Both are replaced atomically (temp file + rename), so a reader never sees
 // half a file. The pointer exists only while its session has live jobs.
 // At the next start, reapOrphans() kills the groups of dead yujs, but only
-// the ones it can still prove are theirs.
+// the ones it can still prove are theirs, and then every process that holds
+// a dead yuj's marker (escapees.ts): those that had left their groups.
 
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
@@ -15,6 +16,7 @@ import * as path from "node:path";
 import { systemClock, type Clock } from "../services.js";
 import { groupLive, mayStillBeOurs, terminateGroup } from "./process-group.js";
 import { isZombie, readBootId, readStat, readStartTime, type Member } from "./proc.js";
+import { stopMarked } from "./escapees.js";
 
 export interface RegistryEntry {
   jobId: string;
@@ -34,9 +36,14 @@ export interface Pointer {
   yujStartTime?: number;
   bootId?: string;
   sessionDir: string;
+  /** The environment marker of its commands (escapees.ts), once one ran outside the sandbox. */
+  marker?: string;
 }
 
 export interface ReapedGroup {
+  /** A job's process group, or one process that had left it (found by its marker). */
+  kind: "group" | "process";
+  /** The group id, or the process id. */
   pgid: number;
   command: string;
   sessionDir: string;
@@ -75,6 +82,7 @@ let pointerCount = 0;
 export class OrphanRegistry {
   private readonly pointerFile: string | undefined;
   private pointerWritten = false;
+  private marker: string | undefined;
 
   constructor(
     private readonly sessionDir: string,
@@ -86,20 +94,41 @@ export class OrphanRegistry {
     this.pointerFile = stateDir ? path.join(stateDir, "running", name) : undefined;
   }
 
-  /** Records the live jobs; removes the pointer when there are none. */
+  /**
+   * Records the live jobs. The pointer stays while any runs, or while
+   * processes holding the marker may be left (until the manager shut down).
+   */
   write(entries: RegistryEntry[]): void {
     try {
       writeAtomic(registryPath(this.sessionDir), `${JSON.stringify(entries, null, 1)}\n`);
-      if (entries.length > 0 && !this.pointerWritten && this.pointerFile) {
-        const pointer: Pointer = { ...selfIdentity(), sessionDir: this.sessionDir };
-        writeAtomic(this.pointerFile, `${JSON.stringify(pointer)}\n`);
-        this.pointerWritten = true;
-      } else if (entries.length === 0) {
-        this.removePointer();
-      }
+      if (entries.length > 0 || this.marker !== undefined) this.writePointer();
+      else this.removePointer();
     } catch {
       // Bookkeeping for crash recovery must never break a running job.
     }
+  }
+
+  /** From now on the pointer names `marker`, so the next yuj can find what holds it. */
+  keepMarker(marker: string): void {
+    this.marker = marker;
+    this.pointerWritten = false;
+    try {
+      this.writePointer();
+    } catch {
+      // as in write()
+    }
+  }
+
+  /** Nothing holds the marker any more (all of it was stopped). */
+  dropMarker(): void {
+    this.marker = undefined;
+  }
+
+  private writePointer(): void {
+    if (this.pointerWritten || !this.pointerFile) return;
+    const pointer: Pointer = { ...selfIdentity(), sessionDir: this.sessionDir, ...(this.marker ? { marker: this.marker } : {}) };
+    writeAtomic(this.pointerFile, `${JSON.stringify(pointer)}\n`);
+    this.pointerWritten = true;
   }
 
   removePointer(): void {
@@ -174,6 +203,11 @@ export async function reapOrphans(stateDir: string, opts: ReapOptions = {}): Pro
       entries.map((entry) => reapEntry(entry, pointer, sameBoot(pointer.bootId, bootNow), opts)),
     );
     results.push(...reaped);
+    // Last, when the groups are gone: what had left them, by the marker.
+    if (typeof pointer.marker === "string" && sameBoot(pointer.bootId, bootNow)) {
+      const stopped = await stopMarked(pointer.marker, opts.graceMs ?? 2000, opts.clock ?? systemClock);
+      for (const p of stopped) results.push({ kind: "process", pgid: p.pid, command: p.command, sessionDir: pointer.sessionDir, action: "killed" });
+    }
     if (entries.length > 0) {
       try {
         writeAtomic(registry, "[]\n");
@@ -192,7 +226,7 @@ async function reapEntry(
   bootMatches: boolean,
   opts: ReapOptions,
 ): Promise<ReapedGroup> {
-  const base = { pgid: entry.pgid, command: entry.command, sessionDir: pointer.sessionDir };
+  const base = { kind: "group" as const, pgid: entry.pgid, command: entry.command, sessionDir: pointer.sessionDir };
   // After a reboot every old process is gone and the numbers mean nothing.
   if (!bootMatches || !Number.isInteger(entry.pgid) || entry.pgid <= 1) return { ...base, action: "gone" };
   const members: Member[] = [...(entry.members ?? [])];

@@ -16,6 +16,7 @@ import { killSession, nameOfSignal } from "./terminal-session.js";
 import { DEFAULT_MAX_LOG_BYTES, JobLog } from "./job-log.js";
 import { commandEnv } from "./shell-env.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
+import type { EscapeWatch } from "./escapees.js";
 
 export type TerminalStatus =
   | { state: "running" }
@@ -70,6 +71,8 @@ export interface TerminalManagerOptions {
   outputPreviewBytes?: number;
   /** Runs the terminal's command through it, like every job's. */
   sandbox?: Sandbox;
+  /** The job manager's marker, so what the terminal's programs leave behind is found at the end too. */
+  escapees?: EscapeWatch;
 }
 
 const COLS = 120;
@@ -181,8 +184,10 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     // The leader script runs inside the sandbox too: bwrap leads the PTY's
     // session, and killSession() signals every group in it, as before.
     const argv = ["bash", "-c", LEADER_SCRIPT, "yuj-terminal", command];
-    const wrapped = opts.sandbox?.wrapArgv(argv, cwd, baseEnv);
+    const env = { ...baseEnv, ...opts.escapees?.env() };
+    const wrapped = opts.sandbox?.wrapArgv(argv, cwd, env);
     if (wrapped && "error" in wrapped) return { ok: false, error: unavailableMessage(wrapped.error) };
+    opts.escapees?.started(opts.sandbox?.active === true);
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
     const id = `t${++counter}`;
@@ -199,7 +204,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
         cols: COLS,
         rows: ROWS,
         cwd,
-        env: { ...(wrapped?.env ?? baseEnv), TERM: "xterm-256color" },
+        env: { ...(wrapped?.env ?? env), TERM: "xterm-256color" },
         // Raw bytes: the log keeps exactly what the program wrote, and a UTF-8
         // character split across reads is joined by our own decoder.
         encoding: null,

@@ -25,7 +25,8 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 
 /**
  * Starts `yuj code` on the chord surface with a scripted model that starts a
- * background job and then waits for it, so yuj stays alive holding the job.
+ * background job and then waits for it (--keep-jobs), so yuj stays alive
+ * holding the job.
  */
 function startHoldingYuj(marker: string) {
   const cwd = tempDemoRepo();
@@ -44,7 +45,8 @@ function startHoldingYuj(marker: string) {
   // yuj, and these tests are about what yuj itself does when it ends.
   writeFileSync(join(cwd, "scripted.toml"), '[provider]\nname = "scripted"\nscenario = "scenario.json"\n[sandbox]\nmode = "off"\n');
   const env = isolatedEnv();
-  const child = spawn(process.execPath, [yujBin, "code", "hold a job", "--profile", "chord", "--config", "scripted.toml"], {
+  // --keep-jobs: without it the run would end, and stop the job, as soon as the model answered.
+  const child = spawn(process.execPath, [yujBin, "code", "hold a job", "--profile", "chord", "--config", "scripted.toml", "--keep-jobs"], {
     cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -80,7 +82,7 @@ describe("no orphan survives yuj", () => {
     expect(alive(marker).length).toBeGreaterThan(0);
     const next = await runCli(["tool", "job_list", "{}", "--profile", "chord"], { cwd: yuj.cwd, env: yuj.env });
     expect(next.code).toBe(0);
-    expect(next.stderr).toMatch(/^yuj: ended 1 process group\(s\) left by an earlier yuj that was killed: process group \d+ \(/);
+    expect(next.stderr).toMatch(/^yuj: ended 1 process group\(s\) or process\(es\) left by an earlier yuj that was killed: process group \d+ \(/);
     expect(await until(() => alive(marker).length === 0, 5000)).toBe(true);
     // Reported once: a later start finds nothing.
     const again = await runCli(["tool", "job_list", "{}", "--profile", "chord"], { cwd: yuj.cwd, env: yuj.env });

@@ -119,7 +119,7 @@ describe("orphans: surviving a SIGKILL of yuj", () => {
     fs.writeFileSync(path.join(stateDir, "running", "999999999.json"), JSON.stringify({ yujPid: 999_999_999, sessionDir }));
 
     const reaped = await reapOrphans(stateDir, { graceMs: 100 });
-    expect(reaped).toEqual([{ pgid, command: "sleep 30", sessionDir, action: "gone" }]);
+    expect(reaped).toEqual([{ kind: "group", pgid, command: "sleep 30", sessionDir, action: "gone" }]);
     expect(liveMembers(pgid)).toEqual([pgid]);
     stranger.kill("SIGKILL");
     fs.rmSync(base, { recursive: true, force: true });

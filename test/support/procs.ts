@@ -7,17 +7,26 @@ import { isZombie, readStat } from "../../core/jobs/proc.js";
 
 /** Live pids whose command line contains `token`. */
 export function livePidsWith(token: string): number[] {
+  return livePids((argv) => argv.join(" ").includes(token));
+}
+
+/** Live pids whose argv[0] is `name` (as `exec -a name cmd` sets it). */
+export function livePidsNamed(name: string): number[] {
+  return livePids((argv) => argv[0] === name);
+}
+
+function livePids(match: (argv: string[]) => boolean): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
-    let cmdline: string;
+    let argv: string[];
     try {
-      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
     } catch {
       continue;
     }
-    if (!cmdline.includes(token)) continue;
+    if (!match(argv)) continue;
     const stat = readStat(pid);
     if (stat && !isZombie(stat)) found.push(pid);
   }
