@@ -1,6 +1,6 @@
 // Runs one `yuj tool` call in a child process and reports that process's
 // peak resident memory. The child measures itself: a preloaded module writes
-// process.resourceUsage().maxRSS to a file as the process exits, so nothing
+// its high-water mark (VmHWM) to a file as the process exits, so nothing
 // else (another test, the harness) is counted and no external `time` binary
 // is needed.
 
@@ -13,10 +13,15 @@ import { yujBin } from "./cli.js";
 
 const hookDir = mkdtempSync(join(tmpdir(), "yuj-peak-rss-"));
 const hook = join(hookDir, "hook.mjs");
+// VmHWM, not resourceUsage().maxRSS: Linux carries ru_maxrss over fork and
+// exec, so a child of a large parent would report the parent's size.
 writeFileSync(
   hook,
-  'import { writeFileSync } from "node:fs";\n' +
-    'process.on("exit", () => writeFileSync(process.env.YUJ_PEAK_RSS_FILE, String(process.resourceUsage().maxRSS)));\n',
+  'import { readFileSync, writeFileSync } from "node:fs";\n' +
+    'process.on("exit", () => {\n' +
+    '  const kib = /VmHWM:\\s*(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1];\n' +
+    '  writeFileSync(process.env.YUJ_PEAK_RSS_FILE, kib);\n' +
+    "});\n",
 );
 let seq = 0;
 
