@@ -88,7 +88,8 @@ describe.each(["_base", "chord"] as const)("sandbox off, %s surface: nothing a c
       `[provider]\nname = "scripted"\nscenario = "scenario.json"\n[tools]\nbackground_enabled = true\nterminal_enabled = true\n[sandbox]\nmode = "off"\n`,
     );
     const env = isolatedEnv();
-    const child = spawn(process.execPath, ["--import", pathToFileURL(throwHook).href, yujBin, "code", "start things", "--profile", surface, "--config", "yuj.toml"], {
+    // --yolo: the calls run without approval asks (inline python meets every ask rule).
+    const child = spawn(process.execPath, ["--import", pathToFileURL(throwHook).href, yujBin, "code", "start things", "--profile", surface, "--config", "yuj.toml", "--yolo"], {
       cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -99,7 +100,9 @@ describe.each(["_base", "chord"] as const)("sandbox off, %s surface: nothing a c
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
 
     try {
-      await waitUntil(() => survivors(alive).length === alive.length, `every process to start (${alive.join(", ")})\n${output}`);
+      await waitUntil(() => survivors(alive).length === alive.length, `every process to start (${alive.join(", ")})`).catch((err: Error) => {
+        throw new Error(`${err.message}; yuj printed:\n${output}`);
+      });
       if (ending === "normal end") writeFileSync(join(cwd, "go"), "");
       if (ending === "SIGINT") child.kill("SIGINT");
       if (ending === "SIGTERM") child.kill("SIGTERM");
