@@ -76,6 +76,18 @@ describe("reading a file past the size limit", () => {
     });
     expect(await chordReadTool.run({ path: "huge.txt", limit: 10 }, t.ctx)).toEqual({ ok: false, modelText: "cannot read binary file: huge.txt" });
   });
+
+  it("Chord read says why a large file in another encoding cannot be read in portions", async () => {
+    const file = path.join(t.cwd, "utf16.txt");
+    await fsp.writeFile(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("line 1\nline 2\n", "utf16le")]));
+    await fsp.truncate(file, HUGE_BYTES);
+    expect(await chordReadTool.run({ path: "utf16.txt", limit: 2 }, t.ctx)).toEqual({
+      ok: false,
+      modelText:
+        "cannot read utf16.txt: it is not UTF-8, and text in another encoding is only decoded whole, which this file " +
+        `is too large for (${HUGE_BYTES} bytes, max ${LIMIT}); convert it to UTF-8 first (e.g. iconv in the shell), or grep to search`,
+    });
+  });
 });
 
 describe("changing a file past the size limit", () => {

@@ -123,8 +123,8 @@ async function windowOf(ctx: ToolContext, abs: string, shown: string, size: numb
       return {
         ok: false,
         error:
-          `cannot read ${shown} in portions: it is not UTF-8 text, and other encodings are only read whole, up to ` +
-          `${sizeAndLimit(size)}; convert it to UTF-8 first (e.g. iconv in the shell), or grep to search`,
+          `cannot read ${shown}: it is not UTF-8, and text in another encoding is only decoded whole, which this file ` +
+          `is too large for ${sizeAndLimit(size)}; convert it to UTF-8 first (e.g. iconv in the shell), or grep to search`,
       };
     }
     const bytes = await fs.readFile(abs);
