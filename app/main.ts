@@ -4,6 +4,7 @@ import { parseCommandLine, UsageError, type ParsedArgs } from "./args.js";
 import { HELP } from "./help.js";
 import { FatalError } from "./errors.js";
 import { StateWriteError } from "../core/storage-error.js";
+import { safeText } from "../core/text/safe.js";
 
 export async function main(argv: string[], version: string): Promise<number> {
   let args: ParsedArgs;
@@ -64,14 +65,15 @@ export async function main(argv: string[], version: string): Promise<number> {
 function report(err: unknown): number {
   // A session's files could not be written: said in one line, as every storage failure is.
   if (err instanceof StateWriteError) {
-    process.stderr.write(`yuj: ${err.message}\n`);
+    process.stderr.write(`yuj: ${safeText(err.message)}\n`);
     return 1;
   }
   if (err instanceof UsageError || err instanceof FatalError) {
-    process.stderr.write(`yuj: ${err.message}\n`);
+    // Messages name what was given (a session id, a path, a stored answer): made safe to print.
+    process.stderr.write(`yuj: ${safeText(err.message)}\n`);
     return err instanceof UsageError ? 2 : err.exitCode;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`yuj: unexpected error: ${message}\n`);
+  process.stderr.write(`yuj: unexpected error: ${safeText(message)}\n`);
   return 1;
 }

@@ -1,16 +1,19 @@
 // A run paused on an approval or a question: what to tell the user, and the
-// settings the session is resumed with.
+// settings the session is resumed with. The summary, reason, detail and
+// question come from the model's call: made safe (core/text/safe.ts) before
+// they reach the terminal, so what is approved is what is read.
 
 import { isAbsolute, resolve } from "node:path";
 import type { ApprovalRequest } from "../core/approvals/types.js";
 import type { StoredSettings } from "../core/session-state.js";
+import { oneLine, safeText } from "../core/text/safe.js";
 import type { ParsedArgs } from "./args.js";
 
 export function pauseHelp(sessionId: string, request: ApprovalRequest): string {
   const lines = [
-    `yuj: approval required (session ${sessionId}): ${request.summary}`,
-    `  why: ${request.reason}`,
-    ...(request.detail ? request.detail.split("\n").slice(0, 20).map((l) => `  | ${l}`) : []),
+    `yuj: approval required (session ${sessionId}): ${oneLine(request.summary)}`,
+    `  why: ${oneLine(request.reason)}`,
+    ...(request.detail ? safeText(request.detail).split("\n").slice(0, 20).map((l) => `  | ${l}`) : []),
     "  answer with one of:",
     "    yuj approve                 allow this call once",
     "    yuj approve --always        allow it and store the rule for this session (--scope project: in ./.yuj/config.toml)",
@@ -23,7 +26,7 @@ export function pauseHelp(sessionId: string, request: ApprovalRequest): string {
 export function questionHelp(sessionId: string, question: string): string {
   const lines = [
     `yuj: input required (session ${sessionId}): the model asks:`,
-    ...question.split("\n").map((l) => `  | ${l}`),
+    ...safeText(question).split("\n").map((l) => `  | ${l}`),
     "  answer with (the run then continues):",
     `    yuj answer ${sessionId} "…"`,
     `  show it again with: yuj status ${sessionId}`,

@@ -1,8 +1,13 @@
 // The headless transcript: events printed as readable text as they arrive.
-// Model text streams to stdout; problems go to stderr.
+// Model text streams to stdout; problems go to stderr. Every piece of text
+// from the model, a tool, the session or the file system is made safe first
+// (core/text/safe.ts): nothing printed here can act on the terminal.
 
 import type { CoreEvent } from "../core/events.js";
 import { parseArgsJson } from "../core/json-depth.js";
+import { oneLine, safeOutput, safeText } from "../core/text/safe.js";
+import { createSafeStream } from "../core/text/stream.js";
+import { truncate } from "../core/text/width.js";
 
 export interface TextSink {
   out(text: string): void;
@@ -15,62 +20,74 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
   let atLineStart = true;
   // A blank line separates the model's words from the tool output above them.
   let afterTool = false;
+  // The model's words arrive in pieces; a piece may end inside a \r\n.
+  let words = createSafeStream();
   const out = (text: string) => {
     if (!text) return;
     sink.out(text);
     atLineStart = text.endsWith("\n");
   };
+  const endWords = () => {
+    out(words.flush());
+    words = createSafeStream();
+  };
   const line = (text: string) => {
+    endWords();
     if (!atLineStart) out("\n");
     out(`${text}\n`);
+  };
+  const err = (text: string) => {
+    endWords();
+    if (!atLineStart) out("\n");
+    sink.err(`yuj: ${safeText(text)}\n`);
   };
 
   return (event) => {
     switch (event.type) {
       case "session_started":
         line(
-          `yuj ${event.version} · ${event.demo ? "DEMO MODEL (scripted, offline)" : `${event.provider} ${event.model}`}` +
-            ` · profile ${event.profile} · session ${event.sessionId}`,
+          safeText(
+            `yuj ${event.version} · ${event.demo ? "DEMO MODEL (scripted, offline)" : `${event.provider} ${event.model}`}` +
+              ` · profile ${event.profile} · session ${event.sessionId}`,
+          ),
         );
-        line(`cwd ${event.cwd}`);
+        line(`cwd ${oneLine(event.cwd)}`);
         break;
       case "user_message":
-        line(`\n> ${event.text}\n`);
+        line(`\n> ${safeText(event.text)}\n`);
         break;
       case "assistant_text_delta":
         if (afterTool) line("");
         afterTool = false;
-        out(terminalSafe(event.text));
+        out(words.push(event.text));
         break;
       case "tool_call_finished":
-        line(`\n• ${event.name} ${summarizeArgs(event.args)}`);
+        line(`\n• ${oneLine(event.name)} ${summarizeArgs(event.args)}`);
         break;
       case "tool_result":
-        line(indent(preview(terminalSafe(event.viewText)), event.ok ? "  " : "  ! "));
+        line(indent(preview(safeOutput(event.viewText)), event.ok ? "  " : "  ! "));
         afterTool = true;
         break;
       case "retry":
-        if (!atLineStart) out("\n");
-        sink.err(`yuj: retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}\n`);
+        err(`retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`);
         break;
       case "notice":
-        line(`[${event.level}] ${event.text}`);
+        line(`[${event.level}] ${safeText(event.text)}`);
         break;
       case "jobs_orphans_found":
-        sink.err(`yuj: ended ${event.count} process group(s) or process(es) left by an earlier yuj that was killed: ${event.detail.join("; ")}\n`);
+        err(`ended ${event.count} process group(s) or process(es) left by an earlier yuj that was killed: ${event.detail.join("; ")}`);
         break;
       case "job_promoted":
-        line(`  ↳ continues in the background as job ${event.jobId}`);
+        line(`  ↳ continues in the background as job ${oneLine(event.jobId)}`);
         break;
       case "config_untrusted":
-        sink.err(`yuj: ${event.text}\n`);
+        err(event.text);
         break;
       case "error":
-        if (!atLineStart) out("\n");
-        sink.err(`yuj: ${event.message}\n`);
+        err(event.message);
         break;
       case "run_finished":
-        line(`\n${finishLine(event)}`);
+        line(`\n${safeText(finishLine(event))}`);
         break;
       default:
         break;
@@ -97,25 +114,18 @@ function finishLine(e: Extract<CoreEvent, { type: "run_finished" }>): string {
   }
 }
 
-/** The key argument of a call, or its compact JSON. */
-export function summarizeArgs(raw: string): string {
+/** The key argument of a call (its first line), or its compact JSON; one safe line. */
+function summarizeArgs(raw: string): string {
   const parsed = parseArgsJson(raw || "{}");
-  if (!parsed) return clip(raw, 100);
+  if (!parsed) return clip(raw);
   const args = parsed.value;
   if (args && typeof args === "object" && !Array.isArray(args)) {
     const a = args as Record<string, unknown>;
     for (const key of ["cmd", "command", "path", "pattern", "patterns", "paths", "message"]) {
-      if (typeof a[key] === "string") return clip(String(a[key]).split("\n")[0]!, 100);
+      if (typeof a[key] === "string") return clip(String(a[key]).split("\n")[0]!);
     }
   }
-  return clip(JSON.stringify(args), 100);
-}
-
-/** Control characters are shown, never executed by the terminal. */
-export function terminalSafe(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, (c) =>
-    c === "\r" ? "" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  return clip(JSON.stringify(args));
 }
 
 function preview(text: string): string {
@@ -131,6 +141,7 @@ function indent(text: string, prefix: string): string {
     .join("\n");
 }
 
-function clip(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+/** One safe line of at most 100 columns. */
+function clip(s: string): string {
+  return truncate(oneLine(s), 100);
 }

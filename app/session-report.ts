@@ -1,8 +1,13 @@
 // What `yuj status` and `yuj show` report about a session, as one plain
-// object: printed as JSON with --output json, or as aligned text.
+// object: printed as JSON with --output json, or as aligned text. A stored
+// session holds what the model and its tools wrote: every value is made safe
+// (core/text) before it is printed.
 
 import type { HistoryItem } from "../core/history.js";
 import type { SessionState } from "../core/session-state.js";
+import { jsonForTerminal } from "../core/text/escapes.js";
+import { safeText } from "../core/text/safe.js";
+import { truncate } from "../core/text/width.js";
 import type { ShownStatus } from "./find-session.js";
 import { nextAction, type NextAction } from "./next-action.js";
 
@@ -82,16 +87,21 @@ export function describeStep(item: HistoryItem): string {
   return `assistant: ${[text, calls && `calls ${calls}`].filter(Boolean).join(" · ") || "(empty)"}`;
 }
 
+/** The gist of a text on one safe line: runs of white space as one space, at most `max` columns. */
 function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return truncate(safeText(text.replace(/\s+/g, " ").trim()), max);
 }
 
-/** `key  value` lines, keys padded to one width. */
+/** `key  value` lines, keys padded to one width; values made safe, a value's lines aligned. */
 export function keyValues(rows: Array<[string, string | undefined]>): string {
   const kept = rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== "");
   const width = Math.max(...kept.map(([k]) => k.length));
-  return kept.map(([k, v]) => `${k.padEnd(width)}  ${v.split("\n").join(`\n${" ".repeat(width + 2)}`)}`).join("\n") + "\n";
+  return kept.map(([k, v]) => `${k.padEnd(width)}  ${safeText(v).split("\n").join(`\n${" ".repeat(width + 2)}`)}`).join("\n") + "\n";
+}
+
+/** A report as JSON that parses to the same data and cannot act on the terminal it is printed to. */
+export function reportJson(value: unknown): string {
+  return `${jsonForTerminal(JSON.stringify(value, null, 2))}\n`;
 }
 
 export function statusText(r: StatusReport): string {

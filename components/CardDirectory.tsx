@@ -4,7 +4,9 @@ import React, { useRef, useState } from "react";
 import { Box, Text, useInput } from "ink";
 import type { Card } from "../core/reducer.js";
 import { cardLabel } from "./search.js";
-import { safeText, theme, truncate } from "./theme.js";
+import { oneLine } from "../core/text/safe.js";
+import { truncate } from "../core/text/width.js";
+import { theme } from "./theme.js";
 
 export interface CardDirectoryProps {
   cards: readonly Card[];
@@ -40,7 +42,7 @@ export function CardDirectory(props: CardDirectoryProps): React.ReactElement {
       </Text>
       {visible.map((card, i) => {
         const selected = first + i === index;
-        const line = truncate(safeText(cardLabel(card)), props.width - 2);
+        const line = truncate(oneLine(cardLabel(card)), props.width - 2);
         return (
           <Text key={card.num} {...(selected ? { inverse: true } : {})}>
             {selected ? "›" : " "} {line}

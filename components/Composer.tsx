@@ -8,6 +8,7 @@
 
 import { Box, Text, useInput, useStdin } from "ink";
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { dropControls } from "../core/text/safe.js";
 import { theme } from "./theme.js";
 
 export interface ComposerProps {
@@ -41,7 +42,7 @@ const EMPTY: Buffer = { tokens: [], cursor: 0 };
 const textOf = (tokens: Token[]) => tokens.map((t) => (typeof t === "string" ? t : t.text)).join("");
 
 /** Terminal input as buffer text: CR/CRLF become LF, other controls are dropped. */
-const clean = (text: string) => text.replace(/\r\n?/g, "\n").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
+const clean = (text: string) => dropControls(text.replace(/\r\n?/g, "\n"));
 
 function tokensOf(text: string, collapse: boolean): Token[] {
   const t = clean(text);

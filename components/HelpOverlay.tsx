@@ -3,7 +3,8 @@
 
 import { Box, Text, useInput } from "ink";
 import { useRef, type ReactNode } from "react";
-import { theme, truncate } from "./theme.js";
+import { truncate } from "../core/text/width.js";
+import { theme } from "./theme.js";
 
 export interface HelpSection {
   title: string;

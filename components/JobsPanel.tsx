@@ -5,7 +5,10 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState, type ReactNode } from "react";
 import type { JobView } from "../core/reducer.js";
-import { formatBytes, formatElapsed, safeText, since, theme, truncate } from "./theme.js";
+import { stripEscapes } from "../core/text/escapes.js";
+import { oneLine, screenOutput } from "../core/text/safe.js";
+import { truncate } from "../core/text/width.js";
+import { formatBytes, formatElapsed, since, theme } from "./theme.js";
 
 export interface JobsPanelProps {
   jobs: JobView[];
@@ -95,7 +98,7 @@ export function JobsPanel({ jobs, now, onKill, onClose, width, height, active = 
         const here = job === selected;
         const status = jobStatusText(job);
         const elapsed = formatElapsed(job.status === "running" || job.durationMs === undefined ? since(job.startedAt, now) : job.durationMs);
-        const label = safeText(job.label ?? job.command).replace(/\n/g, " ");
+        const label = oneLine(job.label ?? job.command);
         const head = `${here ? "›" : " "} ${job.jobId.padEnd(6)} `;
         const rest = ` ${elapsed.padStart(6)}  ${label}`;
         return (
@@ -108,7 +111,7 @@ export function JobsPanel({ jobs, now, onKill, onClose, width, height, active = 
       })}
       {selected ? (
         <Text color={theme.muted} wrap="truncate">
-          {truncate(`── ${selected.jobId}: ${safeText(selected.command).replace(/\n/g, " ")} (${formatBytes(selected.totalBytes)}) `, width)}
+          {truncate(`── ${selected.jobId}: ${oneLine(selected.command)} (${formatBytes(selected.totalBytes)}) `, width)}
         </Text>
       ) : null}
       {tail.map((line, i) => (
@@ -141,7 +144,8 @@ function selectedJob(sorted: JobView[], picked: string | undefined): JobView | u
 function tailLines(output: string, rows: number, width: number): string[] {
   if (rows <= 0) return [];
   // Only the end can be shown: cleaning the whole kept output every tick is waste.
-  const lines = safeText(output.slice(-Math.max(4096, rows * (width + 1) * 4))).replace(/\n+$/, "").split("\n");
+  // A job's live output is a terminal's: its colour and cursor codes are dropped, not shown.
+  const lines = screenOutput(stripEscapes(output.slice(-Math.max(4096, rows * (width + 1) * 4)))).replace(/\n+$/, "").split("\n");
   if (lines.length === 1 && lines[0] === "") return ["(no output yet)"];
   return lines.slice(-rows).map((l) => truncate(l, width));
 }

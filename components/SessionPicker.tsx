@@ -5,7 +5,9 @@
 
 import { Box, Text, useInput } from "ink";
 import { useRef, useState, type ReactNode } from "react";
-import { safeText, short, textWidth, theme, truncate, truncateStart } from "./theme.js";
+import { oneLine, safeText } from "../core/text/safe.js";
+import { truncate, truncateStart, widthOf } from "../core/text/width.js";
+import { short, theme } from "./theme.js";
 
 export interface PickerSession {
   id: string;
@@ -95,7 +97,7 @@ export function SessionPicker({ sessions, cwd, width, height, refusal, onPick, o
 
   const shownRefusal = refusal && ordered[at]?.id === refusal.id ? refusal.text : undefined;
   // Word wrapping ends lines early: a row's worth of slack per line keeps the estimate on the safe side.
-  const refusalRows = shownRefusal ? Math.ceil(textWidth(shownRefusal) / Math.max(10, inner - 16)) : 0;
+  const refusalRows = shownRefusal ? Math.ceil(widthOf(shownRefusal) / Math.max(10, inner - 16)) : 0;
   // Title, column names, and the keys line take three rows; the list gets the rest.
   const room = Math.max(1, height - 3 - refusalRows);
   const selectedLine = lines.findIndex((l) => l.kind === "session" && l.index === at);
@@ -119,7 +121,7 @@ export function SessionPicker({ sessions, cwd, width, height, refusal, onPick, o
         ),
       )}
       <Box flexGrow={1} />
-      {shownRefusal ? <Text color={theme.warn}>{shownRefusal}</Text> : null}
+      {shownRefusal ? <Text color={theme.warn}>{safeText(shownRefusal)}</Text> : null}
       <Text color={theme.muted}>{truncate(KEYS, inner)}</Text>
     </Box>
   );
@@ -127,18 +129,18 @@ export function SessionPicker({ sessions, cwd, width, height, refusal, onPick, o
 
 function SessionRow(props: { session: PickerSession; selected: boolean; statusWidth: number; width: number; showCwd: boolean }): ReactNode {
   const { session: s, selected, statusWidth, width, showCwd } = props;
-  const lead = `${selected ? "›" : " "} ${s.id.padEnd(ID_WIDTH)}  `;
+  const lead = `${selected ? "›" : " "} ${oneLine(s.id).padEnd(ID_WIDTH)}  `;
   const when = `  ${s.updatedAt.slice(0, 16).replace("T", " ").padEnd(WHEN_WIDTH)}  `;
-  const rest = Math.max(0, width - textWidth(lead) - statusWidth - textWidth(when));
-  const title = safeText(s.title) || "(no task yet)";
+  const rest = Math.max(0, width - widthOf(lead) - statusWidth - widthOf(when));
+  const title = oneLine(s.title) || "(no task yet)";
   // Another directory's sessions name it, shortened from the left where the folder's own name is.
-  const where = showCwd ? `  ${truncateStart(short(s.cwd), Math.max(8, Math.floor(rest / 3)))}` : "";
+  const where = showCwd ? `  ${truncateStart(oneLine(short(s.cwd)), Math.max(8, Math.floor(rest / 3)))}` : "";
   return (
     <Text inverse={selected} wrap="truncate">
       <Text>{lead}</Text>
       <Text color={STATUS_COLOR[s.status]}>{s.status.padEnd(statusWidth)}</Text>
       <Text>{when}</Text>
-      <Text>{truncate(title, Math.max(0, rest - textWidth(where)))}</Text>
+      <Text>{truncate(title, Math.max(0, rest - widthOf(where)))}</Text>
       <Text color={theme.muted}>{where}</Text>
     </Text>
   );

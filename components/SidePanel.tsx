@@ -8,7 +8,9 @@ import type { ReactNode } from "react";
 import type { TodoItem } from "../core/events.js";
 import type { JobView, SessionView } from "../core/reducer.js";
 import type { GitStatus } from "./git-status.js";
-import { formatElapsed, formatTokens, safeText, since, theme, truncate, truncateStart } from "./theme.js";
+import { oneLine } from "../core/text/safe.js";
+import { truncate, truncateStart } from "../core/text/width.js";
+import { formatElapsed, formatTokens, since, theme } from "./theme.js";
 
 export interface SidePanelProps {
   view: SessionView;
@@ -57,9 +59,9 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
   };
 
   heading("MODEL");
-  rows.push({ text: view.model ?? "—", bold: true });
-  if (view.provider) rows.push({ text: view.provider, dim: true });
-  if (view.profile) rows.push({ text: `profile ${view.profile}`, dim: true });
+  rows.push({ text: oneLine(view.model ?? "—"), bold: true });
+  if (view.provider) rows.push({ text: oneLine(view.provider), dim: true });
+  if (view.profile) rows.push({ text: `profile ${oneLine(view.profile)}`, dim: true });
   if (view.demo) rows.push({ text: "demo (scripted)", color: theme.warn });
 
   heading("CONTEXT");
@@ -82,7 +84,7 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
     for (const todo of view.todos) {
       const g = TODO_GLYPH[todo.status] ?? { glyph: "?" };
       const label = todo.status === "in_progress" && todo.activeForm ? todo.activeForm : todo.description;
-      const row: Row = { text: `${g.glyph} ${safeText(label).replace(/\n/g, " ")}` };
+      const row: Row = { text: `${g.glyph} ${oneLine(label)}` };
       if (g.color) row.color = g.color;
       if (todo.status === "in_progress") row.bold = true;
       if (todo.status === "cancelled") row.dim = true;
@@ -97,12 +99,12 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
   }
 
   if (git) {
-    heading(`GIT ${git.branch}`);
+    heading(`GIT ${oneLine(git.branch)}`);
     if (!git.files.length) rows.push({ text: "clean", dim: true });
     for (const f of git.files.slice(0, GIT_FILES)) {
       const counts = `+${f.added} -${f.removed}`;
       rows.push({
-        text: `${truncateStart(f.path, Math.max(4, width - counts.length - 1))} `,
+        text: `${truncateStart(oneLine(f.path), Math.max(4, width - counts.length - 1))} `,
         tail: [
           { text: `+${f.added}`, color: theme.added },
           { text: ` -${f.removed}`, color: theme.removed },
@@ -115,7 +117,7 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
 }
 
 function jobLine(job: JobView, now: number): string {
-  const label = safeText(job.label ?? job.command).replace(/\n/g, " ");
+  const label = oneLine(job.label ?? job.command);
   return `${job.jobId} ${job.status} ${formatElapsed(since(job.startedAt, now))} ${label}`;
 }
 

@@ -4,7 +4,9 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { RequestView } from "../core/reducer.js";
-import { formatBytes, formatElapsed, short, since, textWidth, theme, truncate, truncateStart } from "./theme.js";
+import { oneLine } from "../core/text/safe.js";
+import { truncate, truncateStart, widthOf } from "../core/text/width.js";
+import { formatBytes, formatElapsed, short, since, theme } from "./theme.js";
 
 export interface StatusBarProps {
   mode: "INSERT" | "NORMAL";
@@ -51,35 +53,36 @@ export function StatusBar(props: StatusBarProps): ReactNode {
   const left: Segment[] = [
     { text: ` ${props.mode} `, bold: true, inverse: true, color: props.mode === "INSERT" ? theme.insert : theme.normal },
     ...(props.yolo ? [{ text: " YOLO ", bold: true, inverse: true, color: theme.yolo }] : []),
-    ...(props.profile ? [{ text: ` ${props.profile}`, bold: true }] : []),
-    ...(props.hint ? [{ text: `${SEP}${props.hint}`, color: theme.muted, hint: true }] : []),
+    ...(props.profile ? [{ text: ` ${oneLine(props.profile)}`, bold: true }] : []),
+    ...(props.hint ? [{ text: `${SEP}${oneLine(props.hint)}`, color: theme.muted, hint: true }] : []),
     { text: `${SEP}${requestText(props.request, props.now)}`, ...(busy ? { color: theme.warn } : { color: theme.muted }) },
     ...(props.runningJobs > 0
       ? [{ text: `${SEP}${props.runningJobs} job${props.runningJobs === 1 ? "" : "s"}`, color: theme.accent }]
       : []),
   ];
-  const sid = props.sessionId ? `${SEP}${shortSessionId(props.sessionId)}` : "";
-  const cwd = short(props.cwd, props.home);
+  const sid = props.sessionId ? `${SEP}${oneLine(shortSessionId(props.sessionId))}` : "";
+  // A directory name can hold any character but / and NUL.
+  const cwd = oneLine(short(props.cwd, props.home));
 
   // The right side gives way first: the session id goes, then the cwd is cut
   // from its start (the last directories say most), then it goes too.
-  const leftWidth = left.reduce((w, s) => w + textWidth(s.text), 0);
+  const leftWidth = left.reduce((w, s) => w + widthOf(s.text), 0);
   const room = width - leftWidth - 2;
   let right = "";
-  if (room >= textWidth(cwd + sid)) right = cwd + sid;
+  if (room >= widthOf(cwd + sid)) right = cwd + sid;
   else if (room >= 12) right = truncateStart(cwd, room);
   // Short of room, the hint gives way before the request state and jobs.
-  const avail = width - (right ? textWidth(right) + 2 : 0);
+  const avail = width - (right ? widthOf(right) + 2 : 0);
   const over = leftWidth - avail;
   const hint = left.findIndex((s) => s.hint);
   if (over > 0 && hint >= 0) {
     const h = left[hint]!;
-    const keep = textWidth(h.text) - over;
+    const keep = widthOf(h.text) - over;
     if (keep >= SEP.length + 4) left[hint] = { ...h, text: truncate(h.text, keep) };
     else left.splice(hint, 1);
   }
   const segments = fit(left, avail);
-  const used = segments.reduce((w, s) => w + textWidth(s.text), 0);
+  const used = segments.reduce((w, s) => w + widthOf(s.text), 0);
   return (
     <Box width={width} height={1}>
       <Text wrap="truncate">
@@ -88,7 +91,7 @@ export function StatusBar(props: StatusBarProps): ReactNode {
             {s.text}
           </Text>
         ))}
-        {right ? <Text color={theme.muted}>{" ".repeat(Math.max(2, width - used - textWidth(right))) + right}</Text> : null}
+        {right ? <Text color={theme.muted}>{" ".repeat(Math.max(2, width - used - widthOf(right))) + right}</Text> : null}
       </Text>
     </Box>
   );
@@ -100,7 +103,7 @@ function fit(segments: Segment[], width: number): Segment[] {
   let left = width;
   for (const s of segments) {
     if (left <= 0) break;
-    const w = textWidth(s.text);
+    const w = widthOf(s.text);
     if (w <= left) {
       out.push(s);
       left -= w;

@@ -6,7 +6,9 @@
 
 import { Box, Text, useInput } from "ink";
 import { useRef, type ReactNode } from "react";
-import { safeText, short, theme, truncate } from "./theme.js";
+import { oneLine } from "../core/text/safe.js";
+import { truncate } from "../core/text/width.js";
+import { short, theme } from "./theme.js";
 
 export interface TrustItem {
   key: string;
@@ -56,15 +58,15 @@ export function TrustPrompt({ file, changed, trustedAt, items, width, height, on
     <Box flexDirection="column" width={width} height={height} paddingX={1}>
       <Text bold color={theme.warn}>Trust this project's config?</Text>
       <Text>
-        <Text>{truncate(short(file), Math.max(10, inner - state.length - 3))}</Text>
+        <Text>{truncate(oneLine(short(file)), Math.max(10, inner - state.length - 3))}</Text>
         <Text color={theme.muted}>{`  ${state}`}</Text>
       </Text>
       <Text> </Text>
       <Text>It loosens your protection. Until you trust it, yuj ignores these settings:</Text>
       {shown.map((item) => (
         <Box key={item.key} flexDirection="column">
-          <Text wrap="truncate">{`  ${safeText(item.key)} = ${safeText(item.value)}`}</Text>
-          <Text color={theme.muted} wrap="truncate">{`      ${safeText(item.why)}`}</Text>
+          <Text wrap="truncate">{`  ${oneLine(item.key)} = ${oneLine(item.value)}`}</Text>
+          <Text color={theme.muted} wrap="truncate">{`      ${oneLine(item.why)}`}</Text>
         </Box>
       ))}
       {hidden > 0 ? <Text color={theme.muted}>{`  … and ${hidden} more (yuj trust --show lists them all)`}</Text> : null}

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { openAppendLog, type AppendLog } from "./append-log.js";
 import type { CoreEvent } from "./events.js";
 import { secretForms } from "./redact.js";
+import { jsonForTerminal } from "./text/escapes.js";
 import { StateWriteError } from "./storage-error.js";
 
 export const REDACTED = "[REDACTED]";
@@ -79,7 +80,7 @@ export function createRedactor(secrets: readonly string[]): (value: unknown) => 
     return out;
   };
 
-  return (value) => {
+  const serialize = (value: unknown): string => {
     const line = JSON.stringify(walk(value));
     // Safety net over the whole row. After the walk a secret can only show up
     // here by overlapping JSON escaping (a secret "nabc..." next to a "\n"), so
@@ -95,6 +96,10 @@ export function createRedactor(secrets: readonly string[]): (value: unknown) => 
       return JSON.stringify({ seq: v.seq, ts: v.ts, sessionId: v.sessionId, agentId: v.agentId, type: v.type, redacted: "row withheld: a secret could not be redacted in place" });
     }
   };
+
+  // Rows are printed too (--output jsonl): characters a terminal would act on
+  // are \u-escaped, which changes nothing a parser reads.
+  return (value) => jsonForTerminal(serialize(value));
 }
 
 /** Opens (appending to) a trace file, creating its directory if needed; StateWriteError when it cannot. */

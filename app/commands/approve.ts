@@ -7,6 +7,7 @@ import { projectConfigPath } from "../../core/paths.js";
 import { asExactRule } from "../../core/permissions/always-rules.js";
 import { formatRule } from "../../core/permissions/gate.js";
 import { writeState, type SessionState } from "../../core/session-state.js";
+import { oneLine, safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { claimSession } from "../claim-session.js";
@@ -37,19 +38,19 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
 function record(args: ParsedArgs, approve: boolean, dir: string, state: SessionState): number {
   const request = state.pending!.request;
   let answer: ApprovalAnswer;
-  const out: string[] = [`Session ${state.sessionId}: ${request.summary}`];
+  const out: string[] = [`Session ${state.sessionId}: ${oneLine(request.summary)}`];
   if (approve && args.always) {
     const scope = args.scope ?? "session";
     const rule = asExactRule(request.suggestedRule);
     answer = { decision: "allow_always", rule, scope };
     const where = scope === "project" ? projectConfigPath(state.cwd) : "this session's rules";
-    out.push(`Approved. On resume yuj stores the rule ${formatRule(rule)} in ${where}.`);
+    out.push(`Approved. On resume yuj stores the rule ${oneLine(formatRule(rule))} in ${oneLine(where)}.`);
   } else if (approve) {
     answer = { decision: "allow_once" };
     out.push("Approved once.");
   } else if (args.message) {
     answer = { decision: "reject_with_message", message: args.message };
-    out.push(`Rejected; the model will be told: ${args.message}`);
+    out.push(`Rejected; the model will be told: ${safeText(args.message)}`);
   } else {
     answer = { decision: "reject" };
     out.push("Rejected.");

@@ -10,6 +10,7 @@ import type { Config } from "../../core/config/schema.js";
 import { detectBwrap } from "../../core/sandbox/detect.js";
 import { createSandbox } from "../../core/sandbox/index.js";
 import { projectConfigPath, stateDir, userConfigPath } from "../../core/paths.js";
+import { safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
 import { buildProvider, resolveSession } from "../session.js";
@@ -24,7 +25,8 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
   let failures = 0;
   const say = (status: Status, what: string, detail: string) => {
     if (status === "fail") failures++;
-    process.stdout.write(`[${MARK[status]}] ${what}: ${detail}\n`);
+    // Details echo paths, config values and provider errors: made safe to print.
+    process.stdout.write(`[${MARK[status]}] ${what}: ${safeText(detail)}\n`);
   };
   say("ok", "yuj", `${version} on Node ${process.versions.node}`);
 

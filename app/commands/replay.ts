@@ -10,6 +10,7 @@ import { findSession } from "../find-session.js";
 import { excerpt } from "../replay/compare.js";
 import { readRecording } from "../replay/recording.js";
 import { runReplay, type Difference, type ReplayResult } from "../replay/run.js";
+import { safeText } from "../../core/text/safe.js";
 
 export async function replayCommand(args: ParsedArgs, version: string): Promise<number> {
   if (args.positionals.length !== 1) throw new UsageError("yuj replay takes one session id (or a unique prefix): yuj replay ID");
@@ -32,7 +33,8 @@ export async function replayCommand(args: ParsedArgs, version: string): Promise<
     ...(jsonl ? { onEvent: (line: string) => void process.stdout.write(`${line}\n`) } : {}),
   });
   const lines = reportLines(source.state.sessionId, result, args.allowDivergence === true);
-  (jsonl ? process.stderr : process.stdout).write(`${lines.join("\n")}\n`);
+  // Excerpts of requests carry the model's and the tools' text: made safe to print.
+  (jsonl ? process.stderr : process.stdout).write(`${safeText(lines.join("\n"))}\n`);
   const countsDiffer = result.replayed !== result.recorded;
   return result.differences.length || countsDiffer || result.unreproducible ? 1 : 0;
 }

@@ -4,8 +4,11 @@
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { firstLine } from "../../core/session-state.js";
+import { oneLine } from "../../core/text/safe.js";
+import { widthOf } from "../../core/text/width.js";
 import { FatalError } from "../errors.js";
 import { listSessions, sessionsRoot, type ListedSession } from "../find-session.js";
+import { reportJson } from "../session-report.js";
 
 export async function sessionsCommand(args: ParsedArgs): Promise<number> {
   if (args.positionals.length) throw new UsageError(`yuj ${args.command} takes no arguments`);
@@ -15,20 +18,23 @@ export async function sessionsCommand(args: ParsedArgs): Promise<number> {
     const cwd = process.cwd();
     const hit = all.find((s) => s.meta.cwd === cwd);
     if (!hit) throw new FatalError(`no session in ${cwd} yet (\`yuj sessions\` lists them all)`);
-    process.stdout.write(json ? `${JSON.stringify(row(hit), null, 2)}\n` : `${hit.meta.id}\n`);
+    process.stdout.write(json ? reportJson(row(hit)) : `${oneLine(hit.meta.id)}\n`);
     return 0;
   }
   if (json) {
-    process.stdout.write(`${JSON.stringify(all.map(row), null, 2)}\n`);
+    process.stdout.write(reportJson(all.map(row)));
     return 0;
   }
   if (all.length === 0) {
-    process.stdout.write(`No sessions yet (they are kept under ${sessionsRoot(process.env)}).\n`);
+    process.stdout.write(`No sessions yet (they are kept under ${oneLine(sessionsRoot(process.env))}).\n`);
     return 0;
   }
-  const table = [["ID", "STATUS", "UPDATED (UTC)", "CWD", "TASK"], ...all.map((s) => [s.meta.id, s.status, when(s.meta.updatedAt), s.meta.cwd, firstLine(s.meta.title)])];
-  const widths = table[0]!.map((_, col) => Math.max(...table.map((r) => r[col]!.length)));
-  const lines = table.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd());
+  // Cells are stored text (a task, a directory name): one safe line each, padded by display width.
+  const cells = (s: ListedSession) => [s.meta.id, s.status, when(s.meta.updatedAt), s.meta.cwd, firstLine(s.meta.title)].map(oneLine);
+  const table = [["ID", "STATUS", "UPDATED (UTC)", "CWD", "TASK"], ...all.map(cells)];
+  const widths = table[0]!.map((_, col) => Math.max(...table.map((r) => widthOf(r[col]!))));
+  const pad = (cell: string, width: number) => cell + " ".repeat(Math.max(0, width - widthOf(cell)));
+  const lines = table.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : pad(cell, widths[col]!))).join("  ").trimEnd());
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }

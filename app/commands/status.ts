@@ -4,8 +4,9 @@
 
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
+import { safeText } from "../../core/text/safe.js";
 import { findSession } from "../find-session.js";
-import { keyValues, showReport, statusReport, statusText } from "../session-report.js";
+import { keyValues, reportJson, showReport, statusReport, statusText } from "../session-report.js";
 
 export async function statusCommand(args: ParsedArgs): Promise<number> {
   if (args.positionals.length > 1) throw new UsageError(`yuj ${args.command} takes at most one session id`);
@@ -14,13 +15,13 @@ export async function statusCommand(args: ParsedArgs): Promise<number> {
   const json = args.output === "json";
   if (args.command === "status") {
     const report = statusReport(state, status, pid);
-    process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : statusText(report));
+    process.stdout.write(json ? reportJson(report) : statusText(report));
     return 0;
   }
   const damaged = skipped.map((s) => `history.jsonl line ${s.line}: ${s.reason}; skipped`);
   const report = showReport(state, status, dir, pid, damaged);
   if (json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(reportJson(report));
     return 0;
   }
   const s = report.settings;
@@ -46,7 +47,7 @@ export async function statusCommand(args: ParsedArgs): Promise<number> {
       ["jobs", report.jobs.map((j) => `${j.jobId} ${j.status}${j.exitCode != null ? ` (exit ${j.exitCode})` : ""}: ${j.command}`).join("\n")],
       ["damaged", damaged.join("\n")],
     ]),
-    report.recent.length ? `recent activity:\n${report.recent.map((l) => `  ${l}`).join("\n")}\n` : "recent activity: none\n",
+    report.recent.length ? `recent activity:\n${report.recent.map((l) => `  ${safeText(l)}`).join("\n")}\n` : "recent activity: none\n",
   ];
   process.stdout.write(parts.join("\n"));
   return 0;

@@ -9,6 +9,7 @@ import { UsageError } from "../args.js";
 import { prepareCall, reportResults, runPrepared } from "../../core/dispatch.js";
 import { announceSession, openSession, resolveSession } from "../session.js";
 import { createRedact, secretValues } from "../../core/redact.js";
+import { safeText } from "../../core/text/safe.js";
 import { createPermissionGate } from "../../core/permissions/gate.js";
 import { sessionRulesFor, surfaceOf } from "../permission-setup.js";
 import { createGuards } from "../../tools/guards/index.js";
@@ -31,9 +32,9 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     secrets,
     (e) => {
       if (e.type === "jobs_orphans_found") {
-        process.stderr.write(`yuj: ended ${e.count} process group(s) or process(es) left by an earlier yuj that was killed: ${e.detail.join("; ")}\n`);
+        process.stderr.write(`yuj: ended ${e.count} process group(s) or process(es) left by an earlier yuj that was killed: ${safeText(e.detail.join("; "))}\n`);
       }
-      if (e.type === "config_untrusted") process.stderr.write(`yuj: ${e.text}\n`);
+      if (e.type === "config_untrusted") process.stderr.write(`yuj: ${safeText(e.text)}\n`);
     },
     resolved.toolset,
     ["SIGTERM", "SIGHUP"],
@@ -76,7 +77,9 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
     process.off("SIGINT", onSigint);
     // No conversation to save: the result is reported at once.
     reportResults([outcome], session.emit);
-    process.stdout.write(outcome.modelText.endsWith("\n") ? outcome.modelText : `${outcome.modelText}\n`);
+    // The result exactly, for a script or a file; on a terminal, made safe to show.
+    const text = process.stdout.isTTY ? safeText(outcome.modelText) : outcome.modelText;
+    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     return outcome.ok ? 0 : 1;
   } finally {
     await session.close();

@@ -8,6 +8,7 @@ import { ignoredBy, type ProjectTrust } from "../../core/config/project-trust.js
 import { projectKey, recordTrust, revokeTrust, trustStorePath } from "../../core/config/trust-store.js";
 import type { Loosening } from "../../core/config/loosening.js";
 import { projectConfigPath } from "../../core/paths.js";
+import { safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { FatalError } from "../errors.js";
@@ -19,7 +20,8 @@ export async function trustCommand(args: ParsedArgs): Promise<number> {
   const cwd = process.cwd();
   const store = trustStorePath(env, home);
   const file = projectConfigPath(cwd);
-  const say = (lines: string[]) => void process.stdout.write(`${lines.join("\n")}\n`);
+  // The project's config is the repository's text, not the user's: made safe to print.
+  const say = (lines: string[]) => void process.stdout.write(`${safeText(lines.join("\n"))}\n`);
 
   if (args.trustAction === "revoke") {
     // Works on a broken or deleted file too: nothing of it needs to load.

@@ -10,6 +10,7 @@ import { secretValues } from "../../core/redact.js";
 import { createInteractiveApprover, createSessionController } from "../../core/session-controller.js";
 import type { SessionLock } from "../../core/session-lock.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
+import { safeText } from "../../core/text/safe.js";
 import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
 import { buildInteractiveGate } from "../permission-setup.js";
@@ -161,7 +162,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     try {
       saved.save();
     } catch (err) {
-      process.stderr.write(`yuj: ${(err as Error).message}\n`);
+      process.stderr.write(`yuj: ${safeText((err as Error).message)}\n`);
     }
   }
   await session.close();

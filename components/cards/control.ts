@@ -7,7 +7,9 @@
 import type { ToolCard } from "./fold.js";
 import { parseArgs } from "./header.js";
 import { plainLines, renderMarkdown } from "./markdown.js";
-import { oneLine, palette, safeText, wrapPrefixed, type Palette } from "./safe-text.js";
+import { oneLine, screenText } from "../../core/text/safe.js";
+import { wrapPrefixed } from "../../core/text/wrap.js";
+import { palette, type Palette } from "./paint.js";
 
 export const CONTROL_TOOLS: ReadonlySet<string> = new Set(["done", "complete", "escalate"]);
 
@@ -60,7 +62,7 @@ export function controlBody(card: ToolCard, width: number, color: boolean): stri
     const result = (card.viewText ?? card.modelText ?? "").trim();
     if (result !== "") {
       rows.push("");
-      for (const line of safeText(result).split("\n")) rows.push(...wrapPrefixed("", line, width, p.red));
+      for (const line of screenText(result).split("\n")) rows.push(...wrapPrefixed("", line, width, p.red));
     }
   }
   return rows;

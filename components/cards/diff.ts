@@ -3,14 +3,16 @@
 // are made terminal-safe line by line; every row fits the width.
 
 import { structuredPatch } from "diff";
-import { palette, safeText, wrapPrefixed, type Paint, type Palette } from "./safe-text.js";
+import { screenText } from "../../core/text/safe.js";
+import { wrapPrefixed } from "../../core/text/wrap.js";
+import { palette, type Paint, type Palette } from "./paint.js";
 
 export const WRITE_PREVIEW_LINES = 20;
 // Past this many differences Myers' diff gets slow; show old then new instead.
 const MAX_EDIT_LENGTH = 4000;
 
 function safeLines(text: string): string[] {
-  const s = safeText(text);
+  const s = screenText(text);
   return s === "" ? [] : s.replace(/\n$/, "").split("\n");
 }
 
@@ -21,8 +23,8 @@ function safeLines(text: string): string[] {
  */
 export function argsDiffLines(oldStr: string, newStr: string, width: number, color: boolean): string[] {
   const p = palette(color);
-  const a = safeText(oldStr);
-  const b = safeText(newStr);
+  const a = screenText(oldStr);
+  const b = screenText(newStr);
   const patch = structuredPatch("a", "b", a.endsWith("\n") ? a : `${a}\n`, b.endsWith("\n") ? b : `${b}\n`, "", "", {
     context: 3,
     maxEditLength: MAX_EDIT_LENGTH,

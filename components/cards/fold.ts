@@ -15,7 +15,7 @@
 
 import type { Card } from "../../core/reducer.js";
 import { parseArgsJson } from "../../core/json-depth.js";
-import { safeText } from "./safe-text.js";
+import { screenOutput, screenText } from "../../core/text/safe.js";
 
 export type ToolCard = Extract<Card, { kind: "tool" }>;
 
@@ -75,11 +75,12 @@ export function foldableBodyLines(card: ToolCard): string[] {
   const lines: string[] = [];
   if (COMMAND_TOOLS.has(card.name)) {
     const cmd = commandOf(card.argsText);
-    const cmdLines = cmd === undefined ? [] : safeText(cmd).split("\n");
+    const cmdLines = cmd === undefined ? [] : screenText(cmd).split("\n");
     if (cmdLines.length > 1) lines.push(...cmdLines.map((l, i) => (i === 0 ? `$ ${l}` : `  ${l}`)));
   }
   const output = card.viewText ?? card.modelText ?? "";
-  const trimmed = safeText(output).trimEnd();
+  // Command output keeps what a terminal would show of a line redrawn with \r.
+  const trimmed = screenOutput(output).trimEnd();
   if (trimmed !== "") lines.push(...trimmed.split("\n"));
   bodyMemo.set(card, lines);
   return lines;

@@ -10,7 +10,9 @@
 import { isAbsolute, relative } from "node:path";
 import type { Card, ToolCardStatus } from "../../core/reducer.js";
 import { COMMAND_TOOLS, foldAffects, isFoldable, type ToolCard } from "./fold.js";
-import { oneLine, palette, truncate, widthOf, type Paint, type Palette } from "./safe-text.js";
+import { oneLine } from "../../core/text/safe.js";
+import { truncate, widthOf } from "../../core/text/width.js";
+import { palette, type Paint, type Palette } from "./paint.js";
 import { formatDuration } from "../../core/format.js";
 import { parseArgsJson } from "../../core/json-depth.js";
 

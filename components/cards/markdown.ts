@@ -11,8 +11,10 @@
 // transcript can redraw.
 
 import type { Marked as MarkedClass, MarkedExtension, Tokens } from "marked";
-import stripAnsi from "strip-ansi";
-import { keepSgrOnly, palette, safeText, wrapLine } from "./safe-text.js";
+import { keepSgrOnly, stripEscapes, withoutEscapes } from "../../core/text/escapes.js";
+import { screenText } from "../../core/text/safe.js";
+import { wrapLine } from "../../core/text/wrap.js";
+import { palette } from "./paint.js";
 
 interface Engine {
   Marked: typeof MarkedClass;
@@ -103,7 +105,7 @@ function markedFor(e: Engine, width: number, color: boolean): MarkedClass {
       link(token: Tokens.Link) {
         const text = this.parser.parseInline(token.tokens);
         const href = p.blue(p.underline(token.href));
-        return stripAnsi(text) === token.href ? href : `${text} (${href})`;
+        return stripEscapes(text) === token.href ? href : `${text} (${href})`;
       },
       // Highlight only a named, known language (return false hands the block
       // to marked-terminal). Auto-detection tries every grammar (100+ ms for a
@@ -150,17 +152,18 @@ function markdownLines(e: Engine, text: string, width: number, color: boolean): 
   let out: string;
   try {
     // Controls are made visible before parsing, so the only escapes in the
-    // output are the ones the renderer added; those are filtered to SGR.
-    out = markedFor(e, width, color).parse(safeText(text), { async: false });
+    // output are the ones the renderer added; those are filtered to SGR, and
+    // what it decoded from an entity (`&#x202e;`) is made safe again.
+    out = markedFor(e, width, color).parse(screenText(text), { async: false });
   } catch {
     return plainLines(text, width);
   }
-  out = color ? keepSgrOnly(out) : stripAnsi(out);
+  out = color ? keepSgrOnly(out) : withoutEscapes(out);
   const lines: string[] = [];
   let blank = 0;
   for (const raw of out.split("\n")) {
     const line = raw.trimEnd();
-    if (stripAnsi(line) === "") {
+    if (stripEscapes(line) === "") {
       blank++;
       continue;
     }
@@ -174,7 +177,7 @@ function markdownLines(e: Engine, text: string, width: number, color: boolean): 
 
 /** Plain text, terminal-safe and wrapped: no Markdown. */
 export function plainLines(text: string, width: number): string[] {
-  const body = safeText(text).trimEnd();
+  const body = screenText(text).trimEnd();
   if (body === "") return [];
   const out: string[] = [];
   for (const line of body.split("\n")) for (const row of wrapLine(line, Math.max(1, width))) out.push(row);
@@ -220,7 +223,7 @@ export function renderStreaming(text: string, width: number, key: string | numbe
 /** Rows of complete lines ("a\nb\n") or of one partial line ("c"). */
 function rawRows(chunk: string, width: number): string[] {
   if (chunk === "") return [];
-  const lines = safeText(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk).split("\n");
+  const lines = screenText(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk).split("\n");
   const out: string[] = [];
   for (const line of lines) for (const row of wrapLine(line, width)) out.push(row);
   return out;

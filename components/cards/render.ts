@@ -26,7 +26,9 @@ import {
 import { ALWAYS_EXPANDED, FOLD_PREVIEW_LINES, foldableBodyLines, type ToolCard } from "./fold.js";
 import { argString, cardHeader, displayPath, parseArgs } from "./header.js";
 import { plainLines, renderMarkdown, renderStreaming } from "./markdown.js";
-import { fitLines, oneLine, palette, safeText, wrapPrefixed, type Paint, type Palette } from "./safe-text.js";
+import { oneLine, screenText } from "../../core/text/safe.js";
+import { fitLines, wrapPrefixed } from "../../core/text/wrap.js";
+import { palette, type Paint, type Palette } from "./paint.js";
 
 export interface RenderOpts {
   width: number;
@@ -80,7 +82,7 @@ function body(card: Card, c: BodyCtx): string[] {
 
 /** Untrusted text, wrapped, each row painted on its own. */
 function painted(text: string, width: number, paint: Paint): string[] {
-  const s = safeText(text).trimEnd();
+  const s = screenText(text).trimEnd();
   if (s === "") return [];
   return s.split("\n").flatMap((l) => wrapPrefixed("", l, width, paint));
 }
@@ -190,7 +192,7 @@ function resultText(card: ToolCard): string | undefined {
 
 /** `↳ result`: red on error, dim when it is only a status word like OK. */
 function resultLines(card: ToolCard, text: string | undefined, c: BodyCtx): string[] {
-  const s = text === undefined ? "" : safeText(text).trim();
+  const s = text === undefined ? "" : screenText(text).trim();
   if (s === "") return card.status === "cancelled" ? [c.p.dim("↳ cancelled")] : [];
   const paint: Paint =
     card.status === "error" ? c.p.red : /^(OK|done)\b/.test(s) && !s.includes("\n") ? c.p.dim : (x) => x;

@@ -8,7 +8,9 @@ import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import type { EventOf } from "../../core/events.js";
 import type { Action, Rule } from "../../core/permissions/types.js";
 import { Composer } from "../Composer.js";
-import { safeText, theme, truncate } from "../theme.js";
+import { oneLine, screenText } from "../../core/text/safe.js";
+import { truncate } from "../../core/text/width.js";
+import { theme } from "../theme.js";
 
 export interface ApprovalPromptProps {
   request: EventOf<"approval_requested">;
@@ -65,17 +67,18 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true }: Appr
     { isActive: active },
   );
 
-  const ruleText = rule ? formatRule(rule) : undefined;
+  // The rule holds the model's command: shown by the same rules as the summary.
+  const ruleText = rule ? oneLine(formatRule(rule)) : undefined;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1} width={width}>
       <Text wrap="truncate">
         <Text bold color={theme.warn}>
-          {safeText(request.tool)}
+          {oneLine(request.tool)}
         </Text>{" "}
-        {safeText(request.summary).replace(/\n/g, " ")}
+        {oneLine(request.summary)}
       </Text>
       {request.detail ? <Detail text={request.detail} width={inner} /> : null}
-      {request.reason ? <Text color={theme.muted} wrap="truncate">{`why: ${safeText(request.reason)}`}</Text> : null}
+      {request.reason ? <Text color={theme.muted} wrap="truncate">{`why: ${oneLine(request.reason)}`}</Text> : null}
       {ruleText ? <Text color={theme.muted} wrap="truncate">{`rule: ${ruleText}`}</Text> : null}
       {step === "ask" ? (
         <Text wrap="truncate">
@@ -120,7 +123,7 @@ function Key({ k }: { k: string }): ReactNode {
 
 /** The diff, command or content; diff lines coloured, long bodies cut. */
 function Detail({ text, width }: { text: string; width: number }): ReactNode {
-  const lines = safeText(text).replace(/\n+$/, "").split("\n");
+  const lines = screenText(text).replace(/\n+$/, "").split("\n");
   const cut = lines.length > DETAIL_LINES;
   const shown = cut ? lines.slice(0, DETAIL_LINES - 1) : lines;
   return (

@@ -5,7 +5,9 @@ import { Box, Text, useInput } from "ink";
 import { useRef, useState, type ReactNode } from "react";
 import type { EventOf } from "../../core/events.js";
 import { Composer } from "../Composer.js";
-import { safeText, theme, truncate } from "../theme.js";
+import { oneLine, screenText } from "../../core/text/safe.js";
+import { truncate } from "../../core/text/width.js";
+import { theme } from "../theme.js";
 
 export interface QuestionPromptProps {
   question: EventOf<"question_asked">;
@@ -87,10 +89,10 @@ export function QuestionPrompt({ question, onAnswer, width, active = true }: Que
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} width={width}>
       {question.header ? (
         <Text bold color={theme.accent} wrap="truncate">
-          {safeText(question.header)}
+          {oneLine(question.header)}
         </Text>
       ) : null}
-      <Text wrap="wrap">{safeText(question.question)}</Text>
+      <Text wrap="wrap">{screenText(question.question)}</Text>
       {pick.custom ? (
         <Composer
           key={question.callId}
@@ -106,14 +108,14 @@ export function QuestionPrompt({ question, onAnswer, width, active = true }: Que
         options.map((o, i) => {
           const here = i === pick.cursor;
           const box = question.multiple ? (pick.chosen.includes(i) ? "[x] " : "[ ] ") : "";
-          const label = `${here ? "›" : " "} ${i + 1}. ${box}${safeText(o.label)}`;
-          const desc = o.description ? ` — ${safeText(o.description)}` : "";
+          const label = `${here ? "›" : " "} ${i + 1}. ${box}${oneLine(o.label)}`;
+          const desc = o.description ? ` — ${oneLine(o.description)}` : "";
           return (
             <Text key={i} wrap="truncate">
               <Text color={here ? theme.accent : undefined} bold={here}>
                 {truncate(label, inner)}
               </Text>
-              <Text color={theme.muted}>{desc.replace(/\n/g, " ")}</Text>
+              <Text color={theme.muted}>{desc}</Text>
             </Text>
           );
         })

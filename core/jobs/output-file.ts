@@ -3,7 +3,7 @@
 // what was left out (and of what the log no longer holds), read by byte
 // ranges so a log of any size costs only the bytes shown.
 
-import stripAnsi from "strip-ansi";
+import { modelText } from "../text/escapes.js";
 import type { LogRange, LogReader } from "./job-log.js";
 
 const isContinuation = (b: number) => (b & 0xc0) === 0x80;
@@ -36,16 +36,6 @@ function charStartForward(buf: Uint8Array, i: number): number {
   let j = i;
   while (j < buf.length && j < i + 3 && isContinuation(buf[j]!)) j++;
   return j;
-}
-
-/**
- * Model-ready text: \r\n becomes \n, terminal escapes go (strip-ansi), and
- * every other control character except \n and \t is dropped, C1 included.
- */
-export function cleanText(text: string): string {
-  const stripped = stripAnsi(text.replace(/\r\n/g, "\n"));
-  // eslint-disable-next-line no-control-regex
-  return stripped.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }
 
 /** Bytes to text; invalid UTF-8 becomes U+FFFD. */
@@ -96,7 +86,7 @@ export function previewRange(log: LogReader, from: number, to: number, budget: n
   const keptBytes = parts.reduce((n, p) => n + span(p), 0);
   if (total <= budget && keptBytes === total) {
     const buf = log.read(from, to);
-    return { text: cleanText(decode(buf)), headBytes: buf.length, tailBytes: 0, omittedBytes: total - buf.length, droppedBytes: 0 };
+    return { text: modelText(decode(buf)), headBytes: buf.length, tailBytes: 0, omittedBytes: total - buf.length, droppedBytes: 0 };
   }
   const half = Math.max(1, Math.floor(budget / 2));
   const { head: headRange, tail: tailRange } = headAndTail(parts, half);
@@ -113,8 +103,8 @@ export function previewRange(log: LogReader, from: number, to: number, budget: n
   const omittedBytes = total - headBytes - tailBytes;
   const droppedBytes = total - keptBytes;
 
-  const shownHead = cleanText(decode(head.subarray(0, headBytes)));
-  const shownTail = cleanText(decode(tail.subarray(tailStart)));
+  const shownHead = modelText(decode(head.subarray(0, headBytes)));
+  const shownTail = modelText(decode(tail.subarray(tailStart)));
   const sep = shownHead === "" || shownHead.endsWith("\n") ? "" : "\n";
   const text = `${shownHead}${sep}${omissionLine(omittedBytes, log.path, droppedBytes)}\n${shownTail}`;
   return { text, headBytes, tailBytes, omittedBytes, droppedBytes };
@@ -128,7 +118,7 @@ export function tailText(log: LogReader, from: number, to: number, max: number):
   const start = Math.max(from, to - max);
   const buf = log.read(start, to);
   const skip = start > from ? charStartForward(buf, 0) : 0;
-  return cleanText(decode(buf.subarray(skip)));
+  return modelText(decode(buf.subarray(skip)));
 }
 
 /**

@@ -1,19 +1,7 @@
-// Turning a terminal's raw output into what the model reads: escape sequences
-// and control characters out, line ends normalised, and a bounded buffer of
-// unread text that keeps the head and the tail when too much arrives between
-// two reads.
-
-import stripAnsi from "strip-ansi";
-
-/**
- * Strips escape sequences and every control character but \n and \t; \r\n
- * becomes \n and a lone \r (a progress line redrawing itself) is dropped.
- */
-export function cleanTerminalText(raw: string): string {
-  return stripAnsi(raw)
-    .replace(/\r+\n/g, "\n")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
-}
+// A terminal's raw output on its way to the model: escape sequences cut by
+// the end of what was read so far are kept for the next read (the cleaning
+// itself is core/text's modelText), and a bounded buffer of unread text keeps
+// the head and the tail when too much arrives between two reads.
 
 // An escape sequence or a \r\n pair cut by the end of the data read so far:
 // a bare ESC, a CSI still waiting for its final byte, an unterminated OSC

@@ -11,7 +11,8 @@ import { StringDecoder } from "node:string_decoder";
 import type { IPty } from "@lydell/node-pty";
 import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
-import { BoundedText, cleanTerminalText, splitPartialTail } from "./terminal-text.js";
+import { modelText } from "../text/escapes.js";
+import { BoundedText, splitPartialTail } from "./terminal-text.js";
 import { killSession, nameOfSignal } from "./terminal-session.js";
 import { DEFAULT_MAX_LOG_BYTES, JobLog } from "./job-log.js";
 import { commandEnv } from "./shell-env.js";
@@ -135,7 +136,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
   const fold = (t: Terminal) => {
     // Once the process is gone nothing can complete a partial sequence.
     const [ready, carry] = t.exit ? [t.raw + t.decoder.end(), ""] : splitPartialTail(t.raw);
-    t.unread.push(cleanTerminalText(ready));
+    t.unread.push(modelText(ready));
     t.raw = carry;
   };
 

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import * as fsp from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTerminalManager, type TerminalManager } from "../../core/jobs/terminal.js";
-import { BoundedText, cleanTerminalText, splitPartialTail } from "../../core/jobs/terminal-text.js";
+import { BoundedText, splitPartialTail } from "../../core/jobs/terminal-text.js";
+import { modelText } from "../../core/text/escapes.js";
 import { terminalIoTool } from "../../tools/terminal_io.js";
 import { terminalStartTool } from "../../tools/terminal_start.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -139,7 +140,7 @@ describe("terminal_start / terminal_io", () => {
     const { text, omittedBytes } = res.read;
     const marker = `[... ${omittedBytes} bytes of output left out ...]\n`;
     const [head, tail] = text.split(marker) as [string, string];
-    const full = cleanTerminalText(await fsp.readFile(res.read.logFile, "utf8"));
+    const full = modelText(await fsp.readFile(res.read.logFile, "utf8"));
     expect(full.startsWith(head)).toBe(true);
     expect(full.endsWith(tail)).toBe(true);
     expect(tail.endsWith("19999\n20000\n")).toBe(true);
@@ -184,7 +185,7 @@ describe("terminal_start / terminal_io", () => {
 
 describe("terminal text", () => {
   it("strips escapes and control characters and normalises line ends", () => {
-    expect(cleanTerminalText("\x1b[?2004hbash$ ls\r\n\x1b[1;32mok\x1b[0m\r\n10%\r20%\x07\t!\n")).toBe(
+    expect(modelText("\x1b[?2004hbash$ ls\r\n\x1b[1;32mok\x1b[0m\r\n10%\r20%\x07\t!\n")).toBe(
       "bash$ ls\nok\n10%20%\t!\n",
     );
   });

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseStat, readStartTime, type ProcStat } from "../../core/jobs/proc.js";
 import { mayStillBeOurs, terminateGroup } from "../../core/jobs/process-group.js";
-import { cleanText, completeLength, previewRange } from "../../core/jobs/output-file.js";
+import { completeLength, previewRange } from "../../core/jobs/output-file.js";
+import { modelText } from "../../core/text/escapes.js";
 import { fileReader } from "../../core/jobs/job-log.js";
 import { systemClock } from "../../core/services.js";
 import { liveMembers } from "./support.js";
@@ -82,7 +83,7 @@ describe("the kill decision after the shell exited", () => {
 
 describe("output text", () => {
   it("strips escapes and control characters, keeps \\n and \\t, normalises \\r\\n", () => {
-    expect(cleanText("\u001b[1;32mok\u001b[0m\r\nx\u0007y\tz\u0000\n\u001b]0;title\u0007done")).toBe("ok\nxy\tz\ndone");
+    expect(modelText("\u001b[1;32mok\u001b[0m\r\nx\u0007y\tz\u0000\n\u001b]0;title\u0007done")).toBe("ok\nxy\tz\ndone");
   });
 
   it("holds back a UTF-8 sequence cut at the end", () => {

@@ -91,7 +91,7 @@ describe("renderCard", () => {
       expect(text).toContain("before␛[2Jafter");
       expect(text).toContain("␛]0;title␇");
       expect(text).toContain("tab here");
-      expect(text).toContain("\\x9b31m");
+      expect(text).toContain("⟨U+009B⟩31m");
       expect(text).not.toContain("\x1b[2J");
       expect(text).not.toContain("\x07");
     }

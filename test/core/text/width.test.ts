@@ -1,26 +1,8 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { fitLines, keepSgrOnly, safeText, truncate, widthOf, wrapLine } from "../../../components/cards/safe-text.js";
-
-describe("safeText", () => {
-  it("shows control characters instead of sending them", () => {
-    expect(safeText("a\x1b[2Jb")).toBe("a␛[2Jb");
-    expect(safeText("\x1b]0;title\x07")).toBe("␛]0;title␇");
-    expect(safeText("x\x00y\x7fz\x9b")).toBe("x␀y\\x7fz\\x9b");
-    expect(safeText("\u202eevil")).toBe("\\u202eevil");
-  });
-
-  it("keeps newlines, expands tabs, folds CRLF and carriage-return redraws", () => {
-    expect(safeText("a\r\nb")).toBe("a\nb");
-    expect(safeText("a\tb\n\tc")).toBe("a   b\n    c");
-    expect(safeText("10%\r50%\r100%\nnext")).toBe("100%\nnext");
-  });
-
-  it("leaves ordinary text as it is (same string)", () => {
-    const s = "plain text, ünïcode 日本";
-    expect(safeText(s)).toBe(s);
-  });
-});
+import { keepSgrOnly } from "../../../core/text/escapes.js";
+import { truncate, truncateStart, widthOf } from "../../../core/text/width.js";
+import { fitLines, wrapLine } from "../../../core/text/wrap.js";
 
 describe("width", () => {
   it("wrapLine keeps a hanging indent for indented and bulleted lines", () => {
@@ -49,8 +31,15 @@ describe("width", () => {
     expect(stringWidth(truncate("日本語日本語", 5))).toBeLessThanOrEqual(5);
   });
 
-  it("keepSgrOnly drops every escape but colour", () => {
+  it("truncateStart keeps the end, by display width", () => {
+    expect(truncateStart("/a/b/file.ts", 8)).toBe("…file.ts");
+    expect(truncateStart("short", 8)).toBe("short");
+    for (let w = 1; w < 12; w++) expect(stringWidth(truncateStart("日本/語日本/語.ts", w)), `${w}`).toBeLessThanOrEqual(w);
+  });
+
+  it("keepSgrOnly drops every escape but colour and shows what else a renderer produced", () => {
     expect(keepSgrOnly("\x1b[31mred\x1b[39m\x1b]8;;http://x\x07link\x1b]8;;\x07\x1b[2J")).toBe("\x1b[31mred\x1b[39mlink");
+    expect(keepSgrOnly("\x1b[1ma\u202eb\x1b[22m")).toBe("\x1b[1ma⟨U+202E⟩b\x1b[22m");
   });
 });
 
