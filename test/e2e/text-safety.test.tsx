@@ -7,7 +7,7 @@
 // `yuj tool` on a terminal. None of it may reach the output raw, and each
 // must still be there to read (its label shows).
 
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn as spawnPty } from "@lydell/node-pty";
@@ -27,6 +27,7 @@ import { loadMarkdown } from "../../components/cards/markdown.js";
 import type { EventOf } from "../../core/events.js";
 import { initialView, type Card, type JobView } from "../../core/reducer.js";
 import { isolatedEnv, runCli, yujBin, type CliResult } from "../support/cli.js";
+import { repoRoot } from "../support/loop-harness.js";
 
 /** Each entry starts with its label, which must be readable wherever the text is shown. */
 const HOSTILE: Record<string, string> = {
@@ -67,6 +68,24 @@ function expectShown(output: string, where: string, label: string, colour = fals
 }
 
 // ---------------------------------------------------------------------------
+// One layer: no renderer measures, strips or escapes terminal text itself.
+
+describe("the text-safety layer is the only one", () => {
+  it("only core/text imports string-width or strip-ansi, or matches control characters", () => {
+    const own: string[] = [];
+    for (const dir of ["app", "components", "core"]) {
+      for (const entry of readdirSync(join(repoRoot, dir), { recursive: true, withFileTypes: true })) {
+        const file = join(entry.parentPath, entry.name);
+        if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || file.includes(`${join("core", "text")}`)) continue;
+        const text = readFileSync(file, "utf8");
+        if (/from "(string-width|strip-ansi)"|\\x00-\\x08|\\u202[ae]/.test(text)) own.push(file.slice(repoRoot.length + 1));
+      }
+    }
+    expect(own).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------
 // The TUI: the card renderer and every component that shows untrusted text.
 
 const frameOf = (ui: ReactElement): string => {
@@ -77,7 +96,7 @@ const frameOf = (ui: ReactElement): string => {
 };
 
 function cardsFor(h: string): Card[] {
-  const tool = (num: number, name: string, args: Record<string, unknown>, viewText?: string): Card => ({
+  const tool = (num: number, name: string, args: Record<string, unknown>, viewText?: string): Extract<Card, { kind: "tool" }> => ({
     kind: "tool",
     num,
     callId: `c${num}`,
@@ -100,6 +119,10 @@ function cardsFor(h: string): Card[] {
     tool(11, "write_todos", { todos: [{ description: h, status: "pending" }] }),
     tool(12, h, { [h]: h }, h),
     { kind: "agent", num: 13, status: "complete", taskId: h, agentType: h, summary: h },
+    tool(14, "done", { message: h }),
+    tool(15, "complete", { summary: h, files_changed: [h, { path: h, summary: h }], known_risks: h }),
+    { ...tool(16, "escalate", { kind: h, reason: h }, h), status: "error" },
+    { ...tool(17, "done", {}), argsText: `not json ${h}` },
   ];
 }
 
