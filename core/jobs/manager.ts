@@ -66,6 +66,8 @@ interface Job {
   reaped: boolean;
   /** Group members recorded when the shell exited, extended while provable. */
   members: Member[];
+  /** Runs inside the sandbox: bwrap leads the group, and its pid namespace holds everything else. */
+  confined: boolean;
   endAs?: "killed" | "timed_out";
   killing?: Promise<KillResult>;
   tick?: NodeJS.Timeout;
@@ -142,8 +144,16 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     if (!groupAnswers(job.snap.pid)) return groupGone(job);
     job.members = groupMembers(job.snap.pid).map((s) => ({ pid: s.pid, startTime: s.startTime }));
     if (!groupLive(job.snap.pid, job.members)) return groupGone(job);
-    job.snap.leaderExited = true;
     saveRegistry();
+    // Inside the sandbox the leader is bwrap, which exits as soon as the
+    // command's shell has; what is still in the group then is the sandbox
+    // ending: bwrap's child (the pid namespace's init) dies with it
+    // (--die-with-parent), and the kernel kills whatever else the namespace
+    // holds. Nothing there outlives it, however long the teardown takes (a
+    // process freeing a lot of memory takes a while), so it is not "left
+    // running": the job ends when the tick sees the group gone.
+    if (job.confined) return;
+    job.snap.leaderExited = true;
   }
 
   /** Nothing of the job runs any more: it ends once its output is all in. */
@@ -207,10 +217,10 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   }
 
   /** Tracks a new job and announces it. */
-  function register(id: string, spec: JobSpec, pid: number, out: JobOutput): Job {
+  function register(id: string, spec: JobSpec, pid: number, out: JobOutput, confined = false): Job {
     const outputFile = out.log.path;
     const snap = newSnapshot(id, spec, pid, outputFile, clock.now());
-    const job: Job = { snap, out, reaped: false, members: [], listeners: new Set() };
+    const job: Job = { snap, out, reaped: false, members: [], confined, listeners: new Set() };
     if (pid > 1) job.leaderStartTime = readStartTime(pid);
     jobs.set(id, job);
     opts.emit({
@@ -239,7 +249,8 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     const env = { ...jobEnv(opts.env ?? commandEnv(process.env), spec.env), ...watch.env() };
     const wrapped = opts.sandbox?.wrap(spec.command, spec.cwd, env);
     if (wrapped && "error" in wrapped) return refuse(id, spec, out, wrapped.error);
-    watch.started(opts.sandbox?.active === true);
+    const confined = wrapped !== undefined && opts.sandbox?.active === true;
+    watch.started(confined);
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
     // The sandbox wraps exactly `bash -o pipefail -c command`.
@@ -247,7 +258,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     const childEnv = wrapped ? { ...wrapped.env, ...spec.env } : env;
     const { child, error } = spawnGroupLeader(opts.spawn ?? nodeSpawn, argv, spec.cwd, childEnv);
     const pid = child?.pid ?? 0;
-    const job = register(id, spec, pid, out);
+    const job = register(id, spec, pid, out, confined);
     const snap = job.snap;
 
     const failStart = (err: Error) => {
