@@ -25,6 +25,7 @@ import { groupMembers, readStartTime, type Member } from "./proc.js";
 import { OrphanRegistry, selfIdentity } from "./orphans.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 import { EscapeWatch, killMarkedSync, stopMarked, type Marked } from "./escapees.js";
+import { logIdAllocator } from "./ids.js";
 
 export interface JobManagerOptions {
   /** Output files go to `<sessionDir>/jobs/<jobId>.log`, beside registry.json. */
@@ -107,7 +108,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   const watch = opts.escapees ?? new EscapeWatch();
   watch.onArmed(() => registry.keepMarker(watch.marker));
   const jobs = new Map<string, Job>();
-  let counter = 0;
+  const nextId = logIdAllocator(jobsDir, "j");
 
   const copy = (job: Job): JobSnapshot => ({ ...job.snap });
   const must = (id: string): Job => {
@@ -238,8 +239,8 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
   }
 
   function start(spec: JobSpec): JobSnapshot {
-    const id = `j${++counter}`;
     fs.mkdirSync(jobsDir, { recursive: true });
+    const id = nextId();
     const out = new JobOutput(path.join(jobsDir, `${id}.log`), {
       maxBytes: opts.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
       secrets: opts.secrets ?? [],

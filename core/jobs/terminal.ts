@@ -18,6 +18,7 @@ import { DEFAULT_MAX_LOG_BYTES, JobLog } from "./job-log.js";
 import { commandEnv } from "./shell-env.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 import type { EscapeWatch } from "./escapees.js";
+import { logIdAllocator } from "./ids.js";
 
 export type TerminalStatus =
   | { state: "running" }
@@ -131,7 +132,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
   const baseEnv = opts.env ?? commandEnv(process.env);
   const terminals = new Map<string, Terminal>();
   let live: Terminal | undefined;
-  let counter = 0;
+  const nextId = logIdAllocator(path.join(opts.sessionDir, "terminal"), "t");
 
   const fold = (t: Terminal) => {
     // Once the process is gone nothing can complete a partial sequence.
@@ -191,7 +192,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     opts.escapees?.started(opts.sandbox?.active === true);
     const notice = opts.sandbox?.takeNotice();
     if (notice) opts.emit({ type: "notice", level: "warning", text: notice });
-    const id = `t${++counter}`;
+    const id = nextId();
     const dir = path.join(opts.sessionDir, "terminal");
     const logFile = path.join(dir, `${id}.log`);
     let proc: IPty;
