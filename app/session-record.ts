@@ -45,7 +45,7 @@ function pruneFinished(state: SessionState): void {
 export function createSessionRecord(
   dir: string,
   state: SessionState,
-  live: { usage: Usage; lastSeq(): number },
+  live: { usage: Usage; lastSeq(): number; saveState?: (state: SessionState, opts?: { durable?: boolean }) => void },
 ): SessionRecord {
   state.status = "running";
   state.pid = process.pid;
@@ -91,7 +91,9 @@ export function createSessionRecord(
     save(opts) {
       state.usage = { ...live.usage };
       state.lastSeq = live.lastSeq();
-      writeState(dir, state, opts);
+      // The open session knows where its state goes (a staged one is published by its first save).
+      if (live.saveState) live.saveState(state, opts);
+      else writeState(dir, state, opts);
     },
   };
 }

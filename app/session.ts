@@ -2,11 +2,14 @@
 // resolved first (so bad input fails before anything is written), then the
 // session directory and trace are opened and the core is wired to them.
 
+import { rmSync } from "node:fs";
 import { homedir } from "node:os";
+import * as path from "node:path";
 import { loadConfig, ConfigError } from "../core/config/load.js";
 import type { ProjectTrust } from "../core/config/project-trust.js";
 import type { Config } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";
+import { historyLogMoved } from "../core/history-log.js";
 import { findInstructions } from "../core/instructions.js";
 import { sessionsDir, stateDir, type Env } from "../core/paths.js";
 import { activateTools, type ActiveToolset } from "../core/profiles/activate.js";
@@ -124,7 +127,16 @@ export interface OpenSession {
   checkTrace(): void;
   /** Ends jobs older yuj processes left behind (reported as an event). */
   reapOrphans(): Promise<void>;
-  /** Ends every job and the terminal, then closes the trace and lets the session's lock go. */
+  /**
+   * Writes the session's state. A staged session is published by its first
+   * write: the state goes into the hidden folder, which is then renamed to
+   * the session's id, so the session appears whole.
+   */
+  saveState(state: SessionState, opts?: { durable?: boolean }): void;
+  /**
+   * Ends every job and the terminal, then closes the trace and lets the
+   * session's lock go; a staged session never saved is removed.
+   */
   close(): Promise<void>;
 }
 
@@ -134,7 +146,13 @@ export type SessionTarget =
   | { resume: { id: string; dir: string; lastSeq: number; lock: SessionLock } }
   /** A new session that appears with this state already saved (its id is the state's). */
   | { create: SessionState }
-  /** A new session with no state until its first step (the TUI's, `yuj tool`'s). */
+  /**
+   * A new session put together in a hidden folder until its first state is
+   * saved (the TUI's, whose first state comes with its first message): until
+   * then nothing lists it, and closed before that it is removed.
+   */
+  | { staged: true }
+  /** A new session with no state, ever (`yuj tool`'s). */
   | { fresh: true };
 
 /**
@@ -151,10 +169,14 @@ export async function openSession(
 ): Promise<OpenSession> {
   const home = env.HOME ?? homedir();
   const resume = "resume" in target ? target.resume : undefined;
-  const made = resume ? resume : await createSession(sessionsDir(env, home), "create" in target ? target.create : undefined);
+  const made = "resume" in target ? target.resume : await createSession(sessionsDir(env, home), target);
   const { id, dir, lock } = made;
+  // Until a staged session is published its files are in the hidden folder;
+  // every path handed out (the trace's, the services') is the final one,
+  // and nothing but the trace and the lock is written before publication.
+  let staging = "staging" in made ? made.staging : undefined;
   let traceFailure: StateWriteError | undefined;
-  const trace = openTraceOrRecord(sessionLayout(dir).trace, secrets, (err) => (traceFailure ??= err));
+  const trace = openTraceOrRecord(sessionLayout(staging ?? dir).trace, secrets, (err) => (traceFailure ??= err), sessionLayout(dir).trace);
   let services: SessionServices | undefined;
   let lastSeq = resume?.lastSeq ?? 0;
   const { emit, setTurn } = createEmitter(
@@ -199,15 +221,41 @@ export async function openSession(
       if (traceFailure) throw traceFailure;
     },
     reapOrphans: () => reapEarlierOrphans(stateDir(env, home), emit),
+    saveState(state, opts) {
+      if (!staging) return writeState(dir, state, opts);
+      writeState(staging, state, opts);
+      publish(staging, dir);
+      staging = undefined;
+    },
     async close() {
       try {
         await ready.shutdown();
       } finally {
         trace.close();
         lock.release();
+        if (staging) discardStaging(staging);
       }
     },
   };
+}
+
+/** Renames a staged session's folder to its id (the session's saved state is in it). */
+function publish(staging: string, dir: string): void {
+  try {
+    publishStagingDir(staging);
+  } catch (err) {
+    throw new StateWriteError(`could not publish session folder ${staging} as ${dir}`, err);
+  }
+  historyLogMoved(staging, dir);
+}
+
+/** A staged session closed before anything was saved: nothing of it is worth keeping. */
+function discardStaging(staging: string): void {
+  try {
+    rmSync(staging, { recursive: true, force: true });
+  } catch {
+    // left hidden; a later new session sweeps it
+  }
 }
 
 /**
@@ -216,17 +264,25 @@ export async function openSession(
  * once the state is saved in it: a kill at any moment leaves either no
  * session or one that `yuj resume` continues, never a folder without state.
  */
-async function createSession(root: string, initial: SessionState | undefined): Promise<{ id: string; dir: string; lock: SessionLock }> {
+async function createSession(
+  root: string,
+  target: Exclude<SessionTarget, { resume: unknown }>,
+): Promise<{ id: string; dir: string; lock: SessionLock; staging?: string }> {
+  const initial = "create" in target ? target.create : undefined;
   const id = initial?.sessionId ?? newSessionId(new Date());
   try {
-    if (!initial) {
+    if ("fresh" in target) {
       const dir = createSessionDir(root, id);
       return { id, dir, lock: await lockSession(dir) };
     }
+    if ("staged" in target) {
+      const staging = createStagingDir(root, id);
+      return { id, dir: path.join(root, id), lock: await lockSession(staging), staging };
+    }
     const staging = createStagingDir(root, id);
     const lock = await lockSession(staging);
-    initial.pid = process.pid;
-    writeState(staging, initial);
+    initial!.pid = process.pid;
+    writeState(staging, initial!);
     return { id, dir: publishStagingDir(staging), lock };
   } catch (err) {
     if (err instanceof StateWriteError) throw err;
@@ -234,14 +290,20 @@ async function createSession(root: string, initial: SessionState | undefined): P
   }
 }
 
-/** The trace, or when it cannot be opened a stand-in that records why and drops the rows. */
-function openTraceOrRecord(file: string, secrets: string[], failed: (err: StateWriteError) => void): TraceWriter {
+/**
+ * The trace, or when it cannot be opened a stand-in that records why and
+ * drops the rows. `shownAs` is the path it is known by (a staged session's
+ * trace is opened in the hidden folder and keeps its descriptor when the
+ * folder is renamed).
+ */
+function openTraceOrRecord(file: string, secrets: string[], failed: (err: StateWriteError) => void, shownAs: string): TraceWriter {
   try {
-    return openTrace(file, { secrets });
+    const trace = openTrace(file, { secrets });
+    return { path: shownAs, write: (event) => trace.write(event), close: () => trace.close() };
   } catch (err) {
     if (!(err instanceof StateWriteError)) throw err;
     failed(err);
-    return { path: file, write() {}, close() {} };
+    return { path: shownAs, write() {}, close() {} };
   }
 }
 

@@ -52,6 +52,14 @@ export function syncHistoryLog(dir: string, history: readonly HistoryItem[], rep
   saved.set(dir, history.slice());
 }
 
+/** The session folder holding a log moved (a staged session published under its id): what it holds is known still. */
+export function historyLogMoved(from: string, to: string): void {
+  const known = saved.get(from);
+  if (!known) return;
+  saved.delete(from);
+  saved.set(to, known);
+}
+
 /** The history the log holds and the lines it skipped; undefined when there is no log. */
 export function readHistoryLog(dir: string): { history: HistoryItem[]; skipped: SkippedLine[] } | undefined {
   const file = join(dir, HISTORY_FILE);

@@ -69,7 +69,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     ["SIGTERM", "SIGHUP"],
     resume
       ? { resume: { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir), lock: resume.lock } }
-      : { fresh: true },
+      : { staged: true },
   );
   // Started once the first frame is out (spawning git costs the frame tens
   // of ms); the first run waits for it (the controller's `ready`).
@@ -155,7 +155,8 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   controller.cancel();
   ink.unmount();
   await controller.idle().catch(() => undefined);
-  // A session that never got a message is not worth listing.
+  // A session that never got a message is not worth listing: it was never
+  // saved, so it is still staged, and closing removes it.
   if (state.history.length) {
     if (state.status === "running") state.status = "paused";
     delete state.pid;

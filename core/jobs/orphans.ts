@@ -82,6 +82,7 @@ let pointerCount = 0;
 export class OrphanRegistry {
   private readonly pointerFile: string | undefined;
   private pointerWritten = false;
+  private registryWritten = false;
   private marker: string | undefined;
 
   constructor(
@@ -100,7 +101,12 @@ export class OrphanRegistry {
    */
   write(entries: RegistryEntry[]): void {
     try {
-      writeAtomic(registryPath(this.sessionDir), `${JSON.stringify(entries, null, 1)}\n`);
+      // A session that never ran a job gets no registry: writing one would
+      // create the session's folder, which a session not yet saved lacks.
+      if (entries.length > 0 || this.registryWritten) {
+        writeAtomic(registryPath(this.sessionDir), `${JSON.stringify(entries, null, 1)}\n`);
+        this.registryWritten = true;
+      }
       if (entries.length > 0 || this.marker !== undefined) this.writePointer();
       else this.removePointer();
     } catch {
