@@ -11,7 +11,7 @@ import type { Config } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";
 import { historyLogMoved } from "../core/history-log.js";
 import { findInstructions } from "../core/instructions.js";
-import { sessionsDir, stateDir, type Env } from "../core/paths.js";
+import { ownDirs, sessionsDir, stateDir, type Env } from "../core/paths.js";
 import { activateTools, type ActiveToolset } from "../core/profiles/activate.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
@@ -101,7 +101,8 @@ export function resolveSession(inputs: SessionInputs): Resolved {
     if (err instanceof ProfileError) throw new FatalError(err.message);
     throw err;
   }
-  const services = nodeServices(commandEnv(inputs.env, policyFromConfig(config)));
+  // From yuj's own environment, not the commands' ([shell_env] may leave HOME or XDG_* out).
+  const services = nodeServices(commandEnv(inputs.env, policyFromConfig(config)), ownDirs(inputs.env));
   return { config, choice, toolset, services, toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
 }
 

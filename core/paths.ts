@@ -45,6 +45,23 @@ export function sessionsDir(env: Env = process.env, home: string = homeDir(env))
   return path.join(stateDir(env, home), "sessions");
 }
 
+/** A directory of yuj's own files, and what it holds (for messages). */
+export interface OwnDir {
+  dir: string;
+  holds: string;
+}
+
+/**
+ * The directories of yuj's own files that no tool of the model may change:
+ * the user config (config.toml, trusted.toml) and the state (sessions, locks).
+ */
+export function ownDirs(env: Env = process.env, home: string = homeDir(env)): OwnDir[] {
+  return [
+    { dir: configDir(env, home), holds: "yuj's user config and the list of trusted projects" },
+    { dir: stateDir(env, home), holds: "yuj's sessions and their locks" },
+  ];
+}
+
 /** The project config file: `<cwd>/.yuj/config.toml`. */
 export function projectConfigPath(cwd: string): string {
   return path.join(cwd, PROJECT_DIR, CONFIG_FILE);

@@ -5,6 +5,7 @@
 import * as fsp from "node:fs/promises";
 import { spawn } from "node:child_process";
 import { commandEnv } from "./jobs/shell-env.js";
+import { ownDirs, type OwnDir } from "./paths.js";
 
 export type FileSystem = Pick<
   typeof fsp,
@@ -39,6 +40,11 @@ export interface Services {
    * yuj's own, filtered by the [shell_env] policy, so no secret rides along.
    */
   env: Record<string, string>;
+  /**
+   * yuj's own directories (user config, state), from yuj's own environment:
+   * the file tools never write or delete anything in them.
+   */
+  ownDirs: readonly OwnDir[];
 }
 
 export const systemClock: Clock = {
@@ -58,7 +64,10 @@ export const systemClock: Clock = {
     }),
 };
 
-/** The real services; `env` defaults to yuj's environment under the default [shell_env] policy. */
-export function nodeServices(env: Record<string, string> = commandEnv(process.env)): Services {
-  return { fs: fsp, spawn, clock: systemClock, env };
+/**
+ * The real services; `env` defaults to yuj's environment under the default
+ * [shell_env] policy, `own` to the directories yuj's environment names.
+ */
+export function nodeServices(env: Record<string, string> = commandEnv(process.env), own: readonly OwnDir[] = ownDirs(process.env)): Services {
+  return { fs: fsp, spawn, clock: systemClock, env, ownDirs: own };
 }

@@ -11,6 +11,7 @@
 
 import * as path from "node:path";
 import { z } from "zod";
+import type { OwnDir } from "../core/paths.js";
 import type { FileSystem } from "../core/services.js";
 import { fail, ok, type ToolContext, type ToolHandler } from "../core/tool-types.js";
 import { atomicWrite } from "./lib/atomic-write.js";
@@ -58,6 +59,8 @@ interface Content {
 export interface PatchPlanOptions {
   /** Decode (and write back) every encoding Chord `read` shows, not only UTF-8. */
   chordEncodings?: boolean;
+  /** yuj's own directories, never written (Services.ownDirs). */
+  ownDirs: readonly OwnDir[];
 }
 
 /** One file the patch touches: what is on disk now, and what it will hold. */
@@ -84,8 +87,8 @@ export interface OpSummary {
 
 export type Resolved = { ok: true; abs: string; display: string } | { ok: false; error: PatchError };
 
-export async function resolvePatchPath(fs: FileSystem, cwd: string, p: string): Promise<Resolved> {
-  const where = await resolveInCwd(fs, cwd, p, { forbidNewline: true });
+export async function resolvePatchPath(fs: FileSystem, cwd: string, p: string, ownDirs: readonly OwnDir[]): Promise<Resolved> {
+  const where = await resolveInCwd(fs, cwd, p, { forbidNewline: true, write: { ownDirs } });
   if (!where.ok) return { ok: false, error: { kind: "path_outside_cwd", message: where.error.replace(/^ERROR: /, ""), path: p } };
   return { ok: true, abs: where.abs, display: where.display };
 }
@@ -98,7 +101,7 @@ export class PatchPlan {
   constructor(
     private readonly fs: FileSystem,
     private readonly cwd: string,
-    private readonly options: PatchPlanOptions = {},
+    private readonly options: PatchPlanOptions,
   ) {}
 
   private decode(bytes: Uint8Array): Content {
@@ -140,7 +143,7 @@ export class PatchPlan {
   }
 
   private async resolve(p: string): Promise<Resolved> {
-    return resolvePatchPath(this.fs, this.cwd, p);
+    return resolvePatchPath(this.fs, this.cwd, p, this.options.ownDirs);
   }
 
   private async notFound(p: string, what: string): Promise<PatchError> {
@@ -281,7 +284,7 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
 
 /** Checks every op, then commits them together. */
 export async function planAndCommit(ops: readonly PatchOp[], ctx: ToolContext): Promise<{ ok: true; summaries: OpSummary[] } | { ok: false; error: PatchError }> {
-  const plan = new PatchPlan(ctx.services.fs, ctx.cwd);
+  const plan = new PatchPlan(ctx.services.fs, ctx.cwd, { ownDirs: ctx.services.ownDirs });
   for (const op of ops) {
     const err = await plan.check(op);
     if (err) return { ok: false, error: err };

@@ -31,7 +31,12 @@ interface Group {
 }
 
 /** Union of ops that share a (resolved) path; groups in order of their first op. */
-async function groupOps(ops: readonly PatchOp[], fs: Parameters<typeof resolvePatchPath>[0], cwd: string): Promise<Group[]> {
+async function groupOps(
+  ops: readonly PatchOp[],
+  fs: Parameters<typeof resolvePatchPath>[0],
+  cwd: string,
+  ownDirs: Parameters<typeof resolvePatchPath>[3],
+): Promise<Group[]> {
   const parent = ops.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   const owner = new Map<string, number>();
@@ -39,7 +44,7 @@ async function groupOps(ops: readonly PatchOp[], fs: Parameters<typeof resolvePa
   for (const [i, op] of ops.entries()) {
     const names = op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path];
     for (const name of names) {
-      const where = await resolvePatchPath(fs, cwd, name);
+      const where = await resolvePatchPath(fs, cwd, name, ownDirs);
       if (!where.ok && !errors.has(i)) errors.set(i, where.error);
       const key = where.ok ? where.abs : `unresolved:${name}`;
       const prev = owner.get(key);
@@ -102,7 +107,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const parsed = parseV4A(args.patch, { allowMove: true });
     if (!parsed.ok) return fail(`apply_patch failed (${parsed.kind}): ${parsed.message}\n${NONE_APPLIED}`);
     const fs = ctx.services.fs;
-    const groups = await groupOps(parsed.ops, fs, ctx.cwd);
+    const groups = await groupOps(parsed.ops, fs, ctx.cwd, ctx.services.ownDirs);
     const lines: string[] = [];
     let applied = 0;
     for (const group of groups) {
@@ -110,7 +115,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
         lines.push(...failedLines(group, group.pathError));
         continue;
       }
-      const plan = new PatchPlan(fs, ctx.cwd, { chordEncodings: true });
+      const plan = new PatchPlan(fs, ctx.cwd, { chordEncodings: true, ownDirs: ctx.services.ownDirs });
       let error: PatchError | undefined;
       for (const op of group.ops) {
         error = await plan.check(op);

@@ -74,6 +74,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
       forbidNewline: true,
+      write: { ownDirs: ctx.services.ownDirs },
       tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);

@@ -52,6 +52,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
       forbidNewline: true,
+      write: { ownDirs: ctx.services.ownDirs },
       tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);

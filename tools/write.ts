@@ -17,7 +17,7 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
   readOnly: false,
   async run(args, ctx) {
     const { fs } = ctx.services;
-    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true });
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs } });
     if (!where.ok) return fail(where.error);
 
     const isDir = await fs.stat(where.abs).then(

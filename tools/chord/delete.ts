@@ -33,7 +33,7 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
 
     const targets: Target[] = [];
     for (const shown of inputs) {
-      const where = await resolveNoFollow(fs, ctx.cwd, shown);
+      const where = await resolveNoFollow(fs, ctx.cwd, shown, ctx.services.ownDirs);
       if (!where.ok) return fail(`nothing deleted: ${where.error}`);
       if (targets.some((t) => t.abs === where.abs)) continue;
       const st = await fs.lstat(where.abs).catch(() => undefined);

@@ -38,7 +38,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     if (args.old_string === args.new_string) return fail("old_string and new_string are identical; nothing to change");
     const { fs } = ctx.services;
     const shown = args.path;
-    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true });
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs } });
     if (!where.ok) return fail(plain(where.error));
 
     let bytes: Uint8Array;

@@ -27,7 +27,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     if (args.path.trim() === "") return fail("path is required");
     const { fs } = ctx.services;
     const shown = args.path;
-    const where = await resolveNoFollow(fs, ctx.cwd, args.path);
+    const where = await resolveNoFollow(fs, ctx.cwd, args.path, ctx.services.ownDirs);
     if (!where.ok) return fail(where.error);
 
     const st = await fs.lstat(where.abs).catch(() => undefined);

@@ -15,7 +15,9 @@
 
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
+import type { OwnDir } from "../../core/paths.js";
 import { tooLarge } from "./file-limits.js";
+import { ownFileRefusal } from "./own-files.js";
 
 export type PathCheck =
   | { ok: true; abs: string; cwdReal: string; display: string }
@@ -24,6 +26,11 @@ export type PathCheck =
 export interface ResolveOptions {
   /** write/edit: refuse newline in the path too (NUL is always refused). */
   forbidNewline?: boolean;
+  /**
+   * The tool will write or delete the path: yuj's own files (the project's
+   * `.yuj/`, these directories) are refused (own-files.ts).
+   */
+  write?: { ownDirs: readonly OwnDir[] };
 }
 
 export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
@@ -124,6 +131,10 @@ export async function resolveInCwd(
   if (!inside(cwdReal, real)) return escapes;
   if (SPECIAL_ROOTS.some((root) => inside(root, real) && !inside(root, cwdReal))) return escapes;
   if (isInGitDir(cwdReal, real) || isInGitDir(cwdAbs, target)) return { ok: false, error: gitDirError(input) };
+  if (options.write) {
+    const refused = await ownFileRefusal(fs, input, { cwdAbs, cwdReal, target, real, ownDirs: options.write.ownDirs });
+    if (refused) return { ok: false, error: refused };
+  }
 
   try {
     const st = await fs.stat(real);
@@ -168,9 +179,9 @@ export async function locateExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { directory: string; forbidNewline?: boolean },
+  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"] },
 ): Promise<{ ok: true; abs: string; display: string; size: number } | { ok: false; error: string }> {
-  const where = await resolveInCwd(fs, cwd, input, { forbidNewline: words.forbidNewline ?? false });
+  const where = await resolveInCwd(fs, cwd, input, { forbidNewline: words.forbidNewline ?? false, ...(words.write ? { write: words.write } : {}) });
   if (!where.ok) return where;
   let st;
   try {
@@ -190,7 +201,7 @@ export async function readExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { verb: string; directory: string; forbidNewline?: boolean; tooLarge: (size: number) => string },
+  words: { verb: string; directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; tooLarge: (size: number) => string },
 ): Promise<{ ok: true; abs: string; display: string; bytes: Uint8Array } | { ok: false; error: string }> {
   const where = await locateExistingFile(fs, cwd, input, words);
   if (!where.ok) return where;
