@@ -21,6 +21,8 @@ export interface GitOptions {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   maxBuffer?: number;
+  /** Fed to git's stdin (`git config --file -`). */
+  input?: string | Buffer;
 }
 
 export class GitError extends Error {
@@ -69,7 +71,7 @@ export function quietGitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proce
 /** Runs `git prefix... args...`; a failure names `args[0]` and git's first line of complaint. */
 function run(prefix: readonly string[], args: readonly string[], opts: GitOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       "git",
       [...prefix, ...args],
       { cwd: opts.cwd, env: quietGitEnv(opts.env), timeout: opts.timeoutMs ?? 60_000, maxBuffer: opts.maxBuffer ?? 16 * 1024 * 1024, windowsHide: true },
@@ -78,6 +80,7 @@ function run(prefix: readonly string[], args: readonly string[], opts: GitOption
         else resolve(stdout);
       },
     );
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
   });
 }
 

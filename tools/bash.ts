@@ -8,6 +8,7 @@ import { z } from "zod";
 import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../core/tool-types.js";
 import type { JobSnapshot } from "../core/jobs/types.js";
 import { NO_JOBS, waitForeground } from "./lib/foreground.js";
+import { repoNoticeLine } from "./lib/job-format.js";
 import { sinkView } from "./lib/output-sink.js";
 import { exitMeaning, readSideRoute, shellRefusal } from "./lib/shell-rules.js";
 
@@ -70,12 +71,12 @@ async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult>
   // Reading marks the output read for a later bash_poll; the view reads only what it shows.
   const read = await jobs.readNew(job.id, 0);
   const output = sinkView(jobs.log(job.id), read, tools);
-  return formatResult(cmd, output, read.snapshot, note, tools.bash_timeout);
+  return formatResult(cmd, output, read.snapshot, [note, repoNoticeLine(read.snapshot)].filter(Boolean).join("\n"), tools.bash_timeout);
 }
 
 function formatResult(cmd: string, output: string, snap: JobSnapshot, note: string, timeoutS: number): ToolResult {
   if (snap.status === "timed_out") {
-    const message = `ERROR: command timed out after ${timeoutS}s`;
+    const message = [`ERROR: command timed out after ${timeoutS}s`, repoNoticeLine(snap)].filter(Boolean).join("\n");
     return fail(message, output ? `${output}\n${message}` : message);
   }
   const code = snap.exitCode ?? (snap.signal ? 128 + signalNumber(snap.signal) : 0);

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../core/tool-types.js";
 import { NO_JOBS } from "./lib/foreground.js";
-import { isLive } from "./lib/job-format.js";
+import { isLive, repoNoticeLine } from "./lib/job-format.js";
 import { sinkView } from "./lib/output-sink.js";
 import { unknownProc } from "./bash_kill.js";
 
@@ -41,6 +41,6 @@ export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
           ? `[status: killed${snap.exitCode !== null ? `; exit code: ${snap.exitCode}` : ""}]`
           : `[exit code: ${snap.exitCode ?? `signal ${snap.signal}`}]`;
     const body = output.trim() ? output : "(no new output)";
-    return ok(`${body}\n${status}`);
+    return ok([body, status, repoNoticeLine(snap)].filter(Boolean).join("\n"));
   },
 };

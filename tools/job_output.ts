@@ -6,7 +6,7 @@ import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../core/tool-types.js";
 import type { JobManager } from "../core/jobs/types.js";
 import { NO_JOBS } from "./lib/foreground.js";
-import { formatDuration, isLive, statusLine } from "./lib/job-format.js";
+import { formatDuration, isLive, repoNoticeLine, statusLine } from "./lib/job-format.js";
 import { unknownJob } from "./job_kill.js";
 
 export const jobOutputSchema = z.object({
@@ -67,6 +67,6 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
     }
     counts.delete(args.job_id);
     const body = read.text.replace(/\n+$/, "") || (read.newBytes === 0 ? "(no new output)" : "");
-    return ok([body, statusLine(read.snapshot), notice].filter(Boolean).join("\n"));
+    return ok([body, statusLine(read.snapshot), repoNoticeLine(read.snapshot), notice].filter(Boolean).join("\n"));
   },
 };

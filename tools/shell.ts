@@ -8,7 +8,7 @@ import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from ".
 import type { JobSnapshot } from "../core/jobs/types.js";
 import { resolveInCwd } from "./lib/paths.js";
 import { NO_JOBS, waitForeground } from "./lib/foreground.js";
-import { formatDuration, statusLine } from "./lib/job-format.js";
+import { formatDuration, repoNoticeLine, statusLine } from "./lib/job-format.js";
 import { isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "./lib/shell-rules.js";
 
 export const shellSchema = z.object({
@@ -127,7 +127,7 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
 }
 
 function finishedResult(command: string, output: string, snap: JobSnapshot, tookMs: number, notes: string[]): ToolResult {
-  const parts = [output || "(no output)", statusLine(snap)];
+  const parts = [output || "(no output)", statusLine(snap), repoNoticeLine(snap)];
   if (tookMs >= 1000) parts.push(`(command took ${(tookMs / 1000).toFixed(1)}s)`);
   if (snap.status === "timed_out") parts.push(`The command was stopped at its deadline.`);
   if (tookMs >= REMINDER_AFTER_MS && needsPreservationReminder(command)) parts.push(PRESERVATION_REMINDER);

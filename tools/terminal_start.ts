@@ -19,13 +19,15 @@ export const TERMINALS_UNAVAILABLE = "ERROR: interactive terminals are not avail
  * status: running
  * --- output ---
  * <new output, or "(no new output)">
+ * [yuj: what was undone in the project's repositories, when anything was]
  */
 export function terminalResult(outcome: TerminalOutcome, ctx: ToolContext): ToolResult {
   if (!outcome.ok) return fail(`ERROR: ${outcome.error}`);
   const { read } = outcome;
   const output = filterOutput(read.text, ctx.config.tools).replace(/\n+$/, "");
   const body = output.trim() === "" ? "(no new output)" : output;
-  return ok(`terminal_id: ${read.terminalId}\nstatus: ${statusText(read.status)}\n--- output ---\n${body}`);
+  const notice = read.repoNotice ? `\n[yuj: ${read.repoNotice}]` : "";
+  return ok(`terminal_id: ${read.terminalId}\nstatus: ${statusText(read.status)}\n--- output ---\n${body}${notice}`);
 }
 
 export const terminalStartTool: ToolHandler<typeof terminalStartSchema> = {

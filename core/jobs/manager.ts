@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { spawn as nodeSpawn } from "node:child_process";
 import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
-import type { JobManager, JobSnapshot, JobSpec, JobStatus, KillResult, WaitResult } from "./types.js";
+import type { JobManager, JobSnapshot, JobSpec, KillResult, WaitResult } from "./types.js";
 import { DEFAULT_MAX_LOG_BYTES, type LogReader } from "./job-log.js";
 import { JobOutput } from "./job-output.js";
 import { extendMembers, groupAnswers, groupLive, jobEnv, mayStillBeOurs, signalGroup, spawnGroupLeader, terminateGroup } from "./process-group.js";
@@ -26,6 +26,7 @@ import { OrphanRegistry, selfIdentity } from "./orphans.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 import { EscapeWatch, killMarkedSync, stopMarked, type Marked } from "./escapees.js";
 import { logIdAllocator } from "./ids.js";
+import { checkReposAfter, isLive, newSnapshot } from "./snapshot.js";
 
 export interface JobManagerOptions {
   /** Output files go to `<sessionDir>/jobs/<jobId>.log`, beside registry.json. */
@@ -70,33 +71,13 @@ interface Job {
   /** Runs inside the sandbox: bwrap leads the group, and its pid namespace holds everything else. */
   confined: boolean;
   endAs?: "killed" | "timed_out";
+  /** Its repositories are being checked (sandboxed jobs) before it is reported ended. */
+  checking?: boolean;
   killing?: Promise<KillResult>;
   tick?: NodeJS.Timeout;
   deadline?: NodeJS.Timeout;
   /** Called on new output and at the end; waiters hook in here. */
   listeners: Set<() => void>;
-}
-
-const isLive = (status: JobStatus) => status === "running" || status === "stopping";
-
-function newSnapshot(id: string, spec: JobSpec, pid: number, outputFile: string, now: number): JobSnapshot {
-  return {
-    id,
-    command: spec.command,
-    label: spec.label ?? spec.command,
-    status: "running",
-    background: spec.background,
-    pid,
-    startedAt: now,
-    lastOutputAt: now,
-    exitCode: null,
-    signal: null,
-    ...(spec.deadlineMs !== undefined ? { deadlineAt: now + spec.deadlineMs } : {}),
-    totalBytes: 0,
-    outputFile,
-    leaderExited: false,
-    ...(spec.callId !== undefined ? { callId: spec.callId } : {}),
-  };
 }
 
 export function createJobManager(opts: JobManagerOptions): JobManager {
@@ -170,10 +151,21 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     wake(job);
   }
 
+  /**
+   * Nothing of the job runs and its output is in. A sandboxed job is
+   * reported ended only once the project's repositories are checked for
+   * what it planted there, so its result can say what was undone.
+   */
   function finish(job: Job): void {
-    if (!isLive(job.snap.status)) return;
+    if (!isLive(job.snap.status) || job.checking) return;
     clearInterval(job.tick);
     clearTimeout(job.deadline);
+    if (!job.confined || !opts.sandbox) return close(job);
+    job.checking = true;
+    void checkReposAfter(job.snap, opts.sandbox, opts.emit).finally(() => close(job));
+  }
+
+  function close(job: Job): void {
     job.out.end(); // flushes the last job_output before job_exited
     job.snap.totalBytes = job.out.size;
     job.snap.status = job.endAs ?? "exited";

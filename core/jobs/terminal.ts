@@ -19,6 +19,7 @@ import { commandEnv } from "./shell-env.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 import type { EscapeWatch } from "./escapees.js";
 import { logIdAllocator } from "./ids.js";
+import { repoNoticeText } from "./snapshot.js";
 
 export type TerminalStatus =
   | { state: "running" }
@@ -34,6 +35,8 @@ export interface TerminalRead {
   status: TerminalStatus;
   /** The raw output stream on disk. */
   logFile: string;
+  /** What yuj undid in the project's repositories since the previous read (see JobSnapshot.repoNotice). */
+  repoNotice?: string;
 }
 
 /** Errors are plain sentences for the model; the tools add the `ERROR:` prefix. */
@@ -110,6 +113,10 @@ interface Terminal {
   /** Set once the log is closed too; reads report the process as exited from then on. */
   exit?: { exitCode: number | null; signal: string | null };
   exited: Promise<void>;
+  /** Runs inside the sandbox: its commands are followed by a check of the project's repositories. */
+  confined: boolean;
+  /** Things undone since the last read, for the next one. */
+  undone: string[];
 }
 
 type PtyModule = typeof import("@lydell/node-pty");
@@ -145,7 +152,33 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     fold(t);
     const { text, omittedBytes } = t.unread.take();
     const status: TerminalStatus = t.exit ? { state: "exited", ...t.exit } : { state: "running" };
-    return { terminalId: t.id, pid: t.pid, text, omittedBytes, status, logFile: t.logFile };
+    const undone = t.undone.splice(0);
+    const notice = undone.length ? { repoNotice: repoNoticeText(undone) } : {};
+    return { terminalId: t.id, pid: t.pid, text, omittedBytes, status, logFile: t.logFile, ...notice };
+  };
+
+  /**
+   * The terminal's programs are sandboxed commands too: after each exchange,
+   * and when it exits, what they planted in the project's repositories is
+   * undone, and the next read says so.
+   */
+  const checkRepos = async (t: Terminal): Promise<void> => {
+    if (!t.confined || !opts.sandbox) return;
+    let undone: string[];
+    try {
+      undone = await opts.sandbox.afterCommand();
+    } catch (err) {
+      undone = [`checking the project's git repositories failed: ${(err as Error).message}`];
+    }
+    if (undone.length === 0) return;
+    t.undone.push(...undone);
+    opts.emit({ type: "notice", level: "warning", text: `terminal ${t.id}: ${repoNoticeText(undone)}` });
+  };
+
+  /** The read at the end of every exchange, after the check. */
+  const answer = async (t: Terminal): Promise<TerminalOutcome> => {
+    await checkRepos(t);
+    return { ok: true, read: read(t) };
   };
 
   /** Waits until output has been quiet for `quietMs` after some arrived, the process exits, or the time is up. */
@@ -228,6 +261,8 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
       lastOutputAt: clock.now(),
       ended: false,
       exited: new Promise<void>((resolve) => (markExited = resolve)),
+      confined: wrapped !== undefined && opts.sandbox?.active === true,
+      undone: [],
     };
     terminals.set(id, t);
     live = t;
@@ -255,10 +290,11 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
       // Whatever the program left behind in its session (`cmd &` in a shell)
       // would otherwise outlive the terminal nobody can reach any more.
       void killSession(t.pid, clock);
+      void checkRepos(t);
     });
 
     await settle(t, START_WAIT_MS, START_QUIET_MS);
-    return { ok: true, read: read(t) };
+    return answer(t);
   };
 
   const io = async (terminalId: string, req: TerminalIoRequest): Promise<TerminalOutcome> => {
@@ -272,7 +308,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     }
     if (req.terminate) {
       await stop(t);
-      return { ok: true, read: read(t) };
+      return answer(t);
     }
     if (req.input !== undefined) {
       const inputBytes = Buffer.byteLength(req.input, "utf8");
@@ -294,7 +330,7 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     if (outcome === "cancelled") {
       return { ok: false, error: `cancelled; terminal ${t.id} keeps running and its output stays unread` };
     }
-    return { ok: true, read: read(t) };
+    return answer(t);
   };
 
   return {

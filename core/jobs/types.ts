@@ -49,6 +49,11 @@ export interface JobSnapshot {
   /** The shell exited but other members of its group still run. */
   leaderExited: boolean;
   callId?: string;
+  /**
+   * What yuj undid after the (sandboxed) command ended: settings it planted
+   * in the project's git repositories that git would have run on the host.
+   */
+  repoNotice?: string;
 }
 
 /** New output since the previous read, bounded for the model. */

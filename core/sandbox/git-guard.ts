@@ -24,8 +24,10 @@
 // What mounts cannot do: forbid a name that does not exist yet in a
 // directory that must stay writable. So a command can still create a
 // repository of its own inside the project (and register it in the index as
-// a submodule), whose config git would read when run on the host; and a
-// `commondir` file in a .git directory (refused above, when next seen).
+// a submodule), whose config git would read when run on the host, or a
+// `commondir` file in a .git directory. repo-watch.ts undoes those as soon
+// as the command ends; a commondir found here (one that was there before)
+// stops the command.
 
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -25,6 +25,7 @@ import { bwrapArgs, DOCKER_SOCKETS, SANDBOX_ENV } from "./bwrap.js";
 import { detectBwrap, type BwrapStatus } from "./detect.js";
 import { hostSocketCover } from "./host-sockets.js";
 import { guardProject } from "./project-guard.js";
+import { RepoWatch } from "./repo-watch.js";
 import { seccompFile, withSeccompFd } from "./seccomp.js";
 import { resolveUnreadable } from "./unreadable.js";
 
@@ -61,6 +62,13 @@ export interface Sandbox {
   wrapArgv(argv: readonly string[], cwd: string, env?: Env): WrapResult;
   /** The auto-mode fallback notice, once per sandbox; undefined afterwards. */
   takeNotice(): string | undefined;
+  /**
+   * After a sandboxed command (or an exchange with the sandboxed terminal):
+   * undoes what it planted in the project's git repositories that git would
+   * run on the host (repo-watch.ts); one line per thing undone. Nothing to
+   * do, and none, when the sandbox is not active.
+   */
+  afterCommand(): Promise<string[]>;
 }
 
 export interface SandboxOptions {
@@ -141,6 +149,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
     return choice.mode === "auto" ? `${s.reason} ([sandbox].unreadable_paths needs the sandbox)` : s.reason;
   };
   let noticeGiven = false;
+  const repos = new RepoWatch(projectDir);
 
   function wrapArgv(argv: readonly string[], cwd: string, callEnv?: Env): WrapResult {
     const base = { ...(callEnv ?? env) };
@@ -151,6 +160,8 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
     const resolved = resolveUnreadable(unreadable, { projectDir, ...(env.HOME ? { home: env.HOME } : {}) });
     if ("error" in resolved) return { error: resolved.error };
     const realCwd = realOr(cwd);
+    // Before the guard creates anything: what is there now is the user's.
+    repos.beforeCommand();
     const guard = guardProject(projectDir, realCwd, env);
     if ("error" in guard) return { error: guard.error };
     const sockets = hostSocketCover(env);
@@ -183,6 +194,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
       return detect();
     },
     wrapArgv,
+    afterCommand: () => (active() ? repos.afterCommand() : Promise.resolve([])),
     wrap: (command, cwd, callEnv) => wrapArgv(["bash", "-o", "pipefail", "-c", command], cwd, callEnv),
     takeNotice() {
       if (noticeGiven || choice.mode !== "auto") return undefined;

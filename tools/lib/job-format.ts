@@ -26,6 +26,11 @@ export function statusWords(job: JobSnapshot): string {
   }
 }
 
+/** `[yuj: …]`: what yuj undid in the project's repositories after the command; "" when nothing. */
+export function repoNoticeLine(job: JobSnapshot): string {
+  return job.repoNotice ? `[yuj: ${job.repoNotice}]` : "";
+}
+
 export function isLive(job: JobSnapshot): boolean {
   return job.status === "running" || job.status === "stopping";
 }

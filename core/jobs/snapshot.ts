@@ -1,0 +1,52 @@
+// A job's snapshot: how it starts, when it counts as live, and the sentence
+// that tells what yuj undid in the project's repositories after it.
+
+import type { Emit } from "../events.js";
+import type { Sandbox } from "../sandbox/index.js";
+import type { JobSnapshot, JobSpec, JobStatus } from "./types.js";
+
+export const isLive = (status: JobStatus) => status === "running" || status === "stopping";
+
+/** One sentence for the model and the user: what was undone, and why it mattered. */
+export function repoNoticeText(undone: readonly string[]): string {
+  return (
+    "the command left git settings in the project's repositories that git would run on the host, outside the " +
+    `sandbox; yuj undid them: ${undone.join("; ")}`
+  );
+}
+
+export function newSnapshot(id: string, spec: JobSpec, pid: number, outputFile: string, now: number): JobSnapshot {
+  return {
+    id,
+    command: spec.command,
+    label: spec.label ?? spec.command,
+    status: "running",
+    background: spec.background,
+    pid,
+    startedAt: now,
+    lastOutputAt: now,
+    exitCode: null,
+    signal: null,
+    ...(spec.deadlineMs !== undefined ? { deadlineAt: now + spec.deadlineMs } : {}),
+    totalBytes: 0,
+    outputFile,
+    leaderExited: false,
+    ...(spec.callId !== undefined ? { callId: spec.callId } : {}),
+  };
+}
+
+/**
+ * After a sandboxed job: the project's repositories are checked for what it
+ * planted (Sandbox.afterCommand); what was undone goes into the snapshot, for
+ * the model, and into a notice, for the user.
+ */
+export async function checkReposAfter(snap: JobSnapshot, sandbox: Sandbox, emit: Emit): Promise<void> {
+  try {
+    const undone = await sandbox.afterCommand();
+    if (undone.length === 0) return;
+    snap.repoNotice = repoNoticeText(undone);
+    emit({ type: "notice", level: "warning", text: `job ${snap.id} (${snap.label}): ${snap.repoNotice}` });
+  } catch (err) {
+    emit({ type: "notice", level: "warning", text: `job ${snap.id}: checking the project's git repositories failed: ${(err as Error).message}` });
+  }
+}
