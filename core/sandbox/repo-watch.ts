@@ -23,6 +23,10 @@
 //     only executable hooks); a symbolic link put in place of a config file,
 //     the hooks directory or a hook is removed.
 //
+// Every change is made through a descriptor of the directory it is in
+// (pinned-dir.ts), and git edits config text only in a private copy, so a
+// command still running cannot redirect a change out of the project.
+//
 // "Written during the session" is judged by ctime, which a command cannot set
 // back (mtime it can): what changed less than OLD_MARGIN_MS before the first
 // sandboxed command counts as the command's too. Config files seen before the
@@ -32,11 +36,13 @@
 // stat of each file named above.
 
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { runGit } from "../git.js";
 import { isWithin } from "./bwrap.js";
 import { GitEntryWalker, gitlinkPaths } from "./git-entries.js";
 import { isDangerousGitKey } from "./git-danger.js";
+import { clearExecuteAt, readFileAt, removeEntry, replaceFileAt } from "./pinned-dir.js";
 
 const OLD_MARGIN_MS = 1_000;
 const MODULES_MAX_DEPTH = 8;
@@ -88,6 +94,30 @@ function parseConfigList(out: string): Map<string, Array<string | null>> {
     entries.set(key, [...(entries.get(key) ?? []), value]);
   }
   return entries;
+}
+
+/** A config file's entries, parsed by git itself from its bytes (nothing in it is run). */
+async function listConfig(text: Buffer): Promise<Map<string, Array<string | null>>> {
+  return parseConfigList(await runGit(["config", "--file", "-", "--null", "--list"], { cwd: "/", input: text }));
+}
+
+/**
+ * The config text with each key unset and its `restore` values added back,
+ * edited by git in a private copy (so git never writes a path in the project).
+ */
+async function withoutChanges(text: Buffer, changes: ReadonlyArray<{ key: string; restore: ReadonlyArray<string | null> }>): Promise<Buffer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "yuj-gitconfig-"));
+  try {
+    const copy = path.join(dir, "config");
+    fs.writeFileSync(copy, text, { mode: 0o600 });
+    for (const { key, restore } of changes) {
+      await runGit(["config", "--file", copy, "--unset-all", key], { cwd: dir });
+      for (const v of restore) await runGit(["config", "--file", copy, "--add", key, v ?? "true"], { cwd: dir });
+    }
+    return fs.readFileSync(copy);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const sameValues = (a: ReadonlyArray<string | null> = [], b: ReadonlyArray<string | null> = []) =>
@@ -148,14 +178,16 @@ export class RepoWatch {
     return st.ctimeNs >= (this.startedNs ?? 0n);
   }
 
-  /** Removes a planted file or link; false when it could not be. */
-  private remove(p: string, why: string, found: string[]): void {
+  /** Removes a planted file or link (`st` is what was judged). */
+  private remove(p: string, st: Stats, why: string, found: string[]): void {
+    let removed = false;
+    let reason = "it changed meanwhile";
     try {
-      fs.unlinkSync(p);
-      found.push(`removed ${this.rel(p)} (${why})`);
+      removed = removeEntry(this.project, p, st);
     } catch (err) {
-      found.push(`could not remove ${this.rel(p)} (${why}): ${(err as Error).message}; remove it before running git there`);
+      reason = (err as Error).message;
     }
+    found.push(removed ? `removed ${this.rel(p)} (${why})` : `could not remove ${this.rel(p)} (${why}): ${reason}; remove it before running git there`);
   }
 
   /** The git directories the `.git` entry at `root` leads to (inside the project), its submodules' too. */
@@ -174,7 +206,7 @@ export class RepoWatch {
       // Git never writes a commondir into a work tree's own .git directory.
       const commondir = path.join(gitDir, "commondir");
       const planted = lstat(commondir);
-      if (planted && found && this.isNew(planted)) this.remove(commondir, "git never writes one there; it pointed git at another directory's config", found);
+      if (planted && found && this.isNew(planted)) this.remove(commondir, planted, "git never writes one there; it pointed git at another directory's config", found);
     }
     return this.withModules(gitDir, visited, found);
   }
@@ -223,7 +255,7 @@ export class RepoWatch {
     const own = path.basename(path.dirname(gitDir)) === "worktrees" && target === path.dirname(path.dirname(gitDir));
     if (own || !target) return own ? target! : gitDir;
     if (found && this.isNew(st)) {
-      this.remove(file, "it pointed git at another directory's config", found);
+      this.remove(file, st, "it pointed git at another directory's config", found);
       return gitDir;
     }
     return target;
@@ -254,7 +286,7 @@ export class RepoWatch {
     const st = lstat(file);
     if (!st) return;
     if (st.isSymbolicLink()) {
-      if (this.isNew(st)) this.remove(file, "a symbolic link in place of a git config file", found);
+      if (this.isNew(st)) this.remove(file, st, "a symbolic link in place of a git config file", found);
       return;
     }
     if (!st.isFile()) return;
@@ -262,23 +294,30 @@ export class RepoWatch {
     if (known?.stamp === stampOf(st)) return;
     if (!known && !this.isNew(st)) return this.remember(file);
     const before = known?.before;
+    const text = readFileAt(this.project, file, st);
+    if (!text) return;
     let now: Map<string, Array<string | null>>;
     let was: Map<string, Array<string | null>>;
     try {
-      now = parseConfigList(await runGit(["config", "--file", file, "--null", "--list"], { cwd: "/" }));
-      was = before ? parseConfigList(await runGit(["config", "--file", "-", "--null", "--list"], { cwd: "/", input: before })) : new Map();
+      now = await listConfig(text);
+      was = before ? await listConfig(before) : new Map();
     } catch {
       // A config git cannot read stops git in that repository: nothing runs.
       return;
     }
-    for (const [key, values] of now) {
-      if (!values.some((v) => isDangerousGitKey(key, v)) || sameValues(values, was.get(key))) continue;
+    const changes = [...now]
+      .filter(([key, values]) => values.some((v) => isDangerousGitKey(key, v)) && !sameValues(values, was.get(key)))
+      .map(([key]) => ({ key, restore: was.get(key) ?? [] }));
+    if (changes.length > 0) {
+      let replaced = false;
       try {
-        await runGit(["config", "--file", file, "--unset-all", key], { cwd: "/" });
-        for (const v of was.get(key) ?? []) await runGit(["config", "--file", file, "--add", key, v ?? "true"], { cwd: "/" });
-        found.push(was.has(key) ? `put ${key} in ${this.rel(file)} back as it was` : `unset ${key} in ${this.rel(file)}`);
-      } catch (err) {
-        found.push(`could not unset ${key} in ${this.rel(file)}: ${(err as Error).message}; unset it before running git there`);
+        replaced = replaceFileAt(this.project, file, st, await withoutChanges(text, changes));
+      } catch {
+        replaced = false;
+      }
+      for (const { key, restore } of changes) {
+        if (!replaced) found.push(`could not unset ${key} in ${this.rel(file)}; unset it before running git there`);
+        else found.push(restore.length ? `put ${key} in ${this.rel(file)} back as it was` : `unset ${key} in ${this.rel(file)}`);
       }
     }
     const after = lstat(file);
@@ -289,7 +328,7 @@ export class RepoWatch {
     const st = lstat(dir);
     if (!st) return;
     if (st.isSymbolicLink()) {
-      if (this.isNew(st)) this.remove(dir, "a symbolic link in place of the hooks directory", found);
+      if (this.isNew(st)) this.remove(dir, st, "a symbolic link in place of the hooks directory", found);
       return;
     }
     if (!st.isDirectory()) return;
@@ -304,14 +343,15 @@ export class RepoWatch {
       const hook = path.join(dir, name);
       const h = lstat(hook);
       if (!h || !this.isNew(h)) continue;
-      if (h.isSymbolicLink()) this.remove(hook, "a hook linked by a sandboxed command", found);
+      if (h.isSymbolicLink()) this.remove(hook, h, "a hook linked by a sandboxed command", found);
       else if (h.isFile() && (Number(h.mode) & 0o111) !== 0) {
+        let done = false;
         try {
-          fs.chmodSync(hook, Number(h.mode) & 0o7666);
-          found.push(`made the hook ${this.rel(hook)} non-executable`);
-        } catch (err) {
-          found.push(`could not disable the hook ${this.rel(hook)}: ${(err as Error).message}; remove it before running git there`);
+          done = clearExecuteAt(this.project, hook, h);
+        } catch {
+          done = false;
         }
+        found.push(done ? `made the hook ${this.rel(hook)} non-executable` : `could not disable the hook ${this.rel(hook)}; remove it before running git there`);
       }
     }
   }
