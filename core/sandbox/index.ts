@@ -164,6 +164,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
     repos.beforeCommand();
     const guard = guardProject(projectDir, realCwd, env);
     if ("error" in guard) return { error: guard.error };
+    repos.keptReadOnly(guard.readOnly);
     const sockets = hostSocketCover(env);
     const plan = {
       projectDir,

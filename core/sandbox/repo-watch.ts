@@ -130,6 +130,9 @@ export class RepoWatch {
   private readonly configs = new Map<string, KnownConfig>();
   private index: { stamp: string; gitlinks: string[] } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Sandboxed commands started, and for each path the mounts kept read-only, for how many of them. */
+  private started = 0;
+  private readonly keptFor = new Map<string, number>();
 
   constructor(private readonly project: string) {
     this.walker = new GitEntryWalker(project);
@@ -145,6 +148,21 @@ export class RepoWatch {
         for (const file of this.configFiles(gitDir)) this.remember(file);
       }
     }
+  }
+
+  /**
+   * A sandboxed command starts with these paths read-only (git-guard.ts).
+   * What stayed read-only for every command was not written by one: a change
+   * there is the user's own (their `git config` in the project meanwhile).
+   */
+  keptReadOnly(paths: readonly string[]): void {
+    this.started++;
+    for (const p of paths) this.keptFor.set(p, (this.keptFor.get(p) ?? 0) + 1);
+  }
+
+  private neverWritable(p: string): boolean {
+    for (const [kept, n] of this.keptFor) if (n === this.started && isWithin(p, kept)) return true;
+    return false;
   }
 
   /**
@@ -292,7 +310,7 @@ export class RepoWatch {
     if (!st.isFile()) return;
     const known = this.configs.get(file);
     if (known?.stamp === stampOf(st)) return;
-    if (!known && !this.isNew(st)) return this.remember(file);
+    if ((!known && !this.isNew(st)) || this.neverWritable(file)) return this.remember(file);
     const before = known?.before;
     const text = readFileAt(this.project, file, st);
     if (!text) return;
@@ -331,7 +349,7 @@ export class RepoWatch {
       if (this.isNew(st)) this.remove(dir, st, "a symbolic link in place of the hooks directory", found);
       return;
     }
-    if (!st.isDirectory()) return;
+    if (!st.isDirectory() || this.neverWritable(dir)) return;
     let names: string[];
     try {
       names = fs.readdirSync(dir);

@@ -128,9 +128,12 @@ describe.skipIf(noBwrap)("what a sandboxed command plants in git repositories (r
     expect(hostGit(mine, "config", "core.fsmonitor")).toBe("false\n");
     expect(hostGit(mine, "config", "filter.keep.clean")).toBe("cat\n");
     expect(hostGit(mine, "config", "user.name")).toBe("changed\n");
-    // Nothing planted: nothing said.
+    // Nothing planted: nothing said. And the user's own change meanwhile to
+    // the project's config, which no command could write, stays.
+    hostGit(project, "config", "core.pager", "less -R");
     const quiet = await h.run("git -C vendor/lib status --short; echo ok");
     expect(quiet.snap.repoNotice).toBeUndefined();
+    expect(hostGit(project, "config", "core.pager")).toBe("less -R\n");
   }, 60_000);
 
   it("a background job's end and the terminal's exchanges are checked too", async () => {
