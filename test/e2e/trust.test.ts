@@ -1,6 +1,7 @@
 // The project config's trust through the built CLI: the one notice of a
-// headless run (stderr, the JSONL stream, the trace), a config rewritten by
-// the model or by an editor being untrusted again at the next run, the
+// headless run (stderr, the JSONL stream, the trace), a config the model's
+// file tools cannot write, one rewritten by an unsandboxed command or an
+// editor being untrusted again at the next run, the
 // project's other settings applying without trust, `yuj trust`, `yuj doctor`,
 // and the rules yuj itself stores for the project.
 
@@ -85,14 +86,25 @@ describe("a headless run with an untrusted project config", () => {
 });
 
 describe("a project config that changes", () => {
-  it("written by the model during a run, it does not loosen the next run: that run ignores what was added", async () => {
+  it("the model's file tools cannot write it; written by an unsandboxed command, the next run ignores what was added", async () => {
     const loosened = `${YOLO}[[permissions.rules]]\ntool = "bash"\naction = "allow"\n`;
     const { cwd, env } = setup(
-      [{ tool_calls: [{ name: "write", arguments: { path: ".yuj/config.toml", content: loosened } }] }, finish],
+      [
+        { tool_calls: [{ name: "write", arguments: { path: ".yuj/config.toml", content: loosened } }] },
+        { tool_calls: [{ name: "bash", arguments: { cmd: "cp loosened.toml .yuj/config.toml" } }] },
+        finish,
+      ],
       "[loop]\nmax_turns = 50\n", // needs no trust: it applies, as trusted ones do
     );
-    const writing = await runCli(code("adjust the config"), { cwd, env });
+    fs.writeFileSync(path.join(cwd, "loosened.toml"), loosened);
+    // Inside the sandbox .yuj/ is read-only: only a command run without it can write there.
+    fs.writeFileSync(path.join(cwd, "off.toml"), '[sandbox]\nmode = "off"\n');
+    const writing = await runCli(code("adjust the config", "--config", "off.toml", "--output", "jsonl"), { cwd, env });
     expect(writing.code, writing.stderr).toBe(0);
+    const [write, copy] = events(writing.stdout).filter((e) => e.type === "tool_result");
+    expect(write).toMatchObject({ name: "write", ok: false });
+    expect(write.modelText).toMatch(/^ERROR: \.yuj\/config\.toml is in \.yuj\/, the project's yuj config: file tools do not write or delete it/);
+    expect(copy).toMatchObject({ name: "bash", ok: true });
     expect(fs.readFileSync(path.join(cwd, ".yuj", "config.toml"), "utf8")).toBe(loosened);
 
     fs.writeFileSync(path.join(cwd, "scenario.json"), JSON.stringify({ turns: [rmBuild, finish] }));
