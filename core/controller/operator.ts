@@ -110,16 +110,16 @@ export function createOperator(opts: {
     approver,
     ask,
     answerApproval(op) {
-      const [id, waiting] = pick(approvals, op.callId, "approval");
-      if (!waiting) return id;
-      waiting.resolve(approvalAnswerFor(op, waiting.request));
+      const found = pick(approvals, op.callId, "approval");
+      if ("problem" in found) return found.problem;
+      found.entry.resolve(approvalAnswerFor(op, found.entry.request));
       return undefined;
     },
     answerQuestion(op) {
-      const [id, waiting] = pick(questions, op.callId, "question");
-      if (!waiting) return id;
-      opts.emit({ type: "question_answered", callId: id, answer: op.answer });
-      waiting.resolve(op.answer);
+      const found = pick(questions, op.callId, "question");
+      if ("problem" in found) return found.problem;
+      opts.emit({ type: "question_answered", callId: found.callId, answer: op.answer });
+      found.entry.resolve(op.answer);
       return undefined;
     },
     detach() {
@@ -131,18 +131,14 @@ export function createOperator(opts: {
   };
 }
 
-/**
- * The waiting entry an answer is for: the named call, or the only one when
- * no call is named. Returns [problem] when there is none to give it to.
- */
-function pick<T>(waiting: Map<string, T>, callId: string | undefined, what: string): [string, T] | [string] {
+/** The waiting entry an answer is for: the named call, or the only one when no call is named. */
+function pick<T>(waiting: Map<string, T>, callId: string | undefined, what: string): { callId: string; entry: T } | { problem: string } {
+  const ids = [...waiting.keys()];
   if (callId !== undefined) {
     const entry = waiting.get(callId);
-    if (entry) return [callId, entry];
-    const others = [...waiting.keys()];
-    return [`no ${what} waits for call ${callId}${others.length ? ` (waiting: ${others.join(", ")})` : ""}`];
+    if (entry) return { callId, entry };
+    return { problem: `no ${what} waits for call ${callId}${ids.length ? ` (waiting: ${ids.join(", ")})` : ""}` };
   }
-  const ids = [...waiting.keys()];
-  if (ids.length === 1) return [ids[0]!, waiting.get(ids[0]!)!];
-  return [ids.length ? `${ids.length} ${what}s wait (${ids.join(", ")}): name one with callId` : `no ${what} is waiting`];
+  if (ids.length === 1) return { callId: ids[0]!, entry: waiting.get(ids[0]!)! };
+  return { problem: ids.length ? `${ids.length} ${what}s wait (${ids.join(", ")}): name one with callId` : `no ${what} is waiting` };
 }

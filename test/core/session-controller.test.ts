@@ -76,6 +76,25 @@ describe("the session controller", () => {
     expect(s.saved().status).toBe("done");
   });
 
+  it("with two asks waiting at once (read-only calls run together), an answer names its call", async () => {
+    const reads = { tool_calls: [{ name: "read", arguments: { path: "src/greet.js" } }, { name: "read", arguments: { path: "test.js" } }] };
+    const s = session([reads, finish("read both")], { rules: [{ tool: "read", action: "ask" }] });
+    s.controller.submit({ type: "user_message", text: "read" });
+    const first = await s.next("approval_requested");
+    const second = await s.next("approval_requested");
+    const ids = [first, second].map((e) => (e as { callId: string }).callId);
+    expect(s.controller.submit({ type: "approval_answer", decision: "allow_once" })).toBe(`2 approvals wait (${ids.join(", ")}): name one with callId`);
+    s.controller.submit({ type: "approval_answer", callId: ids[1], decision: "reject" });
+    // The other still waits, and now it is the only one.
+    s.controller.submit({ type: "approval_answer", decision: "allow_once" });
+    await s.controller.idle();
+    expect(results(s.events).map((r) => [r.callId, r.name, r.ok])).toEqual([
+      [ids[0], "read", true],
+      [ids[1], "read", false],
+      [expect.any(String), "done", true],
+    ]);
+  });
+
   it("answers a question inline; the answer is the call's result at once", async () => {
     const s = session([askUser, finish("port chosen")]);
     s.controller.submit({ type: "user_message", text: "start the server" });

@@ -34,7 +34,10 @@ export interface ControlledSession {
   close(): Promise<void>;
 }
 
-export function controlledSession(turns: unknown[], opts: { attached?: boolean; delayMs?: number } = {}): ControlledSession {
+export function controlledSession(
+  turns: unknown[],
+  opts: { attached?: boolean; delayMs?: number; rules?: Array<{ tool: string; pattern?: string; action: "allow" | "ask" | "deny" }> } = {},
+): ControlledSession {
   const cwd = tempDemoRepo();
   const dir = mkdtempSync(join(tmpdir(), "yuj-test-session-"));
   const events: CoreEvent[] = [];
@@ -53,7 +56,7 @@ export function controlledSession(turns: unknown[], opts: { attached?: boolean; 
   const jobs = createJobManager({ sessionDir: dir, emit });
   const gate = createPermissionGate({
     cwd,
-    rules: [{ tool: "bash", pattern: "rm *", action: "ask" }],
+    rules: opts.rules ?? [{ tool: "bash", pattern: "rm *", action: "ask" }],
     sessionRules: state.sessionRules,
     policy: { surface: "yuj", yolo: false, measurement: false },
     approver: operator.approver,
