@@ -34,9 +34,8 @@ export function startJsonlSession(
   let stdout = "";
   let stderr = "";
   let partial = "";
-  child.stdout.on("data", (d: Buffer) => {
-    stdout += d;
-    partial += opts.text ? "" : d;
+  const readEvents = (d: Buffer) => {
+    partial += d;
     const lines = partial.split("\n");
     partial = lines.pop()!;
     for (const line of lines) {
@@ -45,6 +44,10 @@ export function startJsonlSession(
       if (!checked.success) schemaProblems.push(`${event.type}: ${checked.error.message}`);
       events.push(event);
     }
+  };
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d;
+    if (!opts.text) readEvents(d);
     for (const w of waiters) w();
   });
   child.stderr.on("data", (d) => (stderr += d));
