@@ -5,11 +5,11 @@
 // terminal (tmux); the headless run by a script on `--input jsonl`, and
 // across processes by `yuj approve` and `yuj resume`.
 
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSession } from "../../core/session-state.js";
-import { isolatedEnv, runCli } from "../support/cli.js";
+import { isolatedEnv, runCli, waitUntil } from "../support/cli.js";
 import { startJsonlSession } from "../support/jsonl-session.js";
 import { tempDemoRepo } from "../support/loop-harness.js";
 import { startTui, type TmuxApp } from "../support/tmux.js";
@@ -37,11 +37,20 @@ function project() {
   return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } };
 }
 
+function sessionDir(env: Record<string, string>): string | undefined {
+  const root = join(env.XDG_STATE_HOME!, "yuj", "sessions");
+  const [id] = existsSync(root) ? readdirSync(root).filter((d) => !d.startsWith(".")) : [];
+  return id === undefined ? undefined : join(root, id);
+}
+
+function storedStatus(env: Record<string, string>): string | undefined {
+  const dir = sessionDir(env);
+  return dir && existsSync(join(dir, "state.json")) ? JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).status : undefined;
+}
+
 /** The saved session with what differs between any two sessions (ids, times, places) put aside. */
 function savedSession(env: Record<string, string>, cwd: string) {
-  const root = join(env.XDG_STATE_HOME!, "yuj", "sessions");
-  const [id] = readdirSync(root).filter((d) => !d.startsWith("."));
-  const dir = join(root, id!);
+  const dir = sessionDir(env)!;
   const place = (text: string) => text.split(dir).join("<session>").split(cwd).join("<cwd>");
   const state = JSON.parse(place(readFileSync(join(dir, "state.json"), "utf8")));
   const meta = JSON.parse(place(readFileSync(join(dir, "session.json"), "utf8")));
@@ -81,8 +90,9 @@ async function tui() {
   app.keys("a");
   await app.waitFor("Will store rule");
   app.keys("Enter");
-  await app.waitFor(/done.*cleaned|cleaned/);
-  await app.waitFor(/run finished|✓|INSERT/);
+  // The done card shows as soon as the call is made; the run has ended once its end is saved.
+  await app.waitFor(/cleaned/);
+  await waitUntil(() => storedStatus(env) === "done", "the run's end saved");
   app.keys("Escape");
   await app.waitFor("NORMAL");
   app.keys("C-c");
