@@ -6,11 +6,13 @@ import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
 
 export const COMMANDS = [
   "code", "run", "tool", "setup", "models", "doctor", "demo",
-  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "help",
+  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "schema", "help",
 ] as const;
 
 /** Commands that print a report, not a run: `--output json` is theirs. */
 const REPORT_COMMANDS: readonly string[] = ["sessions", "current", "status", "show"];
+/** Commands that run a session headless: `--input jsonl` is theirs. */
+const INPUT_COMMANDS: readonly string[] = ["code", "resume", "answer"];
 export type Command = (typeof COMMANDS)[number];
 
 export class UsageError extends Error {
@@ -26,6 +28,7 @@ const OPTIONS = {
   "api-key-env": { type: "string" },
   "edit-format": { type: "string" },
   output: { type: "string" },
+  input: { type: "string" },
   "max-turns": { type: "string" },
   prompt: { type: "string", short: "p" },
   yolo: { type: "boolean" },
@@ -54,6 +57,8 @@ export interface ParsedArgs {
   editFormat?: (typeof EDIT_FORMATS)[number];
   /** jsonl: a run's events; json: a report command's data. */
   output: "text" | "jsonl" | "json";
+  /** `--input jsonl`: operations on stdin, one JSON object a line (a run's operator). */
+  input?: "jsonl";
   maxTurns?: number;
   prompt?: string;
   /** Skip ordinary asks (never the protected tools). */
@@ -115,6 +120,12 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (str("output") !== undefined) {
     const report = REPORT_COMMANDS.includes(command);
     parsed.output = oneOf("--output", str("output")!, report ? (["text", "json"] as const) : (["text", "jsonl"] as const));
+  }
+  if (str("input") !== undefined) {
+    parsed.input = oneOf("--input", str("input")!, ["jsonl"] as const);
+    if (!INPUT_COMMANDS.includes(command)) {
+      throw new UsageError("--input jsonl goes with yuj code, yuj resume and yuj answer (operations for the run on stdin)");
+    }
   }
   if (str("max-turns") !== undefined) parsed.maxTurns = positiveInt("--max-turns", str("max-turns")!);
   if (str("prompt") !== undefined) parsed.prompt = str("prompt")!;

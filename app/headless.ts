@@ -1,30 +1,37 @@
-// A headless run: one task (or the continuation of a paused one), the
+// A headless run: one task (or the continuation of a stored session), the
 // transcript or the JSONL event stream on stdout, the session's state on
-// disk, and an exit status that says how it ended.
+// disk, and an exit status that says how it ended. The session runs through
+// its controller; with `--input jsonl` a script on stdin is its operator
+// (approvals, answers, cancel, more messages) until stdin ends.
 
-import type { CoreEvent, FinishReason } from "../core/events.js";
+import type { CoreEvent } from "../core/events.js";
 import type { SkippedLine } from "../core/history-log.js";
-import { runLoop, type RunOutcome } from "../core/loop.js";
 import type { Env } from "../core/paths.js";
 import { secretValues } from "../core/redact.js";
 import { newSessionId } from "../core/session.js";
+import type { Operator } from "../core/controller/operator.js";
+import { failRun } from "../core/controller/runs.js";
+import type { SessionController } from "../core/session-controller.js";
 import type { SessionLock } from "../core/session-lock.js";
+import { createSessionRecord, type RunEnd, type RunStop, type SessionRecord } from "../core/session-record.js";
 import { newSessionState, StateWriteError, type SessionState } from "../core/session-state.js";
 import { createRedactor } from "../core/trace.js";
 import type { ParsedArgs } from "./args.js";
+import { driveSession } from "./drive-session.js";
 import { FatalError } from "./errors.js";
-import { buildGate } from "./permission-setup.js";
-import { loopDepsFor } from "./loop-deps.js";
-import { pauseHelp, questionHelp, storedSettings } from "./pause.js";
+import { reportEnd, said } from "./headless-report.js";
+import { readOperations, type OperationInput } from "./jsonl-input.js";
+import { storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
 import { prepareResume, resumedSeq, type ResumePlan } from "./resume-plan.js";
 import { headlessWake, settleJobsAtRunEnd } from "./run-end-jobs.js";
-import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "./session-record.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession } from "./session.js";
-import { handleStopSignals } from "./signals.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession, type Resolved } from "./session.js";
+import { handleStopSignals, type StopSignals } from "./signals.js";
 import { guardStdout } from "./stdout-guard.js";
 import { announceUntrusted } from "./trust-notice.js";
 import { snapshotWorkspace } from "./workspace-snapshot.js";
+
+type Resumed = { resume: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; message?: string };
 
 export interface HeadlessOptions {
   args: ParsedArgs;
@@ -32,24 +39,8 @@ export interface HeadlessOptions {
   env: Env;
   version: string;
   /** A new task, or a stored session to continue (its lock held), with a new message maybe. */
-  start: { task: string } | { resume: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; message?: string };
+  start: { task: string } | Resumed;
   demo?: { overrides: Record<string, unknown>; footer: string; delayMs: number };
-}
-
-export const EXIT_CODES: Record<FinishReason, number> = {
-  done: 0,
-  answered: 0,
-  max_turns: 1,
-  error: 1,
-  approval_required: 3,
-  input_required: 4,
-  cancelled: 130,
-};
-
-/** Why a run was stopped from outside the loop: its storage failed, or its output went away. */
-interface Stopped {
-  code: "state_write" | "output_closed";
-  message: string;
 }
 
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
@@ -61,7 +52,15 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   }
 }
 
-async function run(opts: HeadlessOptions, resumed: Extract<HeadlessOptions["start"], { resume: SessionState }> | undefined): Promise<number> {
+/** What the run writes to: the event sink, and why the output stopped when it did. */
+interface Output {
+  render(e: CoreEvent): void;
+  write(text: string): void;
+  /** Set once stdout closed (`yuj code … | head`). */
+  stop(): RunStop | undefined;
+}
+
+async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise<number> {
   const task = resumed ? resumed.resume.task : (opts.start as { task: string }).task;
   if (!task.trim()) throw new FatalError('the task is empty: give it as `yuj code "what to do"`');
   const resolved = resolveSession({
@@ -74,171 +73,170 @@ async function run(opts: HeadlessOptions, resumed: Extract<HeadlessOptions["star
   const choice = requireProvider(resolved);
   if (opts.demo) choice.scriptDelayMs = opts.demo.delayMs;
   const provider = await buildProvider(choice, resolved.config);
-
-  const jsonl = opts.args.output === "jsonl";
   // Provider keys and secret-looking variables never reach the trace, the
   // JSONL stream or the model.
   const secrets = secretValues(opts.env, choice.secrets);
-  const serialize = createRedactor(secrets);
   const signals = handleStopSignals();
-  const keepJobs = opts.args.keepJobs === true;
-  let stopped: Stopped | undefined;
   let session: OpenSession | undefined;
-  const stdout = guardStdout((reason) => {
-    stopped ??= { code: "output_closed", message: `${reason}; the run stopped` };
-    // Said in the trace at once; the loop ends as for a cancel, and the status is saved.
-    session?.emit({ type: "error", code: "output_closed", message: stopped.message });
-    signals.stop(new Error(stopped.message));
-  });
-  const render = jsonl
-    ? (e: CoreEvent) => stdout.write(`${serialize(e)}\n`)
-    : createTextRenderer({ out: (t) => stdout.write(t), err: (t) => void process.stderr.write(t) });
+  let operator: Operator | undefined;
+  const output = openOutput(opts.args, secrets, signals, () => session, () => operator?.attached() === true);
 
-  const state =
-    resumed?.resume ??
-    newSessionState({ sessionId: newSessionId(), cwd: opts.cwd, task, settings: storedSettings(opts.args, opts.cwd) });
+  const state = resumed?.resume ?? newSessionState({ sessionId: newSessionId(), cwd: opts.cwd, task, settings: storedSettings(opts.args, opts.cwd) });
   const storedStatus = state.status;
   let record: SessionRecord | undefined;
   try {
-    session = await openSession(
-      opts.env,
-      secrets,
-      (e) => {
-        record?.observe(e);
-        render(e);
-      },
-      resolved.toolset,
-      ["SIGHUP"],
-      resumed
-        ? { resume: { id: state.sessionId, dir: resumed.dir, lastSeq: resumedSeq(state, resumed.dir), lock: resumed.lock } }
-        : { create: state },
-    );
+    const target = resumed
+      ? { resume: { id: state.sessionId, dir: resumed.dir, lastSeq: resumedSeq(state, resumed.dir), lock: resumed.lock } }
+      : { create: state };
+    const observe = (e: CoreEvent) => {
+      record?.observe(e);
+      output.render(e);
+    };
+    session = await openSession(opts.env, secrets, observe, resolved.toolset, ["SIGHUP"], target);
   } catch (err) {
     signals.dispose();
     // No session exists to save a status in: the reason alone.
     if (err instanceof StateWriteError) return said(`yuj: ${err.message}\n`, 1);
     throw err;
   }
-  record = createSessionRecord(session.dir, state, session);
+  const open = session;
+  const saved = createSessionRecord(open.dir, state, open);
+  record = saved;
 
-  let outcome: RunOutcome | undefined;
+  let end: RunEnd | undefined;
+  let input: OperationInput | undefined;
   try {
-    await announceSession(session, {
+    await startUp(open, { opts, resolved, choice: { name: choice.name, model: choice.model }, resumed, state });
+    const driven = driveSession({
+      resolved,
+      choice,
+      provider,
+      session: open,
+      record: saved,
+      args: opts.args,
       cwd: opts.cwd,
-      toolset: resolved.toolset,
-      provider: choice.name,
-      model: choice.model,
-      version: opts.version,
-      demo: opts.demo !== undefined,
+      secrets,
+      attached: opts.args.input === "jsonl",
+      wake: headlessWake(open.services.notices, opts.args.keepJobs === true),
+      // A run that could not be saved ends the process: nothing it is told next could be kept.
+      onRunEnd: (e) => void (e.stopped && input?.close()),
     });
-    const untrusted = announceUntrusted(resolved, session.emit);
-    // The text transcript puts it on stderr itself; the JSONL stream is stdout's.
-    if (untrusted && jsonl) process.stderr.write(`yuj: ${untrusted}\n`);
-    for (const s of resumed?.skipped ?? []) {
-      session.emit({ type: "notice", level: "warning", text: `history.jsonl line ${s.line} was skipped: ${s.reason}` });
-    }
-    // The files the session starts from (for `yuj replay`), before any tool can change them; also for
-    // a session whose start-up was killed before its task began.
-    if (!resumed || state.history.length === 0) session.emit(await snapshotWorkspace(opts.cwd));
-    // Before the resume repairs: the gate takes the recorded approval answer.
-    const gate = buildGate({ resolved, state, emit: session.emit, cwd: opts.cwd, args: opts.args });
+    operator = driven.operator;
     const plan: ResumePlan = resumed ? prepareResume(state, storedStatus, resumed.message) : { input: { userText: task }, reports: [] };
-    record.save();
-    session.checkTrace();
-    for (const report of plan.reports) session.emit(report);
-    outcome = await runLoop(state.history, plan.input, {
-      ...loopDepsFor({ resolved, choice, provider, session, args: opts.args, cwd: opts.cwd, secrets, gate, record }),
-      wake: headlessWake(session.services.notices, keepJobs),
-      signal: signals.signal,
+    saved.save();
+    open.checkTrace();
+    for (const report of plan.reports) open.emit(report);
+    driven.controller.resume(plan.input);
+    end = await operate(driven.controller, driven.operator, {
+      signals,
+      outputStop: output.stop,
+      read: opts.args.input === "jsonl" ? () => (input = readOperations(process.stdin, sink(driven.controller, open))) : undefined,
     });
-    session.checkTrace();
   } catch (err) {
     if (!(err instanceof StateWriteError)) {
       signals.dispose();
       throw err;
     }
-    stopped = { code: "state_write", message: err.message };
-    session.emit({ type: "error", code: "state_write", message: err.message });
-    session.emit({ type: "run_finished", reason: "error", message: err.message });
+    end = failRun(saved, open.emit, err);
   }
 
   try {
-    const saveError = saveEnd(record, stopped, outcome);
     // Once the status is saved (a --keep-jobs wait may be long), and while
     // Ctrl+C and SIGTERM still end the wait.
-    await settleJobsAtRunEnd(session.services.jobs, session.emit, keepJobs, signals.signal);
-    return report({ id: session.id, stopped, outcome, saveError, jsonl, demo: opts.demo, exitCode: signals.exitCode(), out: stdout.write });
+    await settleJobsAtRunEnd(open.services.jobs, open.emit, opts.args.keepJobs === true, signals.signal);
+    return reportEnd({
+      id: open.id,
+      end: end ?? {},
+      jsonl: opts.args.output === "jsonl",
+      exitCode: signals.exitCode(),
+      out: output.write,
+      ...(opts.demo ? { footer: opts.demo.footer } : {}),
+    });
   } finally {
     signals.dispose();
-    await session.close();
+    await open.close();
   }
 }
 
-/** Saves how the run ended; returns why it could not be saved, if it could not. */
-function saveEnd(record: SessionRecord, stopped: Stopped | undefined, outcome: RunOutcome | undefined): string | undefined {
-  const state = record.state;
-  // A run whose output closed after it had finished its work keeps its status.
-  const finished = outcome && (outcome.reason === "done" || outcome.reason === "answered");
-  if (stopped && !(stopped.code === "output_closed" && finished)) {
-    state.status = "failed";
-    state.lastReason = "error";
-    state.lastMessage = stopped.message;
-  } else if (outcome) {
-    state.status = STATUS_AFTER[outcome.reason];
-    state.lastReason = outcome.reason;
-    if (outcome.message === undefined) delete state.lastMessage;
-    else state.lastMessage = outcome.message;
-    if (outcome.pending) state.pending = outcome.pending;
-  }
-  delete state.pid;
-  try {
-    record.save();
-    return undefined;
-  } catch (err) {
-    return err instanceof StateWriteError ? err.short : (err as Error).message;
-  }
+/** stdout as the transcript or the JSONL stream; a closed stdout stops the run (and is said in the trace). */
+function openOutput(
+  args: ParsedArgs,
+  secrets: string[],
+  signals: StopSignals,
+  session: () => OpenSession | undefined,
+  operated: () => boolean,
+): Output {
+  let stopped: RunStop | undefined;
+  const stdout = guardStdout((reason) => {
+    stopped ??= { code: "output_closed", message: `${reason}; the run stopped` };
+    // Said in the trace at once; the run ends as for a cancel, and the status is saved.
+    session()?.emit({ type: "error", code: "output_closed", message: stopped.message });
+    signals.stop(new Error(stopped.message));
+  });
+  const serialize = createRedactor(secrets);
+  const render =
+    args.output === "jsonl"
+      ? (e: CoreEvent) => stdout.write(`${serialize(e)}\n`)
+      : createTextRenderer({ out: (t) => stdout.write(t), err: (t) => void process.stderr.write(t), operated });
+  return { render, write: stdout.write, stop: () => stopped };
 }
 
-/** The lines on stderr that go with the end, and the exit status. */
-function report(x: {
-  id: string;
-  stopped: Stopped | undefined;
-  outcome: RunOutcome | undefined;
-  saveError: string | undefined;
-  jsonl: boolean;
-  demo: HeadlessOptions["demo"];
-  exitCode: number | undefined;
-  out: (text: string) => void;
-}): number {
-  const unsaved = x.saveError
-    ? `yuj: the status of session ${x.id} could not be saved (${x.saveError}); yuj resume ${x.id} continues from its last saved step\n`
-    : "";
-  if (x.stopped) {
-    // The text transcript printed the error event's line on stderr already.
-    return said(`${x.jsonl ? `yuj: ${x.stopped.message}\n` : ""}${unsaved}`, 1);
+/** The first events of the run: the session, the untrusted settings, damaged log lines, the files it starts from. */
+async function startUp(
+  open: OpenSession,
+  x: { opts: HeadlessOptions; resolved: Resolved; choice: { name: string; model: string }; resumed: Resumed | undefined; state: SessionState },
+): Promise<void> {
+  const { opts } = x;
+  await announceSession(open, {
+    cwd: opts.cwd,
+    toolset: x.resolved.toolset,
+    provider: x.choice.name,
+    model: x.choice.model,
+    version: opts.version,
+    demo: opts.demo !== undefined,
+  });
+  const untrusted = announceUntrusted(x.resolved, open.emit);
+  // The text transcript puts it on stderr itself; the JSONL stream is stdout's.
+  if (untrusted && opts.args.output === "jsonl") process.stderr.write(`yuj: ${untrusted}\n`);
+  for (const s of x.resumed?.skipped ?? []) {
+    open.emit({ type: "notice", level: "warning", text: `history.jsonl line ${s.line} was skipped: ${s.reason}` });
   }
-  const outcome = x.outcome!;
-  if (x.saveError) return said(unsaved, 1);
-  if (!x.jsonl && x.demo) x.out(`\n${x.demo.footer}\n`);
-  if (outcome.reason === "approval_required" && outcome.pending) {
-    process.stderr.write(pauseHelp(x.id, outcome.pending.request));
-  } else if (outcome.reason === "input_required" && outcome.question) {
-    process.stderr.write(questionHelp(x.id, outcome.question.question));
-  } else if (EXIT_CODES[outcome.reason] !== 0 && (x.jsonl || outcome.reason !== "error")) {
-    // The text transcript already printed the provider's error on stderr.
-    process.stderr.write(`yuj: ${reasonLine(outcome.reason, outcome.message)}\n`);
-  }
-  return x.exitCode ?? EXIT_CODES[outcome.reason];
+  // The files the session starts from (for `yuj replay`), before any tool can change them; also for
+  // a session whose start-up was killed before its task began.
+  if (!x.resumed || x.state.history.length === 0) open.emit(await snapshotWorkspace(opts.cwd));
 }
 
-function said(text: string, code: number): number {
-  process.stderr.write(text);
-  return code;
+/**
+ * Waits for the session's work to end: the runs, and with `--input jsonl`
+ * the operations until stdin ends (then nobody is left to answer, and what
+ * waits pauses as in a run without input). Ctrl+C, SIGTERM or a closed
+ * stdout stop the run and the reading. Returns how the last run ended.
+ */
+async function operate(
+  controller: SessionController,
+  operator: Operator,
+  x: { signals: StopSignals; outputStop: () => RunStop | undefined; read: (() => OperationInput) | undefined },
+): Promise<RunEnd | undefined> {
+  let input: OperationInput | undefined;
+  const stop = () => {
+    controller.stop(x.outputStop());
+    input?.close();
+  };
+  if (x.signals.signal.aborted) stop();
+  else x.signals.signal.addEventListener("abort", stop, { once: true });
+  if (x.read && !x.signals.signal.aborted) {
+    input = x.read();
+    await input.closed;
+    operator.detach();
+  }
+  await controller.idle();
+  return controller.lastEnd();
 }
 
-function reasonLine(reason: FinishReason, message?: string): string {
-  if (reason === "error") return `run failed: ${message ?? "unknown error"}`;
-  if (reason === "max_turns") return message ?? "stopped at the turn limit";
-  if (reason === "cancelled") return "cancelled";
-  return message ?? reason;
+/** Where the operations read from stdin go: the controller, and a line that is none is said as an error event. */
+function sink(controller: SessionController, open: OpenSession) {
+  return {
+    submit: (op: Parameters<SessionController["submit"]>[0], source: string) => void controller.submit(op, source),
+    problem: (text: string) => void open.emit({ type: "error", code: "bad_operation", message: text }),
+  };
 }

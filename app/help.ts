@@ -28,6 +28,7 @@ Usage:
                                of its starting files) and report the first request that differs
   yuj trust [--show|--revoke]  trust this project's .yuj/config.toml as it is now, so its settings that
                                loosen the sandbox or approvals apply; --show: what they are and the state
+  yuj schema events|ops        print the JSON Schema of --output jsonl's events or --input jsonl's operations
   yuj --resume [ID]            open a stored session in the terminal UI and continue it
                                (ID: a session id or a unique prefix; without it, pick one from a list,
                                this directory's sessions first)
@@ -42,6 +43,9 @@ Options:
   --edit-format F              exact | apply_patch | udiff | whole
   --output text|jsonl          headless output: readable transcript (default) or one JSON event per line
   --output json                sessions, current, status, show: the report as JSON
+  --input jsonl                code, resume, answer: read operations from stdin, one JSON object a line
+                               (approve, reject, answer, cancel, more messages); an ask waits for its answer
+                               there, and pauses as without it once stdin ends
   --max-turns N                stop after N model turns
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
   --measure                    measurement run: every ask is denied, no questions to the user

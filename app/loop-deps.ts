@@ -1,18 +1,18 @@
-// What every run of a session hands the loop, assembled once for both the
-// headless runner and the TUI: they differ only in the gate (pause or ask)
-// and in whether someone can answer questions.
+// What every run of a session hands the loop, assembled once for every
+// front end: they differ only in who answers the gate's asks and the
+// questions (an operator, or nobody: the run pauses) and in the wake source.
 
 import type { LoopDeps } from "../core/loop.js";
 import type { PermissionGate } from "../core/permissions/gate.js";
 import type { Provider } from "../core/providers/types.js";
 import { createRedact } from "../core/redact.js";
-import type { ToolContext } from "../core/tool-types.js";
+import type { DispatchDeps } from "../core/dispatch.js";
 import { createGuards } from "../tools/guards/index.js";
 import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
 import { oneQuestionGuard } from "./question-limit.js";
-import type { SessionRecord } from "./session-record.js";
+import type { SessionRecord } from "../core/session-record.js";
 import { systemPromptFor, type OpenSession, type Resolved } from "./session.js";
 
 export interface LoopDepsInputs {
@@ -24,8 +24,8 @@ export interface LoopDepsInputs {
   cwd: string;
   secrets: string[];
   gate: PermissionGate;
-  /** ask_user's way to the operator, where there is one; without it the run pauses for `yuj answer`. */
-  ask?: ToolContext["ask"];
+  /** The questions' way to the operator (who may be nobody: the question then pauses the run for `yuj answer`). */
+  ask: NonNullable<NonNullable<DispatchDeps["session"]>["ask"]>;
   /** The saved state: written after every step, and the one-question rule reads it. */
   record: SessionRecord;
 }
@@ -52,7 +52,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     session: {
       jobs: x.session.services.jobs,
       terminals: x.session.services.terminals,
-      ...(x.ask ? { ask: x.ask } : { pauseForAnswer: true }),
+      ask: x.ask,
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {

@@ -49,6 +49,8 @@ export async function main(argv: string[], version: string): Promise<number> {
         return await (await import("./commands/status.js")).statusCommand(args);
       case "replay":
         return await (await import("./commands/replay.js")).replayCommand(args, version);
+      case "schema":
+        return (await import("./commands/schema.js")).schemaCommand(args);
       case "trust":
         return await (await import("./commands/trust.js")).trustCommand(args);
       case "demo":

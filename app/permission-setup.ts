@@ -1,10 +1,10 @@
 // Builds a session's permission gate: the profile's baseline rules, the
 // user's rules, the rules stored this session, the policy of the surface, and
-// who answers an ask (nobody, in a headless run: it pauses).
+// who answers an ask (the operator, or nobody: the run pauses).
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pausingApprover, type ApprovalAnswer, type Approver } from "../core/approvals/types.js";
+import type { ApprovalAnswer, Approver } from "../core/approvals/types.js";
 import type { Emit } from "../core/events.js";
 import { updateProjectConfig } from "../core/config/project-write.js";
 import { createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
@@ -22,6 +22,8 @@ export interface GateSetup {
   emit: Emit;
   cwd: string;
   args: ParsedArgs;
+  /** Who answers an ask: the operator, or nobody (the run pauses). */
+  approver: Approver;
 }
 
 export function sessionRulesFor(resolved: Resolved): Rule[] {
@@ -53,6 +55,12 @@ export function ruleHidingGuard(resolved: Resolved, args: ParsedArgs): Guard {
   return { name: "permission-hidden-tools", hiddenTools: () => hidden };
 }
 
+/**
+ * The session's gate: the profile's and the user's rules, then the rules
+ * stored in the session (where "allow always" adds its own); an ask goes to
+ * the approver, unless the session holds the answer recorded for that call
+ * (`yuj approve` / `yuj reject` before the resume).
+ */
 export function buildGate(setup: GateSetup): PermissionGate {
   const { resolved, state } = setup;
   const preAnswered = new Map<string, ApprovalAnswer>();
@@ -63,29 +71,10 @@ export function buildGate(setup: GateSetup): PermissionGate {
     rules: sessionRulesFor(resolved),
     sessionRules: state.sessionRules,
     policy: policyFor(resolved, setup.args),
-    approver: pausingApprover,
+    approver: setup.approver,
     emit: setup.emit,
     preAnswered,
     storeProjectRule: (rule) => storeProjectRule(setup.cwd, rule, setup.emit),
-  });
-}
-
-/** The gate of an interactive session: asks go to the given approver. */
-export function buildInteractiveGate(
-  resolved: Resolved,
-  args: ParsedArgs,
-  emit: Emit,
-  cwd: string,
-  approver: Approver,
-): PermissionGate {
-  return createPermissionGate({
-    cwd,
-    rules: sessionRulesFor(resolved),
-    sessionRules: [],
-    policy: policyFor(resolved, args),
-    approver,
-    emit,
-    storeProjectRule: (rule) => storeProjectRule(cwd, rule, emit),
   });
 }
 

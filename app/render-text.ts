@@ -12,6 +12,12 @@ import { truncate } from "../core/text/width.js";
 export interface TextSink {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * True while an operator answers on stdin (`--input jsonl`): what waits
+   * for it is shown, with the call to name. Without one, an ask pauses the
+   * run and the pause says what to do instead.
+   */
+  operated?: () => boolean;
 }
 
 const PREVIEW_LINES = 8;
@@ -76,6 +82,19 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         break;
       case "jobs_orphans_found":
         err(`ended ${event.count} process group(s) or process(es) left by an earlier yuj that was killed: ${event.detail.join("; ")}`);
+        break;
+      case "approval_requested": {
+        if (!sink.operated?.()) break;
+        const id = oneLine(event.callId);
+        line(`\n⏸ approval required (call ${id}): ${oneLine(event.summary)}`);
+        if (event.reason) line(`  why: ${oneLine(event.reason)}`);
+        line(`  answer on stdin: {"type":"approval_answer","callId":${oneLine(JSON.stringify(event.callId))},"decision":"allow_once"} (or allow_always, reject, reject_with_message with a "message")`);
+        break;
+      }
+      case "question_asked":
+        if (!sink.operated?.()) break;
+        line(`\n? the model asks (call ${oneLine(event.callId)}): ${safeText(event.question)}`);
+        line(`  answer on stdin: {"type":"question_answer","callId":${oneLine(JSON.stringify(event.callId))},"answer":"…"}`);
         break;
       case "job_promoted":
         line(`  ↳ continues in the background as job ${oneLine(event.jobId)}`);

@@ -13,14 +13,18 @@ import { answerText } from "../tools/ask_user.js";
 import { FatalError } from "./errors.js";
 import type { ShownStatus } from "./find-session.js";
 
-/** Throws a FatalError saying what to do when the session cannot continue as asked. */
-export function checkResumable(state: SessionState, status: ShownStatus, message: string | undefined): void {
+/**
+ * Throws a FatalError saying what to do when the session cannot continue as
+ * asked. With an operator on the input (`--input jsonl`), a session waiting
+ * for an approval continues without a recorded answer: the call asks again.
+ */
+export function checkResumable(state: SessionState, status: ShownStatus, message: string | undefined, operated = false): void {
   const id = state.sessionId;
   if (status === "running") {
     throw new FatalError(`session ${id} is running in process ${state.pid}; wait for it to end or stop it first`);
   }
   if (status === "approval_required") {
-    if (!state.answer) {
+    if (!state.answer && !operated) {
       throw new FatalError(
         `session ${id} waits for an approval of ${state.pending?.request.summary ?? "a call"}: run yuj approve ${id} or yuj reject ${id} first`,
       );

@@ -5,6 +5,8 @@
 
 import React, { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Box, Text, useInput, useStdout } from "ink";
+import type { ApprovalAnswer } from "../core/approvals/types.js";
+import type { OpOf } from "../core/ops.js";
 import type { SessionController } from "../core/session-controller.js";
 import type { ViewStore } from "../app/tui/store.js";
 import { createCardCache } from "./cards/cache.js";
@@ -21,7 +23,7 @@ import { initialUi, type UiState } from "./ui-state.js";
 import { handleNormalKey, handleSearchKey, type KeyContext } from "./keys.js";
 import { CardDirectory } from "./CardDirectory.js";
 import { viewport } from "./viewport.js";
-import { runSlash } from "./slash.js";
+import { slashAction } from "./slash.js";
 
 export interface AppProps {
   store: ViewStore;
@@ -103,7 +105,7 @@ export function App(props: AppProps): React.ReactElement {
     bodyHeight,
     running: busy,
     now: Date.now(),
-    cancel: () => props.controller.cancel(),
+    cancel: () => void props.controller.submit({ type: "cancel" }),
     quit: props.onQuit,
   };
   const searching = ui.search?.editing === true;
@@ -123,12 +125,16 @@ export function App(props: AppProps): React.ReactElement {
   );
 
   const submit = (text: string) => {
+    if (!text.trim()) return;
     setHistory((h) => [...h, text]);
     if (text.startsWith("/")) {
-      setUi((u) => runSlash(text, u, { controller: props.controller, quit: props.onQuit }));
+      const action = slashAction(text);
+      setUi(action.ui);
+      if (action.op) props.controller.submit(action.op);
+      if (action.quit) props.onQuit();
       return;
     }
-    props.controller.submit(text);
+    props.controller.submit({ type: "user_message", text });
     setUi((u) => ({ ...u, scroll: 0, focus: undefined }));
   };
 
@@ -149,7 +155,7 @@ export function App(props: AppProps): React.ReactElement {
         now={now}
         width={mainWidth}
         height={bodyHeight}
-        onKill={(id) => void props.controller.killJob(id)}
+        onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id, reason: "killed from the jobs panel" })}
         onClose={() => setUi((u) => ({ ...u, overlay: "none" }))}
       />
     ) : (
@@ -173,13 +179,13 @@ export function App(props: AppProps): React.ReactElement {
           <ApprovalPrompt
             request={view.pendingApproval}
             width={size.columns}
-            onAnswer={(answer) => props.controller.answerApproval(view.pendingApproval!.callId, answer)}
+            onAnswer={(answer) => void props.controller.submit(approvalOp(view.pendingApproval!.callId, answer))}
           />
         ) : prompt === "question" && view.pendingQuestion ? (
           <QuestionPrompt
             question={view.pendingQuestion}
             width={size.columns}
-            onAnswer={(answer) => props.controller.answerQuestion(view.pendingQuestion!.callId, answer)}
+            onAnswer={(answer) => void props.controller.submit({ type: "question_answer", callId: view.pendingQuestion!.callId, answer })}
           />
         ) : (
           <Composer
@@ -205,6 +211,18 @@ export function App(props: AppProps): React.ReactElement {
       />
     </Box>
   );
+}
+
+/** The prompt's answer as the operation the session takes ("allow always" stores the exact rule of the call). */
+function approvalOp(callId: string, answer: ApprovalAnswer): OpOf<"approval_answer"> {
+  switch (answer.decision) {
+    case "allow_always":
+      return { type: "approval_answer", callId, decision: "allow_always", scope: answer.scope };
+    case "reject_with_message":
+      return { type: "approval_answer", callId, decision: "reject_with_message", message: answer.message };
+    default:
+      return { type: "approval_answer", callId, decision: answer.decision };
+  }
 }
 
 function hintFor(ui: UiState, prompt: string, busy: boolean): string {

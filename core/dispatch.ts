@@ -13,7 +13,7 @@ import type { ToolCall, ToolImage } from "./history.js";
 import { boundOutput } from "./output-bound.js";
 import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
 import type { Services } from "./services.js";
-import type { ToolContext, ToolResult } from "./tool-types.js";
+import { AnswerDeferred, type QuestionRequest, type ToolContext, type ToolResult } from "./tool-types.js";
 import { validateArgs } from "./arg-validation.js";
 import type { Guard, GuardCall, GuardContext } from "./guards/types.js";
 import type { PermissionGate } from "./permissions/gate.js";
@@ -34,7 +34,10 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "ask" | "pauseForAnswer">;
+  session?: Pick<ToolContext, "jobs" | "terminals" | "pauseForAnswer"> & {
+    /** The operator's answer to a tool's question; the call's signal ends the wait. */
+    ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
+  };
   /** Hides secrets in every tool result before the model or the trace sees it. */
   redact?: (text: string) => string;
   /** Checks around every call (stale files, plan mode, the done guard). */
@@ -159,11 +162,28 @@ async function runHandler(
     sessionDir: deps.sessionDir,
     activeTools: deps.toolset.names,
     ...hiddenFiles(deps.gate, p.call.name),
-    ...deps.session,
+    ...(deps.session?.jobs ? { jobs: deps.session.jobs } : {}),
+    ...(deps.session?.terminals ? { terminals: deps.session.terminals } : {}),
+    ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
+  // A question nobody can answer now (no operator, or the operator went away
+  // while it waited) is asked again the way a session that pauses asks it:
+  // the tool saves its question and the run ends waiting for `yuj answer`.
+  let deferred = false;
+  const ask = deps.session?.ask;
+  if (ask) {
+    ctx.ask = (q) =>
+      ask(q, deps.signal).catch((err: unknown) => {
+        if (err instanceof AnswerDeferred) deferred = true;
+        throw err;
+      });
+  }
   try {
-    return await p.tool.handler.run(p.args, ctx);
+    const result = await p.tool.handler.run(p.args, ctx);
+    if (!deferred || deps.signal.aborted) return result;
+    const { ask: _gone, ...paused } = ctx;
+    return await p.tool.handler.run(p.args, { ...paused, pauseForAnswer: true });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { ok: false, modelText: `ERROR: ${p.call.name} failed: ${message}` };

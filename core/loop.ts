@@ -52,6 +52,12 @@ export interface LoopDeps {
    * the caller can save the session. A throw ends the run with that error.
    */
   onStep?: (history: readonly HistoryItem[]) => void;
+  /**
+   * Called with how the run ends, before `run_finished` is emitted, so the
+   * state the end leaves is saved before anything reports it. A throw ends
+   * the run with that error instead.
+   */
+  onFinish?: (outcome: RunOutcome) => void;
   /** True once when the user asked to compact (/compact) while this run works. */
   takeCompactRequest?: () => boolean;
 }
@@ -294,6 +300,7 @@ function pushResult(history: HistoryItem[], outcome: CallOutcome): void {
 
 function finish(deps: LoopDeps, outcome: RunOutcome): RunOutcome {
   deps.setTurn(undefined);
+  deps.onFinish?.(outcome);
   deps.emit(
     outcome.message === undefined
       ? { type: "run_finished", reason: outcome.reason }

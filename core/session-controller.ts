@@ -1,227 +1,154 @@
-// An interactive session: operations in (a user message, an approval or
-// question answer, cancel, kill a job), events out. The TUI drives it; it
-// knows nothing of any view. One run at a time: a message sent while the
-// model works waits and starts when the run ends.
+// The one thing that runs a session: operations in (core/ops.ts), events out.
+// Every front end drives a session through it — the TUI, `yuj code` and
+// `yuj resume` (with or without `--input jsonl`), `yuj approve` / `reject` /
+// `answer` — so a run starts, waits for the operator, ends and is saved the
+// same way whoever drives it. It knows nothing of any view.
+//
+// The parts: the runs, one at a time (controller/runs.ts), the operator who
+// answers asks or is absent (controller/operator.ts), answers recorded for a
+// session paused in an earlier process (controller/stored-answers.ts), and
+// the model the next run uses (controller/model-switch.ts).
 
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "./approvals/types.js";
+import { createModelChoice, type ModelChoice } from "./controller/model-switch.js";
+import type { Operator } from "./controller/operator.js";
+import { createRuns, type RunDeps, type Runs } from "./controller/runs.js";
+import { recordStoredAnswer, recordStoredApproval } from "./controller/stored-answers.js";
 import type { Emit } from "./events.js";
 import type { HistoryItem } from "./history.js";
-import type { JobManager } from "./jobs/types.js";
-import { runLoop, type LoopDeps, type RunOutcome } from "./loop.js";
-import { compactHistory } from "./compaction.js";
-import type { ActiveToolset } from "./profiles/activate.js";
-import type { ToolContext } from "./tool-types.js";
-
-export type QuestionRequest = Parameters<NonNullable<ToolContext["ask"]>>[0];
+import type { LoopInput } from "./loop.js";
+import { checkOperation, type OpOf, type Operation } from "./ops.js";
+import type { RunEnd, RunStop, SessionRecord } from "./session-record.js";
 
 export interface ControllerDeps {
+  /** The session's state (its history is the conversation) and how it is saved. */
+  record: SessionRecord;
   emit: Emit;
-  jobs?: JobManager;
-  /** Everything the loop needs except the abort signal, which each run gets fresh. */
-  loopDeps: Omit<LoopDeps, "signal">;
-  /** Called when a run ends (to save state, for example). */
-  onRunEnd?(outcome: RunOutcome): void;
-  /** The conversation to go on with (a resumed session); extended in place. */
-  history?: HistoryItem[];
-  /** The tools a model gets (some depend on the model); for /model. */
-  toolsetFor?(model: string): ActiveToolset;
-  /**
-   * Settles when the session may start its first run (the workspace snapshot
-   * is recorded): the view draws at once, a message waits for this.
-   */
-  ready?: Promise<void>;
+  /** Who answers approvals and questions. */
+  operator: Operator;
+  /** Absent in a process that only answers a stored session (`yuj approve`, `reject`, `answer`). */
+  runs?: RunDeps;
 }
 
 export interface SessionController {
-  submit(text: string): void;
-  answerApproval(callId: string, answer: ApprovalAnswer): void;
-  answerQuestion(callId: string, answer: string): void;
-  /** For ask_user: shows the question and resolves with the operator's answer. */
-  ask(question: QuestionRequest): Promise<string>;
-  /** Cancels the running turn (and any prompt it waits on). */
-  cancel(): void;
-  killJob(jobId: string, reason?: string): Promise<void>;
+  /**
+   * One operation. It is checked against the schema; a problem (a bad
+   * operation, or one the session cannot take now) is emitted as an `error`
+   * event (code bad_operation) and returned, and nothing else happens.
+   * `source` names where it came from in that message.
+   */
+  submit(op: Operation, source?: string): string | undefined;
+  /** Continues a stored session: its next run starts from what the resume repairs left (core/loop.ts LoopInput). */
+  resume(input: LoopInput): void;
+  /**
+   * The session's work ends: the running turn is cancelled, waiting messages
+   * are dropped, nothing asks the operator any more, and nothing new starts.
+   * `reason` is saved as the run's failure (absent: a plain cancel).
+   */
+  stop(reason?: RunStop): void;
   running(): boolean;
   /** The conversation so far. */
   history(): readonly HistoryItem[];
   /** Resolves when the current run (if any) and the queued messages are done. */
   idle(): Promise<void>;
-  /**
-   * /model: without an id, a notice with the current model and the ones the
-   * provider offers; with one, later requests go to that model.
-   */
-  switchModel(id?: string): Promise<void>;
-  /** /compact: summarises older turns now, or before the next request of a running turn. */
-  compact(): Promise<void>;
+  /** How the last run ended, as saved. */
+  lastEnd(): RunEnd | undefined;
 }
 
-/** The approver the controller installs: asks wait for answerApproval(). */
-export interface InteractiveApprover extends Approver {
-  answer(callId: string, answer: ApprovalAnswer): boolean;
-}
-
-export function createInteractiveApprover(): InteractiveApprover {
-  const waiting = new Map<string, (a: ApprovalAnswer) => void>();
-  return {
-    ask(request: ApprovalRequest, signal: AbortSignal) {
-      return new Promise((resolve) => {
-        const onAbort = () => {
-          waiting.delete(request.callId);
-          resolve({ decision: "reject_with_message", message: "the turn was cancelled" });
-        };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener("abort", onAbort, { once: true });
-        waiting.set(request.callId, (a) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(a);
-        });
-      });
-    },
-    answer(callId, answer) {
-      const resolve = waiting.get(callId);
-      if (!resolve) return false;
-      waiting.delete(callId);
-      resolve(answer);
-      return true;
-    },
+export function createSessionController(deps: ControllerDeps): SessionController {
+  const { record, emit, operator } = deps;
+  const made = deps.runs ? runsFor(deps, deps.runs) : undefined;
+  const runs = made?.runs;
+  // Where the operation being applied came from ("stdin line 3"), for its problems.
+  let origin: string | undefined;
+  const refuse = (problem: string): string => {
+    const said = origin ? `${origin}: ${problem}` : problem;
+    emit({ type: "error", code: "bad_operation", message: said });
+    return said;
   };
-}
+  const notRun = () => refuse("this process does not run the session; continue it with yuj resume");
 
-export function createSessionController(deps: ControllerDeps, approver?: InteractiveApprover): SessionController {
-  const history: HistoryItem[] = deps.history ?? [];
-  const queue: string[] = [];
-  const questions = new Map<string, (answer: string) => void>();
-  let controller: AbortController | undefined;
-  let current: Promise<void> | undefined;
-  // /model and /compact change what the next run is given, never a run in flight.
-  let model = deps.loopDeps.model;
-  let toolset = deps.loopDeps.toolset;
-  let compactAsked = false;
-  const takeCompactRequest = () => {
-    const asked = compactAsked;
-    compactAsked = false;
-    return asked;
+  const enqueue = (input: LoopInput): string | undefined => {
+    if (!runs) return notRun();
+    return runs.enqueue(input) ? undefined : refuse("the session is stopping; the message was not sent");
   };
 
-  const startNext = () => {
-    const text = queue.shift();
-    if (text === undefined) {
-      current = undefined;
-      return;
+  /** An answer goes to the ask waiting for it, or, in a session paused by an earlier process, into its state. */
+  const answer = <T extends OpOf<"approval_answer"> | OpOf<"question_answer">>(
+    op: T,
+    live: (op: T) => string | undefined,
+    pausedOn: "approval_required" | "input_required",
+    store: (op: T) => string | undefined,
+  ): string | undefined => {
+    const problem = live(op);
+    if (problem === undefined) return undefined;
+    if (runs?.busy() || record.state.status !== pausedOn) return refuse(problem);
+    const refused = store(op);
+    if (refused !== undefined) return refuse(refused);
+    // On disk before anything reports it.
+    record.save();
+    return undefined;
+  };
+
+  const killJob = (op: OpOf<"kill_job">): string | undefined => {
+    const jobs = deps.runs?.jobs;
+    if (!jobs?.get(op.jobId)) return refuse(`no job ${op.jobId} in this session`);
+    const reason = op.reason ?? "killed by the operator";
+    void jobs.kill(op.jobId, reason).catch((err: unknown) => refuse(`could not stop job ${op.jobId}: ${(err as Error).message}`));
+    return undefined;
+  };
+
+  const apply = (op: Operation): string | undefined => {
+    switch (op.type) {
+      case "user_message":
+        return enqueue({ userText: op.text });
+      case "approval_answer":
+        return answer(op, operator.answerApproval, "approval_required", (o) => recordStoredApproval(record.state, o));
+      case "question_answer":
+        return answer(op, operator.answerQuestion, "input_required", (o) => recordStoredAnswer(record.state, o));
+      case "cancel":
+        runs?.cancel();
+        return undefined;
+      case "kill_job":
+        return killJob(op);
+      case "switch_model":
+        if (!made) return notRun();
+        void made.models.switchTo(op.model);
+        return undefined;
+      case "compact":
+        if (!runs) return notRun();
+        runs.compact();
+        return undefined;
     }
-    controller = new AbortController();
-    const signal = controller.signal;
-    current = (deps.ready ?? Promise.resolve())
-      .then(() => runLoop(history, text, { ...deps.loopDeps, model, toolset, takeCompactRequest, signal }))
-      .then((outcome) => deps.onRunEnd?.(outcome))
-      .catch((err: unknown) => {
-        deps.emit({ type: "error", code: "internal", message: err instanceof Error ? err.message : String(err) });
-      })
-      .finally(() => {
-        controller = undefined;
-        startNext();
-      });
   };
 
   return {
-    submit(text) {
-      if (!text.trim()) return;
-      queue.push(text);
-      if (!current) startNext();
-    },
-    answerApproval(callId, answer) {
-      approver?.answer(callId, answer);
-    },
-    ask(q) {
-      return new Promise((resolve, reject) => {
-        const signal = controller?.signal;
-        if (signal?.aborted) return reject(new Error("cancelled"));
-        const onAbort = () => {
-          questions.delete(q.callId);
-          reject(new Error("cancelled"));
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        questions.set(q.callId, (answer) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(answer);
-        });
-        deps.emit({
-          type: "question_asked",
-          callId: q.callId,
-          question: q.question,
-          ...(q.header ? { header: q.header } : {}),
-          ...(q.options ? { options: q.options } : {}),
-          ...(q.multiple ? { multiple: q.multiple } : {}),
-        });
-      });
-    },
-    answerQuestion(callId, answer) {
-      const resolve = questions.get(callId);
-      if (!resolve) return;
-      questions.delete(callId);
-      deps.emit({ type: "question_answered", callId, answer });
-      resolve(answer);
-    },
-    cancel() {
-      controller?.abort(new Error("cancelled by the user"));
-    },
-    async killJob(jobId, reason) {
-      await deps.jobs?.kill(jobId, reason ?? "killed from the jobs panel");
-    },
-    async switchModel(id) {
-      const provider = deps.loopDeps.provider;
-      if (!id) {
-        let offered = "";
-        if (provider.listModels) {
-          try {
-            const ids = await provider.listModels(AbortSignal.timeout(15_000));
-            offered = ids.length ? ` ${provider.name} offers: ${ids.sort().join(", ")}.` : "";
-          } catch (err) {
-            offered = ` (the model list is unavailable: ${(err as Error).message})`;
-          }
-        }
-        deps.emit({ type: "notice", level: "info", text: `Model: ${model} on ${provider.name}.${offered} Switch with /model NAME.` });
-        return;
-      }
-      if (id === model) {
-        deps.emit({ type: "notice", level: "info", text: `Already using ${model}.` });
-        return;
-      }
+    submit(op, source) {
+      origin = source;
       try {
-        toolset = deps.toolsetFor ? deps.toolsetFor(id) : toolset;
-      } catch (err) {
-        deps.emit({ type: "notice", level: "warning", text: `Cannot switch to ${id}: ${(err as Error).message}` });
-        return;
+        const checked = checkOperation(op);
+        return checked.ok ? apply(checked.op) : refuse(checked.problem);
+      } finally {
+        origin = undefined;
       }
-      const previous = model;
-      model = id;
-      deps.emit({ type: "model_switched", model: id, previous });
     },
-    async compact() {
-      if (controller) {
-        // The running loop compacts before its next request.
-        compactAsked = true;
-        deps.emit({ type: "notice", level: "info", text: "Compacting before the next request." });
-        return;
-      }
-      // Idle: compacting is the session's work of the moment, like a run:
-      // cancel() stops it, and a message sent meanwhile waits for it.
-      controller = new AbortController();
-      const signal = controller.signal;
-      const { provider, system, config, onStep } = deps.loopDeps;
-      const compaction = compactHistory(history, { provider, model, system, config, emit: deps.emit, signal, ...(onStep ? { onStep } : {}) }, "manual");
-      current = compaction
-        .then(() => undefined)
-        .finally(() => {
-          controller = undefined;
-          startNext();
-        });
-      await current;
+    resume(input) {
+      const problem = enqueue(input);
+      if (problem !== undefined) throw new Error(problem);
     },
-    running: () => controller !== undefined,
-    history: () => history,
-    async idle() {
-      while (current) await current;
+    stop(reason) {
+      runs?.stop(reason);
+      operator.detach();
     },
+    running: () => runs?.running() ?? false,
+    history: () => record.state.history,
+    idle: async () => runs?.idle(),
+    lastEnd: () => runs?.lastEnd(),
   };
+}
+
+/** The runs of a process that runs the session, with the model its next run uses. */
+function runsFor(deps: ControllerDeps, r: RunDeps): { runs: Runs; models: ModelChoice } {
+  const { provider, model, toolset } = r.loopDeps;
+  const models = createModelChoice({ provider, model, toolset, emit: deps.emit, ...(r.toolsetFor ? { toolsetFor: r.toolsetFor } : {}) });
+  return { runs: createRuns({ record: deps.record, emit: deps.emit, runs: r, models }), models };
 }

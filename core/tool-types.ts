@@ -10,6 +10,25 @@ import type { JobManager } from "./jobs/types.js";
 import type { HistoryItem, ToolImage } from "./history.js";
 import type { ConversationRoles } from "./context/shape.js";
 
+/** A question for the operator (ask_user, Chord's question). */
+export interface QuestionRequest {
+  callId: string;
+  question: string;
+  /** Short label. */
+  header?: string;
+  /** Choices; absent means a free-text answer. */
+  options?: Array<{ label: string; description?: string }>;
+  multiple?: boolean;
+}
+
+/** Nobody is there to answer a question now: the session pauses for it instead. */
+export class AnswerDeferred extends Error {
+  override name = "AnswerDeferred";
+  constructor() {
+    super("nobody can answer now; the session pauses for the answer");
+  }
+}
+
 export interface ToolContext {
   /** The task directory the tool works in (per turn, never a global). */
   cwd: string;
@@ -23,8 +42,12 @@ export interface ToolContext {
   sessionDir: string;
   /** The session's commands and background jobs. */
   jobs?: JobManager;
-  /** Asks the operator a question and resolves with the answer (interactive sessions only). */
-  ask?: (question: { callId: string; question: string; header?: string; options?: Array<{ label: string; description?: string }>; multiple?: boolean }) => Promise<string>;
+  /**
+   * Asks the operator a question and resolves with the answer (while someone
+   * can answer). Rejects with AnswerDeferred when nobody can: the dispatcher
+   * then runs the tool again with `pauseForAnswer` instead.
+   */
+  ask?: (question: QuestionRequest) => Promise<string>;
   /**
    * Nobody can answer now, but the session can pause and continue once the
    * operator answers (headless): ask_user then saves its question.

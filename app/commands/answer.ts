@@ -1,13 +1,13 @@
-// `yuj answer [ID] TEXT`: record the answer to the question a session paused
-// on (ask_user), then continue it as `yuj resume` would. The answer is saved
+// `yuj answer [ID] TEXT`: send the question_answer operation to the session
+// that paused on a question (ask_user), then continue it as `yuj resume` would. The answer is saved
 // before the run starts, so if that run fails, `yuj resume` still sends it —
 // once: it becomes the question's result and is marked delivered.
 
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
-import { writeState } from "../../core/session-state.js";
 import { FatalError } from "../errors.js";
 import { claimSession } from "../claim-session.js";
+import { answerStoredSession } from "../stored-answer.js";
 import { continueHeadless } from "./resume.js";
 
 export async function answerCommand(args: ParsedArgs, version: string): Promise<number> {
@@ -27,11 +27,7 @@ export async function answerCommand(args: ParsedArgs, version: string): Promise<
     if (status !== "input_required" || !q) {
       throw new FatalError(`session ${state.sessionId} is not waiting for an answer (its status is ${status})`);
     }
-    if (q.answer !== undefined) {
-      throw new FatalError(`session ${state.sessionId} already has an answer to send (${JSON.stringify(q.answer)}); continue it with yuj resume ${state.sessionId}`);
-    }
-    q.answer = text!;
-    writeState(dir, state);
+    answerStoredSession(dir, state, { type: "question_answer", callId: q.callId, answer: text! });
   } catch (err) {
     found.lock.release();
     throw err;

@@ -1,17 +1,18 @@
 // `yuj approve [SESSION] [--always [--scope session|project]]` and
-// `yuj reject [SESSION] [--message M]`: record the answer to a paused
-// session's approval request; `yuj resume` then continues the session.
+// `yuj reject [SESSION] [--message M]`: send a paused session the answer to
+// its approval request (the approval_answer operation, recorded in its
+// state); `yuj resume` then continues the session.
 
-import type { ApprovalAnswer } from "../../core/approvals/types.js";
+import type { OpOf } from "../../core/ops.js";
 import { projectConfigPath } from "../../core/paths.js";
-import { asExactRule } from "../../core/permissions/always-rules.js";
 import { formatRule } from "../../core/permissions/gate.js";
-import { writeState, type SessionState } from "../../core/session-state.js";
+import type { SessionState } from "../../core/session-state.js";
 import { oneLine, safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { claimSession } from "../claim-session.js";
 import { FatalError } from "../errors.js";
+import { answerStoredSession } from "../stored-answer.js";
 
 export async function approveCommand(args: ParsedArgs): Promise<number> {
   const approve = args.command === "approve";
@@ -37,25 +38,27 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
 
 function record(args: ParsedArgs, approve: boolean, dir: string, state: SessionState): number {
   const request = state.pending!.request;
-  let answer: ApprovalAnswer;
+  const op: OpOf<"approval_answer"> =
+    approve && args.always
+      ? { type: "approval_answer", decision: "allow_always", scope: args.scope ?? "session" }
+      : approve
+        ? { type: "approval_answer", decision: "allow_once" }
+        : args.message
+          ? { type: "approval_answer", decision: "reject_with_message", message: args.message }
+          : { type: "approval_answer", decision: "reject" };
+  answerStoredSession(dir, state, { ...op, callId: request.callId });
+  const answer = state.answer!;
   const out: string[] = [`Session ${state.sessionId}: ${oneLine(request.summary)}`];
-  if (approve && args.always) {
-    const scope = args.scope ?? "session";
-    const rule = asExactRule(request.suggestedRule);
-    answer = { decision: "allow_always", rule, scope };
-    const where = scope === "project" ? projectConfigPath(state.cwd) : "this session's rules";
-    out.push(`Approved. On resume yuj stores the rule ${oneLine(formatRule(rule))} in ${oneLine(where)}.`);
-  } else if (approve) {
-    answer = { decision: "allow_once" };
+  if (answer.decision === "allow_always") {
+    const where = answer.scope === "project" ? projectConfigPath(state.cwd) : "this session's rules";
+    out.push(`Approved. On resume yuj stores the rule ${oneLine(formatRule(answer.rule))} in ${oneLine(where)}.`);
+  } else if (answer.decision === "allow_once") {
     out.push("Approved once.");
-  } else if (args.message) {
-    answer = { decision: "reject_with_message", message: args.message };
-    out.push(`Rejected; the model will be told: ${safeText(args.message)}`);
+  } else if (answer.decision === "reject_with_message") {
+    out.push(`Rejected; the model will be told: ${safeText(answer.message)}`);
   } else {
-    answer = { decision: "reject" };
     out.push("Rejected.");
   }
-  writeState(dir, { ...state, answer });
   out.push("Continue with: yuj resume");
   process.stdout.write(`${out.join("\n")}\n`);
   return 0;

@@ -28,7 +28,7 @@ export async function resumeCommand(args: ParsedArgs, version: string): Promise<
 export async function continueHeadless(found: ClaimedSession, args: ParsedArgs, version: string, message?: string): Promise<number> {
   const { dir, state, status, lock, skipped } = found;
   try {
-    checkResumable(state, status, message);
+    checkResumable(state, status, message, args.input === "jsonl");
   } catch (err) {
     lock.release();
     throw err;

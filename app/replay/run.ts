@@ -2,6 +2,12 @@
 // files it started from, against a provider that gives the recorded model
 // replies, with the recorded operator inputs, comparing every request the
 // loop sends with the one the recording holds.
+//
+// Unlike the front ends, which drive a session through its controller, the
+// replay runs the loop itself, run by run: it reproduces where each recorded
+// process was killed (a run stopped dead between two steps, as SIGKILL
+// stops it), which no operation can ask for. The state each run leaves is
+// decided as for any other run (endRun in core/session-record.ts).
 
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,8 +28,8 @@ import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
 import { loopDepsFor } from "../loop-deps.js";
 import { argsFromSettings, storedSettings } from "../pause.js";
-import { buildInteractiveGate } from "../permission-setup.js";
-import { createSessionRecord, STATUS_AFTER } from "../session-record.js";
+import { buildGate } from "../permission-setup.js";
+import { beginRun, createSessionRecord, endRun } from "../../core/session-record.js";
 import { ignoredSummary } from "../../core/config/project-trust.js";
 import { announceUntrusted } from "../trust-notice.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession, type Resolved } from "../session.js";
@@ -142,7 +148,7 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
       if (announceUntrusted(resolved, session.emit)) notes.push(`${ignoredSummary(resolved.projectTrust!)}; the recorded run may have had them`);
       // The copy is removed when the replay ends, so this session cannot itself be replayed.
       session.emit({ type: "workspace_snapshot", unavailable: "a replay runs in a temporary copy that is removed afterwards" });
-      const gate = buildInteractiveGate(resolved, args, session.emit, cwd, recordedApprover(recording));
+      const gate = buildGate({ resolved, state, emit: session.emit, cwd, args, approver: recordedApprover(recording) });
       const systemFor = (date: string) =>
         buildSystemPrompt({ cwd, toolNames: [...resolved.toolset.tools.keys()], instructions: findInstructions(cwd), date });
       const deps = {
@@ -188,6 +194,7 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
           notes.push(`run ${i + 1} was cancelled in the recording; the replay does not cancel it, so from there its requests may differ`);
         }
         stoppedBy = undefined;
+        beginRun(saved);
         const outcome = await runOnce(state, input, () => stoppedBy, {
           ...deps,
           ...(run.date && run.date !== recording.date ? { system: systemFor(run.date) } : {}),
@@ -197,8 +204,7 @@ export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
           },
         }, session.emit);
         reason = outcome.reason;
-        state.status = STATUS_AFTER[outcome.reason];
-        state.lastReason = outcome.reason;
+        endRun(saved, { outcome });
         if (outcome.reason === "approval_required" || outcome.reason === "input_required") break;
         // A kill with neither a request in flight nor a call left open fell between two steps: the next
         // continuation would send what this run goes on to send, so the replay went straight on.

@@ -1,23 +1,22 @@
-// `yuj` on a terminal: the full-screen TUI. Builds the session as the
-// headless run does, but with an interactive approver and a controller the
-// view sends operations to; renders with Ink on the alternate screen and
+// `yuj` on a terminal: the full-screen TUI. Builds the session's controller
+// as the headless run does, with the person at the keyboard as its operator:
+// the view sends it operations; renders with Ink on the alternate screen and
 // restores the terminal on every way out.
 
 import React from "react";
 import { render } from "ink";
 import type { Env } from "../../core/paths.js";
 import { secretValues } from "../../core/redact.js";
-import { createInteractiveApprover, createSessionController } from "../../core/session-controller.js";
 import type { SessionLock } from "../../core/session-lock.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
 import { safeText } from "../../core/text/safe.js";
 import { App } from "../../components/App.js";
 import type { ParsedArgs } from "../args.js";
-import { buildInteractiveGate } from "../permission-setup.js";
-import { loopDepsFor } from "../loop-deps.js";
+import { driveSession } from "../drive-session.js";
 import { storedSettings } from "../pause.js";
 import { prepareResume, resumedSeq } from "../resume-plan.js";
-import { createSessionRecord, STATUS_AFTER, type SessionRecord } from "../session-record.js";
+import type { SkippedLine } from "../../core/history-log.js";
+import { createSessionRecord, releaseRecord, type SessionRecord } from "../../core/session-record.js";
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createViewStore } from "./store.js";
@@ -33,7 +32,7 @@ export interface TuiOptions {
   /** The session as the caller already resolved it (interactive), so start-up does it once. */
   resolved?: Resolved;
   /** A stored session to open (`yuj --resume ID`), its lock held: its history is shown and continued. */
-  resume?: { state: SessionState; dir: string; lock: SessionLock };
+  resume?: { state: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[] };
 }
 
 // Alternate screen plus bracketed paste (a paste arrives marked, so its
@@ -88,35 +87,20 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const storedStatus = state.status;
   const saved = createSessionRecord(session.dir, state, session);
   record = saved;
-  const approver = createInteractiveApprover();
-  const controller = createSessionController(
-    {
-      emit: session.emit,
-      jobs: session.services.jobs,
-      history: state.history,
-      toolsetFor: (model) => resolved.toolsetFor(model),
-      ...(ready ? { ready } : {}),
-      onRunEnd(outcome) {
-        state.status = STATUS_AFTER[outcome.reason];
-        state.lastReason = outcome.reason;
-        saved.save();
-      },
-      loopDeps: loopDepsFor({
-        resolved,
-        choice,
-        provider,
-        session,
-        args: opts.args,
-        cwd: opts.cwd,
-        secrets,
-        gate: buildInteractiveGate(resolved, opts.args, session.emit, opts.cwd, approver),
-        // ask_user goes to the controller, which shows the question inline.
-        ask: (q) => controller.ask(q),
-        record: saved,
-      }),
-    },
-    approver,
-  );
+  const { controller } = driveSession({
+    resolved,
+    choice,
+    provider,
+    session,
+    record: saved,
+    args: opts.args,
+    cwd: opts.cwd,
+    secrets,
+    attached: true,
+    // Someone is there: a model that ended its turn is woken when a background job finishes.
+    wake: session.services.notices,
+    ...(ready ? { ready } : {}),
+  });
 
   await announceSession(session, {
     cwd: opts.cwd,
@@ -130,6 +114,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   announceUntrusted(resolved, session.emit);
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
   if (resume) {
+    for (const s of resume.skipped ?? []) {
+      session.emit({ type: "notice", level: "warning", text: `history.jsonl line ${s.line} was skipped: ${s.reason}` });
+    }
     // Interrupted calls get their results; the next message continues the conversation.
     const { reports } = prepareResume(state, storedStatus, undefined);
     saved.save();
@@ -152,19 +139,14 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   );
   startSnapshot();
   await quitting;
-  controller.cancel();
+  controller.stop();
   ink.unmount();
   await controller.idle().catch(() => undefined);
-  // A session that never got a message is not worth listing: it was never
-  // saved, so it is still staged, and closing removes it.
-  if (state.history.length) {
-    if (state.status === "running") state.status = "paused";
-    delete state.pid;
-    try {
-      saved.save();
-    } catch (err) {
-      process.stderr.write(`yuj: ${safeText((err as Error).message)}\n`);
-    }
+  // A session that never got a message was never saved: it is still staged, and closing removes it.
+  try {
+    releaseRecord(saved);
+  } catch (err) {
+    process.stderr.write(`yuj: ${safeText((err as Error).message)}\n`);
   }
   await session.close();
   restore();

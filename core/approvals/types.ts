@@ -1,5 +1,5 @@
 // Asking the user about a call the rules mark `ask`: what is asked, the
-// answers there are, and who answers (the TUI, or nobody yet: a headless run
+// answers there are, and who answers (the operator, or nobody yet: the run
 // pauses and the answer comes later through `yuj approve` / `yuj reject`).
 
 import type { Rule } from "../permissions/types.js";
@@ -27,6 +27,3 @@ export interface Approver {
   /** The answer, or "pause" when nobody can answer now (headless). */
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer | "pause">;
 }
-
-/** A headless run cannot ask anyone: it pauses and persists the request. */
-export const pausingApprover: Approver = { ask: async () => "pause" };

@@ -12,7 +12,10 @@ import type { HistoryItem } from "../../core/history.js";
 import { createProvider } from "../../core/providers/index.js";
 import { parseScenario } from "../../core/providers/scenario.js";
 import { replayEvents } from "../../core/reducer.js";
+import { createOperator } from "../../core/controller/operator.js";
 import { createSessionController } from "../../core/session-controller.js";
+import { createSessionRecord } from "../../core/session-record.js";
+import { newSessionState } from "../../core/session-state.js";
 import { nodeServices } from "../../core/services.js";
 import { baseToolset, runScenario, tempDemoRepo } from "../support/loop-harness.js";
 import { startSseServer, type SseServer } from "../support/sse-server.js";
@@ -113,29 +116,37 @@ describe("compaction over the wire", () => {
     const events: CoreEvent[] = [];
     const { emit, setTurn } = createEmitter("s", (e) => events.push(e));
     const cwd = tempDemoRepo();
+    const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+    const state = newSessionState({ sessionId: "s", cwd, task: "", settings: { configFiles: [] } });
+    const record = createSessionRecord(cwd, state, { usage, lastSeq: () => events.length });
     const controller = createSessionController({
+      record,
       emit,
-      loopDeps: {
-        provider,
-        model: "test-model",
-        system: "sys",
-        toolset: baseToolset(config),
-        config,
-        services: nodeServices(),
-        emit,
-        setTurn,
-        cwd,
-        sessionDir: cwd,
-        usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+      operator: createOperator({ emit, attached: true }),
+      runs: {
+        loopDeps: {
+          provider,
+          model: "test-model",
+          system: "sys",
+          toolset: baseToolset(config),
+          config,
+          services: nodeServices(),
+          emit,
+          setTurn,
+          cwd,
+          sessionDir: cwd,
+          usage,
+        },
+        toolsetFor: () => baseToolset(config),
       },
-      toolsetFor: () => baseToolset(config),
     });
-    controller.submit("first task");
+    controller.submit({ type: "user_message", text: "first task" });
     await controller.idle();
-    await controller.compact();
+    controller.submit({ type: "compact" });
+    await controller.idle();
     expect(events.find((e) => e.type === "context_compacted")).toMatchObject({ reason: "manual" });
-    await controller.switchModel("other-model");
-    controller.submit("second task");
+    controller.submit({ type: "switch_model", model: "other-model" });
+    controller.submit({ type: "user_message", text: "second task" });
     await controller.idle();
     const sent = bodies();
     expect(sent).toHaveLength(5);

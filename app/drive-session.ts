@@ -1,0 +1,55 @@
+// Puts a session's controller together for a front end: the operator who
+// answers its asks (or nobody), the permission gate that asks them, and the
+// loop's dependencies. The TUI, `yuj code`, `yuj resume` and `yuj answer`
+// all run a session through the controller this returns.
+
+import { createOperator, type Operator } from "../core/controller/operator.js";
+import type { WakeSource } from "../core/loop.js";
+import type { Provider } from "../core/providers/types.js";
+import { createSessionController, type SessionController } from "../core/session-controller.js";
+import type { RunEnd, SessionRecord } from "../core/session-record.js";
+import type { ParsedArgs } from "./args.js";
+import { loopDepsFor } from "./loop-deps.js";
+import { buildGate } from "./permission-setup.js";
+import type { ProviderChoice } from "./provider-select.js";
+import type { OpenSession, Resolved } from "./session.js";
+
+export interface DriveInputs {
+  resolved: Resolved;
+  choice: ProviderChoice;
+  provider: Provider;
+  session: OpenSession;
+  record: SessionRecord;
+  args: ParsedArgs;
+  cwd: string;
+  secrets: string[];
+  /** Someone answers asks as they come (the TUI, a script on `--input jsonl`); otherwise an ask pauses the run. */
+  attached: boolean;
+  /** Where the notices come from that wake a model which ended its turn (a background job finished). */
+  wake: WakeSource;
+  /** The first run waits for this (the workspace snapshot). */
+  ready?: Promise<void>;
+  onRunEnd?(end: RunEnd): void;
+}
+
+export function driveSession(x: DriveInputs): { controller: SessionController; operator: Operator } {
+  const { session, record } = x;
+  const operator = createOperator({ emit: session.emit, attached: x.attached });
+  // Built before the resume repairs: the gate takes the recorded approval answer.
+  const gate = buildGate({ resolved: x.resolved, state: record.state, emit: session.emit, cwd: x.cwd, args: x.args, approver: operator.approver });
+  const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask });
+  const controller = createSessionController({
+    record,
+    emit: session.emit,
+    operator,
+    runs: {
+      loopDeps: { ...loopDeps, wake: x.wake },
+      jobs: session.services.jobs,
+      toolsetFor: (model) => x.resolved.toolsetFor(model),
+      checkStorage: () => session.checkTrace(),
+      ...(x.ready ? { ready: x.ready } : {}),
+      ...(x.onRunEnd ? { onRunEnd: x.onRunEnd } : {}),
+    },
+  });
+  return { controller, operator };
+}

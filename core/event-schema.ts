@@ -1,0 +1,229 @@
+// The schema of every event the core emits: one discriminated union on
+// `type`. The TypeScript types in core/events.ts are inferred from it, so the
+// published JSON Schema (`yuj schema events`) and the code cannot disagree.
+// Events are plain JSON: the trace stores them as they are, `--output jsonl`
+// prints them as they are, and the reducer builds the view from them alone.
+//
+// Every variant is strict: an event carrying a field the schema does not
+// name fails validation, so a field added in code without its schema is
+// caught by the tests that validate real runs' events.
+
+import { z } from "zod";
+
+const int = () => z.number().int();
+
+export const usageSchema = z.strictObject({
+  inputTokens: int().nonnegative(),
+  outputTokens: int().nonnegative(),
+  cachedTokens: int().nonnegative(),
+});
+
+export const finishReasonSchema = z
+  .enum(["done", "answered", "max_turns", "cancelled", "input_required", "approval_required", "error"])
+  .describe(
+    "How a run ended: done (the model called the finish tool), answered (it replied without tool calls), max_turns, " +
+      "cancelled, input_required (paused for an answer), approval_required (paused for an approval), error",
+  );
+
+export const todoStatusSchema = z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]);
+
+export const todoItemSchema = z.strictObject({
+  id: z.string().optional(),
+  description: z.string(),
+  status: todoStatusSchema,
+  activeForm: z.string().optional(),
+});
+
+export const approvalDecisionSchema = z.enum(["allow_once", "allow_always", "reject", "reject_with_message"]);
+
+/** Fields every event carries. */
+export const eventEnvelopeSchema = z.strictObject({
+  seq: int().positive().describe("Dense from 1 within a session; a resumed session numbers on"),
+  ts: z.string().describe("ISO-8601 time the event was emitted"),
+  sessionId: z.string(),
+  agentId: z.string().describe('The agent the event belongs to; "main" for the top-level session'),
+  turn: int().nonnegative().optional().describe("Model turn (0-based) the event belongs to, when it belongs to one"),
+});
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S, description?: string) => {
+  const schema = z.strictObject({ type: z.literal(type), ...shape });
+  return description ? schema.describe(description) : schema;
+};
+
+const questionOption = z.strictObject({ label: z.string(), description: z.string().optional() });
+
+const sessionEvents = [
+  event("session_started", {
+    cwd: z.string(),
+    profile: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    version: z.string(),
+    demo: z.boolean().optional(),
+    traceFile: z.string().optional(),
+  }),
+  event(
+    "workspace_snapshot",
+    {
+      tree: z.string().optional().describe("A git tree object holding the working tree (untracked files included, ignored ones not)"),
+      head: z.string().optional(),
+      dirty: z.boolean().optional(),
+      prefix: z.string().optional().describe('The session\'s cwd relative to the repository root ("" at the root)'),
+      repo: z.string().optional().describe("The repository root the tree's objects live in"),
+      unavailable: z.string().optional().describe("Why there is no snapshot"),
+    },
+    "The files as they were when the session started, so `yuj replay` can run it again on the same input",
+  ),
+  event("user_message", { text: z.string() }),
+] as const;
+
+const modelEvents = [
+  event("request_sent", {
+    requestId: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    messageCount: int().nonnegative(),
+    toolNames: z.array(z.string()),
+  }),
+  event("provider_request", { requestId: z.string(), url: z.string(), body: z.string() }, "Raw request body as sent (headers are never recorded)"),
+  event(
+    "provider_response",
+    { requestId: z.string(), status: int(), body: z.string() },
+    "Raw response body as received (the SSE text for streams)",
+  ),
+  event("assistant_text_delta", { text: z.string() }),
+  event("assistant_message", { text: z.string() }),
+  event("tool_call_started", { callId: z.string(), name: z.string() }),
+  event("tool_call_args_delta", { callId: z.string(), delta: z.string() }),
+  event("tool_call_finished", { callId: z.string(), name: z.string(), args: z.string() }),
+  event("tool_result", {
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    modelText: z.string().describe("What the model is sent (already bounded)"),
+    viewText: z.string().describe("What the view shows; may differ from the model's text"),
+    durationMs: z.number(),
+    fullOutputPath: z.string().optional().describe("Set when the model text was cut; the full text is at this path"),
+    cancelled: z.boolean().optional(),
+    images: z
+      .array(z.strictObject({ mediaType: z.string(), label: z.string().optional(), bytes: int().nonnegative(), file: z.string().optional() }))
+      .optional()
+      .describe("Images sent with the text, by reference: the bytes are saved in the session dir (`file`, absolute), never in an event"),
+  }),
+] as const;
+
+const operatorEvents = [
+  event("approval_requested", {
+    callId: z.string(),
+    tool: z.string(),
+    summary: z.string(),
+    detail: z.string().optional(),
+    reason: z.string().optional().describe("Why it asks (the rule, or the built-in gate)"),
+    rule: z.string().optional().describe('The rule "allow always" would store, as TOML'),
+  }),
+  event("approval_resolved", {
+    callId: z.string(),
+    decision: approvalDecisionSchema,
+    message: z.string().optional(),
+    rule: z.string().optional(),
+  }),
+  event("question_asked", {
+    callId: z.string(),
+    question: z.string(),
+    header: z.string().optional().describe("Short label"),
+    options: z.array(questionOption).optional().describe("Choices; absent means a free-text answer"),
+    multiple: z.boolean().optional(),
+  }),
+  event("question_answered", { callId: z.string(), answer: z.string() }),
+] as const;
+
+const jobEvents = [
+  event("job_started", {
+    jobId: z.string(),
+    command: z.string(),
+    callId: z.string().optional(),
+    pid: int().optional(),
+    label: z.string().optional(),
+    background: z.boolean(),
+    deadlineAt: z.number().optional().describe("Absolute deadline (epoch ms), when the job has one"),
+    outputFile: z.string().optional(),
+  }),
+  event("job_output", { jobId: z.string(), text: z.string(), totalBytes: int().nonnegative() }, "New output, throttled: several chunks are merged into one event"),
+  event("job_exited", {
+    jobId: z.string(),
+    exitCode: int().nullable(),
+    signal: z.string().nullable().optional(),
+    durationMs: z.number().optional(),
+    status: z.enum(["exited", "killed", "timed_out"]).optional().describe("How it ended: on its own, killed, or past its deadline"),
+  }),
+  event("job_killed", { jobId: z.string(), reason: z.string().optional(), confirmed: z.boolean() }),
+  event("job_promoted", { jobId: z.string(), callId: z.string().optional() }, "A foreground command outlived its budget and now runs as a background job"),
+  event("jobs_orphans_found", { count: int().nonnegative(), detail: z.array(z.string()) }),
+  event("terminal_started", { terminalId: z.string(), command: z.string(), pid: int().optional() }),
+  event(
+    "terminal_input",
+    { terminalId: z.string(), sha256: z.string(), bytes: int().nonnegative() },
+    "Input sent to the interactive terminal: recorded by hash and size, never its text",
+  ),
+  event("terminal_exited", { terminalId: z.string(), exitCode: int().nullable(), signal: z.string().nullable().optional() }),
+] as const;
+
+const sessionStateEvents = [
+  event("todo_updated", { todos: z.array(todoItemSchema) }),
+  event(
+    "agent_notice",
+    { taskId: z.string(), agentType: z.string(), status: z.enum(["complete", "blocked"]), summary: z.string() },
+    "A delegated worker finished (AGENT COMPLETE) or failed (AGENT BLOCKED)",
+  ),
+  event("usage", { usage: usageSchema, total: usageSchema }),
+  event(
+    "context_compacted",
+    {
+      reason: z.enum(["auto", "manual"]),
+      summarisedItems: int().nonnegative().describe("History items the summary stands for"),
+      keptItems: int().nonnegative().describe("History items kept after it"),
+      summaryChars: int().nonnegative(),
+      tokensBefore: int().nonnegative().optional().describe("Input tokens of the last request before compacting, when known"),
+    },
+    "Older turns were summarised to free context; the durable history keeps them, later requests carry the summary instead",
+  ),
+  event("model_switched", { model: z.string(), previous: z.string() }, "Requests from now on go to another model of the same provider"),
+  event("retry", {
+    attempt: int().positive(),
+    delayMs: z.number(),
+    reason: z.string(),
+    status: int().optional(),
+    discardedPartial: z.boolean().describe("True when partial output of the failed attempt was discarded"),
+  }),
+  event("notice", { level: z.enum(["info", "warning"]), text: z.string() }),
+  event(
+    "config_untrusted",
+    { file: z.string(), project: z.string(), ignored: z.array(z.string()), text: z.string() },
+    "The project's config file loosens settings and is not trusted, so those settings were left out",
+  ),
+  event("turn_finished", { toolCalls: int().nonnegative() }),
+  event("run_finished", { reason: finishReasonSchema, message: z.string().optional() }),
+  event("error", {
+    message: z.string(),
+    code: z.string().describe("provider, state_write, output_closed, bad_operation, internal, …"),
+    callId: z.string().optional(),
+  }),
+] as const;
+
+const bodies = [...sessionEvents, ...modelEvents, ...operatorEvents, ...jobEvents, ...sessionStateEvents] as const;
+
+/** An event without its envelope: what the core hands the emitter. */
+export const eventBodySchema = z.discriminatedUnion("type", bodies);
+
+type Variant = (typeof bodies)[number];
+
+/** One line of `--output jsonl` (and one row of the trace): the envelope and the body. */
+export const coreEventSchema = z
+  .discriminatedUnion(
+    "type",
+    bodies.map((b: Variant) => {
+      const full = eventEnvelopeSchema.extend(b.shape);
+      return b.description ? full.describe(b.description) : full;
+    }) as unknown as [Variant, ...Variant[]],
+  )
+  .describe("One yuj core event: a line of `yuj code --output jsonl` and a row of a session's trace.jsonl");

@@ -1,0 +1,122 @@
+// Every operation a front end sends a session, as one discriminated union on
+// `type`: the mirror of the events (core/event-schema.ts). The TUI sends
+// them from keys and slash commands, `yuj code --input jsonl` reads them one
+// JSON object a line from stdin, and `yuj approve` / `reject` / `answer`
+// send the answer operations to a stored session. The types come from the
+// schema, which is published as JSON Schema (`yuj schema ops`), and every
+// operation that arrives as text is checked against it before it is used.
+
+import { z } from "zod";
+
+const callId = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("The call the answer is for (from approval_requested / question_asked); may be left out while one waits");
+
+const op = <T extends string, S extends z.ZodRawShape>(type: T, shape: S, description: string) =>
+  z.strictObject({ type: z.literal(type), ...shape }).describe(description);
+
+export const operationSchema = z
+  .discriminatedUnion("type", [
+    op(
+      "user_message",
+      { text: z.string().min(1, "text is empty").refine((t) => t.trim().length > 0, "text is empty") },
+      "A message to the model: starts a run, or waits for the running one to end",
+    ),
+    op(
+      "approval_answer",
+      {
+        callId,
+        decision: z.enum(["allow_once", "allow_always", "reject", "reject_with_message"]),
+        message: z.string().min(1).optional().describe("reject_with_message: what the model is told (required there, refused elsewhere)"),
+        scope: z
+          .enum(["session", "project"])
+          .optional()
+          .describe("allow_always: where the exact rule for the call is stored (default session; project: ./.yuj/config.toml)"),
+      },
+      "The answer to the approval a call waits on",
+    ).superRefine((a, ctx) => {
+      if (a.decision === "reject_with_message" && a.message === undefined) {
+        ctx.addIssue({ code: "custom", path: ["message"], message: "message is required with reject_with_message (what the model is told)" });
+      }
+      if (a.decision !== "reject_with_message" && a.message !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["message"], message: `message goes only with reject_with_message, not ${a.decision}` });
+      }
+      if (a.decision !== "allow_always" && a.scope !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["scope"], message: `scope goes only with allow_always, not ${a.decision}` });
+      }
+    }),
+    op(
+      "question_answer",
+      { callId, answer: z.string().min(1, "answer is empty").refine((t) => t.trim().length > 0, "answer is empty") },
+      "The operator's answer to the question the model asked; information for the model, never an approval",
+    ),
+    op("cancel", {}, "Cancels the running turn and anything it waits on; the session stays, for the next message"),
+    op(
+      "kill_job",
+      { jobId: z.string().min(1), reason: z.string().optional() },
+      "Stops a background job (its whole process group)",
+    ),
+    op(
+      "switch_model",
+      { model: z.string().min(1).optional().describe("Absent: a notice names the current model and the ones the provider offers") },
+      "Later requests go to this model of the same provider",
+    ),
+    op("compact", {}, "Summarises older turns now, or before the next request of a running turn"),
+  ])
+  .describe("One operation sent to a yuj session: a line of `yuj code --input jsonl`");
+
+export type Operation = z.infer<typeof operationSchema>;
+export type OperationType = Operation["type"];
+/** Operations narrowed by type: `OpOf<"approval_answer">`. */
+export type OpOf<T extends OperationType> = Extract<Operation, { type: T }>;
+
+export const OPERATION_TYPES = operationSchema.options.map((o) => o.shape.type.value);
+
+export type ParsedOperation = { ok: true; op: Operation } | { ok: false; problem: string };
+
+/** Reads one operation from a line of JSON; a problem names the field and what it must be. */
+export function parseOperation(line: string): ParsedOperation {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, problem: `not JSON (${(err as Error).message}); each line must be one JSON object such as {"type":"cancel"}` };
+  }
+  return checkOperation(value);
+}
+
+/** Checks a value against the operation schema. */
+export function checkOperation(value: unknown): ParsedOperation {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, problem: 'an operation is a JSON object with a "type", such as {"type":"cancel"}' };
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== "string" || !(OPERATION_TYPES as string[]).includes(type)) {
+    const got = type === undefined ? 'no "type"' : `type ${JSON.stringify(type)}`;
+    return { ok: false, problem: `unknown operation (${got}); the types are ${OPERATION_TYPES.join(", ")}` };
+  }
+  const parsed = operationSchema.safeParse(value);
+  if (parsed.success) return { ok: true, op: parsed.data };
+  const said = new Set(parsed.error.issues.map((i) => issueText(i, value)));
+  return { ok: false, problem: `${type}: ${[...said].join("; ")}` };
+}
+
+function issueText(issue: z.core.$ZodIssue, value: unknown): string {
+  const where = issue.path.length ? issue.path.join(".") : "";
+  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+  if (issue.code === "invalid_value") return `${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (issue.code === "invalid_type") {
+    const given = valueAt(value, issue.path);
+    return given === undefined ? `${where} is missing (a ${issue.expected})` : `${where} must be a ${issue.expected}, not ${JSON.stringify(given)}`;
+  }
+  // Our own messages name their field already ("text is empty").
+  return where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) at = at !== null && typeof at === "object" ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
+}
