@@ -9,7 +9,9 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 
 await build({
-  entryPoints: { yuj: "app/cli.ts" },
+  // The structural search's worker threads run their own entry; nothing
+  // loads it unless a large directory search starts them.
+  entryPoints: { yuj: "app/cli.ts", "structural-worker": "tools/lib/structural/scan-worker.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

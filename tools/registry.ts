@@ -39,6 +39,10 @@ import { todoWriteTool } from "./chord/todo_write.js";
 import { rewindTool } from "./rewind.js";
 import { thinkTool } from "./think.js";
 import { writeTodosTool } from "./write_todos.js";
+// Code intelligence (tree-sitter loads on first use)
+import { listDefinitionsTool } from "./list_definitions.js";
+import { structuralEditTool } from "./structural_edit.js";
+import { structuralSearchTool } from "./structural_search.js";
 
 const HANDLERS: readonly ToolHandler[] = [
   // Yuj surface
@@ -62,6 +66,10 @@ const HANDLERS: readonly ToolHandler[] = [
   thinkTool,
   checkpointTool,
   rewindTool,
+  // Code intelligence
+  structuralSearchTool,
+  structuralEditTool,
+  listDefinitionsTool,
   // Chord surface
   chordReadTool,
   chordWriteTool,

@@ -84,6 +84,8 @@ const toolsSection = section({
   structural_enabled: z.boolean().default(false),
   lazy_loading_enabled: z.boolean().default(false),
   ast_search_enabled: z.boolean().default(false),
+  /** Repository-wide list_definitions keeps at most this many rows (the total is still counted). */
+  ast_search_max_rows: posInt.default(1000),
   bash_redirect_read_side: z.boolean().default(false),
   schema_validation: z.enum(["off", "reject"]).default("off"),
   stale_file: z.enum(["off", "warn", "block"]).default("off"),

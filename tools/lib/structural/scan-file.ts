@@ -1,0 +1,92 @@
+// One file of a directory search, start to end: read it, skip it when it
+// is too large or not UTF-8, skip the parse when the query's literals are
+// not in it, else parse it and render its match lines. The same code runs
+// in the tool's own thread and in the search workers, so both give the
+// same lines.
+
+import type { Parser, Query } from "web-tree-sitter";
+import type { FileSystem } from "../../../core/services.js";
+import { sha256Hex, shortPreview } from "./envelope.js";
+import { MAX_SEARCHED_FILE_BYTES } from "./files.js";
+import { parserFor } from "./grammars.js";
+import type { LanguageName } from "./languages.js";
+import { distinctRanges, scanText, type FoundMatch } from "./match.js";
+import { ByteMap } from "./positions.js";
+import { compileQuery, mayMatch } from "./query.js";
+import type { PatternNeeds } from "./query-literals.js";
+
+export interface FileJob {
+  /** Repository path, as shown. */
+  file: string;
+  abs: string;
+}
+
+export interface FileOutcome {
+  file: string;
+  /** One rendered line per match, in position order. */
+  lines: string[];
+  skipped?: boolean;
+  syntaxError?: boolean;
+  /** A match broke the one-@match rule: the whole search fails with this. */
+  failure?: { kind: "match_capture"; error: string };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** `path:line:column bytes=[start,end) digest=… (node_type) preview`: bytes 0-based, end exclusive. */
+export function matchLine(file: string, text: string, map: ByteMap, match: FoundMatch): string {
+  const s = map.at(match.start);
+  const e = map.at(match.end);
+  const matched = text.slice(match.start, match.end);
+  const digest = sha256Hex(Buffer.from(matched, "utf8")).slice(0, 12);
+  return `${file}:${s.line}:${s.column} bytes=[${s.offset},${e.offset}) digest=${digest} (${match.nodeType}) ${shortPreview(matched)}`;
+}
+
+export class FileSearcher {
+  private constructor(
+    private readonly parser: Parser,
+    private readonly query: Query,
+    private readonly needs: PatternNeeds[],
+  ) {}
+
+  /** A missing grammar throws GrammarMissing; a bad query is a refusal to report. */
+  static async create(
+    language: LanguageName,
+    source: string,
+  ): Promise<{ ok: true; searcher: FileSearcher } | { ok: false; kind: "query_error" | "match_capture"; error: string }> {
+    const { parser, lang, ts } = await parserFor(language);
+    const compiled = compileQuery(ts, lang, source, language);
+    if (!compiled.ok) {
+      parser.delete();
+      return compiled;
+    }
+    return { ok: true, searcher: new FileSearcher(parser, compiled.query, compiled.needs) };
+  }
+
+  async scan(job: FileJob, fs: Pick<FileSystem, "readFile" | "stat">): Promise<FileOutcome> {
+    const size = (await fs.stat(job.abs).catch(() => undefined))?.size ?? 0;
+    if (size > MAX_SEARCHED_FILE_BYTES) return { file: job.file, lines: [], skipped: true };
+    let text: string;
+    try {
+      text = utf8.decode(await fs.readFile(job.abs));
+    } catch {
+      return { file: job.file, lines: [], skipped: true };
+    }
+    return this.scanText(job.file, text);
+  }
+
+  scanText(file: string, text: string): FileOutcome {
+    if (!mayMatch(this.needs, text)) return { file, lines: [] };
+    const scan = scanText(this.parser, this.query, text);
+    if (!scan.ok) return { file, lines: [], failure: { kind: scan.kind, error: scan.error } };
+    const matches = distinctRanges(scan.matches);
+    const map = matches.length ? new ByteMap(text) : undefined;
+    const lines = matches.map((m) => matchLine(file, text, map!, m));
+    return scan.syntaxError ? { file, lines, syntaxError: true } : { file, lines };
+  }
+
+  free(): void {
+    this.query.delete();
+    this.parser.delete();
+  }
+}

@@ -1,0 +1,91 @@
+// Runs a directory search's files through FileSearchers: in this thread for
+// a small search, else spread over a few worker threads (one per core, at
+// most four), each asking for the next batch of files when it is done with
+// one, so a slow file or a busy core holds up only its own batch. Outcomes
+// come back in the files' order either way. The workers run the bundle's
+// own worker entry (dist/structural-worker.js); from the sources, or if a
+// worker fails, the search runs in this thread.
+
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { ToolContext } from "../../../core/tool-types.js";
+import type { LanguageName } from "./languages.js";
+import type { FileJob, FileOutcome, FileSearcher } from "./scan-file.js";
+import type { WorkerReply, WorkerSetup } from "./scan-worker.js";
+
+/** Below this many files, starting workers costs more than it saves. */
+const MIN_FILES_FOR_WORKERS = 48;
+const MAX_WORKERS = 4;
+const BATCH_FILES = 8;
+
+function workerScript(): URL | undefined {
+  const url = new URL("./structural-worker.js", import.meta.url);
+  return url.protocol === "file:" && existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+export type ScanRun = { ok: true; outcomes: FileOutcome[] } | { ok: false; cancelled: true };
+
+export async function scanAll(
+  ctx: ToolContext,
+  setup: { language: LanguageName; query: string },
+  jobs: readonly FileJob[],
+  local: FileSearcher,
+): Promise<ScanRun> {
+  const script = workerScript();
+  const threads = Math.min(MAX_WORKERS, availableParallelism(), Math.ceil(jobs.length / BATCH_FILES));
+  if (script && jobs.length >= MIN_FILES_FOR_WORKERS && threads >= 2) {
+    const pooled = await inWorkers(ctx, script, setup, jobs, threads).catch(() => undefined);
+    if (pooled) return pooled;
+  }
+  const outcomes: FileOutcome[] = [];
+  for (const job of jobs) {
+    if (ctx.signal.aborted) return { ok: false, cancelled: true };
+    outcomes.push(await local.scan(job, ctx.services.fs));
+  }
+  return { ok: true, outcomes };
+}
+
+function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: readonly FileJob[], threads: number): Promise<ScanRun> {
+  return new Promise((resolve, reject) => {
+    const batches: FileJob[][] = [];
+    for (let i = 0; i < jobs.length; i += BATCH_FILES) batches.push(jobs.slice(i, i + BATCH_FILES));
+    const results: FileOutcome[][] = new Array(batches.length);
+    const workers: Worker[] = [];
+    let next = 0;
+    let done = 0;
+    let settled = false;
+    const finish = (run: ScanRun | Error) => {
+      if (settled) return;
+      settled = true;
+      ctx.signal.removeEventListener("abort", onAbort);
+      for (const w of workers) void w.terminate();
+      if (run instanceof Error) reject(run);
+      else resolve(run);
+    };
+    const onAbort = () => finish({ ok: false, cancelled: true });
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const feed = (worker: Worker & { batch?: number }) => {
+      if (next >= batches.length) return;
+      worker.batch = next++;
+      worker.postMessage(batches[worker.batch]);
+    };
+    for (let i = 0; i < threads; i++) {
+      const worker: Worker & { batch?: number } = new Worker(script, { workerData: setup satisfies WorkerSetup });
+      workers.push(worker);
+      worker.on("message", (reply: WorkerReply) => {
+        if (!reply.ok) return finish(new Error(reply.error));
+        results[worker.batch!] = reply.outcomes;
+        if (++done === batches.length) return finish({ ok: true, outcomes: results.flat() });
+        feed(worker);
+      });
+      worker.on("error", (err) => finish(err));
+      worker.on("exit", (code) => {
+        if (!settled) finish(new Error(`a search worker exited (code ${code}) before the search ended`));
+      });
+      feed(worker);
+    }
+    if (ctx.signal.aborted) onAbort();
+  });
+}

@@ -1,0 +1,150 @@
+// structural_search's work: one file or a directory, one page of matches
+// in (path, position) order with the total; or, with a replacement, the
+// preview of a one-file rewrite. Nothing here writes to the repository.
+
+import * as path from "node:path";
+import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
+import { MAX_LOADED_FILE_BYTES } from "../file-limits.js";
+import { resolveInCwd } from "../paths.js";
+import { pageNumber } from "../grep-page.js";
+import { envelope, errorEnvelope, type Attr } from "./envelope.js";
+import { listFiles } from "./files.js";
+import { GrammarMissing } from "./grammars.js";
+import { extensionsOf, isLanguage, unsupportedLanguageText, type LanguageName } from "./languages.js";
+import { FileSearcher, type FileOutcome } from "./scan-file.js";
+import { scanAll } from "./scan-pool.js";
+import { savePreview } from "./preview-store.js";
+import { buildRewrite } from "./rewrite-build.js";
+
+export interface SearchArgs {
+  path: string;
+  language: string;
+  query: string;
+  glob?: string | undefined;
+  replacement?: string | undefined;
+  page?: number | undefined;
+}
+
+const TOOL = "structural_search";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+const refuse = (kind: string, args: SearchArgs, error: string): ToolResult =>
+  fail(errorEnvelope(TOOL, kind, [["path", args.path], ["language", args.language]], error));
+
+export async function runSearch(args: SearchArgs, ctx: ToolContext): Promise<ToolResult> {
+  if (!isLanguage(args.language)) return refuse("unsupported_language", args, unsupportedLanguageText(args.language));
+  if (args.replacement !== undefined) return preview(args, ctx);
+  const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.path === "" ? "." : args.path);
+  if (!where.ok) return refuse("path_outside_cwd", args, where.error);
+  const st = await ctx.services.fs.stat(where.abs).catch(() => undefined);
+  if (!st) return refuse("not_found", args, `ERROR: not found: ${args.path}`);
+  const isDir = st.isDirectory();
+  if (!isDir && ctx.hiddenByRules?.(where.display)) {
+    return refuse("read_error", args, `ERROR: permission denied: a rule keeps ${where.display} from being read`);
+  }
+  const exts = extensionsOf(args.language);
+  const listing = isDir
+    ? await listFiles(ctx, where, args.glob, (f) => exts.includes(path.extname(f).toLowerCase()))
+    : { ok: true, files: [where.display] };
+  if (!listing.ok) return refuse("list_error", args, listing.error!);
+  return searchFiles(args, args.language, listing.files, !isDir, ctx);
+}
+
+async function searchFiles(args: SearchArgs, language: LanguageName, files: string[], single: boolean, ctx: ToolContext): Promise<ToolResult> {
+  let made;
+  try {
+    // A bad query is reported before any file is read.
+    made = await FileSearcher.create(language, args.query);
+  } catch (err) {
+    if (err instanceof GrammarMissing) return refuse("backend_unavailable", args, `ERROR: ${err.message}`);
+    throw err;
+  }
+  if (!made.ok) return refuse(made.kind, args, made.error);
+  const { searcher } = made;
+  let outcomes: FileOutcome[];
+  try {
+    if (single) {
+      const one = await readSingle(files[0]!, ctx);
+      if (!one.ok) return refuse(one.kind, args, one.error);
+      outcomes = [searcher.scanText(files[0]!, one.text)];
+    } else {
+      const run = await scanAll(ctx, { language, query: args.query }, files.map((file) => ({ file, abs: path.join(ctx.cwd, file) })), searcher);
+      if (!run.ok) return fail("ERROR: structural_search cancelled");
+      outcomes = run.outcomes;
+    }
+  } finally {
+    searcher.free();
+  }
+  const failed = outcomes.find((o) => o.failure);
+  if (failed?.failure) return refuse(failed.failure.kind, args, failed.failure.error);
+  return ok(pageOf(args, language, files.length, outcomes, ctx));
+}
+
+async function readSingle(file: string, ctx: ToolContext): Promise<{ ok: true; text: string } | { ok: false; kind: string; error: string }> {
+  const abs = path.join(ctx.cwd, file);
+  const size = (await ctx.services.fs.stat(abs).catch(() => undefined))?.size ?? 0;
+  if (size > MAX_LOADED_FILE_BYTES) return { ok: false, kind: "too_large", error: `ERROR: ${file} is too large to parse (${size} bytes, max ${MAX_LOADED_FILE_BYTES})` };
+  try {
+    return { ok: true, text: utf8.decode(await ctx.services.fs.readFile(abs)) };
+  } catch {
+    return { ok: false, kind: "not_utf8", error: `ERROR: ${file} is not UTF-8 text; structural_search parses UTF-8 source files only` };
+  }
+}
+
+function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): string {
+  const paged = ctx.config.tools.search_pagination_enabled;
+  const page = paged ? pageNumber(args.page) : 1;
+  const perPage = paged ? ctx.config.tools.grep_max_matches_per_page : Infinity;
+  const first = (page - 1) * perPage;
+  const body: string[] = [];
+  let total = 0;
+  for (const o of outcomes) {
+    for (const line of o.lines) {
+      if (total >= first && total < first + perPage) body.push(line);
+      total++;
+    }
+  }
+  const shown = body.length;
+  const nextPage = first + perPage < total ? page + 1 : 0;
+  const skipped = outcomes.filter((o) => o.skipped).length;
+  const withErrors = outcomes.filter((o) => o.syntaxError).length;
+  const attrs: Attr[] = [
+    ["path", args.path],
+    ["language", language],
+    ["glob", args.glob || undefined],
+    ["total", total],
+    ["shown", shown],
+    ["page", page],
+    ["next_page", nextPage],
+    ["files", fileCount],
+    ["skipped", skipped || undefined],
+    ["files_with_syntax_errors", withErrors || undefined],
+  ];
+  if (total === 0) body.push("(no matches)");
+  else if (shown === 0) body.push(`(page ${page} is past the last page of ${total} matches)`);
+  return envelope(TOOL, attrs, body);
+}
+
+async function preview(args: SearchArgs & { replacement?: string }, ctx: ToolContext): Promise<ToolResult> {
+  const built = await buildRewrite(ctx, { path: args.path, language: args.language, query: args.query, replacement: args.replacement! });
+  if (!built.ok) return refuse(built.kind, args, built.error);
+  const attrs: Attr[] = [["mode", "preview"], ["path", built.display], ["language", built.language], ["changes", built.edits.length]];
+  if (built.edits.length === 0) {
+    return ok(envelope(TOOL, attrs, ["(no match would change: nothing to apply)"]));
+  }
+  await savePreview(ctx, built.previewSha, {
+    path: built.display,
+    language: built.language,
+    query: args.query,
+    replacement: args.replacement!,
+    file_sha256: built.beforeSha,
+  });
+  return ok(
+    envelope(TOOL, [...attrs, ["preview_sha256", built.previewSha]], [
+      ...built.locations,
+      built.diff,
+      `(nothing was written; to apply, call structural_edit with the same path, language, query and replacement and expected_sha256="${built.previewSha}")`,
+    ]),
+  );
+}
