@@ -116,11 +116,17 @@ function oneLine(text: string): string {
   return s.length > MAX_SIGNATURE ? `${s.slice(0, MAX_SIGNATURE - 1)}…` : s;
 }
 
-/** A declaration's header: up to its body, else its first line; a declarator with its keyword. */
+const DECLARATORS = new Set(["variable_declarator", "const_spec", "var_spec", "type_spec"]);
+
+/**
+ * A declaration's header: up to its body, else its first line. A lone
+ * declarator is shown with its declaration's keyword (`const x = 1`, `type T
+ * struct{…}`); one of a group stands alone.
+ */
 function signatureOf(def: Node, text: string): string {
   let node = def;
   const parent = def.parent;
-  if (parent && (def.type === "variable_declarator" || def.type === "const_spec" || def.type === "var_spec")) node = parent;
+  if (parent && DECLARATORS.has(def.type) && parent.namedChildren.filter((c) => c?.type === def.type).length === 1) node = parent;
   const body = node.childForFieldName("body");
   const end = body && body.startIndex > node.startIndex ? body.startIndex : node.endIndex;
   let header = text.slice(node.startIndex, end);
