@@ -25,15 +25,16 @@ function workerScript(): URL | undefined {
   return url.protocol === "file:" && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-export type ScanRun = { ok: true; outcomes: FileOutcome[] } | { ok: false; cancelled: true };
+/** `threads`: how many worker threads ran it (0: this thread did). */
+export type ScanRun = { ok: true; outcomes: FileOutcome[]; threads: number } | { ok: false; cancelled: true; threads: number };
 
 export async function scanAll(
   ctx: ToolContext,
   setup: { language: LanguageName; query: string },
   jobs: readonly FileJob[],
   local: FileSearcher,
+  script: URL | undefined = workerScript(),
 ): Promise<ScanRun> {
-  const script = workerScript();
   const threads = Math.min(MAX_WORKERS, availableParallelism(), Math.ceil(jobs.length / BATCH_FILES));
   if (script && jobs.length >= MIN_FILES_FOR_WORKERS && threads >= 2) {
     const pooled = await inWorkers(ctx, script, setup, jobs, threads).catch(() => undefined);
@@ -41,10 +42,10 @@ export async function scanAll(
   }
   const outcomes: FileOutcome[] = [];
   for (const job of jobs) {
-    if (ctx.signal.aborted) return { ok: false, cancelled: true };
+    if (ctx.signal.aborted) return { ok: false, cancelled: true, threads: 0 };
     outcomes.push(await local.scan(job, ctx.services.fs));
   }
-  return { ok: true, outcomes };
+  return { ok: true, outcomes, threads: 0 };
 }
 
 function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: readonly FileJob[], threads: number): Promise<ScanRun> {
@@ -64,7 +65,7 @@ function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: read
       if (run instanceof Error) reject(run);
       else resolve(run);
     };
-    const onAbort = () => finish({ ok: false, cancelled: true });
+    const onAbort = () => finish({ ok: false, cancelled: true, threads });
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     const feed = (worker: Worker & { batch?: number }) => {
       if (next >= batches.length) return;
@@ -77,7 +78,7 @@ function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: read
       worker.on("message", (reply: WorkerReply) => {
         if (!reply.ok) return finish(new Error(reply.error));
         results[worker.batch!] = reply.outcomes;
-        if (++done === batches.length) return finish({ ok: true, outcomes: results.flat() });
+        if (++done === batches.length) return finish({ ok: true, outcomes: results.flat(), threads });
         feed(worker);
       });
       worker.on("error", (err) => finish(err));

@@ -1,0 +1,73 @@
+// A large directory search spreads its files over worker threads running the
+// bundle's worker entry (dist/structural-worker.js, built before the tests).
+// Their outcomes must be exactly those of the same search in this thread,
+// in the same order, and a cancelled search must stop them.
+
+import { availableParallelism } from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FileSearcher, type FileJob } from "../../tools/lib/structural/scan-file.js";
+import { scanAll } from "../../tools/lib/structural/scan-pool.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { repoRoot } from "../support/loop-harness.js";
+
+const WORKER = pathToFileURL(path.join(repoRoot, "dist", "structural-worker.js"));
+/** One thread per core, at most four: with one core the search stays in this thread. */
+const THREADS = Math.min(4, availableParallelism());
+const QUERY = '((call function: (identifier) @f) @match (#any-of? @f "log" "warn"))';
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+async function files(n: number): Promise<FileJob[]> {
+  const contents: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    // Multibyte text, some files with no match, one that does not parse.
+    contents[`pkg/m${String(i).padStart(3, "0")}.py`] =
+      i % 7 === 0 ? `def broken(:\n    log("é")\n` : i % 3 === 0 ? `x = "ünïcödé ${i}"\n` : `# Grüße ${i}\nlog("☕", ${i})\nwarn(${i}); other(${i})\n`;
+  }
+  await t.put(contents);
+  return Object.keys(contents).map((file) => ({ file, abs: path.join(t.cwd, file) }));
+}
+
+async function searcher(): Promise<FileSearcher> {
+  const made = await FileSearcher.create("python", QUERY);
+  if (!made.ok) throw new Error(made.error);
+  return made.searcher;
+}
+
+describe.skipIf(THREADS < 2)("search workers", () => {
+  it("give exactly the outcomes of a search in this thread, in file order", async () => {
+    const jobs = await files(120);
+    const local = await searcher();
+    try {
+      const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, undefined);
+      const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, WORKER);
+      expect(here.ok && pooled.ok).toBe(true);
+      if (!here.ok || !pooled.ok) return;
+      expect([here.threads, pooled.threads]).toEqual([0, THREADS]);
+      expect(pooled.outcomes).toEqual(here.outcomes);
+      expect(pooled.outcomes.map((o) => o.file)).toEqual(jobs.map((j) => j.file));
+      expect(pooled.outcomes.filter((o) => o.syntaxError)).toHaveLength(18);
+      expect(pooled.outcomes[1]!.lines[0]).toMatch(/^pkg\/m001\.py:2:1 bytes=\[12,25\) digest=[0-9a-f]{12} \(call\) log\("☕", 1\)$/);
+    } finally {
+      local.free();
+    }
+  });
+
+  it("stop when the search is cancelled", async () => {
+    const jobs = await files(200);
+    const local = await searcher();
+    try {
+      const run = scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, WORKER);
+      t.abort.abort();
+      expect(await run).toEqual({ ok: false, cancelled: true, threads: THREADS });
+    } finally {
+      local.free();
+    }
+  });
+});
