@@ -19,12 +19,13 @@ import { startSseServer } from "../test/support/sse-server.js";
 import { benchFiles } from "./files.js";
 import { benchJobs } from "./jobs.js";
 import { benchLargeInputs } from "./large-inputs.js";
+import { benchStructural } from "./structural.js";
 import { benchTui } from "./tui.js";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "yuj.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files, large) runs only
+// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files, large, structural) runs only
 // those sections; unset runs everything.
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
 const want = (section: string) => !ONLY?.length || ONLY.includes(section);
@@ -130,4 +131,10 @@ if (want("large")) {
   console.log("\nLarge inputs (peak RSS of a `yuj tool` process over the base; median of BENCH_LARGE_RUNS, default 3)");
   console.log("| measure | result | target |\n|---|---|---|");
   for (const [m, r, t] of await benchLargeInputs()) console.log(`| ${m} | ${r} | ${t} |`);
+}
+
+if (want("structural")) {
+  console.log("\nStructural search over this repository's TypeScript (a new `yuj tool` process each; median of BENCH_STRUCTURAL_RUNS, default 5)");
+  console.log("| measure | result | target |\n|---|---|---|");
+  for (const [m, r, t] of await benchStructural()) console.log(`| ${m} | ${r} | ${t} |`);
 }

@@ -13,6 +13,7 @@ import { structuralEditTool } from "../../tools/structural_edit.js";
 import { structuralSearchTool } from "../../tools/structural_search.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
+import { describeCall } from "../../core/approvals/describe.js";
 
 let t: TestToolContext;
 beforeEach(async () => {
@@ -225,3 +226,12 @@ describe("structural_edit through the dispatcher and the guards", () => {
   });
 });
 
+
+describe("structural_edit in an approval prompt", () => {
+  it("names the file and shows the query and the replacement", () => {
+    expect(describeCall("structural_edit", { ...base, expected_sha256: "f".repeat(64) })).toEqual({
+      summary: "structural_edit: app.py",
+      detail: `query:\n${Q}\nreplacement:\nnew_näme`,
+    });
+  });
+});

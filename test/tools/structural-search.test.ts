@@ -94,7 +94,7 @@ describe("structural_search: positions in UTF-8 bytes, every language", () => {
 });
 
 describe("structural_search: directories", () => {
-  async function repo(files: Record<string, string>): Promise<void> {
+  async function repo(files: Record<string, string | Buffer>): Promise<void> {
     await t.put(files);
     execFileSync("git", ["init", "-q"], { cwd: t.cwd });
   }

@@ -12,9 +12,6 @@ import { IgnoreRules } from "../ignore-rules.js";
 import { displayPath } from "../paths.js";
 import { streamRg } from "../rg-stream.js";
 
-/** A directory search skips files larger than this (minified bundles, generated code). */
-export const MAX_SEARCHED_FILE_BYTES = 2 * 1024 * 1024;
-
 export interface FileListing {
   ok: boolean;
   /** Repository paths, sorted. */

@@ -15,7 +15,8 @@ import { ok, type ToolContext, type ToolResult } from "../../../core/tool-types.
 import { pageNumber } from "../grep-page.js";
 import { resolveInCwd } from "../paths.js";
 import { envelope, sha256Hex, type Attr } from "./envelope.js";
-import { listFiles, MAX_SEARCHED_FILE_BYTES } from "./files.js";
+import { listFiles } from "./files.js";
+import { MAX_SEARCHED_FILE_BYTES } from "./limits.js";
 import { GrammarMissing, parserFor } from "./grammars.js";
 import { languageOfPath, type LanguageName } from "./languages.js";
 import { definitionsError, TOOL } from "./outline-run.js";

@@ -7,7 +7,7 @@
 import type { Parser, Query } from "web-tree-sitter";
 import type { FileSystem } from "../../../core/services.js";
 import { sha256Hex, shortPreview } from "./envelope.js";
-import { MAX_SEARCHED_FILE_BYTES } from "./files.js";
+import { MAX_SEARCHED_FILE_BYTES } from "./limits.js";
 import { parserFor } from "./grammars.js";
 import type { LanguageName } from "./languages.js";
 import { distinctRanges, scanText, type FoundMatch } from "./match.js";

@@ -1,7 +1,8 @@
 // Runs a directory search's files through FileSearchers: in this thread for
-// a small search, else spread over a few worker threads (one per core, at
-// most four), each asking for the next batch of files when it is done with
-// one, so a slow file or a busy core holds up only its own batch. Outcomes
+// a small search, else in this thread and a few worker threads together
+// (one thread per core, at most four workers), each taking the next batch of
+// files when it is done with one, so a slow file or a busy core holds up
+// only its own batch. Outcomes
 // come back in the files' order either way. The workers run the bundle's
 // own worker entry (dist/structural-worker.js); from the sources, or if a
 // worker fails, the search runs in this thread.
@@ -25,7 +26,7 @@ function workerScript(): URL | undefined {
   return url.protocol === "file:" && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-/** `threads`: how many worker threads ran it (0: this thread did). */
+/** `threads`: how many worker threads helped (0: this thread alone). */
 export type ScanRun = { ok: true; outcomes: FileOutcome[]; threads: number } | { ok: false; cancelled: true; threads: number };
 
 export async function scanAll(
@@ -35,9 +36,10 @@ export async function scanAll(
   local: FileSearcher,
   script: URL | undefined = workerScript(),
 ): Promise<ScanRun> {
-  const threads = Math.min(MAX_WORKERS, availableParallelism(), Math.ceil(jobs.length / BATCH_FILES));
-  if (script && jobs.length >= MIN_FILES_FOR_WORKERS && threads >= 2) {
-    const pooled = await inWorkers(ctx, script, setup, jobs, threads).catch(() => undefined);
+  // This thread works too, so one core fewer is left for workers.
+  const workers = Math.min(MAX_WORKERS, availableParallelism() - 1, Math.ceil(jobs.length / BATCH_FILES) - 1);
+  if (script && jobs.length >= MIN_FILES_FOR_WORKERS && workers >= 1) {
+    const pooled = await withWorkers(ctx, script, setup, jobs, workers, local).catch(() => undefined);
     if (pooled) return pooled;
   }
   const outcomes: FileOutcome[] = [];
@@ -48,7 +50,15 @@ export async function scanAll(
   return { ok: true, outcomes, threads: 0 };
 }
 
-function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: readonly FileJob[], threads: number): Promise<ScanRun> {
+/** This thread and `count` workers take batches from one queue until it is empty. */
+function withWorkers(
+  ctx: ToolContext,
+  script: URL,
+  setup: WorkerSetup,
+  jobs: readonly FileJob[],
+  count: number,
+  local: FileSearcher,
+): Promise<ScanRun> {
   return new Promise((resolve, reject) => {
     const batches: FileJob[][] = [];
     for (let i = 0; i < jobs.length; i += BATCH_FILES) batches.push(jobs.slice(i, i + BATCH_FILES));
@@ -65,20 +75,23 @@ function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: read
       if (run instanceof Error) reject(run);
       else resolve(run);
     };
-    const onAbort = () => finish({ ok: false, cancelled: true, threads });
+    const onAbort = () => finish({ ok: false, cancelled: true, threads: count });
     ctx.signal.addEventListener("abort", onAbort, { once: true });
+    const completed = (batch: number, outcomes: FileOutcome[]) => {
+      results[batch] = outcomes;
+      if (++done === batches.length) finish({ ok: true, outcomes: results.flat(), threads: count });
+    };
     const feed = (worker: Worker & { batch?: number }) => {
-      if (next >= batches.length) return;
+      if (settled || next >= batches.length) return;
       worker.batch = next++;
       worker.postMessage(batches[worker.batch]);
     };
-    for (let i = 0; i < threads; i++) {
+    for (let i = 0; i < count; i++) {
       const worker: Worker & { batch?: number } = new Worker(script, { workerData: setup satisfies WorkerSetup });
       workers.push(worker);
       worker.on("message", (reply: WorkerReply) => {
         if (!reply.ok) return finish(new Error(reply.error));
-        results[worker.batch!] = reply.outcomes;
-        if (++done === batches.length) return finish({ ok: true, outcomes: results.flat(), threads });
+        completed(worker.batch!, reply.outcomes);
         feed(worker);
       });
       worker.on("error", (err) => finish(err));
@@ -87,6 +100,14 @@ function inWorkers(ctx: ToolContext, script: URL, setup: WorkerSetup, jobs: read
       });
       feed(worker);
     }
+    void (async () => {
+      while (!settled && next < batches.length) {
+        const batch = next++;
+        const outcomes: FileOutcome[] = [];
+        for (const job of batches[batch]!) outcomes.push(await local.scan(job, ctx.services.fs));
+        if (!settled) completed(batch, outcomes);
+      }
+    })().catch((err: unknown) => finish(err instanceof Error ? err : new Error(String(err))));
     if (ctx.signal.aborted) onAbort();
   });
 }

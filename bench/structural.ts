@@ -1,0 +1,95 @@
+// structural_search over this repository's own TypeScript, each call a new
+// `yuj tool` process of the built bundle (start-up, grammar load, every
+// file listed, read, filtered and parsed): the wall time, and the time from
+// the result's last line on stdout to the process's exit (what V8 would
+// spend compiling the grammars in the background without --liftoff-only).
+// Two queries: calls of one named function (its name lets most files go
+// unparsed) and every arrow function (every file parsed). The same calls run
+// in one thread too: a copy of the installation without the worker entry.
+// BENCH_STRUCTURAL_RUNS sets the runs per measure (default 5).
+
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isolatedEnv } from "../test/support/cli.js";
+
+type Row = [string, string, string];
+
+const root = join(import.meta.dirname, "..");
+const RUNS = Number(process.env.BENCH_STRUCTURAL_RUNS ?? 5);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const QUERIES = {
+  named: '((call_expression function: (identifier) @f) @match (#eq? @f "fail"))',
+  every: "(arrow_function) @match",
+};
+
+interface Timed {
+  wallMs: number;
+  exitMs: number;
+  total: string;
+}
+
+function timeCall(bin: string, cfg: string, tool: string, args: unknown, env: Record<string, string>): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let out = "";
+    let lastLineAt = 0;
+    const child = spawn(process.execPath, [bin, "--config", cfg, "tool", tool, JSON.stringify(args)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      lastLineAt = performance.now();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const end = performance.now();
+      if (code !== 0) return reject(new Error(`${tool} exited ${code}: ${out.slice(0, 300)}`));
+      resolve({ wallMs: end - t0, exitMs: end - lastLineAt, total: /total="(\d+)"/.exec(out)?.[1] ?? "?" });
+    });
+  });
+}
+
+/** A copy of the installation whose searches run in one thread: no worker entry. */
+function singleThreadInstall(): string {
+  const copy = mkdtempSync(join(tmpdir(), "yuj-bench-one-thread-"));
+  for (const dir of ["bin", "dist", "profiles"]) cpSync(join(root, dir), join(copy, dir), { recursive: true });
+  cpSync(join(root, "package.json"), join(copy, "package.json"));
+  rmSync(join(copy, "dist", "structural-worker.js"));
+  mkdirSync(join(copy, "node_modules"));
+  for (const entry of readdirSync(join(root, "node_modules"))) {
+    if (entry !== ".bin") symlinkSync(join(root, "node_modules", entry), join(copy, "node_modules", entry));
+  }
+  return copy;
+}
+
+export async function benchStructural(): Promise<Row[]> {
+  const env = isolatedEnv();
+  const cfg = join(mkdtempSync(join(tmpdir(), "yuj-bench-structural-")), "structural.toml");
+  writeFileSync(cfg, "[tools]\nstructural_enabled = true\n");
+  const one = singleThreadInstall();
+  const bins = { pooled: join(root, "bin", "yuj.js"), single: join(one, "bin", "yuj.js") };
+  try {
+    const samples = new Map<string, Timed[]>();
+    const add = (key: string, t: Timed) => samples.set(key, [...(samples.get(key) ?? []), t]);
+    // Interleaved, so load elsewhere on the machine falls on every case alike.
+    for (let i = 0; i < RUNS; i++) {
+      add("read", await timeCall(bins.pooled, cfg, "read", { path: "package.json", limit: 1 }, env));
+      for (const [name, query] of Object.entries(QUERIES)) {
+        for (const [how, bin] of Object.entries(bins)) {
+          add(`${name}:${how}`, await timeCall(bin, cfg, "structural_search", { path: ".", language: "typescript", query }, env));
+        }
+      }
+    }
+    const wall = (key: string) => `${(median(samples.get(key)!.map((s) => s.wallMs)) / 1000).toFixed(2)} s`;
+    const exit = (key: string) => `${median(samples.get(key)!.map((s) => s.exitMs)).toFixed(0)} ms`;
+    return [
+      ["`yuj tool read` (a new process, for scale)", wall("read"), ""],
+      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): worker threads / one thread`, `${wall("named:pooled")} / ${wall("named:single")}`, "1.5 s"],
+      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): worker threads / one thread`, `${wall("every:pooled")} / ${wall("every:single")}`, "1.5 s"],
+      ["last line of the result → process exit (every arrow function, worker threads / one thread)", `${exit("every:pooled")} / ${exit("every:single")}`, `about ${exit("read")}, as for read`],
+    ];
+  } finally {
+    rmSync(one, { recursive: true, force: true });
+  }
+}
