@@ -10,7 +10,7 @@
 
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { isolatedEnv } from "../test/support/cli.js";
 
@@ -70,6 +70,7 @@ export async function benchStructural(): Promise<Row[]> {
   const one = singleThreadInstall();
   const bins = { pooled: join(root, "bin", "yuj.js"), single: join(one, "bin", "yuj.js") };
   try {
+    const loads: number[] = [loadavg()[0]!];
     const samples = new Map<string, Timed[]>();
     const add = (key: string, t: Timed) => samples.set(key, [...(samples.get(key) ?? []), t]);
     // Interleaved, so load elsewhere on the machine falls on every case alike.
@@ -80,14 +81,16 @@ export async function benchStructural(): Promise<Row[]> {
           add(`${name}:${how}`, await timeCall(bin, cfg, "structural_search", { path: ".", language: "typescript", query }, env));
         }
       }
+      loads.push(loadavg()[0]!);
     }
     const wall = (key: string) => `${(median(samples.get(key)!.map((s) => s.wallMs)) / 1000).toFixed(2)} s`;
     const exit = (key: string) => `${median(samples.get(key)!.map((s) => s.exitMs)).toFixed(0)} ms`;
     return [
+      ["1-minute load average during the runs (workers start only on idle cores)", `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`, ""],
       ["`yuj tool read` (a new process, for scale)", wall("read"), ""],
-      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): worker threads / one thread`, `${wall("named:pooled")} / ${wall("named:single")}`, "1.5 s"],
-      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): worker threads / one thread`, `${wall("every:pooled")} / ${wall("every:single")}`, "1.5 s"],
-      ["last line of the result → process exit (every arrow function, worker threads / one thread)", `${exit("every:pooled")} / ${exit("every:single")}`, `about ${exit("read")}, as for read`],
+      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): with workers / without`, `${wall("named:pooled")} / ${wall("named:single")}`, "1.5 s"],
+      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): with workers / without`, `${wall("every:pooled")} / ${wall("every:single")}`, "1.5 s"],
+      ["last line of the result → process exit (every arrow function, with workers / without)", `${exit("every:pooled")} / ${exit("every:single")}`, `about ${exit("read")}, as for read`],
     ];
   } finally {
     rmSync(one, { recursive: true, force: true });

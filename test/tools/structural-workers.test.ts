@@ -14,7 +14,7 @@ import { makeToolContext, type TestToolContext } from "../support/tool-context.j
 import { repoRoot } from "../support/loop-harness.js";
 
 const WORKER = pathToFileURL(path.join(repoRoot, "dist", "structural-worker.js"));
-/** Workers beside this thread, one per other core, at most four: with one core there are none. */
+/** Workers beside this thread: one per other core, at most four (the test asks for them whatever the load). */
 const THREADS = Math.min(4, availableParallelism() - 1);
 const QUERY = '((call function: (identifier) @f) @match (#any-of? @f "log" "warn"))';
 
@@ -46,8 +46,8 @@ describe.skipIf(THREADS < 1)("search workers", () => {
     const jobs = await files(120);
     const local = await searcher();
     try {
-      const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, undefined);
-      const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, WORKER);
+      const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0 });
+      const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS });
       expect(here.ok && pooled.ok).toBe(true);
       if (!here.ok || !pooled.ok) return;
       expect([here.threads, pooled.threads]).toEqual([0, THREADS]);
@@ -64,7 +64,7 @@ describe.skipIf(THREADS < 1)("search workers", () => {
     const jobs = await files(200);
     const local = await searcher();
     try {
-      const run = scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, WORKER);
+      const run = scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS });
       t.abort.abort();
       expect(await run).toEqual({ ok: false, cancelled: true, threads: THREADS });
     } finally {

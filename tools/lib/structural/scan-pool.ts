@@ -1,6 +1,6 @@
 // Runs a directory search's files through FileSearchers: in this thread for
 // a small search, else in this thread and a few worker threads together
-// (one thread per core, at most four workers), each taking the next batch of
+// (one per idle core, at most four workers), each taking the next batch of
 // files when it is done with one, so a slow file or a busy core holds up
 // only its own batch. Outcomes
 // come back in the files' order either way. The workers run the bundle's
@@ -8,7 +8,7 @@
 // worker fails, the search runs in this thread.
 
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ToolContext } from "../../../core/tool-types.js";
@@ -29,15 +29,24 @@ function workerScript(): URL | undefined {
 /** `threads`: how many worker threads helped (0: this thread alone). */
 export type ScanRun = { ok: true; outcomes: FileOutcome[]; threads: number } | { ok: false; cancelled: true; threads: number };
 
+/**
+ * Workers worth starting now: one per core left idle beside this thread's.
+ * Cores other processes keep busy (the load average) do not count: a worker
+ * there only competes for them, and costs its start-up on top.
+ */
+export function idleCoreWorkers(): number {
+  return Math.max(0, Math.min(MAX_WORKERS, Math.round(availableParallelism() - loadavg()[0]!) - 1));
+}
+
 export async function scanAll(
   ctx: ToolContext,
   setup: { language: LanguageName; query: string },
   jobs: readonly FileJob[],
   local: FileSearcher,
-  script: URL | undefined = workerScript(),
+  pool: { script: URL | undefined; workers: number } = { script: workerScript(), workers: idleCoreWorkers() },
 ): Promise<ScanRun> {
-  // This thread works too, so one core fewer is left for workers.
-  const workers = Math.min(MAX_WORKERS, availableParallelism() - 1, Math.ceil(jobs.length / BATCH_FILES) - 1);
+  const { script } = pool;
+  const workers = Math.min(pool.workers, Math.ceil(jobs.length / BATCH_FILES) - 1);
   if (script && jobs.length >= MIN_FILES_FOR_WORKERS && workers >= 1) {
     const pooled = await withWorkers(ctx, script, setup, jobs, workers, local).catch(() => undefined);
     if (pooled) return pooled;
