@@ -26,8 +26,8 @@ describe("builtin handlers", () => {
     expect([...handlers.keys()].sort()).toEqual([
       "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "checkpoint", "chord_apply_patch",
       "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "notebook_edit", "question", "read", "read_artifact", "rewind", "save_artifact", "shell", "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "write",
-      "write_todos",
+      "list_definitions", "notebook_edit", "question", "read", "read_artifact", "rewind", "save_artifact", "shell", "structural_edit", "structural_search",
+      "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "write", "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
@@ -54,6 +54,7 @@ describe("builtin handlers", () => {
       job_kill: false,
       job_list: true,
       job_output: true,
+      list_definitions: true,
       notebook_edit: false,
       question: false,
       read: true,
@@ -61,6 +62,8 @@ describe("builtin handlers", () => {
       rewind: false,
       save_artifact: false,
       shell: false,
+      structural_edit: false,
+      structural_search: true,
       terminal_io: false,
       terminal_start: false,
       think: true,
