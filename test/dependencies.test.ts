@@ -18,6 +18,7 @@ const NOT_IMPORTED: Record<string, string> = {
   "@types/react": "types for tsc",
   typescript: "npm run typecheck",
   tsx: "npm run bench runs the benchmarks with it",
+  "tree-sitter-wasms": "the structural tools' grammars: .wasm files loaded by path (tools/lib/structural/grammars.ts)",
   vite: "vitest's peer dependency, pinned to a version that runs on Node 20",
 };
 
