@@ -6,6 +6,7 @@
 // changes it.
 
 import { createTwoFilesPatch } from "diff";
+import type { Parser, Query } from "web-tree-sitter";
 import type { ToolContext } from "../../../core/tool-types.js";
 import { tooLargeToChange } from "../file-limits.js";
 import { readExistingFile } from "../paths.js";
@@ -15,7 +16,7 @@ import { isLanguage, unsupportedLanguageText, type LanguageName } from "./langua
 import { firstSyntaxError, parseable, scanText, type FoundMatch } from "./match.js";
 import { ByteMap } from "./positions.js";
 import { compileQuery } from "./query.js";
-import { planRewrite, type Edit } from "./rewrite.js";
+import { planRewrite, type Edit, type Plan } from "./rewrite.js";
 
 export interface RewriteArgs {
   path: string;
@@ -61,26 +62,105 @@ export function previewHash(parts: { display: string; language: string; query: s
   );
 }
 
-export async function buildRewrite(ctx: ToolContext, args: RewriteArgs): Promise<BuildResult> {
-  if (!isLanguage(args.language)) return { ok: false, kind: "unsupported_language", error: unsupportedLanguageText(args.language) };
-  const language = args.language;
-  const file = await readExistingFile(ctx.services.fs, ctx.cwd, args.path, {
+type Refusal = { ok: false; kind: ErrorKind; error: string };
+
+interface Source {
+  abs: string;
+  display: string;
+  bytes: Uint8Array;
+  text: string;
+}
+
+/** The one file to rewrite, as UTF-8 text. */
+async function loadSource(ctx: ToolContext, input: string): Promise<Source | Refusal> {
+  const file = await readExistingFile(ctx.services.fs, ctx.cwd, input, {
     verb: "rewrite",
-    directory: `ERROR: a replacement needs path to name one file; ${args.path} is a directory. Search the directory without replacement, then rewrite each file on its own.`,
+    directory: `ERROR: a replacement needs path to name one file; ${input} is a directory. Search the directory without replacement, then rewrite each file on its own.`,
     forbidNewline: true,
-    tooLarge: tooLargeToChange("rewrite", args.path),
+    tooLarge: tooLargeToChange("rewrite", input),
   });
   if (!file.ok) return { ok: false, kind: file.error.includes("is a directory") ? "needs_file" : pathErrorKind(file.error), error: file.error };
   if (ctx.hiddenByRules?.(file.display)) {
     return { ok: false, kind: "read_error", error: `ERROR: permission denied: a rule keeps ${file.display} from being read` };
   }
-  let text: string;
   try {
-    text = utf8.decode(file.bytes);
+    return { abs: file.abs, display: file.display, bytes: file.bytes, text: utf8.decode(file.bytes) };
   } catch {
     return { ok: false, kind: "not_utf8", error: `ERROR: ${file.display} is not UTF-8 text; structural rewrites work on UTF-8 source files only` };
   }
+}
 
+const syntaxErrorAt = (text: string, index: number) => {
+  const at = new ByteMap(text).at(index);
+  return `syntax error at line ${at.line}, column ${at.column}`;
+};
+
+/** The rewrite of the source's text, refused when the file or the result does not parse. */
+function plannedRewrite(parser: Parser, query: Query, src: Source, language: LanguageName, replacement: string): Plan | Refusal {
+  const scan = scanText(parser, query, src.text);
+  if (!scan.ok) return { ok: false, kind: scan.kind, error: scan.error };
+  if (scan.syntaxError) {
+    return {
+      ok: false,
+      kind: "parse_error",
+      error: `ERROR: parse error: ${src.display} does not parse as ${language} (${syntaxErrorAt(src.text, scan.syntaxError.index)}); ` +
+        "a structural rewrite needs a file that parses. Fix the file first, or check that language is right.",
+    };
+  }
+  const map = new ByteMap(src.text);
+  const where = (m: FoundMatch) => {
+    const s = map.at(m.start);
+    return `${src.display}:${s.line}:${s.column}`;
+  };
+  const plan = planRewrite(src.text, scan.matches, replacement, where, query.captureNames);
+  if (!plan.ok || plan.edits.length === 0) return plan;
+  const tree = parser.parse(parseable(plan.after));
+  const broken = tree ? firstSyntaxError(tree.rootNode) : undefined;
+  tree?.delete();
+  if (!broken) return plan;
+  return {
+    ok: false,
+    kind: "result_parse_error",
+    error: `ERROR: parse error in the result: the rewrite would leave ${src.display} unparseable as ${language} ` +
+      `(${syntaxErrorAt(plan.after, broken.index)} of the new text). Adjust the replacement.`,
+  };
+}
+
+function describeRewrite(src: Source, language: LanguageName, args: RewriteArgs, edits: Edit[], after: string): Built {
+  const map = new ByteMap(src.text);
+  const afterBytes = edits.length ? Buffer.from(after, "utf8") : src.bytes;
+  const beforeSha = sha256Hex(src.bytes);
+  const afterSha = sha256Hex(afterBytes);
+  const locations = edits.map((e) => {
+    const s = map.at(e.start);
+    const end = map.at(e.end);
+    return `${src.display}:${s.line}:${s.column} bytes=[${s.offset},${end.offset}) ${shortPreview(src.text.slice(e.start, e.end))} → ${shortPreview(e.insert)}`;
+  });
+  // createTwoFilesPatch starts with an "Index:" line and a rule: the ---/+++ headers follow.
+  const diff = edits.length
+    ? createTwoFilesPatch(src.display, src.display, src.text, after, "", "", { context: 3 }).split("\n").slice(2).join("\n").trimEnd()
+    : "";
+  const { display } = src;
+  return {
+    ok: true,
+    abs: src.abs,
+    display,
+    language,
+    beforeSha,
+    afterSha,
+    afterBytes,
+    edits,
+    locations,
+    diff,
+    previewSha: previewHash({ display, language, query: args.query, replacement: args.replacement, beforeSha, afterSha }),
+  };
+}
+
+export async function buildRewrite(ctx: ToolContext, args: RewriteArgs): Promise<BuildResult> {
+  if (!isLanguage(args.language)) return { ok: false, kind: "unsupported_language", error: unsupportedLanguageText(args.language) };
+  const language = args.language;
+  const src = await loadSource(ctx, args.path);
+  if ("ok" in src) return src;
   let tools;
   try {
     tools = await parserFor(language);
@@ -90,70 +170,13 @@ export async function buildRewrite(ctx: ToolContext, args: RewriteArgs): Promise
   }
   const { parser, lang, ts } = tools;
   const compiled = compileQuery(ts, lang, args.query, language);
-  if (!compiled.ok) {
-    parser.delete();
-    return { ok: false, kind: compiled.kind, error: compiled.error };
-  }
   try {
-    const scan = scanText(parser, compiled.query, text);
-    if (!scan.ok) return { ok: false, kind: scan.kind, error: scan.error };
-    const map = new ByteMap(text);
-    if (scan.syntaxError) {
-      const at = map.at(scan.syntaxError.index);
-      return {
-        ok: false,
-        kind: "parse_error",
-        error: `ERROR: parse error: ${file.display} does not parse as ${language} (syntax error at line ${at.line}, column ${at.column}); ` +
-          "a structural rewrite needs a file that parses. Fix the file first, or check that language is right.",
-      };
-    }
-    const where = (m: FoundMatch) => {
-      const s = map.at(m.start);
-      return `${file.display}:${s.line}:${s.column}`;
-    };
-    const plan = planRewrite(text, scan.matches, args.replacement, where, compiled.query.captureNames);
+    if (!compiled.ok) return compiled;
+    const plan = plannedRewrite(parser, compiled.query, src, language, args.replacement);
     if (!plan.ok) return plan;
-    if (plan.edits.length > 0) {
-      const tree = parser.parse(parseable(plan.after));
-      const broken = tree ? firstSyntaxError(tree.rootNode) : undefined;
-      tree?.delete();
-      if (broken) {
-        const at = new ByteMap(plan.after).at(broken.index);
-        return {
-          ok: false,
-          kind: "result_parse_error",
-          error: `ERROR: parse error in the result: the rewrite would leave ${file.display} unparseable as ${language} ` +
-            `(syntax error at line ${at.line}, column ${at.column} of the new text). Adjust the replacement.`,
-        };
-      }
-    }
-    const afterBytes = plan.edits.length ? Buffer.from(plan.after, "utf8") : file.bytes;
-    const beforeSha = sha256Hex(file.bytes);
-    const afterSha = sha256Hex(afterBytes);
-    const locations = plan.edits.map((e) => {
-      const s = map.at(e.start);
-      const end = map.at(e.end);
-      return `${file.display}:${s.line}:${s.column} bytes=[${s.offset},${end.offset}) ${shortPreview(text.slice(e.start, e.end))} → ${shortPreview(e.insert)}`;
-    });
-    const diff = plan.edits.length
-      ? createTwoFilesPatch(file.display, file.display, text, plan.after, "", "", { context: 3 }).split("\n").slice(2).join("\n").trimEnd()
-      : "";
-    const display = file.display;
-    return {
-      ok: true,
-      abs: file.abs,
-      display,
-      language,
-      beforeSha,
-      afterSha,
-      afterBytes,
-      edits: plan.edits,
-      locations,
-      diff,
-      previewSha: previewHash({ display, language, query: args.query, replacement: args.replacement, beforeSha, afterSha }),
-    };
+    return describeRewrite(src, language, args, plan.edits, plan.after);
   } finally {
-    compiled.query.delete();
+    if (compiled.ok) compiled.query.delete();
     parser.delete();
   }
 }
