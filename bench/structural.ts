@@ -6,6 +6,7 @@
 // Two queries: calls of one named function (its name lets most files go
 // unparsed) and every arrow function (every file parsed). The same calls run
 // in one thread too: a copy of the installation without the worker entry.
+// Their CPU time is what the same call takes on an otherwise idle core.
 // BENCH_STRUCTURAL_RUNS sets the runs per measure (default 5).
 
 import { spawn } from "node:child_process";
@@ -27,6 +28,8 @@ const QUERIES = {
 
 interface Timed {
   wallMs: number;
+  /** user + system CPU time of the process and its threads (GNU time). */
+  cpuMs: number;
   exitMs: number;
   total: string;
 }
@@ -36,7 +39,13 @@ function timeCall(bin: string, cfg: string, tool: string, args: unknown, env: Re
     const t0 = performance.now();
     let out = "";
     let lastLineAt = 0;
-    const child = spawn(process.execPath, [bin, "--config", cfg, "tool", tool, JSON.stringify(args)], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-f", "%U %S", process.execPath, bin, "--config", cfg, "tool", tool, JSON.stringify(args)], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
       lastLineAt = performance.now();
@@ -45,7 +54,8 @@ function timeCall(bin: string, cfg: string, tool: string, args: unknown, env: Re
     child.on("close", (code) => {
       const end = performance.now();
       if (code !== 0) return reject(new Error(`${tool} exited ${code}: ${out.slice(0, 300)}`));
-      resolve({ wallMs: end - t0, exitMs: end - lastLineAt, total: /total="(\d+)"/.exec(out)?.[1] ?? "?" });
+      const [user, sys] = err.trim().split("\n").at(-1)!.split(" ").map(Number);
+      resolve({ wallMs: end - t0, cpuMs: (user! + sys!) * 1000, exitMs: end - lastLineAt, total: /total="(\d+)"/.exec(out)?.[1] ?? "?" });
     });
   });
 }
@@ -84,12 +94,13 @@ export async function benchStructural(): Promise<Row[]> {
       loads.push(loadavg()[0]!);
     }
     const wall = (key: string) => `${(median(samples.get(key)!.map((s) => s.wallMs)) / 1000).toFixed(2)} s`;
+    const cpu = (key: string) => `${(median(samples.get(key)!.map((s) => s.cpuMs)) / 1000).toFixed(2)} s`;
     const exit = (key: string) => `${median(samples.get(key)!.map((s) => s.exitMs)).toFixed(0)} ms`;
     return [
       ["1-minute load average during the runs (workers start only on idle cores)", `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`, ""],
-      ["`yuj tool read` (a new process, for scale)", wall("read"), ""],
-      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): with workers / without`, `${wall("named:pooled")} / ${wall("named:single")}`, "1.5 s"],
-      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): with workers / without`, `${wall("every:pooled")} / ${wall("every:single")}`, "1.5 s"],
+      ["`yuj tool read` (a new process, for scale; CPU time)", `${wall("read")} (${cpu("read")})`, ""],
+      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): with workers / without (CPU time without)`, `${wall("named:pooled")} / ${wall("named:single")} (${cpu("named:single")})`, "1.5 s"],
+      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): with workers / without (CPU time without)`, `${wall("every:pooled")} / ${wall("every:single")} (${cpu("every:single")})`, "1.5 s"],
       ["last line of the result → process exit (every arrow function, with workers / without)", `${exit("every:pooled")} / ${exit("every:single")}`, `about ${exit("read")}, as for read`],
     ];
   } finally {
