@@ -7,6 +7,7 @@
 
 import * as path from "node:path";
 import type { ToolContext } from "../../../core/tool-types.js";
+import { atomicWrite } from "../atomic-write.js";
 
 export interface PreviewRecord {
   path: string;
@@ -23,8 +24,7 @@ const isHash = (s: string) => /^[0-9a-f]{64}$/.test(s);
 export async function savePreview(ctx: ToolContext, hash: string, record: PreviewRecord): Promise<void> {
   const { fs } = ctx.services;
   try {
-    await fs.mkdir(dirOf(ctx.sessionDir), { recursive: true });
-    await fs.writeFile(path.join(dirOf(ctx.sessionDir), `${hash}.json`), `${JSON.stringify(record)}\n`);
+    await atomicWrite(fs, path.join(dirOf(ctx.sessionDir), `${hash}.json`), `${JSON.stringify(record)}\n`, { createParents: true });
   } catch {
     // Only the edit's explanation of a stale hash depends on it.
   }
