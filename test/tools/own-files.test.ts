@@ -56,6 +56,7 @@ function attacks(p: string): Array<[string, Record<string, unknown>]> {
     ["apply_patch", { patch: `*** Begin Patch\n*** Add File: ${p}\n+# yours\n*** End Patch` }],
     ["udiff", { patch: udiff(p) }],
     ["notebook_edit", { path: p, old_source: "", new_source: "x", cell_index: 0 }],
+    ["structural_edit", { path: p, language: "python", query: "(comment) @match", replacement: "# yours", expected_sha256: "0".repeat(64) }],
     ["chord_write", { path: p, content: "# yours\n" }],
     ["chord_edit", { path: p, old_string: "# mine", new_string: "# yours" }],
     ["chord_delete", { paths: [p], reason: "test" }],

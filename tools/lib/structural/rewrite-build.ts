@@ -26,7 +26,7 @@ export interface RewriteArgs {
 }
 
 export type ErrorKind =
-  | "unsupported_language" | "path_outside_cwd" | "not_found" | "needs_file" | "read_error" | "not_utf8"
+  | "unsupported_language" | "path_outside_cwd" | "own_file" | "not_found" | "needs_file" | "read_error" | "not_utf8"
   | "backend_unavailable" | "query_error" | "match_capture" | "parse_error" | "missing_capture" | "overlap"
   | "result_parse_error";
 
@@ -53,6 +53,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 function pathErrorKind(error: string): ErrorKind {
   if (error.includes("file not found")) return "not_found";
   if (error.includes("escapes cwd") || error.includes("forbidden character") || error.includes(".git/")) return "path_outside_cwd";
+  if (error.includes("yuj's own files") || error.includes("the project's yuj config")) return "own_file";
   return "read_error";
 }
 
@@ -77,6 +78,8 @@ async function loadSource(ctx: ToolContext, input: string): Promise<Source | Ref
     verb: "rewrite",
     directory: `ERROR: a replacement needs path to name one file; ${input} is a directory. Search the directory without replacement, then rewrite each file on its own.`,
     forbidNewline: true,
+    // A rewrite is a planned write: yuj's own files are refused for the preview too.
+    write: { ownDirs: ctx.services.ownDirs },
     tooLarge: tooLargeToChange("rewrite", input),
   });
   if (!file.ok) return { ok: false, kind: file.error.includes("is a directory") ? "needs_file" : pathErrorKind(file.error), error: file.error };
