@@ -19,7 +19,7 @@ import { startSseServer } from "../test/support/sse-server.js";
 import { benchFiles } from "./files.js";
 import { benchJobs } from "./jobs.js";
 import { benchLargeInputs } from "./large-inputs.js";
-import { benchStructural } from "./structural.js";
+import { benchScanThreads, benchStructural } from "./structural.js";
 import { benchTui } from "./tui.js";
 
 const root = join(import.meta.dirname, "..");
@@ -136,5 +136,5 @@ if (want("large")) {
 if (want("structural")) {
   console.log("\nStructural search over this repository's TypeScript (a new `yuj tool` process each; median of BENCH_STRUCTURAL_RUNS, default 5)");
   console.log("| measure | result | target |\n|---|---|---|");
-  for (const [m, r, t] of await benchStructural()) console.log(`| ${m} | ${r} | ${t} |`);
+  for (const [m, r, t] of [...(await benchStructural()), ...(await benchScanThreads())]) console.log(`| ${m} | ${r} | ${t} |`);
 }

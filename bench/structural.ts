@@ -107,3 +107,38 @@ export async function benchStructural(): Promise<Row[]> {
     rmSync(one, { recursive: true, force: true });
   }
 }
+
+/**
+ * The scan alone, in this process, over the same files: this thread only,
+ * and with one worker forced whatever the load (the CLI starts workers only
+ * on idle cores, so on a busy machine the runs above never use them).
+ */
+export async function benchScanThreads(): Promise<Row[]> {
+  const { FileSearcher } = await import("../tools/lib/structural/scan-file.js");
+  const { scanAll } = await import("../tools/lib/structural/scan-pool.js");
+  const { makeToolContext } = await import("../test/support/tool-context.js");
+  const { execFileSync } = await import("node:child_process");
+  const { rgPath } = await import("@vscode/ripgrep");
+  const files = execFileSync(rgPath, ["--files", "-g", "*.ts"], { cwd: root, encoding: "utf8" }).trim().split("\n").sort();
+  const jobs = files.map((file) => ({ file, abs: join(root, file) }));
+  const t = await makeToolContext();
+  const made = await FileSearcher.create("typescript", QUERIES.every);
+  if (!made.ok) throw new Error(made.error);
+  const worker = new URL("../dist/structural-worker.js", import.meta.url);
+  const times: Record<string, number[]> = { none: [], one: [] };
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      for (const [key, workers] of [["none", 0], ["one", 1]] as const) {
+        const t0 = performance.now();
+        const run = await scanAll(t.ctx, { language: "typescript", query: QUERIES.every }, jobs, made.searcher, { script: worker, workers });
+        if (!run.ok || run.threads !== workers) throw new Error("the scan did not run as asked");
+        times[key]!.push(performance.now() - t0);
+      }
+    }
+  } finally {
+    made.searcher.free();
+    await t.cleanup();
+  }
+  const s = (k: string) => `${(median(times[k]!) / 1000).toFixed(2)} s`;
+  return [[`every arrow function, the scan alone in one process (${jobs.length} files): this thread / with one worker`, `${s("none")} / ${s("one")}`, ""]];
+}
