@@ -47,12 +47,13 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     guards: [
       ruleHidingGuard(x.resolved, x.args),
       oneQuestionGuard(() => x.record.state.question !== undefined),
-      ...createGuards(x.resolved.config, { services: x.resolved.services }),
+      ...createGuards(x.resolved.config, { services: x.resolved.services, lsp: x.session.services.lsp }),
     ],
     session: {
       jobs: x.session.services.jobs,
       terminals: x.session.services.terminals,
       ask: x.ask,
+      lsp: x.session.services.lsp,
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {

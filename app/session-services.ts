@@ -18,10 +18,15 @@ import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import type { Env } from "../core/paths.js";
 import { createSandbox, type Sandbox } from "../core/sandbox/index.js";
 import { systemClock } from "../core/services.js";
+import { createLspManager, type LspService } from "../core/lsp/manager.js";
+import { join } from "node:path";
+import { packageRoot } from "./locate.js";
 
 export interface SessionServices {
   jobs: JobManager;
   terminals: TerminalManager;
+  /** The language servers: started on first use, ended with the session. */
+  lsp: LspService;
   notices: JobNotices;
   sandbox: Sandbox;
   /** Feed every event through here (the notices are built from them). */
@@ -63,12 +68,24 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   const escapees = new EscapeWatch();
   const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, escapees, ...logs });
   const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs });
+  const lsp = createLspManager({
+    settings: config.lsp,
+    projectDir: opts.projectDir ?? process.cwd(),
+    sessionDir: opts.sessionDir,
+    stateDir: opts.stateDir,
+    env,
+    sandbox,
+    // A server installed with yuj (a clone's devDependencies) is found before PATH.
+    searchDirs: [join(packageRoot, "node_modules", ".bin")],
+    emit: opts.emit,
+  });
   const notices = createJobNotices(opts.readTool);
   let terminalPid: number | undefined;
 
   // The hooks end every group on the signals given, on uncaught errors and
   // on process exit; the caller handles the other signals by cancelling.
   const uninstall = installExitHooks(jobs, { signals: opts.exitSignals });
+  const uninstallLsp = installExitHooks(lsp, { signals: opts.exitSignals });
   const killTerminalSync = () => {
     if (terminalPid === undefined) return;
     try {
@@ -82,6 +99,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   return {
     jobs,
     terminals,
+    lsp,
     notices,
     sandbox,
     observe(event) {
@@ -91,10 +109,11 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     },
     async shutdown() {
       const armed = escapees.armed;
-      await Promise.all([jobs.shutdown(), terminals.shutdown()]);
+      await Promise.all([jobs.shutdown(), terminals.shutdown(), lsp.shutdown()]);
       // The terminal may still have been ending while the jobs' sweep ran.
       if (armed) await stopMarked(escapees.marker, 1000, systemClock);
       uninstall();
+      uninstallLsp();
       process.off("exit", killTerminalSync);
     },
   };

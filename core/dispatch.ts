@@ -34,7 +34,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "pauseForAnswer"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "pauseForAnswer"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
   };
@@ -107,7 +107,7 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
     result = { ok: false, modelText: p.text };
   } else {
     const guardCall: GuardCall = { callId: p.call.id, tool: p.call.name, handler: p.tool.handler.id, args: p.args };
-    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names };
+    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, signal: deps.signal };
     const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
     const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(guardCall, deps.signal) : undefined;
     if (verdict?.kind === "pause") {

@@ -171,6 +171,17 @@ const jobEvents = [
 const sessionStateEvents = [
   event("todo_updated", { todos: z.array(todoItemSchema) }),
   event(
+    "lsp_server",
+    {
+      server: z.string().describe("The [lsp.servers] name"),
+      root: z.string().describe("The workspace root it serves"),
+      state: z.enum(["starting", "ready", "failed", "stopped"]),
+      pid: int().positive().optional(),
+      detail: z.string().optional().describe("Why it failed or stopped"),
+    },
+    "A language server started, became ready, failed or stopped",
+  ),
+  event(
     "agent_notice",
     { taskId: z.string(), agentType: z.string(), status: z.enum(["complete", "blocked"]), summary: z.string() },
     "A delegated worker finished (AGENT COMPLETE) or failed (AGENT BLOCKED)",

@@ -57,6 +57,14 @@ export interface TerminalView {
   inputs: number;
 }
 
+/** A language server as the side panel lists it: its latest state. */
+export interface LspServerView {
+  server: string;
+  root: string;
+  state: "starting" | "ready" | "failed" | "stopped";
+  detail?: string;
+}
+
 export interface RequestView {
   state: "idle" | "waiting" | "streaming";
   bytesReceived: number;
@@ -76,6 +84,8 @@ export interface SessionView {
   todos: TodoItem[];
   jobs: Record<string, JobView>;
   terminal?: TerminalView;
+  /** By server name; the latest state of any of its roots. */
+  lsp: Record<string, LspServerView>;
   pendingApproval?: EventOf<"approval_requested">;
   pendingQuestion?: EventOf<"question_asked">;
   usage: { last?: Usage; total: Usage };
@@ -96,6 +106,7 @@ export function initialView(): SessionView {
     nextCardNum: 1,
     todos: [],
     jobs: {},
+    lsp: {},
     usage: { total: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 } },
     request: { state: "idle", bytesReceived: 0, retries: 0 },
     turn: 0,
@@ -230,6 +241,13 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         : s;
     case "todo_updated":
       return { ...s, todos: event.todos };
+    case "lsp_server": {
+      const view: LspServerView = { server: event.server, root: event.root, state: event.state, ...(event.detail ? { detail: event.detail } : {}) };
+      const next = { ...s, lsp: { ...s.lsp, [event.server]: view } };
+      // A server that cannot start or that crashed is worth a card; starts and stops are not.
+      if (event.state !== "failed") return next;
+      return addCard(next, { kind: "notice", level: "warning", text: `language server ${event.server}: ${event.detail ?? "failed"}` });
+    }
     case "agent_notice":
       return addCard(s, {
         kind: "agent",

@@ -9,6 +9,7 @@ import type { TerminalManager } from "./jobs/terminal.js";
 import type { JobManager } from "./jobs/types.js";
 import type { HistoryItem, ToolImage } from "./history.js";
 import type { ConversationRoles } from "./context/shape.js";
+import type { LspService } from "./lsp/manager.js";
 
 /** A question for the operator (ask_user, Chord's question). */
 export interface QuestionRequest {
@@ -63,6 +64,8 @@ export interface ToolContext {
   hiddenByRules?: (path: string) => boolean;
   /** The session's interactive terminal, when terminals are enabled. */
   terminals?: TerminalManager;
+  /** The session's language servers. */
+  lsp?: LspService;
   /**
    * The conversation as the loop holds it when the call runs (the current
    * turn's assistant message included, its results maybe partly), and which

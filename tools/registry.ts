@@ -43,6 +43,9 @@ import { writeTodosTool } from "./write_todos.js";
 import { listDefinitionsTool } from "./list_definitions.js";
 import { structuralEditTool } from "./structural_edit.js";
 import { structuralSearchTool } from "./structural_search.js";
+// Code intelligence: language servers and test runs
+import { lspTool } from "./lsp.js";
+import { runTestsTool } from "./run_tests.js";
 
 const HANDLERS: readonly ToolHandler[] = [
   // Yuj surface
@@ -70,6 +73,9 @@ const HANDLERS: readonly ToolHandler[] = [
   structuralSearchTool,
   structuralEditTool,
   listDefinitionsTool,
+  // Code intelligence: language servers and test runs
+  lspTool,
+  runTestsTool,
   // Chord surface
   chordReadTool,
   chordWriteTool,

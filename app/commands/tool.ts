@@ -56,9 +56,9 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       cwd,
       sessionDir: session.dir,
       signal: controller.signal,
-      session: { jobs: session.services.jobs, terminals: session.services.terminals },
+      session: { jobs: session.services.jobs, terminals: session.services.terminals, lsp: session.services.lsp },
       redact: createRedact(secrets),
-      guards: createGuards(resolved.config, { services: resolved.services }),
+      guards: createGuards(resolved.config, { services: resolved.services, lsp: session.services.lsp }),
       gate: createPermissionGate({
         cwd,
         rules: sessionRulesFor(resolved),

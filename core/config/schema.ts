@@ -3,6 +3,7 @@
 // `prefault({})` so their inner defaults apply when a file omits the section.
 
 import { z } from "zod";
+import { lspSection } from "../lsp/config.js";
 
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
 const posInt = z.number().int().positive();
@@ -93,19 +94,6 @@ const toolsSection = section({
   list_definitions: section({ enabled: z.boolean().default(false) }),
   apply_patch: section({ enabled: z.boolean().default(false) }),
   unified_envelope: section({ enabled: z.boolean().default(false) }),
-});
-
-const lspServer = z.strictObject({
-  command: z.array(z.string()).min(1),
-  languages: z.array(z.string()).min(1),
-  root_markers: z.array(z.string()).default([]),
-});
-
-const lspSection = section({
-  enabled: z.boolean().default(false),
-  tool_enabled: z.boolean().default(false),
-  severity: z.enum(["error", "warning", "information", "hint"]).default("error"),
-  servers: z.record(z.string(), lspServer).default({}),
 });
 
 /** The smallest output cap: it must hold more than a preview's head and tail. */

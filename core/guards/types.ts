@@ -20,6 +20,8 @@ export interface GuardContext {
   config: Config;
   /** Exposed names of the active tools. */
   activeTools: ReadonlySet<string>;
+  /** The call's cancellation (Esc): an after-hook that waits should stop waiting. */
+  signal?: AbortSignal;
 }
 
 export interface Guard {

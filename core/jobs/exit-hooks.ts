@@ -14,7 +14,11 @@
 // (shutdownAllJobs, killAllJobsSync) for apps that want to wire it all
 // themselves.
 
-import type { JobManager } from "./types.js";
+/** Whatever owns processes that must end with yuj: the job manager, the language servers. */
+export interface ProcessOwner {
+  shutdown(): Promise<void>;
+  killAllSync(): void;
+}
 
 export type ExitSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
@@ -36,7 +40,7 @@ export interface ExitHookOptions {
 
 const EXIT_CODES: Record<ExitSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
-const managers = new Set<JobManager>();
+const managers = new Set<ProcessOwner>();
 let removeHandlers: (() => void) | undefined;
 
 /** SIGKILL every live group of every registered manager. Safe inside 'exit'. */
@@ -112,7 +116,7 @@ function install(opts: ExitHookOptions): () => void {
  * first use. The returned function unregisters it, and removes the handlers
  * once no manager is left.
  */
-export function installExitHooks(manager: JobManager, opts: ExitHookOptions = {}): () => void {
+export function installExitHooks(manager: ProcessOwner, opts: ExitHookOptions = {}): () => void {
   managers.add(manager);
   removeHandlers ??= install(opts);
   let done = false;

@@ -58,6 +58,8 @@ export interface BwrapPlan {
   dockerSockets: readonly (readonly [string, string])[];
   /** `[sandbox].unreadable_paths`, resolved to real paths that exist. */
   hidden: readonly HiddenPath[];
+  /** The project is bound read-only (language servers): nothing in it is writable, so nothing needs pinning. */
+  projectReadOnly?: boolean;
 }
 
 /** `child` is `parent` or lies inside it. */
@@ -125,10 +127,10 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   for (const link of plan.socketDirLinks) args.push("--symlink", link.target, link.path);
   for (const file of plan.socketDirFiles) args.push("--ro-bind", file, file);
   for (const h of ancestors) args.push(...hideArgs(h));
-  args.push("--bind", project, project);
+  args.push(plan.projectReadOnly ? "--ro-bind" : "--bind", project, project);
   // Pinned first: binding a directory again would uncover read-only mounts
   // made inside it before.
-  for (const p of plan.pinned) args.push("--bind", p, p);
+  if (!plan.projectReadOnly) for (const p of plan.pinned) args.push("--bind", p, p);
   for (const p of plan.readOnly) args.push("--ro-bind", p, p);
   for (const [host, inside] of plan.dockerSockets) {
     if (!isHidden(host) && !isHidden(inside)) args.push("--bind", host, inside);

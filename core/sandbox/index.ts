@@ -47,6 +47,11 @@ export interface Wrapped {
 /** `error` is the reason the command must not run; see unavailableMessage(). */
 export type WrapResult = Wrapped | { error: string };
 
+export interface WrapOptions {
+  /** The project is mounted read-only too: the process may read it and nothing else. */
+  projectReadOnly?: boolean;
+}
+
 export interface Sandbox {
   readonly mode: SandboxMode;
   readonly modeSource: string;
@@ -58,8 +63,11 @@ export interface Sandbox {
   readonly status: BwrapStatus | undefined;
   /** `bash -o pipefail -c command`, inside the sandbox when active. */
   wrap(command: string, cwd: string, env?: Env): WrapResult;
-  /** Any argv, inside the sandbox when active (the terminal's leader script). */
-  wrapArgv(argv: readonly string[], cwd: string, env?: Env): WrapResult;
+  /**
+   * Any argv, inside the sandbox when active (the terminal's leader script;
+   * a language server, which gets the project read-only).
+   */
+  wrapArgv(argv: readonly string[], cwd: string, env?: Env, opts?: WrapOptions): WrapResult;
   /** The auto-mode fallback notice, once per sandbox; undefined afterwards. */
   takeNotice(): string | undefined;
   /**
@@ -151,7 +159,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
   let noticeGiven = false;
   const repos = new RepoWatch(projectDir);
 
-  function wrapArgv(argv: readonly string[], cwd: string, callEnv?: Env): WrapResult {
+  function wrapArgv(argv: readonly string[], cwd: string, callEnv?: Env, wrapOpts: WrapOptions = {}): WrapResult {
     const base = { ...(callEnv ?? env) };
     const refused = unavailable();
     if (refused) return { error: refused };
@@ -177,6 +185,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
       readOnly: guard.readOnly,
       dockerSockets: docker ? dockerSockets() : [],
       hidden: resolved.hidden,
+      ...(wrapOpts.projectReadOnly ? { projectReadOnly: true } : {}),
     };
     const filter = seccompFile({ blockUnixSockets: unixSocketsBlocked(config) }, projectDir);
     return { ...withSeccompFd(s.bwrap.path, bwrapArgs(plan, argv), filter), env: { ...base, ...SANDBOX_ENV } };

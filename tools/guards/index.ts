@@ -7,7 +7,8 @@
 // (nothing else applies until the plan is accepted), then the finish rule,
 // then the stale-file check. After-hooks run in the same order, so the
 // formatter comes before the stale-file guard: the hash that guard records
-// after a change must be of the file as the formatter left it.
+// after a change must be of the file as the formatter left it; and before
+// the language-server feedback, which reports on the formatted file.
 
 import type { Config } from "../../core/config/schema.js";
 import type { Guard } from "../../core/guards/types.js";
@@ -15,6 +16,8 @@ import { nodeServices, type FileSystem, type Services } from "../../core/service
 import { commandEnv, policyFromConfig } from "../../core/jobs/shell-env.js";
 import { createDoneGuard } from "./done-guard.js";
 import { createFormatterGuard } from "./formatter.js";
+import { createLspDiagnosticsGuard } from "./lsp-diagnostics.js";
+import type { LspService } from "../../core/lsp/manager.js";
 import { createPlanModeGuard } from "./plan-mode.js";
 import { createStaleFileGuard } from "./stale-file.js";
 
@@ -25,6 +28,8 @@ export interface GuardOptions {
   planAccepted?: boolean;
   /** The session's services; by default the real ones, their environment filtered by `config`. */
   services?: Services;
+  /** The session's language servers: with [lsp].enabled, edits get their diagnostics. */
+  lsp?: LspService;
 }
 
 export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
@@ -48,6 +53,9 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
     guards.push(
       createFormatterGuard({ fs, services, command: fmt.command, extensions: fmt.extensions, timeoutS: fmt.timeout_s }),
     );
+  }
+  if (config.lsp.enabled && opts.lsp) {
+    guards.push(createLspDiagnosticsGuard({ fs, lsp: opts.lsp, severity: config.lsp.severity, timeoutS: config.lsp.timeout_s }));
   }
   if (config.tools.stale_file !== "off") guards.push(createStaleFileGuard({ fs, mode: config.tools.stale_file }));
   return guards;
