@@ -32,6 +32,8 @@ export interface AppProps {
   color: boolean;
   onQuit(): void;
   contextWindow?: number;
+  /** Language servers to list in the side panel (configured ones, when diagnostics or the lsp tool are on). */
+  lspServers?: readonly string[];
 }
 
 const SIDE_PANEL_MIN_COLUMNS = 120;
@@ -170,7 +172,7 @@ export function App(props: AppProps): React.ReactElement {
         </Box>
         {showSide ? (
           <Box marginLeft={1} width={SIDE_PANEL_WIDTH}>
-            <SidePanel view={view} width={SIDE_PANEL_WIDTH} height={bodyHeight} {...(git ? { git } : {})} {...(props.contextWindow ? { contextWindow: props.contextWindow } : {})} />
+            <SidePanel view={view} width={SIDE_PANEL_WIDTH} height={bodyHeight} {...(git ? { git } : {})} {...(props.contextWindow ? { contextWindow: props.contextWindow } : {})} {...(props.lspServers?.length ? { lspServers: props.lspServers } : {})} />
           </Box>
         ) : null}
       </Box>

@@ -21,6 +21,8 @@ export interface SidePanelProps {
   height: number;
   /** Clock for job ages (defaults to now). */
   now?: number;
+  /** Configured language servers; their states come from the view. */
+  lspServers?: readonly string[];
 }
 
 /** Changed files listed before the rest are summed up. */
@@ -41,6 +43,15 @@ const TODO_GLYPH: Record<TodoItem["status"], { glyph: string; color?: string }> 
   pending: { glyph: "○" },
   cancelled: { glyph: "✗", color: theme.muted },
   blocked: { glyph: "!", color: theme.error },
+};
+
+/** Green when a server answers, yellow while it starts, red when it failed, grey before and after. */
+const LSP_COLOR: Record<string, string> = {
+  ready: theme.ok,
+  starting: theme.warn,
+  failed: theme.error,
+  stopped: theme.muted,
+  idle: theme.muted,
 };
 
 export function contextBar(used: number, window: number, cells: number): string {
@@ -77,6 +88,14 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
   const t = view.usage.total;
   rows.push({ text: `in ${formatTokens(t.inputTokens)}  out ${formatTokens(t.outputTokens)}` });
   rows.push({ text: `cached ${formatTokens(t.cachedTokens)}`, dim: true });
+
+  if (props.lspServers?.length) {
+    heading(`LSP ${props.lspServers.length}`);
+    for (const name of props.lspServers) {
+      const state = view.lsp[name]?.state;
+      rows.push({ text: `● ${safeText(name).replace(/\n/g, " ")} ${state ?? "idle"}`, color: LSP_COLOR[state ?? "idle"] });
+    }
+  }
 
   if (view.todos.length) {
     const done = view.todos.filter((x) => x.status === "completed").length;

@@ -203,7 +203,7 @@ action = "permit"
     expect(load().config.lsp.servers.ts).toEqual({
       command: ["tsls", "--stdio"],
       languages: ["typescript"],
-      root_markers: [],
+      enabled: true,
     });
     fs.rmSync(userFile());
     expect(errorOf(() => load()).message).toBe(

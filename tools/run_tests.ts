@@ -82,7 +82,7 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
       return envelope(false, "error", undefined, runner, `ERROR: ${refusal[1]}`);
     }
     const exitCode = snap.exitCode ?? 128;
-    const status = runner.status(exitCode);
+    const status = runner.status(exitCode, output);
     const parts = [...notes, output === "" ? "(no output)" : output];
     parts.push(...runnerHints(runner, status, output, exitCode, args.last_failed === true));
     if (status === "failed" || status === "collection_error") {

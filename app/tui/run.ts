@@ -6,6 +6,8 @@
 import React from "react";
 import { render } from "ink";
 import type { Env } from "../../core/paths.js";
+import type { Config } from "../../core/config/schema.js";
+import type { LspService } from "../../core/lsp/manager.js";
 import { secretValues } from "../../core/redact.js";
 import type { SessionLock } from "../../core/session-lock.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
@@ -132,7 +134,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const quitting = new Promise<void>((resolve) => (quit = resolve));
   const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
   const ink = render(
-    React.createElement(App, { store, controller, cwd: opts.cwd, color, onQuit: () => quit() }),
+    React.createElement(App, { store, controller, cwd: opts.cwd, color, onQuit: () => quit(), lspServers: lspServerNames(resolved.config, session.services.lsp) }),
     // The store already batches events into frames; Ink's own limit must not
     // halve that rate.
     { exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
@@ -152,4 +154,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   restore();
   process.off("exit", restore);
   return 0;
+}
+
+/** The language servers the side panel lists: none unless diagnostics or the lsp tool are on. */
+function lspServerNames(config: Config, lsp: LspService): string[] {
+  return config.lsp.enabled || config.lsp.tool_enabled ? lsp.servers.map((s) => s.name) : [];
 }

@@ -109,6 +109,15 @@ export function keyArgument(card: ToolCard, cwd: string): string {
       return argString(a, ["terminal_id"]) ?? "";
     case "job_list":
       return "";
+    case "lsp": {
+      // `find references src/a.ts:3:9`, the position as the call gives it (zero-based).
+      const args = parseArgs(a);
+      const kind = argString(a, ["kind"]) ?? "";
+      const where = path() ?? "";
+      if (kind === "document_symbols") return `document symbols ${where}`;
+      const at = typeof args?.line === "number" && typeof args?.character === "number" ? `:${args.line}:${args.character}` : "";
+      return `find ${kind === "definition" ? "definition" : kind} ${where}${at}`;
+    }
     default:
       return path() ?? genericSummary(a);
   }

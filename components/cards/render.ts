@@ -190,7 +190,7 @@ function resultText(card: ToolCard): string | undefined {
   return card.viewText ?? card.modelText;
 }
 
-/** `↳ result`: red on error, dim when it is only a status word like OK. */
+/** `↳ result`: red on error, dim when it is only a status word like OK; diagnostics by their severity. */
 function resultLines(card: ToolCard, text: string | undefined, c: BodyCtx): string[] {
   const s = text === undefined ? "" : screenText(text).trim();
   if (s === "") return card.status === "cancelled" ? [c.p.dim("↳ cancelled")] : [];
@@ -198,7 +198,14 @@ function resultLines(card: ToolCard, text: string | undefined, c: BodyCtx): stri
     card.status === "error" ? c.p.red : /^(OK|done)\b/.test(s) && !s.includes("\n") ? c.p.dim : (x) => x;
   return s
     .split("\n")
-    .flatMap((l, i) => wrapPrefixed(i === 0 ? c.p.dim("↳ ") : "  ", l, c.width, paint));
+    .flatMap((l, i) => wrapPrefixed(i === 0 ? c.p.dim("↳ ") : "  ", l, c.width, diagnosticPaint(l, c.p) ?? paint));
+}
+
+/** A language server's diagnostic line (`[E] 12:5 …`, as edits report them): red errors, yellow warnings. */
+function diagnosticPaint(line: string, p: Palette): Paint | undefined {
+  const m = /^\[([EWIH])\] \d+:\d+ /.exec(line);
+  if (!m) return /^Diagnostics \(/.test(line) ? p.bold : undefined;
+  return m[1] === "E" ? p.red : m[1] === "W" ? p.yellow : p.dim;
 }
 
 function listOf(v: unknown): string[] {

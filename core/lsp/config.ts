@@ -46,7 +46,10 @@ export const BUILTIN_SERVERS: Readonly<Record<string, Omit<LspServerConfig, "nam
     extensions: TS_EXTENSIONS,
     languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
     rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json"],
-    initializationOptions: {},
+    // Its default answers requests from a syntax-only server while the
+    // project loads: a definition then stops at the import, references at
+    // the file. The full server waits for the project and answers whole.
+    initializationOptions: { tsserver: { useSyntaxServer: "never" } },
   },
   pyright: {
     command: ["pyright-langserver", "--stdio"],

@@ -29,8 +29,8 @@ export interface TestRunner {
   /** The flag that repeats only the tests that failed last time; none when the runner has no such mode. */
   lastFailed?: string;
   pathStyle: "positional" | "ignored";
-  /** The result status for an exit code. */
-  status(exitCode: number): string;
+  /** The result status for an exit code and the run's output. */
+  status(exitCode: number, output: string): string;
 }
 
 export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -49,6 +49,18 @@ const statusMap =
   (codes: Record<number, string>, fallback?: string) =>
   (exitCode: number): string =>
     codes[exitCode] ?? fallback ?? `error_${exitCode}`;
+
+/**
+ * vitest and jest exit 0 when a name filter leaves no test to run, and 1
+ * when they find no test file: both are `no_tests_collected`, as pytest
+ * says, so that a run which checked nothing never reads as passed.
+ */
+const jsStatus = (exitCode: number, output: string): string => {
+  if (/^\s*No test(?: file)?s? found\b/im.test(output)) return "no_tests_collected";
+  const summary = /^\s*Tests:?\s+(.*)$/m.exec(output)?.[1] ?? "";
+  if (exitCode === 0 && /\bskipped\b/.test(summary) && !/\bpassed\b/.test(summary)) return "no_tests_collected";
+  return statusMap({ 0: "passed", 1: "failed" }, "failed")(exitCode);
+};
 
 const PYTEST: TestRunner = {
   name: "pytest",
@@ -84,7 +96,7 @@ const RUNNERS: readonly TestRunner[] = [
     base: "npx --no-install vitest run",
     k: (expr) => `-t ${shellQuote(expr)}`,
     pathStyle: "positional",
-    status: statusMap({ 0: "passed", 1: "failed" }, "failed"),
+    status: jsStatus,
   },
   {
     name: "jest",
@@ -93,7 +105,7 @@ const RUNNERS: readonly TestRunner[] = [
     k: (expr) => `-t ${shellQuote(expr)}`,
     lastFailed: "--onlyFailures",
     pathStyle: "positional",
-    status: statusMap({ 0: "passed", 1: "failed" }, "failed"),
+    status: jsStatus,
   },
   {
     name: "ctest",
