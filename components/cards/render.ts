@@ -125,6 +125,15 @@ function expandedBody(card: ToolCard, c: BodyCtx): string[] {
     if (path !== undefined) rows.push(...wrapPrefixed("", oneLine(displayPath(path, c.cwd)), c.width, c.p.bold));
   };
   let result = resultText(card);
+  // What after-hooks appended (the formatter's report, a language server's
+  // diagnostics) follows the tool's own text: kept aside, so cutting the
+  // tool's diff out of its text below does not cut them away too.
+  let reports = "";
+  const reportAt = result?.search(/\n\n(?:Diagnostics \(|\[formatter\] )/) ?? -1;
+  if (result !== undefined && reportAt >= 0) {
+    reports = result.slice(reportAt + 2);
+    result = result.slice(0, reportAt);
+  }
   switch (card.name) {
     case "edit":
     case "notebook_edit":
@@ -181,7 +190,7 @@ function expandedBody(card: ToolCard, c: BodyCtx): string[] {
       if (prose !== undefined) rows.push(...painted(prose, c.width, (s) => s));
     }
   }
-  rows.push(...resultLines(card, result, c));
+  rows.push(...resultLines(card, reports ? [result?.trim(), reports].filter(Boolean).join("\n\n") : result, c));
   return rows;
 }
 

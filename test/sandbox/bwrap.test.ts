@@ -99,6 +99,15 @@ describe("bwrapArgs", () => {
     expect(args).not.toContain("/run/docker.sock");
   });
 
+  it("binds the project read-only for a language server, and pins nothing writable in it", () => {
+    const pinned = "/home/me/proj/.git";
+    const args = bwrapArgs(plan({ projectReadOnly: true, pinned: [pinned], readOnly: ["/home/me/proj/.yuj"] }), ["server", "--stdio"]).join(" ");
+    expect(args).toContain("--ro-bind /home/me/proj /home/me/proj");
+    expect(args).not.toContain("--bind /home/me/proj ");
+    expect(args).not.toContain(`--bind ${pinned} ${pinned}`);
+    expect(args).toContain("--ro-bind /home/me/proj/.yuj /home/me/proj/.yuj");
+  });
+
   it("hides paths under /tmp when the project lives there", () => {
     const args = bwrapArgs(plan({ projectDir: "/tmp/p", cwd: "/tmp/p", hidden: [{ path: "/tmp/p/key", kind: "file" }] }), ["true"]);
     expect(args.join(" ")).toContain("--ro-bind /dev/null /tmp/p/key");

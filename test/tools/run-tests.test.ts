@@ -15,6 +15,7 @@ import { createSandbox } from "../../core/sandbox/index.js";
 import { RUN_TESTS_DISABLED, runTestsTool } from "../../tools/run_tests.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { repoRoot } from "../support/loop-harness.js";
+import { pythonWithPytest } from "../support/python.js";
 
 /** The test process's own runner variables would make a nested vitest or jest think it is a worker. */
 function runnerEnv(): Record<string, string> {
@@ -23,14 +24,6 @@ function runnerEnv(): Record<string, string> {
   return { ...env, PATH: `${pythonWithPytest().dir}:${env.PATH ?? ""}` };
 }
 
-/** A python3 that has pytest: the one on PATH, or Debian's (apt-get install python3-pytest). */
-function pythonWithPytest(): { dir: string; found: boolean } {
-  for (const dir of [...(process.env.PATH ?? "").split(":"), "/usr/bin"]) {
-    const py = path.join(dir, "python3");
-    if (fs.existsSync(py) && spawnSync(py, ["-m", "pytest", "--version"], { stdio: "ignore" }).status === 0) return { dir, found: true };
-  }
-  return { dir: "/usr/bin", found: false };
-}
 const has = (cmd: string) => spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
 const PYTEST = pythonWithPytest().found;
 if (!PYTEST) console.warn("run_tests pytest tests skipped: no python3 with pytest (python3 -m pytest); apt-get install python3-pytest");
