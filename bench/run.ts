@@ -21,11 +21,12 @@ import { benchJobs } from "./jobs.js";
 import { benchLargeInputs } from "./large-inputs.js";
 import { benchScanThreads, benchStructural } from "./structural.js";
 import { benchTui } from "./tui.js";
+import { benchCodeIntelligence } from "./code-intelligence.js";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "yuj.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files, large, structural) runs only
+// BENCH_ONLY=files (or a comma list of startup, jobs, tui, files, large, structural, lsp) runs only
 // those sections; unset runs everything.
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
 const want = (section: string) => !ONLY?.length || ONLY.includes(section);
@@ -137,4 +138,10 @@ if (want("structural")) {
   console.log("\nStructural search over this repository's TypeScript (a new `yuj tool` process each; median of BENCH_STRUCTURAL_RUNS, default 5)");
   console.log("| measure | result | target |\n|---|---|---|");
   for (const [m, r, t] of [...(await benchStructural()), ...(await benchScanThreads())]) console.log(`| ${m} | ${r} | ${t} |`);
+}
+
+if (want("lsp")) {
+  console.log("\nLanguage servers and test runs (median of BENCH_LSP_RUNS, default 3)");
+  console.log("| measure | result | note |\n|---|---|---|");
+  for (const [m, r, t] of await benchCodeIntelligence()) console.log(`| ${m} | ${r} | ${t} |`);
 }
