@@ -93,7 +93,7 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
     heading(`LSP ${props.lspServers.length}`);
     for (const name of props.lspServers) {
       const state = view.lsp[name]?.state;
-      rows.push({ text: `● ${safeText(name).replace(/\n/g, " ")} ${state ?? "idle"}`, color: LSP_COLOR[state ?? "idle"] });
+      rows.push({ text: `● ${oneLine(name)} ${state ?? "idle"}`, color: LSP_COLOR[state ?? "idle"] });
     }
   }
 

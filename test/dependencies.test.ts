@@ -20,6 +20,9 @@ const NOT_IMPORTED: Record<string, string> = {
   tsx: "npm run bench runs the benchmarks with it",
   "tree-sitter-wasms": "the structural tools' grammars: .wasm files loaded by path (tools/lib/structural/grammars.ts)",
   vite: "vitest's peer dependency, pinned to a version that runs on Node 20",
+  "typescript-language-server": "a real language server the tests start (a built-in [lsp] server, found in node_modules/.bin)",
+  pyright: "a real language server the tests start (pyright-langserver, a built-in [lsp] server)",
+  jest: "a real test runner the run_tests tests run (npx --no-install jest)",
 };
 
 function files(dir: string): string[] {
