@@ -48,6 +48,22 @@ export interface ClientOptions {
 
 const BARRIER_METHOD = "$/yuj/sync";
 
+/** Sees every message in the order it arrived, before the connection dispatches it; `observe` false keeps it. */
+class ObservedReader extends rpc.StreamMessageReader {
+  constructor(
+    readable: NodeJS.ReadableStream,
+    private readonly observe: (m: Message) => boolean,
+  ) {
+    super(readable);
+  }
+
+  override listen(callback: (m: Message) => void) {
+    return super.listen((m) => {
+      if (this.observe(m)) callback(m);
+    });
+  }
+}
+
 export class LspClient {
   readonly server: LspServerConfig;
   readonly root: string;
@@ -67,17 +83,8 @@ export class LspClient {
     this.root = opts.root;
     this.proc = opts.proc;
     const { child } = opts.proc;
-    const client = this;
-    // Sees every message in the order it arrived, before the connection dispatches it.
-    class ObservedReader extends rpc.StreamMessageReader {
-      override listen(callback: (m: Message) => void) {
-        return super.listen((m) => {
-          if (client.observe(m)) callback(m);
-        });
-      }
-    }
     this.writer = new rpc.StreamMessageWriter(child.stdin!);
-    this.conn = rpc.createMessageConnection(new ObservedReader(child.stdout!), this.writer);
+    this.conn = rpc.createMessageConnection(new ObservedReader(child.stdout!, (m) => this.observe(m)), this.writer);
     this.conn.onRequest((method, params) => this.answer(method, params));
     this.conn.onNotification(() => {});
     this.conn.onError(() => {});

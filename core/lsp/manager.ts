@@ -118,7 +118,7 @@ export function createLspManager(opts: LspManagerOptions): LspService {
     entries.delete(e.key);
     const client = e.client ?? (await e.starting?.then((c) => ("error" in c ? undefined : c)));
     await client?.shutdown(SHUTDOWN_REQUEST_MS).catch(() => {});
-    await Promise.race([e.proc?.exited, clock.sleep(STOP_GRACE_MS)]);
+    if (e.proc) await exitedWithin(e.proc, STOP_GRACE_MS);
     await e.proc?.stop(STOP_GRACE_MS, clock);
     saveRegistry();
     emitState(e, "stopped", why);
@@ -245,6 +245,17 @@ export function createLspManager(opts: LspManagerOptions): LspService {
       registry.removePointer();
     },
   };
+}
+
+/** Waits for the process to end by itself, at most `ms` (a timer that does not outlive the wait). */
+function exitedWithin(proc: ServerProcess, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void proc.exited.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** `work`'s value, or undefined once `signal` fires first. */

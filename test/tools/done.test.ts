@@ -26,7 +26,7 @@ describe("builtin handlers", () => {
     expect([...handlers.keys()].sort()).toEqual([
       "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "checkpoint", "chord_apply_patch",
       "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "list_definitions", "notebook_edit", "question", "read", "read_artifact", "rewind", "save_artifact", "shell", "structural_edit", "structural_search",
+      "list_definitions", "lsp", "notebook_edit", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "structural_edit", "structural_search",
       "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "write", "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
@@ -55,11 +55,13 @@ describe("builtin handlers", () => {
       job_list: true,
       job_output: true,
       list_definitions: true,
+      lsp: true,
       notebook_edit: false,
       question: false,
       read: true,
       read_artifact: true,
       rewind: false,
+      run_tests: false,
       save_artifact: false,
       shell: false,
       structural_edit: false,
