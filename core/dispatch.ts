@@ -164,6 +164,7 @@ async function runHandler(
     ...hiddenFiles(deps.gate, p.call.name),
     ...(deps.session?.jobs ? { jobs: deps.session.jobs } : {}),
     ...(deps.session?.terminals ? { terminals: deps.session.terminals } : {}),
+    ...(deps.session?.lsp ? { lsp: deps.session.lsp } : {}),
     ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { isolatedEnv, runCli, startCli, waitUntil } from "../support/cli.js";
 import { repoRoot } from "../support/loop-harness.js";
 import { pythonWithPytest } from "../support/python.js";
+import { livePidsWith } from "../support/procs.js";
 import { PROBE_SERVER, processesIn, TS_CONFIG } from "../lsp/support.js";
 
 const PYTEST = pythonWithPytest();
@@ -78,13 +79,22 @@ describe("language-server feedback in a run", () => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
     await waitUntil(() => out.includes('"name":"write"') && out.includes('"type":"tool_result"'), "the write's result", 120_000);
-    expect(processesIn(cwd).length).toBeGreaterThan(0);
+    // The server as the host sees it: bwrap (or the server itself, unsandboxed) with its argv naming the project.
+    const cmdline = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      } catch {
+        return ""; // gone meanwhile
+      }
+    };
+    const servers = () => livePidsWith("pyright-langserver").filter((pid) => cmdline(pid).includes(cwd) || processesIn(cwd).includes(pid));
+    expect(servers().length).toBeGreaterThan(0);
     child.kill("SIGKILL");
     await done;
     // Inside the sandbox bwrap dies with yuj; outside, the server watches
     // yuj's pid, and the next start ends what is left by the running pointer.
     await runCli(["sessions"], { cwd, env: e });
-    await waitUntil(() => processesIn(cwd).length === 0, "no language server left", 15_000);
+    await waitUntil(() => servers().length === 0, "no language server left", 15_000);
   }, 200_000);
 });
 
@@ -108,7 +118,9 @@ describe("a server yuj did not get to stop", () => {
     child.kill("SIGKILL");
     await done;
     await new Promise((r) => setTimeout(r, 500));
-    expect(processesIn(cwd)).toHaveLength(1); // the probe lingers
+    // The probe lingers (beside the bash job the run had started, if it had).
+    const probes = () => livePidsWith("probe-server.mjs").filter((pid) => processesIn(cwd).includes(pid));
+    expect(probes()).toHaveLength(1);
     const next = await runCli(["tool", "read", '{"path":"x.probe"}', "--config", "scripted.toml"], { cwd, env: e });
     expect(next.stderr).toMatch(/ended \d+ process group\(s\) or process\(es\) left by an earlier yuj that was killed: .*process group \d+ \(.*probe-server\.mjs\)/);
     await waitUntil(() => processesIn(cwd).length === 0, "the probe ended", 10_000);
