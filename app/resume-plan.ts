@@ -9,7 +9,7 @@ import type { LoopInput } from "../core/loop.js";
 import type { SessionState, SessionStatus } from "../core/session-state.js";
 import { sessionLayout } from "../core/session.js";
 import { lastTraceSeq } from "../core/trace.js";
-import { answerText } from "../tools/ask_user.js";
+import { answerText } from "../tools/yuj/ask_user.js";
 import { FatalError } from "./errors.js";
 import type { ShownStatus } from "./find-session.js";
 

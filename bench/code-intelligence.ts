@@ -16,7 +16,7 @@ import { commandEnv } from "../core/jobs/shell-env.js";
 import { createLspManager } from "../core/lsp/manager.js";
 import { createSandbox } from "../core/sandbox/index.js";
 import { nodeServices } from "../core/services.js";
-import { runTestsTool } from "../tools/run_tests.js";
+import { runTestsTool } from "../tools/yuj/run_tests.js";
 import { pythonWithPytest } from "../test/support/python.js";
 import { BIN_DIR, TS_CONFIG } from "../test/lsp/support.js";
 

@@ -29,14 +29,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext, ToolHandler } from "../core/tool-types.js";
 import { makeToolContext } from "../test/support/tool-context.js";
-import { applyPatchTool } from "../tools/apply_patch.js";
+import { applyPatchTool } from "../tools/yuj/apply_patch.js";
 import { chordEditTool } from "../tools/chord/edit.js";
 import { chordGrepTool } from "../tools/chord/grep.js";
-import { chordApplyPatchTool } from "../tools/chord_apply_patch.js";
-import { editTool } from "../tools/edit.js";
-import { grepTool } from "../tools/grep.js";
-import { grepFallback } from "../tools/lib/grep-fallback.js";
-import { udiffTool } from "../tools/udiff.js";
+import { chordApplyPatchTool } from "../tools/chord/apply_patch.js";
+import { editTool } from "../tools/yuj/edit.js";
+import { grepTool } from "../tools/yuj/grep.js";
+import { grepFallback } from "../tools/lib/grep/fallback.js";
+import { udiffTool } from "../tools/yuj/udiff.js";
 
 type Row = [string, string, string];
 

@@ -10,7 +10,7 @@ import { defaultConfig } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent } from "../core/events.js";
 import { createJobManager } from "../core/jobs/manager.js";
 import { nodeServices } from "../core/services.js";
-import { bashTool } from "../tools/bash.js";
+import { bashTool } from "../tools/yuj/bash.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -2,12 +2,12 @@
 // these ids; adding a tool means adding its handler to this list.
 
 import type { ToolHandler } from "../core/tool-types.js";
-import { applyPatchTool } from "./apply_patch.js";
-import { askUserTool } from "./ask_user.js";
-import { bashKillTool } from "./bash_kill.js";
-import { bashPollTool } from "./bash_poll.js";
-import { bashTool } from "./bash.js";
-import { chordApplyPatchTool } from "./chord_apply_patch.js";
+import { applyPatchTool } from "./yuj/apply_patch.js";
+import { askUserTool } from "./yuj/ask_user.js";
+import { bashKillTool } from "./yuj/bash_kill.js";
+import { bashPollTool } from "./yuj/bash_poll.js";
+import { bashTool } from "./yuj/bash.js";
+import { chordApplyPatchTool } from "./chord/apply_patch.js";
 import { chordDeleteTool } from "./chord/delete.js";
 import { chordEditTool } from "./chord/edit.js";
 import { chordGlobTool } from "./chord/glob.js";
@@ -15,37 +15,37 @@ import { chordGrepTool } from "./chord/grep.js";
 import { chordReadTool } from "./chord/read.js";
 import { viewImageTool } from "./chord/view_image.js";
 import { chordWriteTool } from "./chord/write.js";
-import { doneTool } from "./done.js";
-import { editTool } from "./edit.js";
-import { exitPlanModeTool } from "./exit_plan_mode.js";
-import { globTool } from "./glob.js";
-import { grepTool } from "./grep.js";
-import { jobKillTool } from "./job_kill.js";
-import { jobListTool } from "./job_list.js";
-import { jobOutputTool } from "./job_output.js";
-import { notebookEditTool } from "./notebook_edit.js";
-import { readTool } from "./read.js";
-import { shellTool } from "./shell.js";
-import { terminalIoTool } from "./terminal_io.js";
-import { terminalStartTool } from "./terminal_start.js";
-import { udiffTool } from "./udiff.js";
-import { writeTool } from "./write.js";
-import { checkpointTool } from "./checkpoint.js";
+import { doneTool } from "./yuj/done.js";
+import { editTool } from "./yuj/edit.js";
+import { exitPlanModeTool } from "./yuj/exit_plan_mode.js";
+import { globTool } from "./yuj/glob.js";
+import { grepTool } from "./yuj/grep.js";
+import { jobKillTool } from "./chord/job_kill.js";
+import { jobListTool } from "./chord/job_list.js";
+import { jobOutputTool } from "./chord/job_output.js";
+import { notebookEditTool } from "./yuj/notebook_edit.js";
+import { readTool } from "./yuj/read.js";
+import { shellTool } from "./chord/shell.js";
+import { terminalIoTool } from "./yuj/terminal_io.js";
+import { terminalStartTool } from "./yuj/terminal_start.js";
+import { udiffTool } from "./yuj/udiff.js";
+import { writeTool } from "./yuj/write.js";
+import { checkpointTool } from "./yuj/checkpoint.js";
 import { chordDoneTool } from "./chord/done.js";
 import { questionTool } from "./chord/question.js";
 import { readArtifactTool } from "./chord/read_artifact.js";
 import { saveArtifactTool } from "./chord/save_artifact.js";
 import { todoWriteTool } from "./chord/todo_write.js";
-import { rewindTool } from "./rewind.js";
-import { thinkTool } from "./think.js";
-import { writeTodosTool } from "./write_todos.js";
+import { rewindTool } from "./yuj/rewind.js";
+import { thinkTool } from "./yuj/think.js";
+import { writeTodosTool } from "./yuj/write_todos.js";
 // Code intelligence (tree-sitter loads on first use)
-import { listDefinitionsTool } from "./list_definitions.js";
-import { structuralEditTool } from "./structural_edit.js";
-import { structuralSearchTool } from "./structural_search.js";
+import { listDefinitionsTool } from "./yuj/list_definitions.js";
+import { structuralEditTool } from "./yuj/structural_edit.js";
+import { structuralSearchTool } from "./yuj/structural_search.js";
 // Code intelligence: language servers and test runs
-import { lspTool } from "./lsp.js";
-import { runTestsTool } from "./run_tests.js";
+import { lspTool } from "./yuj/lsp.js";
+import { runTestsTool } from "./yuj/run_tests.js";
 
 const HANDLERS: readonly ToolHandler[] = [
   // Yuj surface

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTerminalManager, type TerminalManager } from "../../core/jobs/terminal.js";
 import { BoundedText, splitPartialTail } from "../../core/jobs/terminal-text.js";
 import { modelText } from "../../core/text/escapes.js";
-import { terminalIoTool } from "../../tools/terminal_io.js";
-import { terminalStartTool } from "../../tools/terminal_start.js";
+import { terminalIoTool } from "../../tools/yuj/terminal_io.js";
+import { terminalStartTool } from "../../tools/yuj/terminal_start.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 // Anything a terminal could paint with: ESC, BEL, CR, backspace, C1 controls.

@@ -4,7 +4,7 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applyPatchTool } from "../../tools/apply_patch.js";
+import { applyPatchTool } from "../../tools/yuj/apply_patch.js";
 import { parseV4A } from "../../tools/lib/patch/v4a-parse.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

@@ -4,7 +4,7 @@ import { prepareCall } from "../../core/dispatch.js";
 import { activateTools } from "../../core/profiles/activate.js";
 import { loadProfile } from "../../core/profiles/load.js";
 import { builtinHandlers } from "../../tools/registry.js";
-import { askUserTool } from "../../tools/ask_user.js";
+import { askUserTool } from "../../tools/yuj/ask_user.js";
 import { join } from "node:path";
 import { repoRoot } from "../support/loop-harness.js";
 import { makeToolContext } from "../support/tool-context.js";

@@ -1,6 +1,6 @@
 import * as fsp from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bashTool, exitMeaning } from "../../tools/bash.js";
+import { bashTool, exitMeaning } from "../../tools/yuj/bash.js";
 import { collapseBlankLines, collapseDuplicateLines } from "../../tools/lib/output-filters.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

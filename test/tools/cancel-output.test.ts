@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createJobManager } from "../../core/jobs/manager.js";
 import type { JobManager } from "../../core/jobs/types.js";
 import type { ToolHandler } from "../../core/tool-types.js";
-import { bashTool } from "../../tools/bash.js";
-import { shellTool } from "../../tools/shell.js";
+import { bashTool } from "../../tools/yuj/bash.js";
+import { shellTool } from "../../tools/chord/shell.js";
 import { liveMembers, until } from "../jobs/support.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

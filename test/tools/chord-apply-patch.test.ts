@@ -1,7 +1,7 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chordApplyPatchTool } from "../../tools/chord_apply_patch.js";
+import { chordApplyPatchTool } from "../../tools/chord/apply_patch.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;

@@ -9,7 +9,7 @@ import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import iconv from "iconv-lite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chordApplyPatchTool } from "../../tools/chord_apply_patch.js";
+import { chordApplyPatchTool } from "../../tools/chord/apply_patch.js";
 import { chordEditTool } from "../../tools/chord/edit.js";
 import { chordReadTool } from "../../tools/chord/read.js";
 import { chordWriteTool } from "../../tools/chord/write.js";

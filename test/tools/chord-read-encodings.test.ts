@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordReadTool } from "../../tools/chord/read.js";
 import { chordWriteTool } from "../../tools/chord/write.js";
-import { decodeForChord } from "../../tools/lib/chord-decode.js";
+import { decodeForChord } from "../../tools/lib/chord/decode.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;

@@ -11,7 +11,7 @@ import { shapeHistory, type ConversationRoles } from "../../core/context/shape.j
 import type { HistoryItem } from "../../core/history.js";
 import { createProvider } from "../../core/providers/index.js";
 import { parseScenario } from "../../core/providers/scenario.js";
-import { THINK_RESULT } from "../../tools/think.js";
+import { THINK_RESULT } from "../../tools/yuj/think.js";
 import { activateTools } from "../../core/profiles/activate.js";
 import { loadProfile } from "../../core/profiles/load.js";
 import { builtinHandlers } from "../../tools/registry.js";

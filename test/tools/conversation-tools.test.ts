@@ -9,14 +9,14 @@ import { defaultConfig, type Config } from "../../core/config/schema.js";
 import type { HistoryItem } from "../../core/history.js";
 import { activateTools } from "../../core/profiles/activate.js";
 import { checkProfile, loadProfile } from "../../core/profiles/load.js";
-import { checkpointTool } from "../../tools/checkpoint.js";
+import { checkpointTool } from "../../tools/yuj/checkpoint.js";
 import { chordDoneSchema, chordDoneTool } from "../../tools/chord/done.js";
 import { questionSchema, questionTool } from "../../tools/chord/question.js";
 import { todoWriteSchema, todoWriteTool } from "../../tools/chord/todo_write.js";
 import { builtinHandlers } from "../../tools/registry.js";
-import { rewindTool } from "../../tools/rewind.js";
-import { THINK_RESULT, thinkSchema, thinkTool } from "../../tools/think.js";
-import { writeTodosSchema, writeTodosTool } from "../../tools/write_todos.js";
+import { rewindTool } from "../../tools/yuj/rewind.js";
+import { THINK_RESULT, thinkSchema, thinkTool } from "../../tools/yuj/think.js";
+import { writeTodosSchema, writeTodosTool } from "../../tools/yuj/write_todos.js";
 import { repoRoot } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

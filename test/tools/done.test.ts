@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { doneTool } from "../../tools/done.js";
+import { doneTool } from "../../tools/yuj/done.js";
 import { builtinHandlers } from "../../tools/registry.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

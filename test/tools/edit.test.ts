@@ -1,7 +1,7 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { editTool } from "../../tools/edit.js";
+import { editTool } from "../../tools/yuj/edit.js";
 import { findCandidates, formatCandidates, similarity } from "../../tools/lib/edit-candidates.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chordGrepTool } from "../../tools/chord/grep.js";
-import { grepTool } from "../../tools/grep.js";
+import { grepTool } from "../../tools/yuj/grep.js";
 import { matchFile, matchLine, writeMatchTree } from "../support/big-files.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

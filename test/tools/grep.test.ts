@@ -1,8 +1,9 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { findRipgrep, grepTool } from "../../tools/grep.js";
-import { grepFallback } from "../../tools/lib/grep-fallback.js";
+import { grepTool } from "../../tools/yuj/grep.js";
+import { findRipgrep } from "../../tools/lib/grep/ripgrep.js";
+import { grepFallback } from "../../tools/lib/grep/fallback.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;

@@ -5,13 +5,13 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolHandler } from "../../core/tool-types.js";
-import { bashKillTool } from "../../tools/bash_kill.js";
-import { bashPollTool } from "../../tools/bash_poll.js";
-import { bashTool } from "../../tools/bash.js";
-import { jobKillTool } from "../../tools/job_kill.js";
-import { jobListTool } from "../../tools/job_list.js";
-import { jobOutputTool } from "../../tools/job_output.js";
-import { shellTool } from "../../tools/shell.js";
+import { bashKillTool } from "../../tools/yuj/bash_kill.js";
+import { bashPollTool } from "../../tools/yuj/bash_poll.js";
+import { bashTool } from "../../tools/yuj/bash.js";
+import { jobKillTool } from "../../tools/chord/job_kill.js";
+import { jobListTool } from "../../tools/chord/job_list.js";
+import { jobOutputTool } from "../../tools/chord/job_output.js";
+import { shellTool } from "../../tools/chord/shell.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;

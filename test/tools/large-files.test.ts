@@ -12,12 +12,12 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPatchTool } from "../../tools/apply_patch.js";
+import { applyPatchTool } from "../../tools/yuj/apply_patch.js";
 import { chordEditTool } from "../../tools/chord/edit.js";
 import { chordReadTool } from "../../tools/chord/read.js";
 import { chordWriteTool } from "../../tools/chord/write.js";
-import { editTool } from "../../tools/edit.js";
-import { readTool } from "../../tools/read.js";
+import { editTool } from "../../tools/yuj/edit.js";
+import { readTool } from "../../tools/yuj/read.js";
 import { numberedLine, writeNumberedFile, writeSparseText } from "../support/big-files.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

@@ -5,7 +5,7 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listDefinitionsTool } from "../../tools/list_definitions.js";
+import { listDefinitionsTool } from "../../tools/yuj/list_definitions.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "structural");

@@ -4,7 +4,7 @@
 
 import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lspTool } from "../../tools/lsp.js";
+import { lspTool } from "../../tools/yuj/lsp.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { makeLspHarness, TS_CONFIG, type LspHarness } from "../lsp/support.js";
 

@@ -8,7 +8,7 @@ import * as fsp from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { notebookEditTool } from "../../tools/notebook_edit.js";
+import { notebookEditTool } from "../../tools/yuj/notebook_edit.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
 

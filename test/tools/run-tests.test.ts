@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createJobManager } from "../../core/jobs/manager.js";
 import { commandEnv } from "../../core/jobs/shell-env.js";
 import { createSandbox } from "../../core/sandbox/index.js";
-import { RUN_TESTS_DISABLED, runTestsTool } from "../../tools/run_tests.js";
+import { RUN_TESTS_DISABLED, runTestsTool } from "../../tools/yuj/run_tests.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { repoRoot } from "../support/loop-harness.js";
 import { pythonWithPytest } from "../support/python.js";

@@ -9,8 +9,8 @@ import { statSync, readFileSync, utimesSync, writeFileSync, mkdtempSync, rmSync 
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { structuralEditTool } from "../../tools/structural_edit.js";
-import { structuralSearchTool } from "../../tools/structural_search.js";
+import { structuralEditTool } from "../../tools/yuj/structural_edit.js";
+import { structuralSearchTool } from "../../tools/yuj/structural_search.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
 import { describeCall } from "../../core/approvals/describe.js";

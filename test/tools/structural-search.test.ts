@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { structuralSearchTool } from "../../tools/structural_search.js";
+import { structuralSearchTool } from "../../tools/yuj/structural_search.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "..", "fixtures", "structural");

@@ -1,7 +1,8 @@
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseUdiff, udiffTool } from "../../tools/udiff.js";
+import { parseUdiff } from "../../tools/lib/patch/udiff-parse.js";
+import { udiffTool } from "../../tools/yuj/udiff.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;

@@ -7,7 +7,7 @@
 import { readlink } from "node:fs/promises";
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { backupBytes, backupFile, forget, resolveNoFollow } from "./observations.js";
+import { backupBytes, backupFile, forget, resolveNoFollow } from "../lib/chord/observations.js";
 
 export const chordDeleteSchema = z.object({
   paths: z.union([z.string(), z.array(z.string()).min(1)]),

@@ -10,8 +10,8 @@ import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../lib/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMean, resolveInCwd } from "../lib/paths.js";
-import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord-encode.js";
-import { backupBytes, noteOwnChange, observation, plain, sha256 } from "./observations.js";
+import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
+import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
 
 export const chordEditSchema = z.object({
   path: z.string(),

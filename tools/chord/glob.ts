@@ -10,7 +10,7 @@ import { walkFiles } from "../lib/walk-files.js";
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
-import { plain } from "./observations.js";
+import { plain } from "../lib/chord/observations.js";
 
 export const chordGlobSchema = z.object({
   patterns: z.union([z.string(), z.array(z.string()).min(1)]),

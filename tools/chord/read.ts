@@ -8,12 +8,12 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
-import { locateFile } from "./locate-file.js";
-import { decodeForChord, unicodeBom, type ChordDecoded } from "../lib/chord-decode.js";
+import { locateFile } from "../lib/chord/locate-file.js";
+import { decodeForChord, unicodeBom, type ChordDecoded } from "../lib/chord/decode.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
-import { noteCompleteRead, sha256 } from "./observations.js";
+import { noteCompleteRead, sha256 } from "../lib/chord/observations.js";
 
 export const chordReadSchema = z.object({
   path: z.string(),

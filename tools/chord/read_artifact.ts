@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { splitLines } from "../lib/text-file.js";
-import { ArtifactError, resolveArtifactPath, sha256Hex } from "./artifact-store.js";
+import { ArtifactError, resolveArtifactPath, sha256Hex } from "../lib/chord/artifact-store.js";
 import { READ_BUDGET_BYTES } from "./read.js";
 
 export const ARTIFACT_READ_MAX_LINES = 2000;

@@ -22,7 +22,7 @@ import {
   replaceAtomic,
   safeFilename,
   sha256Hex,
-} from "./artifact-store.js";
+} from "../lib/chord/artifact-store.js";
 
 export const RESULT_TYPE_MAX_BYTES = 256;
 export const RESULT_MAX_BYTES = 10 * 1024 * 1024;

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { fail, type ToolHandler } from "../../core/tool-types.js";
 import { FORMAT_NAMES, MAX_EDGE, normaliseImage, sniffImage, unsupportedMessage } from "../lib/image.js";
-import { locateFile } from "./locate-file.js";
+import { locateFile } from "../lib/chord/locate-file.js";
 
 export const viewImageSchema = z.object({
   path: z.string(),

@@ -10,7 +10,7 @@
 
 import type { Guard, GuardCall } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
-import { PLAN_FILE } from "../exit_plan_mode.js";
+import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { isVerification, mutationTargets } from "./mutations.js";
 

@@ -23,7 +23,7 @@
 
 import type { Guard, GuardCall, GuardContext } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
-import { PLAN_FILE } from "../exit_plan_mode.js";
+import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { isInspectionCommand, shellCall } from "./mutations.js";
 

@@ -7,10 +7,9 @@
 import * as path from "node:path";
 import { minimatch } from "minimatch";
 import type { ToolContext } from "../../../core/tool-types.js";
-import { findRipgrep } from "../../grep.js";
+import { findRipgrep, runRg } from "../grep/ripgrep.js";
 import { IgnoreRules } from "../ignore-rules.js";
 import { displayPath } from "../paths.js";
-import { streamRg } from "../rg-stream.js";
 
 export interface FileListing {
   ok: boolean;
@@ -38,7 +37,7 @@ async function viaRipgrep(ctx: ToolContext, rg: string, scope: { abs: string; cw
   if (glob) argv.push("--glob", glob);
   argv.push("--", scope.abs);
   const files: string[] = [];
-  const res = await streamRg(ctx, {
+  const res = await runRg(ctx, {
     rg,
     argv,
     cwd: ctx.cwd,

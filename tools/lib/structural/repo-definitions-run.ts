@@ -12,7 +12,7 @@
 import * as path from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
-import { pageNumber } from "../grep-page.js";
+import { pageNumber } from "../grep/lines.js";
 import { resolveInCwd } from "../paths.js";
 import { envelope, sha256Hex, type Attr } from "./envelope.js";
 import { listFiles } from "./files.js";

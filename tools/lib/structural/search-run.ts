@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES } from "../file-limits.js";
 import { resolveInCwd } from "../paths.js";
-import { pageNumber } from "../grep-page.js";
+import { pageNumber } from "../grep/lines.js";
 import { envelope, errorEnvelope, type Attr } from "./envelope.js";
 import { listFiles } from "./files.js";
 import { GrammarMissing } from "./grammars.js";

@@ -1,0 +1,41 @@
+// Chord `job_kill`: stop a job and everything in its process group. A
+// teardown that cannot be proven (the group number may have been reused)
+// is reported as unconfirmed, never guessed.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import type { JobManager } from "../../core/jobs/types.js";
+import { NO_JOBS } from "../lib/foreground.js";
+import { isLive, statusLine } from "../lib/job-format.js";
+
+export const jobKillSchema = z.object({
+  job_id: z.string(),
+  reason: z.string().optional(),
+});
+
+export function unknownJob(jobs: JobManager, id: string): string {
+  const known = jobs.list({ includeFinished: true }).map((j) => j.id);
+  return `ERROR: no job "${id}". ` + (known.length ? `Known jobs: ${known.join(", ")}.` : "No jobs have been started.");
+}
+
+export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
+  id: "job_kill",
+  schema: jobKillSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    const job = jobs.get(args.job_id);
+    if (!job) return fail(unknownJob(jobs, args.job_id));
+    if (!isLive(job)) return ok(`Job ${job.id} had already ended. ${statusLine(job)}`);
+    const result = await jobs.kill(job.id, args.reason);
+    if (!result.confirmed) {
+      return ok(
+        `Teardown of job ${job.id} is unconfirmed: its command exited and no process recorded in its process group ` +
+          `${job.pid} could be proven to still be there, so the group was not signalled (its number may have been reused). ` +
+          `Processes that left the group on purpose (setsid) are not tracked. ${statusLine(result.snapshot)}`,
+      );
+    }
+    return ok(`Stopped job ${job.id}${args.reason ? ` (${args.reason})` : ""}. ${statusLine(result.snapshot)}`);
+  },
+};

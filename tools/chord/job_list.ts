@@ -1,0 +1,27 @@
+// Chord `job_list`: the jobs this session can read or stop.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { NO_JOBS } from "../lib/foreground.js";
+import { jobRow } from "../lib/job-format.js";
+
+export const jobListSchema = z.object({
+  include_finished: z.boolean().optional(),
+});
+
+export const jobListTool: ToolHandler<typeof jobListSchema> = {
+  id: "job_list",
+  schema: jobListSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    const list = jobs.list({ includeFinished: args.include_finished ?? false });
+    if (list.length === 0) {
+      return ok(args.include_finished ? "No jobs." : "No running jobs. Pass include_finished: true to see finished ones.");
+    }
+    const now = Date.now();
+    const header = "id | status | elapsed | quiet | deadline | label";
+    return ok([header, ...list.map((j) => jobRow(j, now))].join("\n"));
+  },
+};

@@ -1,0 +1,72 @@
+// Chord `job_output`: a background job's output since the previous read,
+// then its [status: ...] line. Waits are bounded; an expired wait is not an
+// error. Repeated empty non-blocking reads are called polling, then refused.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import type { JobManager } from "../../core/jobs/types.js";
+import { NO_JOBS } from "../lib/foreground.js";
+import { formatDuration, isLive, repoNoticeLine, statusLine } from "../lib/job-format.js";
+import { unknownJob } from "./job_kill.js";
+
+export const jobOutputSchema = z.object({
+  job_id: z.string(),
+  wait: z.enum(["none", "output", "exit"]).optional(),
+});
+
+export const MAX_WAIT_MS = 30_000;
+const PREVIEW_BYTES = 16 * 1024;
+/** The second empty non-blocking read is called polling; the third is refused. */
+const POLLING_NOTICE_AT = 2;
+const POLLING_REJECT_AT = 3;
+
+// Consecutive empty non-blocking reads, per job, per session.
+const emptyReads = new WeakMap<JobManager, Map<string, number>>();
+
+export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
+  id: "job_output",
+  schema: jobOutputSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    const before = jobs.get(args.job_id);
+    if (!before) return fail(unknownJob(jobs, args.job_id));
+    let counts = emptyReads.get(jobs);
+    if (!counts) emptyReads.set(jobs, (counts = new Map()));
+
+    const wait = args.wait ?? "none";
+    let notice = "";
+    if (wait !== "none" && isLive(before)) {
+      const result = await jobs.wait(args.job_id, wait === "exit" ? "exit" : "output", MAX_WAIT_MS, ctx.signal);
+      if (result === "timeout" || result === "cancelled") {
+        const now = jobs.get(args.job_id)!;
+        const how = result === "timeout" ? `timed out after ${formatDuration(MAX_WAIT_MS)}` : "was cancelled";
+        notice = `[notice] the ${wait} wait ${how}; the job is still running (quiet for ${formatDuration(Date.now() - now.lastOutputAt)})`;
+      }
+    }
+    const read = await jobs.readNew(args.job_id, PREVIEW_BYTES);
+    const live = isLive(read.snapshot);
+
+    if (wait === "none" && read.newBytes === 0 && live) {
+      const n = (counts.get(args.job_id) ?? 0) + 1;
+      counts.set(args.job_id, n);
+      if (n >= POLLING_REJECT_AT) {
+        return fail(
+          `ERROR: polling rejected: job ${args.job_id} produced no new output over ${n} non-blocking reads. ` +
+            `Call job_output with wait: "output" or wait: "exit", or do other work: you will be notified when the job finishes.`,
+        );
+      }
+      const lines = ["(no new output)", statusLine(read.snapshot)];
+      if (n >= POLLING_NOTICE_AT) {
+        lines.push(
+          `[notice] polling: no new output since your last read. Use wait: "output" or "exit" instead; another empty non-blocking read will be rejected.`,
+        );
+      }
+      return ok(lines.join("\n"));
+    }
+    counts.delete(args.job_id);
+    const body = read.text.replace(/\n+$/, "") || (read.newBytes === 0 ? "(no new output)" : "");
+    return ok([body, statusLine(read.snapshot), repoNoticeLine(read.snapshot), notice].filter(Boolean).join("\n"));
+  },
+};

@@ -1,0 +1,141 @@
+// Chord `shell`: one non-interactive command in the foreground or as a
+// background job. A foreground command that outlives yield_time_ms, or
+// whose shell exits while processes it started still run, is handed back as
+// a job so no turn ever blocks on it (Chord "Command execution and timeouts").
+
+import { z } from "zod";
+import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import type { JobSnapshot } from "../../core/jobs/types.js";
+import { resolveInCwd } from "../lib/paths.js";
+import { NO_JOBS, waitForeground } from "../lib/foreground.js";
+import { formatDuration, repoNoticeLine, statusLine } from "../lib/job-format.js";
+import { isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "../lib/shell-rules.js";
+
+export const shellSchema = z.object({
+  command: z.string(),
+  description: z.string().optional(),
+  workdir: z.string().optional(),
+  run_in_background: z.boolean().optional(),
+  yield_time_ms: z.number().int().min(0).optional(),
+  timeout_ms: z.number().int().min(0).optional(),
+});
+
+export const FOREGROUND_TIMEOUT_MS = 600_000;
+export const BACKGROUND_TIMEOUT_CAP_MS = 21_600_000;
+export const DEFAULT_YIELD_MS = 90_000;
+/** Pipelines through tail/grep that ran at least this long get the reminder. */
+const REMINDER_AFTER_MS = 3000;
+const PREVIEW_BYTES = 16 * 1024;
+
+type Args = z.infer<typeof shellSchema>;
+
+export const shellTool: ToolHandler<typeof shellSchema> = {
+  id: "shell",
+  schema: shellSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    if (!args.command.trim()) return fail("ERROR: command is empty");
+    const cwd = await workdir(args, ctx);
+    if (typeof cwd !== "string") return cwd;
+    return args.run_in_background ? startBackground(args, cwd, ctx) : runForeground(args, cwd, ctx);
+  },
+};
+
+async function workdir(args: Args, ctx: ToolContext): Promise<string | ToolResult> {
+  if (!args.workdir) return ctx.cwd;
+  const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.workdir);
+  if (!where.ok) return fail(where.error);
+  try {
+    if ((await ctx.services.fs.stat(where.abs)).isDirectory()) return where.abs;
+  } catch {
+    /* reported below */
+  }
+  return fail(`ERROR: workdir is not a directory: ${args.workdir}`);
+}
+
+function startBackground(args: Args, cwd: string, ctx: ToolContext): ToolResult {
+  const notes: string[] = [];
+  let deadlineMs: number | undefined;
+  if (args.timeout_ms !== undefined && args.timeout_ms > 0) {
+    deadlineMs = Math.min(args.timeout_ms, BACKGROUND_TIMEOUT_CAP_MS);
+    if (args.timeout_ms > BACKGROUND_TIMEOUT_CAP_MS) notes.push(`timeout_ms capped at ${BACKGROUND_TIMEOUT_CAP_MS} (6 h)`);
+  }
+  const job = ctx.jobs!.start({
+    command: args.command,
+    cwd,
+    background: true,
+    callId: ctx.callId,
+    ...(args.description ? { label: args.description } : {}),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  });
+  const lines = [
+    `Started background job ${job.id}: ${job.label}`,
+    deadlineMs === undefined ? "Deadline: none" : `Deadline: ${formatDuration(deadlineMs)}`,
+    ...notes.map((n) => `Note: ${n}`),
+    "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.",
+  ];
+  return ok(lines.join("\n"));
+}
+
+async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise<ToolResult> {
+  const jobs = ctx.jobs!;
+  // A command made only of waits and short git queries gains nothing from
+  // running on in the background, so it keeps a deadline and never yields.
+  const pinned = isNonPromotable(args.command);
+  const notes: string[] = [];
+  let deadlineMs: number | undefined = FOREGROUND_TIMEOUT_MS;
+  if (args.timeout_ms !== undefined) {
+    if (args.timeout_ms === 0) deadlineMs = pinned ? FOREGROUND_TIMEOUT_MS : undefined;
+    else deadlineMs = Math.min(args.timeout_ms, FOREGROUND_TIMEOUT_MS);
+    if (args.timeout_ms > FOREGROUND_TIMEOUT_MS) notes.push(`timeout_ms capped at ${FOREGROUND_TIMEOUT_MS}`);
+    if (args.timeout_ms === 0 && pinned) notes.push("this command cannot run on in the background, so it keeps the default deadline");
+  }
+  const yieldMs = pinned ? Number.POSITIVE_INFINITY : (args.yield_time_ms ?? DEFAULT_YIELD_MS);
+  const job = jobs.start({
+    command: args.command,
+    cwd,
+    background: false,
+    callId: ctx.callId,
+    ...(args.description ? { label: args.description } : {}),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  });
+
+  const end = await waitForeground(jobs, job.id, yieldMs, ctx.signal);
+  // A cancel that lands after the command ended still wins: the user asked to stop.
+  if (end === "cancelled" || ctx.signal.aborted) {
+    await jobs.kill(job.id, "cancelled by the user");
+    return fail("ERROR: command cancelled");
+  }
+  const read = await jobs.readNew(job.id, PREVIEW_BYTES);
+  const output = read.text.replace(/\n+$/, "");
+  const snap = read.snapshot;
+  const tookMs = (snap.endedAt ?? Date.now()) - snap.startedAt;
+
+  if (end === "yielded" || end === "leader_exited") {
+    ctx.emit({ type: "job_promoted", jobId: job.id, callId: ctx.callId });
+    const why =
+      end === "yielded"
+        ? `Still running after ${formatDuration(tookMs)}: it continues as background job ${job.id}.`
+        : `The command exited, but processes it started still run: they continue as background job ${job.id}.`;
+    return ok(
+      joinParts(output || "(no output yet)", why, "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.", ...notes),
+    );
+  }
+  return finishedResult(args.command, output, snap, tookMs, notes);
+}
+
+function finishedResult(command: string, output: string, snap: JobSnapshot, tookMs: number, notes: string[]): ToolResult {
+  const parts = [output || "(no output)", statusLine(snap), repoNoticeLine(snap)];
+  if (tookMs >= 1000) parts.push(`(command took ${(tookMs / 1000).toFixed(1)}s)`);
+  if (snap.status === "timed_out") parts.push(`The command was stopped at its deadline.`);
+  if (tookMs >= REMINDER_AFTER_MS && needsPreservationReminder(command)) parts.push(PRESERVATION_REMINDER);
+  parts.push(...notes.map((n) => `Note: ${n}`));
+  const text = joinParts(...parts);
+  return snap.status === "exited" && snap.exitCode === 0 ? ok(text) : fail(text);
+}
+
+function joinParts(...parts: string[]): string {
+  return parts.filter((p) => p !== "").join("\n");
+}

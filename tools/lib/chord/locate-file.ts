@@ -1,0 +1,25 @@
+// The first step Chord's read and view_image share: resolve the path inside
+// the working directory and stat it, answering in Chord's own words when the
+// path escapes, is a directory, is unreadable or is missing (with a guess at
+// what was meant).
+
+import type { ToolContext } from "../../../core/tool-types.js";
+import { didYouMean, resolveInCwd } from "../paths.js";
+import { plain } from "./observations.js";
+
+export type Located = { ok: true; abs: string; size: number } | { ok: false; error: string };
+
+/** `directory` is the whole error for a directory: each tool says what to use instead. */
+export async function locateFile(ctx: ToolContext, input: string, directory: string): Promise<Located> {
+  const { fs } = ctx.services;
+  const where = await resolveInCwd(fs, ctx.cwd, input);
+  if (!where.ok) return { ok: false, error: plain(where.error) };
+  try {
+    const st = await fs.stat(where.abs);
+    if (st.isDirectory()) return { ok: false, error: directory };
+    return { ok: true, abs: where.abs, size: st.size };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${input}` };
+    return { ok: false, error: `file not found: ${input}${await didYouMean(fs, ctx.cwd, input)}` };
+  }
+}

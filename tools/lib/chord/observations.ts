@@ -1,0 +1,151 @@
+// What this session has seen of each file, for Chord's write gating (digest
+// §2.1): a complete read, or the session's own whole-file write, lets `write`
+// replace an existing file. Paged and budget-truncated reads record nothing.
+//
+// Keyed by session: a module-level Map from `ctx.sessionDir` to that session's
+// records. The session directory is the one per-session value every ToolContext
+// carries (a job manager is optional, and a WeakMap cannot key a string), and it
+// is unique per session, so two sessions in one process never share grants.
+// Entries are a few hashes per touched file; they live as long as the process.
+
+import { createHash } from "node:crypto";
+import { constants as fsConstants } from "node:fs";
+import * as path from "node:path";
+import type { FileSystem } from "../../../core/services.js";
+import { displayPath, gitDirError, isInGitDir, resolveInCwd } from "../paths.js";
+import { ownFileRefusal } from "../own-files.js";
+import type { OwnDir } from "../../../core/paths.js";
+
+export interface Observation {
+  /** sha256 of the content a complete read (or this session's later change) left. */
+  completeRead?: string;
+  /** sha256 of this session's own last whole-file write (or a later edit of it). */
+  ownWrite?: string;
+}
+
+const sessions = new Map<string, Map<string, Observation>>();
+
+function records(sessionDir: string): Map<string, Observation> {
+  let map = sessions.get(sessionDir);
+  if (!map) {
+    map = new Map();
+    sessions.set(sessionDir, map);
+  }
+  return map;
+}
+
+export const sha256 = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex");
+
+export function observation(sessionDir: string, abs: string): Observation | undefined {
+  return sessions.get(sessionDir)?.get(abs);
+}
+
+/** A read that returned the whole file, untruncated. */
+export function noteCompleteRead(sessionDir: string, abs: string, sha: string): void {
+  const map = records(sessionDir);
+  map.set(abs, { ...map.get(abs), completeRead: sha });
+}
+
+/** This session wrote the whole file: the model knows every byte of it. */
+export function noteOwnWrite(sessionDir: string, abs: string, sha: string): void {
+  const map = records(sessionDir);
+  const prev = map.get(abs);
+  map.set(abs, { ...prev, ownWrite: sha, ...(prev?.completeRead !== undefined ? { completeRead: sha } : {}) });
+}
+
+/**
+ * This session changed the file in place (edit): existing grants follow the
+ * new content, so the session's own change is never reported as drift.
+ */
+export function noteOwnChange(sessionDir: string, abs: string, sha: string): void {
+  const prev = sessions.get(sessionDir)?.get(abs);
+  if (!prev) return;
+  const next: Observation = {};
+  if (prev.completeRead !== undefined) next.completeRead = sha;
+  if (prev.ownWrite !== undefined) next.ownWrite = sha;
+  records(sessionDir).set(abs, next);
+}
+
+/** The file is gone (delete): nothing observed about a future file at this path. */
+export function forget(sessionDir: string, abs: string): void {
+  sessions.get(sessionDir)?.delete(abs);
+}
+
+export type WriteGate =
+  | { allowed: true; drifted: boolean }
+  | { allowed: false };
+
+/** May `write` replace an existing file whose current bytes hash to `currentSha`? */
+export function writeGate(sessionDir: string, abs: string, currentSha: string): WriteGate {
+  const obs = observation(sessionDir, abs);
+  if (obs?.ownWrite === currentSha || obs?.completeRead === currentSha) return { allowed: true, drifted: false };
+  if (obs?.completeRead !== undefined) return { allowed: true, drifted: true };
+  return { allowed: false };
+}
+
+// ---------------------------------------------------------------------------
+// Shared by the Chord file tools: paths that do not follow a final symlink,
+// and backups under the session directory.
+
+
+/** Chord error texts carry no `ERROR: ` prefix; the result's ok=false marks them. */
+export const plain = (error: string): string => error.replace(/^ERROR: /, "");
+
+export type NoFollow = { ok: true; abs: string; cwdReal: string; display: string } | { ok: false; error: string };
+
+/**
+ * The path the model named, with its parent resolved and contained like every
+ * file tool's but the last component left as is: a symlink there is the link
+ * itself, never its target (write refuses one, delete removes only the link).
+ */
+export async function resolveNoFollow(fs: FileSystem, cwd: string, input: string, ownDirs: readonly OwnDir[]): Promise<NoFollow> {
+  const base = path.basename(input);
+  const write = { ownDirs };
+  if (base === "" || base === "." || base === ".." || /[/\\]$/.test(input)) {
+    const whole = await resolveInCwd(fs, cwd, input, { forbidNewline: true, write });
+    return whole.ok ? whole : { ok: false, error: plain(whole.error) };
+  }
+  const parent = await resolveInCwd(fs, cwd, path.dirname(input), { forbidNewline: true, write });
+  if (!parent.ok) {
+    return { ok: false, error: plain(parent.error.replace(path.dirname(input), input)) };
+  }
+  if (/[\r\n\0]/.test(base)) return { ok: false, error: "path contains forbidden character (newline or NUL)" };
+  const abs = path.join(parent.abs, base);
+  if (isInGitDir(parent.cwdReal, abs)) return { ok: false, error: plain(gitDirError(input)) };
+  // The last component is the link itself, never followed: it is checked as the name it is.
+  const cwdAbs = path.resolve(cwd);
+  const refused = await ownFileRefusal(fs, input, { cwdAbs, cwdReal: parent.cwdReal, target: path.resolve(cwdAbs, input), real: abs, ownDirs });
+  if (refused) return { ok: false, error: plain(refused) };
+  return { ok: true, abs, cwdReal: parent.cwdReal, display: displayPath(parent.cwdReal, abs) };
+}
+
+let backupSeq = 0;
+
+/** `<sessionDir>/backups/<tool>/<stamp>/<display path>`, a new one each call. */
+function backupPath(sessionDir: string, tool: string, display: string): string {
+  const stamp = `${Date.now()}-${process.pid}-${++backupSeq}`;
+  const rel = display.split("/").filter((s) => s !== "" && s !== "." && s !== "..").join(path.sep) || "file";
+  return path.join(sessionDir, "backups", tool, stamp, rel);
+}
+
+/** backupBytes for a file on disk, copied without passing through memory (it may be large). */
+export async function backupFile(fs: FileSystem, sessionDir: string, tool: string, display: string, source: string): Promise<string> {
+  const dest = backupPath(sessionDir, tool, display);
+  await fs.mkdir(path.dirname(dest), { recursive: true });
+  await fs.copyFile(source, dest, fsConstants.COPYFILE_EXCL);
+  return dest;
+}
+
+/** Saves `bytes` under a new backupPath and returns where. Throws when the backup cannot be written. */
+export async function backupBytes(
+  fs: FileSystem,
+  sessionDir: string,
+  tool: string,
+  display: string,
+  bytes: Uint8Array | string,
+): Promise<string> {
+  const dest = backupPath(sessionDir, tool, display);
+  await fs.mkdir(path.dirname(dest), { recursive: true });
+  await fs.writeFile(dest, bytes, { flag: "wx" });
+  return dest;
+}

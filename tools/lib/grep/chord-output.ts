@@ -1,0 +1,90 @@
+// How Chord grep words its matches: `path:line:text` for a match, `| path-
+// line-text` for a context line, within a match cap and a byte budget.
+// Context counts against the bytes only, and room stays reserved for the
+// matches still to come (at most half the budget), so context never crowds
+// them out; once context no longer fits, later matches are listed bare.
+
+import type { GrepLine } from "./json.js";
+
+export const GREP_MAX_MATCHES = 120;
+export const GREP_MAX_BYTES = 12 * 1024;
+export const CONTEXT_LINE_MAX_BYTES = 256;
+
+export const CONTEXT_OMITTED_FOOTER =
+  "\n\n(context lines omitted for later matches: the 12 KiB output budget ran out; lower context_lines or narrow the search to see them)";
+const capFooter = (n: number) =>
+  `\n\n(showing first ${n} matches within 12 KiB; narrow paths/includes/pattern for more precise results)`;
+
+/** Quoted (JSON string) when a reader could not tell where the path ends. */
+export function quotePath(p: string): string {
+  return /[\s:"\\|]|[\u0000-\u001f]|-\d+-/.test(p) || p.startsWith("|") ? JSON.stringify(p) : p;
+}
+
+function shorten(text: string): string {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= CONTEXT_LINE_MAX_BYTES) return text;
+  let end = CONTEXT_LINE_MAX_BYTES;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return `${buf.subarray(0, end).toString("utf8")}...`;
+}
+
+const bytesOf = (s: string): number => Buffer.byteLength(s, "utf8") + 1;
+
+/** For each line, the bytes of the matches after it that can still be shown. */
+function reservations(lines: readonly GrepLine[]): number[] {
+  const reserveAfter = new Array<number>(lines.length + 1).fill(0);
+  let matches = lines.filter((l) => l.match).length;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    const counted = l.match && matches-- <= GREP_MAX_MATCHES;
+    reserveAfter[i] = reserveAfter[i + 1]! + (counted ? bytesOf(`${quotePath(l.file)}:${l.n}:${l.text}`) : 0);
+  }
+  return reserveAfter;
+}
+
+export interface ShownMatches {
+  /** The body and its footers. */
+  text: string;
+  /** The matches shown. */
+  shown: GrepLine[];
+  /** Whether matches were left out (the cap or the budget). */
+  capped: boolean;
+}
+
+/** The lines (with `context` > 0, context lines too) within the cap and the budget. */
+export function budgetedMatches(lines: readonly GrepLine[], context: number): ShownMatches {
+  const reserveAfter = reservations(lines);
+  const reserve = (i: number) => Math.min(reserveAfter[i + 1]!, GREP_MAX_BYTES / 2);
+  const out: string[] = [];
+  const shown: GrepLine[] = [];
+  let bytes = 0;
+  let capped = false;
+  let withContext = context > 0;
+  let contextOmitted = false;
+  for (const [i, l] of lines.entries()) {
+    const file = quotePath(l.file);
+    if (l.match) {
+      const text = `${file}:${l.n}:${l.text}`;
+      if (shown.length === GREP_MAX_MATCHES || bytes + bytesOf(text) > GREP_MAX_BYTES) {
+        capped = true;
+        break;
+      }
+      out.push(text);
+      shown.push(l);
+      bytes += bytesOf(text);
+      continue;
+    }
+    const text = `| ${file}-${l.n}-${shorten(l.text)}`;
+    if (withContext && bytes + bytesOf(text) + reserve(i) > GREP_MAX_BYTES) withContext = false;
+    if (!withContext) {
+      contextOmitted = true;
+      continue;
+    }
+    out.push(text);
+    bytes += bytesOf(text);
+  }
+  let text = out.join("\n");
+  if (contextOmitted) text += CONTEXT_OMITTED_FOOTER;
+  if (capped) text += capFooter(shown.length);
+  return { text, shown, capped };
+}

@@ -1,0 +1,25 @@
+// The result envelope of Yuj's patch tools: one line per file operation.
+
+import type { OpSummary, PatchErrorKind } from "./plan.js";
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The per-op line of a success envelope (digest 1.12). */
+export function summaryLine(s: OpSummary): string {
+  switch (s.op.kind) {
+    case "add":
+      return `  added: ${s.display} (${plural(s.lines, "line")})`;
+    case "delete":
+      return `  deleted: ${s.display}`;
+    case "update":
+      return `  updated: ${s.display} (${plural(s.hunks, "hunk")}, ~${s.removed}/+${s.added})`;
+  }
+}
+
+export function envelopeOk(tag: string, countAttr: string, summaries: readonly OpSummary[]): string {
+  return [`<${tag} ok="true" ${countAttr}="${summaries.length}" v="1">`, ...summaries.map(summaryLine), `</${tag}>`].join("\n");
+}
+
+export function envelopeFail(tag: string, kind: PatchErrorKind, message: string): string {
+  return `<${tag} ok="false" error_kind="${kind}" v="1">\nERROR: ${message}\n</${tag}>`;
+}

@@ -1,0 +1,31 @@
+// `apply_patch` (Yuj, digest 1.12): a Codex V4A patch, all or nothing. Every
+// op and hunk is checked first — an Add target must not exist, an Update or
+// Delete target must, every hunk must locate once — and only then are the
+// files written, each atomically. If a write fails, the files already written
+// are restored. Files keep their BOM and line endings.
+//
+// The engine (tools/lib/patch/plan.ts) is shared with `udiff` and Chord's
+// `apply_patch`.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { envelopeFail, envelopeOk } from "../lib/patch/envelope.js";
+import { planAndCommit } from "../lib/patch/plan.js";
+import { parseV4A } from "../lib/patch/v4a-parse.js";
+
+export const applyPatchSchema = z.object({
+  patch: z.string(),
+});
+
+export const applyPatchTool: ToolHandler<typeof applyPatchSchema> = {
+  id: "apply_patch",
+  schema: applyPatchSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const parsed = parseV4A(args.patch);
+    if (!parsed.ok) return fail(envelopeFail("apply_patch", parsed.kind, parsed.message));
+    const result = await planAndCommit(parsed.ops, ctx);
+    if (!result.ok) return fail(envelopeFail("apply_patch", result.error.kind, result.error.message));
+    return ok(envelopeOk("apply_patch", "ops", result.summaries));
+  },
+};

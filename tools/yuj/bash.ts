@@ -1,0 +1,92 @@
+// Yuj `bash`: one command, in the foreground by default. It runs as a job of
+// the session's job manager: its own process group, stdin at EOF, output
+// spilled to a file and shown bounded (digest 1.10). With background work
+// enabled, `background: true` returns a proc_id for bash_poll / bash_kill.
+
+import { constants as osConstants } from "node:os";
+import { z } from "zod";
+import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import type { JobSnapshot } from "../../core/jobs/types.js";
+import { NO_JOBS, waitForeground } from "../lib/foreground.js";
+import { repoNoticeLine } from "../lib/job-format.js";
+import { sinkView } from "../lib/output-sink.js";
+import { exitMeaning, readSideRoute, shellRefusal } from "../lib/shell-rules.js";
+
+export const bashSchema = z.object({
+  cmd: z.string(),
+  background: z.boolean().optional(),
+});
+
+export { exitMeaning };
+
+const BACKGROUND_DISABLED = "ERROR: background commands are disabled (set [tools].background_enabled = true)";
+
+export const bashTool: ToolHandler<typeof bashSchema> = {
+  id: "bash",
+  schema: bashSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    if (!args.cmd.trim()) return fail("ERROR: cmd is empty");
+    if (ctx.signal.aborted) return fail("ERROR: command cancelled");
+    const active = ctx.activeTools ?? new Set<string>();
+    const refusal = shellRefusal(args.cmd, active);
+    if (refusal) return fail(refusal.message);
+    if (ctx.config.tools.bash_redirect_read_side) {
+      const route = readSideRoute(args.cmd, active);
+      if (route) return fail(route.message);
+    }
+    if (args.background) {
+      if (!ctx.config.tools.background_enabled) return fail(BACKGROUND_DISABLED);
+      const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });
+      return ok(`proc_id: ${job.id}\nstatus: running\nRead new output with bash_poll; stop it with bash_kill.`);
+    }
+    return runForeground(args.cmd, ctx);
+  },
+};
+
+async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult> {
+  const jobs = ctx.jobs!;
+  const tools = ctx.config.tools;
+  const job = jobs.start({ command: cmd, cwd: ctx.cwd, background: false, callId: ctx.callId, deadlineMs: tools.bash_timeout * 1000 });
+  const end = await waitForeground(jobs, job.id, Number.POSITIVE_INFINITY, ctx.signal);
+  // A cancel that lands after the command ended still wins: the user asked to stop.
+  if (end === "cancelled" || ctx.signal.aborted) {
+    await jobs.kill(job.id, "cancelled by the user");
+    return fail("ERROR: command cancelled");
+  }
+
+  let note = "";
+  if (end === "leader_exited") {
+    // The shell is done but left processes in its group.
+    if (tools.background_enabled) {
+      ctx.emit({ type: "job_promoted", jobId: job.id, callId: ctx.callId });
+      note = `[the command exited but processes it started still run as proc_id ${job.id}; use bash_poll / bash_kill]`;
+    } else {
+      await jobs.kill(job.id, "left running by a foreground command");
+      note = "[processes the command left running in the background were stopped; background work is disabled]";
+    }
+  }
+  // Reading marks the output read for a later bash_poll; the view reads only what it shows.
+  const read = await jobs.readNew(job.id, 0);
+  const output = sinkView(jobs.log(job.id), read, tools);
+  return formatResult(cmd, output, read.snapshot, [note, repoNoticeLine(read.snapshot)].filter(Boolean).join("\n"), tools.bash_timeout);
+}
+
+function formatResult(cmd: string, output: string, snap: JobSnapshot, note: string, timeoutS: number): ToolResult {
+  if (snap.status === "timed_out") {
+    const message = [`ERROR: command timed out after ${timeoutS}s`, repoNoticeLine(snap)].filter(Boolean).join("\n");
+    return fail(message, output ? `${output}\n${message}` : message);
+  }
+  const code = snap.exitCode ?? (snap.signal ? 128 + signalNumber(snap.signal) : 0);
+  const body = [output, note].filter((p) => p.trim() !== "").join("\n");
+  if (code === 0) return ok(body.trim() === "" ? "(command produced no output)" : body);
+  const meaning = exitMeaning(cmd, code);
+  const marker = meaning ? `[exit code: ${code} — ${meaning}]` : `[exit code: ${code}]`;
+  return fail(body.trim() ? `${body}\n${marker}` : marker);
+}
+
+function signalNumber(name: string): number {
+  return (osConstants.signals as Record<string, number>)[name] ?? 0;
+}

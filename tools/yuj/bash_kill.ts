@@ -1,0 +1,35 @@
+// Yuj `bash_kill`: stop one background command's whole process group.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import type { JobManager } from "../../core/jobs/types.js";
+import { NO_JOBS } from "../lib/foreground.js";
+import { isLive } from "../lib/job-format.js";
+
+export const bashKillSchema = z.object({
+  proc_id: z.string(),
+});
+
+export function unknownProc(jobs: JobManager, id: string): string {
+  const live = jobs.list().map((j) => j.id);
+  return `ERROR: unknown proc_id '${id}'. ` + (live.length ? `Running: ${live.join(", ")}.` : "No background command is running.");
+}
+
+export const bashKillTool: ToolHandler<typeof bashKillSchema> = {
+  id: "bash_kill",
+  schema: bashKillSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    const job = jobs.get(args.proc_id);
+    if (!job) return fail(unknownProc(jobs, args.proc_id));
+    if (!isLive(job)) return ok(`proc_id ${job.id} had already ended (exit code: ${job.exitCode ?? job.signal ?? "unknown"})`);
+    const result = await jobs.kill(job.id, "bash_kill");
+    return result.confirmed
+      ? ok(`killed proc_id ${job.id} (process group ${job.pid})`)
+      : ok(
+          `proc_id ${job.id}: teardown unconfirmed — its shell exited and no process it left could be proven to still be in group ${job.pid}, so nothing was signalled`,
+        );
+  },
+};

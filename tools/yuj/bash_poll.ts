@@ -1,0 +1,46 @@
+// Yuj `bash_poll`: new output of one background command since the previous
+// poll, and its exit status once known. Waits up to timeout_s for something
+// new; the usual output filters and size limit apply.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { NO_JOBS } from "../lib/foreground.js";
+import { isLive, repoNoticeLine } from "../lib/job-format.js";
+import { sinkView } from "../lib/output-sink.js";
+import { unknownProc } from "./bash_kill.js";
+
+export const bashPollSchema = z.object({
+  proc_id: z.string(),
+  timeout_s: z.number().min(0).optional(),
+});
+
+const DEFAULT_WAIT_S = 5;
+const MAX_WAIT_S = 60;
+
+export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
+  id: "bash_poll",
+  schema: bashPollSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const jobs = ctx.jobs;
+    if (!jobs) return fail(NO_JOBS);
+    const job = jobs.get(args.proc_id);
+    if (!job) return fail(unknownProc(jobs, args.proc_id));
+    const waitS = Math.min(args.timeout_s ?? DEFAULT_WAIT_S, MAX_WAIT_S);
+    if (isLive(job) && waitS > 0) await jobs.wait(job.id, "output", waitS * 1000, ctx.signal);
+    // The model's view of the new bytes comes from the file, so the preview
+    // the manager makes is not needed; its cursor still has to move.
+    const read = await jobs.readNew(job.id, 0);
+    const output = sinkView(jobs.log(job.id), read, ctx.config.tools);
+    const snap = read.snapshot;
+    const status = isLive(snap)
+      ? "[status: running]"
+      : snap.status === "timed_out"
+        ? "[status: timed out]"
+        : snap.status === "killed"
+          ? `[status: killed${snap.exitCode !== null ? `; exit code: ${snap.exitCode}` : ""}]`
+          : `[exit code: ${snap.exitCode ?? `signal ${snap.signal}`}]`;
+    const body = output.trim() ? output : "(no new output)";
+    return ok([body, status, repoNoticeLine(snap)].filter(Boolean).join("\n"));
+  },
+};

@@ -1,0 +1,20 @@
+// `done`: the model's way to end the task. The loop sees `finish` and stops
+// after this call; the literal `done` is what the reference returns.
+
+import { z } from "zod";
+import { ok, type ToolHandler } from "../../core/tool-types.js";
+
+export const doneSchema = z.object({
+  message: z.string().optional(),
+});
+
+export const doneTool: ToolHandler<typeof doneSchema> = {
+  id: "done",
+  schema: doneSchema,
+  readOnly: true,
+  async run(args) {
+    const result = ok("done");
+    result.finish = args.message === undefined ? {} : { message: args.message };
+    return result;
+  },
+};

@@ -1,0 +1,162 @@
+// `edit`: replace the first exact occurrence of old_str (digest 1.7). A miss
+// answers with ranked near-match candidates; with the fuzzy cascade enabled a
+// single unambiguous near match is applied instead and the result names the
+// strategy. The file keeps its BOM and line endings.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import type { Config } from "../../core/config/schema.js";
+import { atomicWrite } from "../lib/atomic-write.js";
+import {
+  STRATEGIES,
+  findCandidates,
+  formatCandidates,
+  reindent,
+  strategyCandidates,
+  trimBoundary,
+  type Strategy,
+} from "../lib/edit-candidates.js";
+import { tooLargeToChange } from "../lib/file-limits.js";
+import { readExistingFile } from "../lib/paths.js";
+import { decodeText, encodeText } from "../lib/text-file.js";
+
+export const editSchema = z.object({
+  path: z.string(),
+  old_str: z.string(),
+  new_str: z.string(),
+});
+
+const EMPTY_OLD_STR =
+  "ERROR: old_str must be non-empty — an empty old_str would silently prepend new_str to the file. " +
+  "Use `write` to create or replace whole-file content.";
+
+// A block_anchor span only shares its first and last lines with old_str, so it
+// is applied automatically only when the interior is also close.
+const BLOCK_ANCHOR_MIN_SIMILARITY = 0.7;
+
+interface Replacement {
+  start: number;
+  end: number;
+  insert: string;
+  strategy?: Strategy;
+}
+
+function exactOrFuzzy(text: string, oldStr: string, newStr: string, config: Config): Replacement | undefined {
+  const at = text.indexOf(oldStr);
+  if (at >= 0) return { start: at, end: at + oldStr.length, insert: newStr };
+  if (!config.tools.edit_fuzzy_cascade_enabled) return undefined;
+  for (const strategy of STRATEGIES) {
+    const found = strategyCandidates(strategy, text, oldStr);
+    // Two equally good places to edit is a guess, not a match.
+    if (found.length !== 1) continue;
+    const c = found[0]!;
+    if (strategy === "block_anchor" && c.similarity < BLOCK_ANCHOR_MIN_SIMILARITY) continue;
+    const insert =
+      strategy === "indentation_flexible"
+        ? reindent(newStr, oldStr, c.span)
+        : strategy === "trimmed_boundary"
+          ? trimBoundary(newStr, oldStr)
+          : newStr;
+    return { start: c.start, end: c.end, insert, strategy };
+  }
+  return undefined;
+}
+
+export const editTool: ToolHandler<typeof editSchema> = {
+  id: "edit",
+  schema: editSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    if (args.old_str === "") return fail(EMPTY_OLD_STR);
+    const { fs } = ctx.services;
+    const shown = args.path;
+    const file = await readExistingFile(fs, ctx.cwd, args.path, {
+      verb: "edit",
+      directory: `ERROR: cannot edit ${shown}: it is a directory`,
+      forbidNewline: true,
+      write: { ownDirs: ctx.services.ownDirs },
+      tooLarge: tooLargeToChange("edit", shown),
+    });
+    if (!file.ok) return fail(file.error);
+    const { bytes } = file;
+    const decoded = decodeText(bytes);
+    if (!decoded) {
+      return fail(
+        `ERROR: cannot edit ${shown}: file is not valid UTF-8 (likely a binary file). ` +
+          "Use `write` to overwrite or `apply_patch` for byte-level changes.",
+      );
+    }
+
+    // The model sees LF text (read strips CR), so match and insert in LF.
+    const text = decoded.text;
+    const oldStr = args.old_str.replace(/\r\n/g, "\n");
+    const newStr = args.new_str.replace(/\r\n/g, "\n");
+    const rep = exactOrFuzzy(text, oldStr, newStr, ctx.config);
+    if (!rep) {
+      const count = ctx.config.tools.edit_candidate_count;
+      const candidates = count > 0 ? findCandidates(text, oldStr).slice(0, count) : [];
+      const block = formatCandidates(shown, candidates);
+      return fail(`ERROR: old_str not found in ${shown}${block ? `\n${block}` : ""}`);
+    }
+
+    const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);
+    if (after !== text) {
+      try {
+        await atomicWrite(fs, file.abs, encodeText(after, decoded));
+      } catch (err) {
+        return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
+      }
+    }
+    const status = rep.strategy ? `OK (${rep.strategy.replace(/_/g, "-")})` : "OK";
+    return ok(status, `${status}\n${diffView(file.display, text, rep)}`);
+  },
+};
+
+const CONTEXT_LINES = 2;
+
+/** Newlines in text[from, to). */
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i >= 0 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/**
+ * A small unified diff of the changed lines, for the view only. Only the
+ * lines around the change are cut out of `before`: splitting a large file
+ * into all of its lines cost more than the edit itself.
+ */
+function diffView(display: string, before: string, rep: Replacement): string {
+  const firstLine = countNewlines(before, 0, rep.start);
+  const lineStart = rep.start === 0 ? 0 : before.lastIndexOf("\n", rep.start - 1) + 1;
+  const nextNl = before.indexOf("\n", rep.end);
+  const lineEnd = nextNl < 0 ? before.length : nextNl;
+  const removed = before.slice(lineStart, lineEnd).split("\n");
+  const added = (before.slice(lineStart, rep.start) + rep.insert + before.slice(rep.end, lineEnd)).split("\n");
+  // Up to CONTEXT_LINES whole lines before lineStart, and after lineEnd.
+  const ctxBefore: string[] = [];
+  for (let end = lineStart - 1; end >= 0 && ctxBefore.length < CONTEXT_LINES; ) {
+    const start = end === 0 ? 0 : before.lastIndexOf("\n", end - 1) + 1;
+    ctxBefore.unshift(before.slice(start, end));
+    end = start - 1;
+  }
+  const ctxAfter: string[] = [];
+  for (let start = lineEnd + 1; nextNl >= 0 && ctxAfter.length < CONTEXT_LINES; ) {
+    const nl = before.indexOf("\n", start);
+    ctxAfter.push(before.slice(start, nl < 0 ? before.length : nl));
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  const from = firstLine - ctxBefore.length + 1;
+  const oldCount = ctxBefore.length + removed.length + ctxAfter.length;
+  const newCount = ctxBefore.length + added.length + ctxAfter.length;
+  return [
+    `--- ${display}`,
+    `+++ ${display}`,
+    `@@ -${from},${oldCount} +${from},${newCount} @@`,
+    ...ctxBefore.map((l) => ` ${l}`),
+    ...removed.map((l) => `-${l}`),
+    ...added.map((l) => `+${l}`),
+    ...ctxAfter.map((l) => ` ${l}`),
+  ].join("\n");
+}

@@ -1,0 +1,98 @@
+// `glob`: files matching a pattern under a scope directory, sorted, relative to
+// cwd, one page at a time (digest 1.8). Matching follows Python's Path.glob:
+// `*` stays inside one path segment, `**` spans any number of directories,
+// dotfiles match like any other name, and there is no brace expansion.
+
+import * as path from "node:path";
+import { z } from "zod";
+import { Minimatch } from "minimatch";
+import { walkFiles } from "../lib/walk-files.js";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { paginate, refusalEnvelope, searchEnvelope } from "../lib/search-envelope.js";
+
+export const globSchema = z.object({
+  pattern: z.string(),
+  path: z.string().optional(),
+  page: z.number().int().optional(),
+});
+
+const UNSCOPED_HINT = "unscoped recursive glob; provide a path scope (e.g. src/) or narrow the pattern.";
+const TOO_BROAD_HINT = "pattern too broad — narrow the scope or use page=2+ for the existing per-page slice.";
+
+function compile(pattern: string): Minimatch {
+  return new Minimatch(pattern, {
+    dot: true,
+    nobrace: true,
+    noext: true,
+    nonegate: true,
+    nocomment: true,
+    optimizationLevel: 0,
+  });
+}
+
+/** How many directory levels the walk needs; Infinity once `**` appears. */
+function walkDepth(pattern: string): number {
+  const segments = pattern.split("/").filter((s) => s !== "");
+  return segments.includes("**") ? Infinity : segments.length;
+}
+
+
+export const globTool: ToolHandler<typeof globSchema> = {
+  id: "glob",
+  schema: globSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const { pattern } = args;
+    const scope = args.path ?? ".";
+    const tools = ctx.config.tools;
+    if (pattern.trim() === "") return fail("ERROR: glob pattern must be a non-empty string");
+    if (pattern.startsWith("/")) {
+      return fail(
+        `ERROR: glob pattern must be relative (got '${pattern}'); use the \`path\` argument for the search scope`,
+      );
+    }
+
+    const paged = tools.search_pagination_enabled;
+    const unscoped = scope === "" || scope === "." || scope === "./";
+    if (paged && tools.glob_refuse_unscoped_recursive && unscoped && pattern.startsWith("**/")) {
+      return ok(refusalEnvelope("glob", pattern, scope, 0, UNSCOPED_HINT));
+    }
+
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, scope === "" ? "." : scope);
+    if (!where.ok) return fail(where.error);
+
+    // Path.glob treats `./x` and `x` alike; minimatch would not.
+    const normalized = pattern.replace(/^(\.\/)+/, "");
+    const matcher = compile(normalized);
+    const files = await walkFiles(ctx, where.abs, walkDepth(normalized));
+    const matches = files
+      .filter((rel) => matcher.match(rel))
+      .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
+      .filter((shown) => !ctx.hiddenByRules?.(shown))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+    if (!paged) return ok(matches.length ? matches.join("\n") : "No files found.");
+
+    const limit = tools.glob_max_listed_paths;
+    const page = paginate(matches, args.page, tools.glob_max_matches_per_page);
+    // Later pages stay reachable: the hint itself points the model at page=2+.
+    if (limit > 0 && matches.length > limit && page.page === 1) {
+      return ok(refusalEnvelope("glob", pattern, scope, matches.length, TOO_BROAD_HINT));
+    }
+    return ok(
+      searchEnvelope(
+        {
+          tool: "glob",
+          total: matches.length,
+          shown: page.items.length,
+          page: page.page,
+          nextPage: page.nextPage,
+          pattern,
+          scope,
+        },
+        page.items,
+      ),
+    );
+  },
+};

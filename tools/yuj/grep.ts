@@ -1,0 +1,101 @@
+// `grep`: regex search over file contents, `path:line:content` sorted by
+// (path, line), one page at a time (digest 1.9). The grep engine
+// (tools/lib/grep/) runs ripgrep, or without it a pure-JS walk that prints the
+// same lines.
+
+import * as path from "node:path";
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { searchWithRg } from "../lib/grep/engine.js";
+import { grepFallback } from "../lib/grep/fallback.js";
+import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
+import { findRipgrep } from "../lib/grep/ripgrep.js";
+import { resolveInCwd } from "../lib/paths.js";
+import { searchEnvelope } from "../lib/search-envelope.js";
+
+export const grepSchema = z.object({
+  pattern: z.string(),
+  path: z.string().optional(),
+  glob: z.string().optional(),
+  page: z.number().int().optional(),
+});
+
+/** rg's stderr as one line: the first, plus the `error:` detail of a regex error. */
+function rgError(stderr: string, cwdReal: string): string {
+  const lines = stderr.split("\n").map((l) => l.trimEnd());
+  let first = (lines.find((l) => l.trim()) ?? "unknown error").replace(/^rg: /, "");
+  const detail = lines.find((l) => l.startsWith("error: "));
+  if (first.endsWith(":") && detail) first += ` ${detail.slice("error: ".length)}`;
+  return first.split(`${cwdReal}${path.sep}`).join("");
+}
+
+export const grepTool: ToolHandler<typeof grepSchema> = {
+  id: "grep",
+  schema: grepSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const scope = args.path ?? ".";
+    const tools = ctx.config.tools;
+    const { fs } = ctx.services;
+    const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope);
+    if (!where.ok) return fail(where.error);
+    const exists = await fs.stat(where.abs).then(
+      () => true,
+      () => false,
+    );
+    // Checked here so both backends report a missing scope the same way.
+    if (!exists) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)`);
+
+    const page = tools.search_pagination_enabled ? pageNumber(args.page) : 1;
+    const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, ctx.hiddenByRules);
+    const rg = await findRipgrep(ctx);
+    if (rg) {
+      const prefix = `${where.cwdReal}${path.sep}`;
+      const res = await searchWithRg(ctx, {
+        rg,
+        cwd: ctx.cwd,
+        target: where.abs,
+        pattern: args.pattern,
+        format: LINE_FLAGS,
+        ...(args.glob ? { globs: [args.glob] } : {}),
+        timeoutMs: tools.grep_timeout * 1000,
+        onLines: (batch) => matches.addText(batch.toString("utf8"), prefix),
+      });
+      if (res.kind === "timeout") return fail(`ERROR: grep timed out after ${tools.grep_timeout}s`);
+      if (res.kind === "cancelled") return fail("ERROR: grep cancelled");
+      if (res.kind === "spawn_error") return fail(`ERROR: grep failed: ${res.message}`);
+      if (res.code === null || res.code >= 2) {
+        return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}`);
+      }
+    } else {
+      const res = await grepFallback({
+        fs,
+        pattern: args.pattern,
+        glob: args.glob,
+        scopeAbs: where.abs,
+        cwdReal: where.cwdReal,
+        signal: ctx.signal,
+        onMatch: (line) => matches.addLine(line, 0, line.length),
+      });
+      if (!res.ok) return fail(`ERROR: grep failed: ${res.error}`);
+      if (ctx.signal.aborted) return fail("ERROR: grep cancelled");
+    }
+
+    const found = matches.result();
+    if (!tools.search_pagination_enabled) return ok(found.lines.length ? found.lines.join("\n") : "No matches found.");
+    return ok(
+      searchEnvelope(
+        {
+          tool: "grep",
+          total: found.total,
+          shown: found.lines.length,
+          page: found.page,
+          nextPage: found.nextPage,
+          pattern: args.pattern,
+          scope: args.glob ? `${scope} glob=${args.glob}` : scope,
+        },
+        found.lines,
+      ),
+    );
+  },
+};

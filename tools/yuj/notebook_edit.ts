@@ -1,0 +1,93 @@
+// `notebook_edit` (Yuj, digest 1.15): replace the whole source of one code or
+// markdown cell of a Jupyter notebook, selected by cell_index or cell_id.
+// old_source must be the cell's complete current source, so an edit made from
+// an old read fails instead of clobbering the cell. Only the bytes of that one
+// source value change: cell order, ids, metadata, outputs, attachments, the
+// file's indentation, escaping, BOM and line endings all stay as they were.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { atomicWrite } from "../lib/atomic-write.js";
+import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "../lib/notebook.js";
+import { tooLargeToChange } from "../lib/file-limits.js";
+import { readExistingFile } from "../lib/paths.js";
+
+export const notebookEditSchema = z.object({
+  path: z.string(),
+  old_source: z.string(),
+  new_source: z.string(),
+  cell_index: z.number().int().min(0).optional(),
+  cell_id: z.string().optional(),
+});
+
+/** Up to this many characters of a cell's current source are quoted back on a stale old_source. */
+const QUOTE_LIMIT = 2000;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Exactly one selector. An empty cell_id counts as absent: nbformat ids are
+ * never empty, and some models send "" for an optional string they do not use.
+ */
+function selectorOf(args: { cell_index?: number | undefined; cell_id?: string | undefined }): CellSelector | string {
+  const hasId = args.cell_id !== undefined && args.cell_id !== "";
+  if (args.cell_index !== undefined && hasId) {
+    return "ERROR: pass either cell_index or cell_id, not both. Use cell_id when the notebook has cell ids, else cell_index.";
+  }
+  if (args.cell_index !== undefined) return { index: args.cell_index };
+  if (hasId) return { id: args.cell_id! };
+  return "ERROR: notebook_edit needs a cell: pass cell_index (0-based) or cell_id of the cell to change.";
+}
+
+export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
+  id: "notebook_edit",
+  schema: notebookEditSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const selector = selectorOf(args);
+    if (typeof selector === "string") return fail(selector);
+    const { fs } = ctx.services;
+    const shown = args.path;
+    const file = await readExistingFile(fs, ctx.cwd, args.path, {
+      verb: "edit",
+      directory: `ERROR: cannot edit ${shown}: it is a directory`,
+      forbidNewline: true,
+      write: { ownDirs: ctx.services.ownDirs },
+      tooLarge: tooLargeToChange("edit", shown),
+    });
+    if (!file.ok) return fail(file.error);
+
+    let text: string;
+    try {
+      // The BOM stays in the text, so the splice below writes it back unchanged.
+      text = utf8.decode(file.bytes);
+    } catch {
+      return fail(`ERROR: ${shown} is not a valid notebook: it is not UTF-8 text. notebook_edit edits Jupyter notebooks (.ipynb).`);
+    }
+    const found = findCell(text, selector, shown);
+    if (!found.ok) return fail(found.error);
+    const { cell } = found;
+    const label = cellLabel(cell);
+
+    if (args.old_source !== cell.source) {
+      const quote =
+        cell.source.length <= QUOTE_LIMIT ? `\nCurrent source of ${label}:\n${cell.source}` : "";
+      return fail(
+        `ERROR: old_source does not match the current source of ${label} in ${shown}. ` +
+          `Pass the cell's complete current source as old_source (read ${shown} again if it may have changed).${quote}`,
+      );
+    }
+
+    const { offset, length } = cell.node;
+    const after = text.slice(0, offset) + renderSource(text, cell.node, args.new_source) + text.slice(offset + length);
+    if (after !== text) {
+      try {
+        await atomicWrite(fs, file.abs, Buffer.from(after, "utf8"));
+      } catch (err) {
+        return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
+      }
+    }
+    const status = `OK: updated ${cell.cellType} ${label}`;
+    return ok(status, `${status}\n${cellDiff(`${file.display} ${label}`, cell.source, args.new_source)}`);
+  },
+};

@@ -1,0 +1,91 @@
+// `read`: a text file with `N: text` line numbers. offset is a 0-based count
+// of lines to skip, display numbering is 1-based, limit=0 means the whole rest
+// of the file (the core bounds the size centrally). The file is streamed: a
+// read with a limit reads only as far as its last line (and one byte more, to
+// tell whether the file goes on), so ten lines of a 500 MB file cost one
+// chunk. A whole-file read of a file past the size limit is refused unread.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
+import { scanLines, type LineScan } from "../lib/line-scan.js";
+import { locateExistingFile } from "../lib/paths.js";
+
+export const readSchema = z.object({
+  path: z.string(),
+  offset: z.number().int().optional(),
+  limit: z.number().int().optional(),
+});
+
+const reminder = (text: string) => `<system-reminder>${text}</system-reminder>`;
+
+export const readTool: ToolHandler<typeof readSchema> = {
+  id: "read",
+  schema: readSchema,
+  readOnly: true,
+  async run(args, ctx) {
+    const offset = args.offset ?? 0;
+    const limit = args.limit ?? 0;
+    if (offset < 0) return fail(`ERROR: offset must be >= 0, got ${offset}`);
+    if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
+
+    const shown = args.path;
+    const file = await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, {
+      directory: `ERROR: ${shown} is a directory — use glob to list contents.`,
+    });
+    if (!file.ok) return fail(file.error);
+    if (file.size === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));
+    if (limit === 0 && tooLarge(file.size)) {
+      return fail(
+        `ERROR: ${shown} is too large to read whole ${sizeAndLimit(file.size)}; ` +
+          "pass offset and limit to read part of it (limit=2000 reads 2000 lines), or search it with grep.",
+      );
+    }
+
+    let scan: LineScan;
+    try {
+      scan = await scanLines(ctx.services.fs, file.abs, {
+        from: offset,
+        count: limit > 0 ? limit : Infinity,
+        toEnd: false,
+        loneCrEndsLine: false,
+        maxKeptBytes: MAX_LOADED_FILE_BYTES,
+        stopWhenCut: true,
+      });
+    } catch (err) {
+      return fail(`ERROR: cannot read ${shown}: ${(err as Error).message}`);
+    }
+    if (!scan.ok) {
+      return fail(
+        `ERROR: file ${shown} is not UTF-8 text (use bash with \`file ${shown}\` or \`xxd\` to inspect bytes).`,
+      );
+    }
+    if (scan.cut) {
+      return fail(
+        `ERROR: lines ${offset + 1}-${limit > 0 ? offset + limit : "end"} of ${shown} hold more than ${MAX_LOADED_FILE_BYTES} bytes, ` +
+          "more than one read returns; read fewer lines (a smaller limit), or search the file with grep.",
+      );
+    }
+
+    const slice = scan.lines;
+    if (offset > 0 && slice.length === 0) {
+      return ok(
+        reminder(
+          `Read offset ${offset} is past EOF for ${shown} (file has ${scan.total ?? 0} lines). ` +
+            "No content returned — call read with a smaller offset to inspect the file.",
+        ),
+      );
+    }
+
+    let text = slice.map((line, i) => `${offset + i + 1}: ${line}`).join("\n");
+    if (limit > 0 && scan.more) {
+      text +=
+        "\n\n" +
+        reminder(
+          `Read returned the first ${slice.length} lines of ${shown}. ` +
+            "The file is longer — re-read with a higher limit or a specific offset to see more.",
+        );
+    }
+    return ok(text);
+  },
+};

@@ -1,0 +1,37 @@
+// `terminal_io`: one bounded exchange with the interactive terminal — send
+// input (or nothing, to just look), wait for the output to settle, and return
+// only what is new; or stop the process with terminate=true.
+
+import { z } from "zod";
+import { fail, type ToolHandler } from "../../core/tool-types.js";
+import { TERMINALS_UNAVAILABLE, terminalResult } from "./terminal_start.js";
+
+export const terminalIoSchema = z.object({
+  terminal_id: z.string(),
+  input: z.string().optional(),
+  append_newline: z.boolean().optional(),
+  timeout_s: z.number().optional(),
+  terminate: z.boolean().optional(),
+});
+
+const DEFAULT_TIMEOUT_S = 2;
+const MAX_TIMEOUT_S = 30;
+
+export const terminalIoTool: ToolHandler<typeof terminalIoSchema> = {
+  id: "terminal_io",
+  schema: terminalIoSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    if (!ctx.terminals) return fail(TERMINALS_UNAVAILABLE);
+    // Clamped rather than rejected: a too-long wait is a harmless mistake.
+    const seconds = Math.min(Math.max(args.timeout_s ?? DEFAULT_TIMEOUT_S, 0), MAX_TIMEOUT_S);
+    const request = {
+      timeoutMs: Number.isFinite(seconds) ? seconds * 1000 : DEFAULT_TIMEOUT_S * 1000,
+      signal: ctx.signal,
+      ...(args.input !== undefined && { input: args.input }),
+      ...(args.append_newline !== undefined && { appendNewline: args.append_newline }),
+      ...(args.terminate !== undefined && { terminate: args.terminate }),
+    };
+    return terminalResult(await ctx.terminals.io(args.terminal_id, request), ctx);
+  },
+};

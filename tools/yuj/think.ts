@@ -1,0 +1,28 @@
+// Yuj `think`: a visible, short-lived scratchpad. It runs nothing and touches
+// no file. The model gets an empty success envelope; the thought shows in the
+// view. core/context/shape.ts leaves the call and its result out of requests
+// after [tools].think_keep_turns turns, while the trace keeps the raw rows.
+
+import { z } from "zod";
+import { ok, type ToolHandler } from "../../core/tool-types.js";
+
+export const thinkSchema = z.object({
+  thought: z.string().trim().min(1, "thought must be a non-empty string"),
+});
+
+/**
+ * The unified result envelope (digest 1.10) around an empty body: status ok.
+ * Sent as it is, whether or not other results are enveloped, because the
+ * spec names this exact result; an empty text would also be refused as a
+ * tool result by some providers.
+ */
+export const THINK_RESULT = '<tool_result tool_name="think" status="ok" v="1">\n\n</tool_result>';
+
+export const thinkTool: ToolHandler<typeof thinkSchema> = {
+  id: "think",
+  schema: thinkSchema,
+  readOnly: true,
+  async run(args) {
+    return ok(THINK_RESULT, args.thought);
+  },
+};

@@ -1,0 +1,35 @@
+// `udiff` (Yuj, digest 1.12): a standard unified diff, checked like
+// apply_patch — every file and hunk before any write, all or nothing.
+//
+//   --- a/path   (or /dev/null for a new file)
+//   +++ b/path   (or /dev/null for a deleted file)
+//   @@ -a,b +c,d @@
+//    context / -removed / +added   (a blank line is an empty context line)
+//
+// Hunk line numbers are only hints: each hunk is located by its old lines
+// (one unique exact, else whitespace-normalised, match; a tie goes to the
+// match nearest the hint). Counts in the header are not trusted either.
+// `diff --git`, `index`, and similar header lines are skipped.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { envelopeFail, envelopeOk } from "../lib/patch/envelope.js";
+import { planAndCommit } from "../lib/patch/plan.js";
+import { parseUdiff } from "../lib/patch/udiff-parse.js";
+
+export const udiffSchema = z.object({
+  patch: z.string(),
+});
+
+export const udiffTool: ToolHandler<typeof udiffSchema> = {
+  id: "udiff",
+  schema: udiffSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const parsed = parseUdiff(args.patch);
+    if (!parsed.ok) return fail(envelopeFail("udiff", parsed.kind, parsed.message));
+    const result = await planAndCommit(parsed.ops, ctx);
+    if (!result.ok) return fail(envelopeFail("udiff", result.error.kind, result.error.message));
+    return ok(envelopeOk("udiff", "files", result.summaries));
+  },
+};

@@ -1,0 +1,40 @@
+// `write`: create or replace a whole file (digest 1.6), creating missing parent
+// directories. The replacement is atomic, so a failure never leaves half a file.
+
+import { z } from "zod";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { atomicWrite } from "../lib/atomic-write.js";
+import { resolveInCwd } from "../lib/paths.js";
+
+export const writeSchema = z.object({
+  path: z.string(),
+  content: z.string(),
+});
+
+export const writeTool: ToolHandler<typeof writeSchema> = {
+  id: "write",
+  schema: writeSchema,
+  readOnly: false,
+  async run(args, ctx) {
+    const { fs } = ctx.services;
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs } });
+    if (!where.ok) return fail(where.error);
+
+    const isDir = await fs.stat(where.abs).then(
+      (st) => st.isDirectory(),
+      () => false,
+    );
+    if (isDir) {
+      return fail(`ERROR: ${args.path} is a directory — choose a different name or remove the directory first.`);
+    }
+
+    try {
+      await atomicWrite(fs, where.abs, args.content, { createParents: true });
+    } catch (err) {
+      return fail(`ERROR: cannot write ${args.path}: ${(err as Error).message}`);
+    }
+    // The count is in characters (code points), as the reference reports it.
+    const chars = [...args.content].length;
+    return ok(`OK: wrote ${chars} bytes to ${args.path}`);
+  },
+};

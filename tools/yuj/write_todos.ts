@@ -1,0 +1,45 @@
+// Yuj `write_todos`: replaces the whole session todo list on every call. The
+// list is harness state, not a file: the todo_updated event carries it to the
+// TUI and the trace, and nothing on disk changes. At most one item may be
+// in_progress and at most [tools].todos_max_items items; an empty list clears.
+
+import { z } from "zod";
+import type { TodoItem } from "../../core/events.js";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { renderTodos } from "../lib/todo-list.js";
+
+export const YUJ_TODO_STATUSES = ["pending", "in_progress", "completed", "cancelled", "blocked"] as const;
+
+const todoItem = z.object({
+  description: z.string().trim().min(1, "description must be a non-empty string"),
+  status: z.enum(YUJ_TODO_STATUSES),
+});
+
+export const writeTodosSchema = z.object({
+  todos: z.array(todoItem),
+});
+
+/** The list a successful call sets (rewind uses it to restore the checkpoint's list). */
+export function todosFromArgs(args: z.infer<typeof writeTodosSchema>): TodoItem[] {
+  return args.todos.map((t) => ({ description: t.description, status: t.status }));
+}
+
+export const writeTodosTool: ToolHandler<typeof writeTodosSchema> = {
+  id: "write_todos",
+  schema: writeTodosSchema,
+  // Calls replace one shared list: they run alone, in the order sent.
+  readOnly: false,
+  async run(args, ctx) {
+    const max = ctx.config.tools.todos_max_items;
+    if (args.todos.length > max) {
+      return fail(`ERROR: write_todos: ${args.todos.length} items is more than the limit of ${max} ([tools].todos_max_items); merge or drop items`);
+    }
+    const active = args.todos.flatMap((t, i) => (t.status === "in_progress" ? [i + 1] : []));
+    if (active.length > 1) {
+      return fail(`ERROR: write_todos: at most one item may be in_progress; items ${active.join(", ")} are`);
+    }
+    const todos = todosFromArgs(args);
+    ctx.emit({ type: "todo_updated", todos });
+    return ok(renderTodos(todos));
+  },
+};
