@@ -13,17 +13,23 @@ import { onlySessionDir, scriptedProject, statusJson, type ScriptedProject, type
 import { startTui, type TmuxApp } from "../support/tmux.js";
 
 const MARKER = "marker.txt";
+const RELEASE = "release";
 const turns: Turn[] = [
   { tool_calls: [{ name: "bash", arguments: { cmd: `echo first >> ${MARKER}; sleep 30` } }] },
-  { tool_calls: [{ name: "bash", arguments: { cmd: `echo second >> ${MARKER}; sleep 3` } }] },
+  // The second command runs until the test lets it end (the file RELEASE
+  // exists), so "while one runs" holds however slow the machine is.
+  { tool_calls: [{ name: "bash", arguments: { cmd: `echo second >> ${MARKER}; until [ -e ${RELEASE} ]; do sleep 0.05; done` } }] },
   { tool_calls: [{ name: "done", arguments: { message: "finished" } }] },
 ];
 
 const lines = (p: ScriptedProject) => readFileSync(join(p.cwd, MARKER), "utf8").split("\n").filter(Boolean);
 const busy = /^yuj: session (\d{8}-\d{6}-[0-9a-z]{6}) is in use by yuj process (\d+); wait for it to end or stop it \(kill \2\); `yuj status \1` shows it meanwhile\n$/;
 
-/** A session whose run was killed mid-command: stored as running, no process left. */
-async function interruptedSession(): Promise<{ p: ScriptedProject; id: string }> {
+/**
+ * A session whose run was killed mid-command: stored as running, no process
+ * left. With `hold`, a resumed run stays in its second command until killed.
+ */
+async function interruptedSession(hold = false): Promise<{ p: ScriptedProject; id: string }> {
   const p = scriptedProject(turns);
   const run = startCli(["code", "two steps", ...p.flags], { cwd: p.cwd, env: p.env });
   await waitUntil(() => {
@@ -37,6 +43,7 @@ async function interruptedSession(): Promise<{ p: ScriptedProject; id: string }>
   await run.done;
   const status = await statusJson(p);
   expect(status.status).toBe("interrupted");
+  if (!hold) writeFileSync(join(p.cwd, RELEASE), "");
   return { p, id: status.id };
 }
 
@@ -63,7 +70,7 @@ describe("two processes on one session", () => {
   }, 60_000);
 
   it("while one runs: status names its pid, the others are refused; killed, it frees the session at once", async () => {
-    const { p, id } = await interruptedSession();
+    const { p, id } = await interruptedSession(true);
     const holder = startCli(["resume", id], { cwd: p.cwd, env: p.env });
     await waitUntil(() => lines(p).length === 2, "the resumed run's command");
     const pid = holder.child.pid!;
@@ -91,6 +98,7 @@ describe("two processes on one session", () => {
     await holder.done;
     // No wait and no clean-up: the kernel let the lock go with the process.
     expect((await statusJson(p)).status).toBe("interrupted");
+    writeFileSync(join(p.cwd, RELEASE), "");
     const after = await runCli(["resume", id], { cwd: p.cwd, env: p.env });
     expect(after.code, after.stderr).toBe(0);
     expect(lines(p)).toEqual(["first", "second"]); // the killed command is closed as interrupted, not run again
