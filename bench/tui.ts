@@ -54,7 +54,7 @@ function workspace(turns: unknown[]): { cwd: string; env: Record<string, string>
   writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
   writeFileSync(
     join(cwd, ".yuj", "config.toml"),
-    `[provider]\nname = "scripted"\nscenario = "scenario.json"\n\n[loop]\nmax_turns = 1000000\nduplicate_abort = 0\n`,
+    `[provider]\nname = "scripted"\nscenario = "scenario.json"\n\n[loop]\nmax_turns = 1000000\n`,
   );
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -191,7 +191,7 @@ action = "permit"
   it("blames the layer holding the bad key, not the first or last file", () => {
     put(userFile(), `[tools]\nbash_timeout = 5\n`);
     const a = put(path.join(tmp, "a.toml"), `[loop]\nmax_turns = -1\n`);
-    const b = put(path.join(tmp, "b.toml"), `[loop]\nmax_sessions = 2\n`);
+    const b = put(path.join(tmp, "b.toml"), `[loop]\nplan_max_turns = 2\n`);
     expect(errorOf(() => load({ configFiles: [a, b] })).message).toBe(
       `config error in ${a}: loop.max_turns: expected a positive integer, got number -1`,
     );

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { parse, stringify, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError, type ConfigIssue } from "./errors.js";
+import { notSupportedMessage } from "./not-supported.js";
 import { judgeProjectLayer, type ProjectTrust } from "./project-trust.js";
 import { configSchema, defaultConfig, type Config } from "./schema.js";
 import { projectKey, readTrustStore, sha256, trustStorePath } from "./trust-store.js";
@@ -222,7 +223,7 @@ function explain(issue: Issue, data: Table, file: string): ConfigIssue[] {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((k) => {
       const key = keyPath([...issue.path, k]);
-      return { file, key, message: `unknown key ${key} ${suggest(issue.path, k)}` };
+      return { file, key, message: notSupportedMessage(key) ?? `unknown key ${key} ${suggest(issue.path, k)}` };
     });
   }
   const key = keyPath(issue.path);

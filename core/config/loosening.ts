@@ -9,7 +9,8 @@
 // Each check compares the project's table with what the layers below give,
 // so setting a key to the value you already have, or tightening it, is not
 // loosening. A new feature that runs commands (hooks, MCP servers, agents…)
-// adds one line to LOOSENING_CHECKS.
+// adds one line to LOOSENING_CHECKS when it adds its keys to the schema
+// (until then not-supported.ts refuses them, so a project cannot set them).
 
 import { resolveSandboxMode } from "../sandbox/index.js";
 import type { Config } from "./schema.js";
@@ -42,10 +43,7 @@ export const LOOSENING_CHECKS: readonly LooseningCheck[] = [
   raised("permissions.yolo", "calls run without asking"),
   permissionRules(),
   changed("formatter.command", "this command runs on the host after each edit", isEmptyList),
-  changed("post_edit_check.checks", "these commands run after edits", isEmptyList),
   entries("lsp.servers", "this language server command runs on the host", ["command"]),
-  entries("mcp", "this MCP server is started or connected to", ["command", "args", "env", "url"]),
-  entries("hooks", "these hook commands run"),
   added("shell_env.include", "commands get these environment variables, which may hold secrets"),
   shrunk("shell_env.exclude", "commands get variables your config keeps from them"),
   entries("shell_env.set", "every command gets this environment variable"),

@@ -1,5 +1,6 @@
-// The whole configuration, every key the spec names, validated with zod.
-// Objects are strict: an unknown key is an error that names it. Sections use
+// The whole configuration: every key yuj reads, validated with zod. Objects
+// are strict: an unknown key is an error that names it (and a key of a
+// feature not implemented yet says so: not-supported.ts). Sections use
 // `prefault({})` so their inner defaults apply when a file omits the section.
 
 import { z } from "zod";
@@ -28,9 +29,6 @@ const providerSection = section({
 
 const loopSection = section({
   max_turns: posInt.default(200),
-  max_sessions: posInt.default(10),
-  duplicate_abort: nonNegInt.default(3),
-  error_nudge_threshold: nonNegInt.default(3),
   done_guard_enabled: z.boolean().default(false),
   done_require_mutation: z.boolean().default(false),
   done_require_verify: z.boolean().default(false),
@@ -57,13 +55,11 @@ const toolsSection = section({
   glob_refuse_unscoped_recursive: z.boolean().default(true),
   sink_head_bytes: nonNegInt.default(1000),
   sink_tail_bytes: nonNegInt.default(1000),
-  edit_strict_match: z.boolean().default(true),
   edit_fuzzy_cascade_enabled: z.boolean().default(false),
   edit_candidate_count: nonNegInt.default(3),
   strip_ansi: z.boolean().default(true),
   collapse_blank_lines: z.boolean().default(true),
   collapse_duplicate_lines: z.boolean().default(true),
-  collapse_similar_lines: z.boolean().default(true),
   /**
    * Older switch, read only when `[sandbox].mode` is unset: false means mode
    * "off"; true means "on" with sandbox_required = true, else "auto".
@@ -77,13 +73,11 @@ const toolsSection = section({
   think_keep_turns: nonNegInt.default(4),
   background_enabled: z.boolean().default(false),
   terminal_enabled: z.boolean().default(false),
-  task_enabled: z.boolean().default(false),
   todos_enabled: z.boolean().default(false),
   todos_max_items: posInt.default(20),
   checkpoint_enabled: z.boolean().default(false),
   notebook_edit_enabled: z.boolean().default(false),
   structural_enabled: z.boolean().default(false),
-  lazy_loading_enabled: z.boolean().default(false),
   ast_search_enabled: z.boolean().default(false),
   /** Repository-wide list_definitions keeps at most this many rows (the total is still counted). */
   ast_search_max_rows: posInt.default(1000),
@@ -92,8 +86,6 @@ const toolsSection = section({
   stale_file: z.enum(["off", "warn", "block"]).default("off"),
   run_tests: runTestsSection,
   list_definitions: section({ enabled: z.boolean().default(false) }),
-  apply_patch: section({ enabled: z.boolean().default(false) }),
-  unified_envelope: section({ enabled: z.boolean().default(false) }),
 });
 
 /** The smallest output cap: it must hold more than a preview's head and tail. */
@@ -102,9 +94,6 @@ export const MIN_JOB_LOG_BYTES = 64 * 1024;
 const outputSection = section({
   max_output_chars: posInt.default(80000),
   truncate_head_ratio: ratio.default(0.4),
-  trace_args_summary_chars: posInt.default(200),
-  trace_result_summary_chars: posInt.default(1200),
-  trace_reasoning_store_chars: posInt.default(800),
   /**
    * Bytes of one command's (or terminal's) output kept on disk. Past it the
    * first half and the newest output are kept, and reads say how much was dropped.
@@ -126,14 +115,6 @@ const shellEnvSection = section({
   exclude: z.array(envPattern).default([]),
   /** Set these values last. */
   set: z.record(envName, z.string()).default({}),
-});
-
-const postEditCheck = z.strictObject({
-  name: z.string().min(1),
-  trigger: z.enum(["edit", "write", "edit|write"]).default("edit|write"),
-  when: z.string().optional(),
-  cmd: z.string().min(1),
-  on_fail: z.enum(["append", "warn", "block"]).default("append"),
 });
 
 // Runs after a successful edit/write/apply_patch/udiff/notebook_edit/
@@ -160,29 +141,6 @@ export const permissionRule = z.strictObject({
   action: z.enum(PERMISSION_ACTIONS),
 });
 
-const mcpServer = z.strictObject({
-  command: z.string().optional(),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  url: z.url().optional(),
-  allowed_tools: z.array(z.string()).optional(),
-  manual: z.boolean().default(false),
-});
-
-const hookDef = z.strictObject({
-  name: z.string().optional(),
-  command: z.array(z.string()).optional(),
-  shell: z.string().optional(),
-  timeout: posInt.default(30),
-  tools: z.array(z.string()).optional(),
-  paths: z.array(z.string()).optional(),
-  agents: z.array(z.string()).optional(),
-  models: z.array(z.string()).optional(),
-  agent_kinds: z.array(z.string()).optional(),
-  only_on_error: z.boolean().optional(),
-  environment: z.record(z.string(), z.string()).optional(),
-});
-
 export const configSchema = z.strictObject({
   /** The tool surface: profiles/<name>; "_base" is the Yuj surface. */
   profile: z.string().min(1).default("_base"),
@@ -199,12 +157,6 @@ export const configSchema = z.strictObject({
   model: section({
     context_window: posInt.optional(),
     context_fill_ratio: ratio.default(0.95),
-    max_tokens_fraction: ratio.default(0.25),
-  }),
-  post_edit_check: section({
-    enabled: z.boolean().default(false),
-    timeout: posInt.default(10),
-    checks: z.array(postEditCheck).default([]),
   }),
   formatter: formatterSection,
   sandbox: section({
@@ -227,9 +179,6 @@ export const configSchema = z.strictObject({
     /** Skip ordinary asks (never handoff, delegate, cancel, done). */
     yolo: z.boolean().default(false),
   }),
-  mcp: z.record(z.string(), mcpServer).default({}),
-  hooks: z.record(z.string(), z.array(hookDef)).default({}),
-  skills: section({ paths: z.array(z.string()).default([]) }),
 });
 
 export type Config = z.infer<typeof configSchema>;

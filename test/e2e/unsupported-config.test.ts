@@ -1,0 +1,69 @@
+// A setting of a feature yuj does not implement yet is refused: the run
+// stops before it starts (exit 2), the error names the key and says to
+// remove it, and nothing is written. Accepting it would let the user believe
+// it does something.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { NOT_SUPPORTED_YET } from "../../core/config/not-supported.js";
+import { isolatedEnv, runCli } from "../support/cli.js";
+import { repoRoot, tempDemoRepo } from "../support/loop-harness.js";
+
+/** Each key as a user would write it in a config file. */
+const SNIPPETS: Record<string, string> = {
+  "loop.max_sessions": "[loop]\nmax_sessions = 2",
+  "loop.duplicate_abort": "[loop]\nduplicate_abort = 0",
+  "loop.error_nudge_threshold": "[loop]\nerror_nudge_threshold = 5",
+  "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
+  "tools.collapse_similar_lines": "[tools]\ncollapse_similar_lines = false",
+  "tools.task_enabled": "[tools]\ntask_enabled = true",
+  "tools.lazy_loading_enabled": "[tools]\nlazy_loading_enabled = true",
+  "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
+  "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
+  "output.trace_args_summary_chars": "[output]\ntrace_args_summary_chars = 100",
+  "output.trace_result_summary_chars": "[output]\ntrace_result_summary_chars = 100",
+  "output.trace_reasoning_store_chars": "[output]\ntrace_reasoning_store_chars = 100",
+  "model.max_tokens_fraction": "[model]\nmax_tokens_fraction = 0.5",
+  post_edit_check: '[post_edit_check]\nenabled = true\n\n[[post_edit_check.checks]]\nname = "lint"\ncmd = "npm run lint"',
+  mcp: '[mcp.files]\ncommand = "npx"\nargs = ["some-mcp-server"]',
+  hooks: '[[hooks.after_edit]]\ncommand = ["sh", "-c", "touch hooked"]',
+  skills: '[skills]\npaths = ["./skills"]',
+};
+
+const ORIGINAL = readFileSync(join(repoRoot, "fixtures/demo-repo/src/greet.js"), "utf8");
+const SCRIPTED = `[provider]\nname = "scripted"\nmodel = "demo"\nscenario = ${JSON.stringify(join(repoRoot, "fixtures/scenarios/demo.json"))}\n\n`;
+
+describe("config keys of features not implemented yet", () => {
+  it("every key on the list has a snippet here", () => {
+    expect(Object.keys(SNIPPETS).sort()).toEqual(NOT_SUPPORTED_YET.map((k) => k.key).sort());
+  });
+
+  it.each(NOT_SUPPORTED_YET.map((k) => k.key))("%s: exit 2, an error naming it, nothing written", async (key) => {
+    const cwd = tempDemoRepo();
+    const file = join(cwd, "extra.toml");
+    // The scripted demo model would fix the file and finish (exit 0) if the key were accepted.
+    writeFileSync(file, SCRIPTED + SNIPPETS[key] + "\n");
+    const env = isolatedEnv();
+    const res = await runCli(["code", "fix the greeting", "--config", file], { cwd, env });
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toContain(`config error in ${file}: ${key} is not supported yet: yuj does not implement `);
+    expect(res.stderr).toContain("so the setting would do nothing; remove it");
+    expect(res.code).toBe(2);
+    expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
+    expect(readFileSync(join(cwd, "src/greet.js"), "utf8")).toBe(ORIGINAL);
+    expect(existsSync(join(cwd, "hooked"))).toBe(false);
+  });
+
+  it("a project's own .yuj/config.toml is refused the same way", async () => {
+    const cwd = tempDemoRepo();
+    writeFileSync(join(cwd, "extra.toml"), SCRIPTED);
+    mkdirSync(join(cwd, ".yuj"));
+    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS.mcp + "\n");
+    const env = isolatedEnv();
+    const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env });
+    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: mcp is not supported yet: yuj does not implement MCP servers`);
+    expect(res.code).toBe(2);
+    expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
+  });
+});
