@@ -8,7 +8,7 @@ import { Box, Text, useInput, useStdout } from "ink";
 import type { ApprovalAnswer } from "../core/approvals/types.js";
 import type { OpOf } from "../core/ops.js";
 import type { SessionController } from "../core/session-controller.js";
-import type { ViewStore } from "../app/tui/store.js";
+import type { ViewStore } from "./view-store.js";
 import { createCardCache } from "./cards/cache.js";
 import { loadMarkdown, onMarkdownReady } from "./cards/markdown.js";
 import { Composer } from "./Composer.js";

@@ -23,6 +23,8 @@ const NOT_IMPORTED: Record<string, string> = {
   "typescript-language-server": "a real language server the tests start (a built-in [lsp] server, found in node_modules/.bin)",
   pyright: "a real language server the tests start (pyright-langserver, a built-in [lsp] server)",
   jest: "a real test runner the run_tests tests run (npx --no-install jest)",
+  "dependency-cruiser": "checks the import rules (npm run lint:deps, test/import-rules.test.ts)",
+  knip: "finds unused exports and files (npm run lint:exports, test/dead-exports.test.ts)",
 };
 
 function files(dir: string): string[] {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { CoreEvent } from "../../core/events.js";
 import { TRACE_FILE } from "../../core/session.js";
 import { readTrace } from "../../core/trace.js";
-import type { ViewStore } from "./store.js";
+import type { ViewStore } from "../../components/view-store.js";
 
 export function replayInto(store: ViewStore, sessionDir: string): void {
   let events: CoreEvent[];

@@ -21,7 +21,7 @@ import type { SkippedLine } from "../../core/history-log.js";
 import { createSessionRecord, releaseRecord, type SessionRecord } from "../../core/session-record.js";
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
-import { createViewStore } from "./store.js";
+import { createViewStore } from "../../components/view-store.js";
 import { announceUntrusted } from "../trust-notice.js";
 import { snapshotWorkspace } from "../workspace-snapshot.js";
 

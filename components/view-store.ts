@@ -3,8 +3,8 @@
 // second, so a fast stream of deltas costs one repaint per frame, and
 // nothing happens at all while nothing changes.
 
-import type { CoreEvent } from "../../core/events.js";
-import { initialView, reduce, type SessionView } from "../../core/reducer.js";
+import type { CoreEvent } from "../core/events.js";
+import { initialView, reduce, type SessionView } from "../core/reducer.js";
 
 const FRAME_MS = 33;
 
