@@ -12,8 +12,6 @@ export function cardText(card: Card): string {
       return `${card.name} ${card.argsText} ${card.viewText ?? ""}`;
     case "notice":
       return card.text;
-    case "agent":
-      return `${card.agentType} ${card.summary}`;
   }
 }
 
@@ -29,8 +27,6 @@ export function cardLabel(card: Card): string {
       return `TOOL CALL #${card.num}  ${card.name} ${first(card.argsText)}`;
     case "notice":
       return `NOTICE #${card.num}  ${first(card.text)}`;
-    case "agent":
-      return `AGENT ${card.status.toUpperCase()} #${card.num}  ${first(card.summary)}`;
   }
 }
 

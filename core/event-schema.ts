@@ -181,11 +181,6 @@ const sessionStateEvents = [
     },
     "A language server started, became ready, failed or stopped",
   ),
-  event(
-    "agent_notice",
-    { taskId: z.string(), agentType: z.string(), status: z.enum(["complete", "blocked"]), summary: z.string() },
-    "A delegated worker finished (AGENT COMPLETE) or failed (AGENT BLOCKED)",
-  ),
   event("usage", { usage: usageSchema, total: usageSchema }),
   event(
     "context_compacted",

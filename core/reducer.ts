@@ -27,8 +27,7 @@ export type Card =
       fullOutputPath?: string;
       durationMs?: number;
     }
-  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string }
-  | { kind: "agent"; num: number; status: "complete" | "blocked"; taskId: string; agentType: string; summary: string };
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
 
 export interface JobView {
   jobId: string;
@@ -248,14 +247,6 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       if (event.state !== "failed") return next;
       return addCard(next, { kind: "notice", level: "warning", text: `language server ${event.server}: ${event.detail ?? "failed"}` });
     }
-    case "agent_notice":
-      return addCard(s, {
-        kind: "agent",
-        status: event.status,
-        taskId: event.taskId,
-        agentType: event.agentType,
-        summary: event.summary,
-      });
     case "usage":
       return { ...s, usage: { last: event.usage, total: event.total } };
     case "context_compacted": {

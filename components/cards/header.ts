@@ -186,13 +186,6 @@ export function cardHeader(card: Card, opts: HeaderOpts): string {
       if (card.level !== "info") pieces.push({ text: card.level, paint: card.level === "error" ? p.red : p.yellow });
       break;
     }
-    case "agent":
-      badge(
-        `${card.status === "complete" ? "AGENT COMPLETE" : "AGENT BLOCKED"} #${card.num}`,
-        card.status === "complete" ? p.badgeGreen : p.badgeRed,
-      );
-      pieces.push({ text: oneLine(`${card.agentType} · ${card.taskId}`), paint: p.dim, elastic: true });
-      break;
     case "tool": {
       badge(`TOOL CALL #${card.num}`, p.badgeCyan);
       const foldable = isFoldable(card);

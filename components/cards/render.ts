@@ -71,8 +71,6 @@ function body(card: Card, c: BodyCtx): string[] {
       return card.streaming ? renderStreaming(card.text, c.width, card.num) : renderMarkdown(card.text, c.width, c.color);
     case "notice":
       return painted(card.text, c.width, card.level === "error" ? c.p.red : card.level === "warning" ? c.p.yellow : c.p.dim);
-    case "agent":
-      return renderMarkdown(card.summary, c.width, c.color);
     case "tool":
       if (isControlTool(card.name)) return controlBody(card, c.width, c.color);
       if (card.status === "streaming") return [c.p.dim(receivedLine(card.argsText.length))];

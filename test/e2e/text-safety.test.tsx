@@ -118,7 +118,6 @@ function cardsFor(h: string): Card[] {
     tool(10, "ask_user", { question: h, options: [h] }, h),
     tool(11, "write_todos", { todos: [{ description: h, status: "pending" }] }),
     tool(12, h, { [h]: h }, h),
-    { kind: "agent", num: 13, status: "complete", taskId: h, agentType: h, summary: h },
     tool(14, "done", { message: h }),
     tool(15, "complete", { summary: h, files_changed: [h, { path: h, summary: h }], known_risks: h }),
     { ...tool(16, "escalate", { kind: h, reason: h }, h), status: "error" },

@@ -12,12 +12,6 @@ describe("card headers", () => {
     expect(h({ kind: "assistant", num: 13, text: "hi", streaming: false })).toBe("ASSISTANT #13");
     expect(h({ kind: "notice", num: 3, level: "info", text: "x" })).toBe("NOTICE #3");
     expect(h({ kind: "notice", num: 4, level: "error", text: "x" })).toBe("NOTICE #4 error");
-    expect(h({ kind: "agent", num: 5, status: "complete", taskId: "t1", agentType: "explorer", summary: "" })).toBe(
-      "AGENT COMPLETE #5 explorer · t1",
-    );
-    expect(h({ kind: "agent", num: 6, status: "blocked", taskId: "t2", agentType: "worker", summary: "" })).toMatch(
-      /^AGENT BLOCKED #6/,
-    );
   });
 
   it("foldable tool: marker, name, key argument relative to cwd, status and duration", () => {

@@ -28,7 +28,6 @@ const cards: Card[] = [
   tool("escalate", { kind: "blocked", reason: "No access." }, "ok"),
   tool("edit", '{"path":"a.ts","old_str":"xx', "streaming"),
   { kind: "notice", num: 40, level: "warning", text: "Retrying in 2s" },
-  { kind: "agent", num: 41, status: "complete", taskId: "t1", agentType: "explorer", summary: "Found *it*." },
 ];
 
 describe("renderCard", () => {
