@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
 
-export const COMMANDS = [
+const COMMANDS = [
   "code", "run", "tool", "setup", "models", "doctor", "demo",
   "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "schema", "help",
 ] as const;
@@ -13,7 +13,7 @@ export const COMMANDS = [
 const REPORT_COMMANDS: readonly string[] = ["sessions", "current", "status", "show"];
 /** Commands that run a session headless: `--input jsonl` is theirs. */
 const INPUT_COMMANDS: readonly string[] = ["code", "resume", "answer"];
-export type Command = (typeof COMMANDS)[number];
+type Command = (typeof COMMANDS)[number];
 
 export class UsageError extends Error {
   override name = "UsageError";

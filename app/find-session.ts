@@ -53,7 +53,7 @@ export function listSessions(env: Env): ListedSession[] {
   return found.sort((a, b) => b.meta.updatedAt.localeCompare(a.meta.updatedAt) || b.meta.id.localeCompare(a.meta.id));
 }
 
-export function shownStatus(stored: SessionStatus, holder: number | undefined): ShownStatus {
+function shownStatus(stored: SessionStatus, holder: number | undefined): ShownStatus {
   if (holder !== undefined) return "running";
   return stored === "running" ? "interrupted" : stored;
 }

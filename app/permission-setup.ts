@@ -84,7 +84,7 @@ export function buildGate(setup: GateSetup): PermissionGate {
  * not, the rule waits for `yuj trust` like the file's other loosening
  * settings, and the notice says so.
  */
-export function storeProjectRule(cwd: string, rule: Rule, emit?: Emit): string {
+function storeProjectRule(cwd: string, rule: Rule, emit?: Emit): string {
   const stored: Record<string, string> = { tool: rule.tool, action: rule.action };
   if (rule.pattern !== undefined) stored.pattern = rule.pattern;
   const write = updateProjectConfig(cwd, process.env, (current) => {

@@ -8,7 +8,7 @@ import type { Env } from "../core/paths.js";
 import type { Provider } from "../core/providers/types.js";
 import { FatalError } from "./errors.js";
 
-export type ProviderName = "anthropic" | "openai" | "openai-chat" | "scripted";
+type ProviderName = "anthropic" | "openai" | "openai-chat" | "scripted";
 
 export interface ProviderChoice {
   name: ProviderName;
@@ -23,7 +23,7 @@ export interface ProviderChoice {
   secrets: string[];
 }
 
-export const DEFAULT_MODELS: Record<Exclude<ProviderName, "openai-chat">, string> = {
+const DEFAULT_MODELS: Record<Exclude<ProviderName, "openai-chat">, string> = {
   anthropic: "claude-sonnet-4-5",
   openai: "gpt-5",
   scripted: "scripted",

@@ -4,7 +4,7 @@
 
 import type { Guard } from "../core/guards/types.js";
 
-export const SECOND_QUESTION_TEXT =
+const SECOND_QUESTION_TEXT =
   "ERROR: ask_user: this session has already asked its one clarification question; decide from the answer and what the repository shows";
 
 export function oneQuestionGuard(asked: () => boolean): Guard {

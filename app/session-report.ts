@@ -78,7 +78,7 @@ export function showReport(state: SessionState, status: ShownStatus, dir: string
 }
 
 /** One line per history item: who, and the gist. */
-export function describeStep(item: HistoryItem): string {
+function describeStep(item: HistoryItem): string {
   if (item.role === "user") return `user: ${oneLine(item.text)}`;
   if (item.role === "tool") return `  ${item.isError ? "✗" : "✓"} ${item.name}: ${oneLine(item.text) || "(no output)"}`;
   if (item.role !== "assistant") return `${(item as { role: string }).role}: ${oneLine((item as { text?: string }).text ?? "")}`;

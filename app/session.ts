@@ -5,7 +5,8 @@
 import { rmSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { loadConfig, ConfigError } from "../core/config/load.js";
+import { ConfigError } from "../core/config/errors.js";
+import { loadConfig } from "../core/config/load.js";
 import type { ProjectTrust } from "../core/config/project-trust.js";
 import type { Config } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";

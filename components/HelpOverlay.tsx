@@ -6,7 +6,7 @@ import { useRef, type ReactNode } from "react";
 import { truncate } from "../core/text/width.js";
 import { theme } from "./theme.js";
 
-export interface HelpSection {
+interface HelpSection {
   title: string;
   /** [keys, what they do] */
   rows: Array<[string, string]>;
@@ -21,7 +21,7 @@ export interface HelpOverlayProps {
   active?: boolean;
 }
 
-export const HELP_SECTIONS: HelpSection[] = [
+const HELP_SECTIONS: HelpSection[] = [
   {
     title: "Insert mode (typing a message)",
     rows: [

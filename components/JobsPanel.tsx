@@ -23,7 +23,7 @@ export interface JobsPanelProps {
 
 const HINT = "↑/↓ or j select · k kill · Esc/q close";
 
-export function jobStatusText(job: JobView): { text: string; color: string } {
+function jobStatusText(job: JobView): { text: string; color: string } {
   switch (job.status) {
     case "running":
       return { text: "● running", color: theme.warn };

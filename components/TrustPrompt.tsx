@@ -10,7 +10,7 @@ import { oneLine } from "../core/text/safe.js";
 import { truncate } from "../core/text/width.js";
 import { short, theme } from "./theme.js";
 
-export interface TrustItem {
+interface TrustItem {
   key: string;
   value: string;
   why: string;

@@ -3,7 +3,7 @@
 
 import type { Card } from "../core/reducer.js";
 
-export function cardText(card: Card): string {
+function cardText(card: Card): string {
   switch (card.kind) {
     case "user":
     case "assistant":

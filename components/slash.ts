@@ -5,8 +5,6 @@
 import type { Operation } from "../core/ops.js";
 import type { UiState } from "./ui-state.js";
 
-export const SLASH_COMMANDS = ["/help", "/model", "/compact", "/clear", "/jobs", "/todos", "/quit"] as const;
-
 export interface SlashAction {
   ui(ui: UiState): UiState;
   op?: Operation;

@@ -2,8 +2,8 @@
 // the mode, the focused card, folds the user changed, the scroll position,
 // and which overlay is open. Pure: keys go in, a new state comes out.
 
-export type Mode = "INSERT" | "NORMAL";
-export type Overlay = "none" | "help" | "jobs" | "directory";
+type Mode = "INSERT" | "NORMAL";
+type Overlay = "none" | "help" | "jobs" | "directory";
 
 export interface UiState {
   mode: Mode;
@@ -25,7 +25,7 @@ export function initialUi(wide: boolean): UiState {
 }
 
 /** Quit needs the key twice within this window. */
-export const DOUBLE_PRESS_MS = 2000;
+const DOUBLE_PRESS_MS = 2000;
 
 export function toggleFold(ui: UiState, num: number, current: boolean): UiState {
   const folds = new Map(ui.folds);

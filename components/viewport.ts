@@ -29,7 +29,7 @@ export interface Viewport {
 
 const SPACER: readonly string[] = [""];
 
-export function folded(card: Card, folds: ReadonlyMap<number, boolean>): boolean {
+function folded(card: Card, folds: ReadonlyMap<number, boolean>): boolean {
   if (!isFoldable(card)) return false;
   return folds.get(card.num) ?? defaultFolded(card);
 }

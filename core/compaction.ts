@@ -39,7 +39,7 @@ export function compactionCut(history: readonly HistoryItem[], keepTurns: number
 }
 
 /** Index of the newest summary item, or -1. */
-export function lastSummaryIndex(history: readonly HistoryItem[]): number {
+function lastSummaryIndex(history: readonly HistoryItem[]): number {
   for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "summary") return i;
   return -1;
 }
@@ -61,7 +61,7 @@ export function requestHistory(history: readonly HistoryItem[]): RequestItem[] {
   return [intro, ...rest];
 }
 
-export interface SummariseInput {
+interface SummariseInput {
   provider: Provider;
   model: string;
   system: string;
@@ -72,7 +72,7 @@ export interface SummariseInput {
 }
 
 /** Asks the model for the summary; throws when it answers with nothing. */
-export async function summarise(input: SummariseInput): Promise<string> {
+async function summarise(input: SummariseInput): Promise<string> {
   const history: RequestItem[] = [...input.items, { role: "user", text: INSTRUCTION }];
   let text = "";
   for await (const ev of input.provider.stream(

@@ -22,7 +22,7 @@ import type { ApprovalRequest } from "./approvals/types.js";
 export type { PermissionGate };
 
 /** With no gate every call may run (tests, `yuj tool` with no rules). */
-export const allowAll: PermissionGate = { check: async () => ({ kind: "allow" }) };
+const allowAll: PermissionGate = { check: async () => ({ kind: "allow" }) };
 
 export interface DispatchDeps {
   toolset: ActiveToolset;
@@ -66,7 +66,7 @@ export interface CallOutcome {
   report?: ToolResultEvent;
 }
 
-export type ToolResultEvent = Extract<EventBody, { type: "tool_result" }>;
+type ToolResultEvent = Extract<EventBody, { type: "tool_result" }>;
 
 /** Emits the results' events, in call order: only after the step that holds them is saved. */
 export function reportResults(outcomes: readonly CallOutcome[], emit: Emit): void {

@@ -15,7 +15,7 @@ import type {
 } from "./event-schema.js";
 
 /** Fields every event carries. `seq` is dense from 1 within a session. */
-export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
 export type Usage = z.infer<typeof usageSchema>;
 export type FinishReason = z.infer<typeof finishReasonSchema>;
 export type TodoStatus = z.infer<typeof todoStatusSchema>;
@@ -25,7 +25,7 @@ export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 export type EventBody = z.infer<typeof eventBodySchema>;
 
 export type CoreEvent = EventEnvelope & EventBody;
-export type EventType = EventBody["type"];
+type EventType = EventBody["type"];
 
 /** Events narrowed by type: `EventOf<"tool_result">`. */
 export type EventOf<T extends EventType> = EventEnvelope & Extract<EventBody, { type: T }>;

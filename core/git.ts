@@ -25,7 +25,7 @@ export interface GitOptions {
   input?: string | Buffer;
 }
 
-export class GitError extends Error {
+class GitError extends Error {
   constructor(
     readonly args: readonly string[],
     message: string,
@@ -35,7 +35,7 @@ export class GitError extends Error {
 }
 
 /** `-c` pairs that switch off everything git could run besides itself. */
-export const QUIET_GIT_CONFIG: readonly string[] = [
+const QUIET_GIT_CONFIG: readonly string[] = [
   "core.hooksPath=/dev/null", // not a directory: no hook is ever found
   "core.fsmonitor=false",
   "core.pager=cat",
@@ -60,7 +60,7 @@ const SUBCOMMAND_OFF: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The environment for yuj's git: no system config, no pager, no prompt, no external diff. */
-export function quietGitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function quietGitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, GIT_CONFIG_NOSYSTEM: "1", GIT_PAGER: "cat", PAGER: "cat", GIT_TERMINAL_PROMPT: "0" };
   delete env.GIT_EXTERNAL_DIFF;
   delete env.GIT_ASKPASS;
@@ -85,7 +85,7 @@ function run(prefix: readonly string[], args: readonly string[], opts: GitOption
 }
 
 /** `-c filter.<name>.<clean|smudge|process>= ...` for every filter driver the config at `cwd` defines. */
-export async function filterOverrides(opts: GitOptions): Promise<string[]> {
+async function filterOverrides(opts: GitOptions): Promise<string[]> {
   let out: string;
   try {
     out = await run(QUIET_GIT_CONFIG, ["config", "--null", "--name-only", "--get-regexp", "^filter\\."], opts);

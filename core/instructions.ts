@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
-export const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
+const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** An instruction file larger than this is cut, so one file cannot flood the prompt. */
 const MAX_FILE_CHARS = 32 * 1024;
 
@@ -17,7 +17,7 @@ export interface InstructionFile {
 }
 
 /** The directory holding `.git` at or above `cwd`, if any. */
-export function findGitRoot(cwd: string): string | undefined {
+function findGitRoot(cwd: string): string | undefined {
   let dir = cwd;
   for (;;) {
     if (existsSync(join(dir, ".git"))) return dir;

@@ -68,7 +68,7 @@ export const operationSchema = z
   .describe("One operation sent to a yuj session: a line of `yuj code --input jsonl`");
 
 export type Operation = z.infer<typeof operationSchema>;
-export type OperationType = Operation["type"];
+type OperationType = Operation["type"];
 /** Operations narrowed by type: `OpOf<"approval_answer">`. */
 export type OpOf<T extends OperationType> = Extract<Operation, { type: T }>;
 

@@ -11,7 +11,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Directory, inside a project, that holds the project's yuj files. */
 export const PROJECT_DIR = ".yuj";
-export const CONFIG_FILE = "config.toml";
+const CONFIG_FILE = "config.toml";
 
 /** $HOME when set (so a test env can move it), else the OS's idea of it. */
 export function homeDir(env: Env = process.env): string {

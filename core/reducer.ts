@@ -47,7 +47,7 @@ export interface JobView {
   callId?: string;
 }
 
-export interface TerminalView {
+interface TerminalView {
   terminalId: string;
   command: string;
   status: "running" | "exited";

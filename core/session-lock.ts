@@ -22,7 +22,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { basename, join } from "node:path";
 
-export const LOCK_PID_FILE = "lock.pid";
+const LOCK_PID_FILE = "lock.pid";
 
 const ABSTRACT = process.platform === "linux";
 

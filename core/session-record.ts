@@ -6,7 +6,8 @@
 
 import type { CoreEvent, FinishReason, Usage } from "./events.js";
 import type { RunOutcome } from "./loop.js";
-import { StateWriteError, writeState, type SessionState, type SessionStatus } from "./session-state.js";
+import { writeState, type SessionState, type SessionStatus } from "./session-state.js";
+import { StateWriteError } from "./storage-error.js";
 
 /** The stored status a run's end leaves the session in. */
 const STATUS_AFTER: Record<FinishReason, SessionStatus> = {

@@ -30,10 +30,8 @@ import { writeAll } from "./append-log.js";
 import { readHistoryLog, syncHistoryLog, type SkippedLine } from "./history-log.js";
 import { StateWriteError } from "./storage-error.js";
 
-export { StateWriteError };
-
-export const STATE_FILE = "state.json";
-export const META_FILE = "session.json";
+const STATE_FILE = "state.json";
+const META_FILE = "session.json";
 
 /**
  * Stored statuses. `running` whose process is gone is shown as
@@ -56,7 +54,7 @@ export interface StoredSettings {
 }
 
 /** A command the session started, as its events last described it. */
-export interface JobRecord {
+interface JobRecord {
   jobId: string;
   command: string;
   callId?: string;
@@ -67,7 +65,7 @@ export interface JobRecord {
 }
 
 /** The session's one clarification question (ask_user). */
-export interface QuestionRecord {
+interface QuestionRecord {
   callId: string;
   question: string;
   askedAt: string;
@@ -138,7 +136,7 @@ export function newSessionState(init: { sessionId: string; cwd: string; task: st
   };
 }
 
-export function metaOf(state: SessionState): SessionMeta {
+function metaOf(state: SessionState): SessionMeta {
   const meta: SessionMeta = {
     version: 2,
     id: state.sessionId,

@@ -3,7 +3,7 @@
 // which file, why, and what to do, in one line.
 
 /** What to do about a failed write; every step saved before it is kept. */
-export const STORAGE_ADVICE =
+const STORAGE_ADVICE =
   "Free disk space or fix the directory's permissions; every step before this one is saved and `yuj resume` continues from there";
 
 export class StateWriteError extends Error {

@@ -17,7 +17,7 @@ import { StateWriteError } from "./storage-error.js";
 export const REDACTED = "[REDACTED]";
 /** Shorter strings are not treated as secrets: redacting "true" or a 4-digit
  * number everywhere would wreck the trace and hide nothing of value. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 // JSON keys whose values are credentials wherever they appear: authorization,
 // proxy-authorization, x-api-key, api-key, api_key, apikey, x-goog-api-key...
@@ -132,7 +132,7 @@ export function openTrace(file: string, options: TraceOptions = { secrets: [] })
   };
 }
 
-export interface SkippedRow {
+interface SkippedRow {
   /** 1-based line number in the file. */
   line: number;
   text: string;

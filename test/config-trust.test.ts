@@ -8,7 +8,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../core/config/load.js";
+import { ConfigError } from "../core/config/errors.js";
+import { loadConfig } from "../core/config/load.js";
 import { findLoosening, withoutLoosening } from "../core/config/loosening.js";
 import { ignoredNotice } from "../core/config/project-trust.js";
 import { updateProjectConfig } from "../core/config/project-write.js";
@@ -31,7 +32,6 @@ const put = (file: string, text: string) => {
   fs.writeFileSync(file, text);
   return file;
 };
-const userFile = () => path.join(home, ".config", "yuj", "config.toml");
 const projectFile = () => path.join(cwd, ".yuj", "config.toml");
 const store = () => trustStorePath({}, home);
 const load = (extra: { configFiles?: string[]; trustAs?: string } = {}) => loadConfig({ cwd, env: {}, home, ...extra });

@@ -1,7 +1,8 @@
 // `yuj setup`: writes the model settings into the user config file.
 
 import { homedir } from "node:os";
-import { ConfigError, writeUserConfig } from "../../core/config/load.js";
+import { ConfigError } from "../../core/config/errors.js";
+import { writeUserConfig } from "../../core/config/load.js";
 import { userConfigPath } from "../../core/paths.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";

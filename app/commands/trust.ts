@@ -3,7 +3,8 @@
 // file loosens and whether that is in effect, or withdraws the trust.
 
 import { homedir } from "node:os";
-import { ConfigError, loadConfig } from "../../core/config/load.js";
+import { ConfigError } from "../../core/config/errors.js";
+import { loadConfig } from "../../core/config/load.js";
 import { ignoredBy, type ProjectTrust } from "../../core/config/project-trust.js";
 import { projectKey, recordTrust, revokeTrust, trustStorePath } from "../../core/config/trust-store.js";
 import type { Loosening } from "../../core/config/loosening.js";

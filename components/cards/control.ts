@@ -11,7 +11,7 @@ import { oneLine, screenText } from "../../core/text/safe.js";
 import { wrapPrefixed } from "../../core/text/wrap.js";
 import { palette, type Palette } from "./paint.js";
 
-export const CONTROL_TOOLS: ReadonlySet<string> = new Set(["done", "complete", "escalate"]);
+const CONTROL_TOOLS: ReadonlySet<string> = new Set(["done", "complete", "escalate"]);
 
 export function isControlTool(name: string): boolean {
   return CONTROL_TOOLS.has(name);

@@ -61,8 +61,6 @@ export function displayPath(p: string, cwd: string): string {
   return rel.startsWith("..") || isAbsolute(rel) ? p : rel;
 }
 
-export { formatDuration };
-
 const PATH_KEYS = ["path", "file_path", "filePath", "filename"];
 
 /** The one argument that says what a call is about, for the header. */
@@ -144,7 +142,7 @@ function valueSummary(v: unknown): string {
 }
 
 /** A static mark per status: the header must not change while nothing does. */
-export function statusMark(status: ToolCardStatus, p: Palette): { mark: string; paint: Paint } {
+function statusMark(status: ToolCardStatus, p: Palette): { mark: string; paint: Paint } {
   switch (status) {
     case "streaming":
       return { mark: "⋯", paint: p.dim };

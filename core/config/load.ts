@@ -18,8 +18,6 @@ import { projectKey, readTrustStore, sha256, trustStorePath } from "./trust-stor
 import { realOr, writeFileAtomic } from "./write-atomic.js";
 import { homeDir, projectConfigPath, userConfigPath, type Env } from "../paths.js";
 
-export { ConfigError, type ConfigIssue } from "./errors.js";
-
 type Table = Record<string, unknown>;
 type KeyPath = readonly PropertyKey[];
 type Issue = z.core.$ZodIssue;
@@ -49,7 +47,7 @@ export interface LoadConfigOptions {
   trustAs?: string;
 }
 
-export type ConfigSource = { path: string; found: boolean };
+type ConfigSource = { path: string; found: boolean };
 
 export interface LoadedConfig {
   config: Config;

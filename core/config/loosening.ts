@@ -29,12 +29,12 @@ export interface Loosening {
   why: string;
 }
 
-export interface LooseningCheck {
+interface LooseningCheck {
   /** The loosening parts of `project`, given the merged layers `below` it (defaults included). */
   find(project: Table, below: Table): Loosening[];
 }
 
-export const LOOSENING_CHECKS: readonly LooseningCheck[] = [
+const LOOSENING_CHECKS: readonly LooseningCheck[] = [
   sandboxMode(),
   raised("sandbox.network", "sandboxed commands get the host's network"),
   raised("sandbox.docker", "sandboxed commands reach the Docker daemon, which is host access"),

@@ -13,7 +13,7 @@ type Table = Record<string, unknown>;
  * hash is this file's; untrusted: never trusted; changed: trusted once, with
  * other content.
  */
-export type TrustStatus = "not-needed" | "trusted" | "untrusted" | "changed";
+type TrustStatus = "not-needed" | "trusted" | "untrusted" | "changed";
 
 export interface ProjectTrust {
   file: string;

@@ -89,7 +89,7 @@ const toolsSection = section({
 });
 
 /** The smallest output cap: it must hold more than a preview's head and tail. */
-export const MIN_JOB_LOG_BYTES = 64 * 1024;
+const MIN_JOB_LOG_BYTES = 64 * 1024;
 
 const outputSection = section({
   max_output_chars: posInt.default(80000),
@@ -182,7 +182,6 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof configSchema>;
-export type PermissionRule = z.infer<typeof permissionRule>;
 
 /** The configuration with every default applied and nothing set. */
 export function defaultConfig(): Config {

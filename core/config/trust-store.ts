@@ -15,7 +15,7 @@ import { configDir, homeDir, type Env } from "../paths.js";
 import { ConfigError } from "./errors.js";
 import { writeFileAtomic } from "./write-atomic.js";
 
-export const TRUST_FILE = "trusted.toml";
+const TRUST_FILE = "trusted.toml";
 
 const record = z.strictObject({
   /** The config file that was trusted. */

@@ -31,7 +31,7 @@ export interface ShapeOptions {
 }
 
 /** An active checkpoint, innermost last. */
-export interface CheckpointMark<S = unknown> {
+interface CheckpointMark<S = unknown> {
   goal: string;
   callId: string;
   /** Length of the request view when the checkpoint became active. */

@@ -20,7 +20,7 @@ export interface ProcessOwner {
   killAllSync(): void;
 }
 
-export type ExitSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+type ExitSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 export interface ExitHookOptions {
   /** Signals that trigger shutdown-then-exit; default all three. A signal left out gets no handler from here. */
@@ -44,7 +44,7 @@ const managers = new Set<ProcessOwner>();
 let removeHandlers: (() => void) | undefined;
 
 /** SIGKILL every live group of every registered manager. Safe inside 'exit'. */
-export function killAllJobsSync(): void {
+function killAllJobsSync(): void {
   for (const manager of managers) {
     try {
       manager.killAllSync();
@@ -55,7 +55,7 @@ export function killAllJobsSync(): void {
 }
 
 /** Graceful shutdown of every registered manager, bounded by `timeoutMs`; then SIGKILL what is left. */
-export async function shutdownAllJobs(timeoutMs = 3000): Promise<void> {
+async function shutdownAllJobs(timeoutMs = 3000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);

@@ -57,7 +57,7 @@ interface TailFile extends Piece {
   fd: number;
 }
 
-export function droppedLine(dropped: number, maxBytes: number): string {
+function droppedLine(dropped: number, maxBytes: number): string {
   return `\n[... ${dropped} bytes of output dropped here: the log keeps the first and the last part, [output].max_job_log_bytes = ${maxBytes} ...]\n`;
 }
 
@@ -231,7 +231,7 @@ export function fileReader(path: string): LogReader {
  * Newlines in `buf`, four bytes at a time: a command printing short lines at
  * full speed must not make counting them the slow part of reading its output.
  */
-export function countNewlines(buf: Buffer): number {
+function countNewlines(buf: Buffer): number {
   let n = 0;
   let i = 0;
   while (i < buf.length && ((buf.byteOffset + i) & 3) !== 0) if (buf[i++] === 10) n++;

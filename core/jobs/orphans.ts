@@ -31,7 +31,7 @@ export interface RegistryEntry {
   bootId?: string;
 }
 
-export interface Pointer {
+interface Pointer {
   yujPid: number;
   yujStartTime?: number;
   bootId?: string;
@@ -51,7 +51,7 @@ export interface ReapedGroup {
 }
 
 /** Writes `data` so readers see the old file or the new one, never a mix. */
-export function writeAtomic(file: string, data: string): void {
+function writeAtomic(file: string, data: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, data);

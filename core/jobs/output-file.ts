@@ -39,7 +39,7 @@ function charStartForward(buf: Uint8Array, i: number): number {
 }
 
 /** Bytes to text; invalid UTF-8 becomes U+FFFD. */
-export function decode(buf: Uint8Array): string {
+function decode(buf: Uint8Array): string {
   return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString("utf8");
 }
 
@@ -55,7 +55,7 @@ export interface Preview {
 }
 
 /** The line that stands in for the bytes left out of a preview. */
-export function omissionLine(omitted: number, path: string, dropped = 0): string {
+function omissionLine(omitted: number, path: string, dropped = 0): string {
   if (dropped === 0) return `[... ${omitted} bytes omitted; full output: ${path} ...]`;
   return (
     `[... ${omitted} bytes omitted, ${dropped} of them dropped from the log ` +
@@ -114,7 +114,7 @@ export function previewRange(log: LogReader, from: number, to: number, budget: n
  * Text for a live output event: the bytes [from, to), or only their last
  * `max` bytes when more arrived (the view shows the newest lines).
  */
-export function tailText(log: LogReader, from: number, to: number, max: number): string {
+function tailText(log: LogReader, from: number, to: number, max: number): string {
   const start = Math.max(from, to - max);
   const buf = log.read(start, to);
   const skip = start > from ? charStartForward(buf, 0) : 0;

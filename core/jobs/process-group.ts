@@ -42,7 +42,7 @@ export function groupAnswers(pgid: number): boolean {
 export type StatReader = (pid: number) => ProcStat | undefined;
 
 /** A recorded member still present (even as a zombie) in `pgid` with its start time. */
-export function provenMember(
+function provenMember(
   pgid: number,
   members: readonly Member[],
   read: StatReader = readStat,

@@ -17,10 +17,10 @@ import type { Env } from "../paths.js";
 import { SECRET_NAME } from "../redact.js";
 
 /** The provider SDKs' variables: keys, base URLs, organisation ids. */
-export const PROVIDER_PATTERNS = ["ANTHROPIC_*", "OPENAI_*"] as const;
+const PROVIDER_PATTERNS = ["ANTHROPIC_*", "OPENAI_*"] as const;
 
 /** The variables the provider adapters read their key from when no other is named. */
-export const DEFAULT_KEY_VARS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"] as const;
+const DEFAULT_KEY_VARS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"] as const;
 
 export interface ShellEnvPolicy {
   /** Globs (`*`, `?`, any case) of names to keep even though a default rule drops them. */
@@ -36,10 +36,10 @@ export interface ShellEnvPolicy {
   apiKeyEnv?: string;
 }
 
-export const DEFAULT_POLICY: ShellEnvPolicy = { include: [], exclude: [], set: {} };
+const DEFAULT_POLICY: ShellEnvPolicy = { include: [], exclude: [], set: {} };
 
 /** A glob over variable names, matched whole and ignoring case. */
-export function nameGlob(pattern: string): RegExp {
+function nameGlob(pattern: string): RegExp {
   const body = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
   return new RegExp(`^${body}$`, "i");
 }

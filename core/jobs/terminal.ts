@@ -25,7 +25,7 @@ export type TerminalStatus =
   | { state: "running" }
   | { state: "exited"; exitCode: number | null; signal: string | null };
 
-export interface TerminalRead {
+interface TerminalRead {
   terminalId: string;
   pid: number;
   /** Output since the previous read: escapes stripped, at most the preview budget (head + tail). */
@@ -42,7 +42,7 @@ export interface TerminalRead {
 /** Errors are plain sentences for the model; the tools add the `ERROR:` prefix. */
 export type TerminalOutcome = { ok: true; read: TerminalRead } | { ok: false; error: string };
 
-export interface TerminalIoRequest {
+interface TerminalIoRequest {
   input?: string;
   /** Follow the input with a terminal Enter ("\r"). */
   appendNewline?: boolean;

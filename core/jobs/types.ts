@@ -74,7 +74,7 @@ export interface OutputRead {
   snapshot: JobSnapshot;
 }
 
-export type WaitFor = "exit" | "output";
+type WaitFor = "exit" | "output";
 
 export type WaitResult =
   | "exited" // the job is no longer running

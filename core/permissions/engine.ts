@@ -37,15 +37,13 @@ import { pathNames, projectRoots, type Roots } from "./path-names.js";
 import type { Decision, PermissionCall, PolicyOptions, Rule } from "./types.js";
 import { describeRule, SEVERITY, stricter, VERB, type Scope, type ToolMatcher, type Verdict } from "./verdict.js";
 
-export { describeRule, type ToolMatcher };
-
 /** Tools YOLO never waves through. */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(["handoff", "delegate", "cancel", "done"]);
 const EDIT_FAMILY: ReadonlySet<string> = new Set(["edit", "apply_patch", "udiff"]);
 const TOOL_ALIASES: Readonly<Record<string, string>> = { patch: "apply_patch" };
 
 /** The tool a rule names, legacy aliases resolved. */
-export const ruleTool = (rule: Rule): string => TOOL_ALIASES[rule.tool] ?? rule.tool;
+const ruleTool = (rule: Rule): string => TOOL_ALIASES[rule.tool] ?? rule.tool;
 
 /** Whether a rule speaks to calls of a tool: tool glob, edit-family coupling, YOLO protection. */
 export function toolMatcher(rules: readonly Rule[], opts: PolicyOptions): ToolMatcher {

@@ -10,13 +10,13 @@ import { evaluate } from "./engine.js";
 import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
 
-export type GateVerdict =
+type GateVerdict =
   | { kind: "allow" }
   | { kind: "deny"; text: string }
   /** Nobody can answer now: the run pauses with this request. */
   | { kind: "pause"; request: ApprovalRequest };
 
-export interface GateCall {
+interface GateCall {
   callId: string;
   tool: string;
   handler: string;

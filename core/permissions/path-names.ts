@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { cleanPath } from "./match-values.js";
 
 /** How many directory entries the search for other hard-link names reads at most. */
-export const HARD_LINK_SEARCH_LIMIT = 50_000;
+const HARD_LINK_SEARCH_LIMIT = 50_000;
 
 export interface NameOptions {
   /** Look for the file's other hard-link names (only worth it when a path rule could deny). */

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { PERMISSION_ACTIONS, permissionRule } from "../config/schema.js";
 import type { Rule } from "./types.js";
 
-export const PROFILE_RULES_FILE = "permissions.toml";
+const PROFILE_RULES_FILE = "permissions.toml";
 
 const fileSchema = z.strictObject({ rules: z.array(permissionRule).default([]) });
 

@@ -95,7 +95,7 @@ function applyCap(all: ProfileTool[], max: number): ProfileTool[] {
 }
 
 /** The JSON Schema of a tool's parameters, as sent to the model. */
-export function parametersSchema(
+function parametersSchema(
   handler: ToolHandler,
   entry: ProfileTool,
   holds: (condition: string) => boolean,

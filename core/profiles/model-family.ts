@@ -13,8 +13,6 @@
 
 export type EditFamily = "patch" | "edit";
 
-export const EDIT_FAMILIES: readonly EditFamily[] = ["patch", "edit"];
-
 /** Providers that never serve a GPT or o-series model. */
 const NON_GPT_PROVIDERS = new Set(["anthropic"]);
 

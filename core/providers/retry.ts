@@ -132,7 +132,7 @@ export function abortError(signal: AbortSignal): unknown {
   return err;
 }
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError(signal));
     const onAbort = () => {

@@ -25,7 +25,7 @@ const scenarioTurn = z.strictObject({
     .optional(),
 });
 
-export const scenarioSchema = z.strictObject({
+const scenarioSchema = z.strictObject({
   description: z.string().default(""),
   /** Text the scripted provider answers with once the turns run out. */
   fallback_text: z.string().default("(the scripted scenario has no more turns)"),

@@ -12,9 +12,9 @@ import type { Env } from "../paths.js";
 import { bwrapProfileArgs } from "./bwrap.js";
 import { seccompFile, withSeccompFd } from "./seccomp.js";
 
-export const INSTALL_HINT = "apt-get install bubblewrap";
+const INSTALL_HINT = "apt-get install bubblewrap";
 
-export interface BwrapFound {
+interface BwrapFound {
   /** Absolute path of the binary. */
   path: string;
   /** `bubblewrap 0.8.0`, or undefined when --version said nothing useful. */
@@ -45,7 +45,7 @@ function isExecutable(file: string): boolean {
 }
 
 /** The first executable `name` on `envPath`, like the shell's lookup. */
-export function findOnPath(name: string, envPath: string | undefined): string | undefined {
+function findOnPath(name: string, envPath: string | undefined): string | undefined {
   for (const dir of (envPath ?? "").split(path.delimiter)) {
     if (!dir || !path.isAbsolute(dir)) continue; // a relative entry would depend on the cwd
     const candidate = path.join(dir, name);

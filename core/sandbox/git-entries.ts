@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /** Directories looked at per walk; the rest of a larger project is not. */
-export const MAX_DIRS = 10_000;
+const MAX_DIRS = 10_000;
 const CTIME_SETTLE_MS = 2_000;
 const HEAVY = "node_modules";
 

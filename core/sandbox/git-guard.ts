@@ -36,7 +36,7 @@ import type { Env } from "../paths.js";
 import { isWithin } from "./bwrap.js";
 import { gitConfigValue } from "./git-config-text.js";
 
-export interface Guard {
+interface Guard {
   /** Writable paths bound onto themselves (outermost first). */
   pinned: string[];
   /** Paths bound read-only onto themselves. */

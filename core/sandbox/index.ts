@@ -29,7 +29,7 @@ import { RepoWatch } from "./repo-watch.js";
 import { seccompFile, withSeccompFd } from "./seccomp.js";
 import { resolveUnreadable } from "./unreadable.js";
 
-export type SandboxMode = "auto" | "on" | "off";
+type SandboxMode = "auto" | "on" | "off";
 
 export interface ModeChoice {
   mode: SandboxMode;
@@ -38,14 +38,14 @@ export interface ModeChoice {
 }
 
 /** The program to spawn for one command. */
-export interface Wrapped {
+interface Wrapped {
   file: string;
   args: string[];
   env: Record<string, string | undefined>;
 }
 
 /** `error` is the reason the command must not run; see unavailableMessage(). */
-export type WrapResult = Wrapped | { error: string };
+type WrapResult = Wrapped | { error: string };
 
 export interface WrapOptions {
   /** The project is mounted read-only too: the process may read it and nothing else. */
@@ -96,7 +96,7 @@ export function unavailableMessage(reason: string): string {
  * too, so no unix socket may be created (seccomp.ts); except when Docker is
  * passed, which needs one and is host access already.
  */
-export function unixSocketsBlocked(config: Config): boolean {
+function unixSocketsBlocked(config: Config): boolean {
   return config.sandbox.network && !config.sandbox.docker;
 }
 

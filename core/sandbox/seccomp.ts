@@ -119,7 +119,7 @@ function program(opts: FilterOptions): Insn[] {
 }
 
 /** The filter as the kernel's `struct sock_filter` array (what bwrap reads). */
-export function seccompProgram(opts: FilterOptions): Buffer {
+function seccompProgram(opts: FilterOptions): Buffer {
   const insns = program(opts);
   const at = new Map<string, number>();
   insns.forEach((insn, i) => insn.label && at.set(insn.label, i));

@@ -14,10 +14,10 @@ import * as path from "node:path";
 import { minimatch } from "minimatch";
 import type { HiddenPath } from "./bwrap.js";
 
-export const OPTIONAL_PREFIX = "optional:";
+const OPTIONAL_PREFIX = "optional:";
 const MAGIC = /[*?[\]{}]/;
 /** A glob that makes us look at more entries than this is refused, not half-applied. */
-export const MAX_GLOB_ENTRIES = 200_000;
+const MAX_GLOB_ENTRIES = 200_000;
 // Kernel views, not files: never walked by a glob from "/".
 const NEVER_WALK = ["/proc", "/sys", "/dev"];
 

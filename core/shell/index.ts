@@ -10,8 +10,7 @@
 // >(...)) stay opaque inside their word, their inner text kept so a caller
 // can parse it again.
 
-export type { ListItem, ListOp, Pipeline, Redirect, RedirectOp, ShellParse, SimpleCommand, Word } from "./types.js";
+export type { Redirect, ShellParse, SimpleCommand, Word } from "./types.js";
 export { parseShell } from "./parser.js";
 export { commandsOf, unwrap, verbOf } from "./commands.js";
 export { isCompound, MAX_NESTING } from "./compound.js";
-export { invocationsOf, type Invocation } from "./invocations.js";

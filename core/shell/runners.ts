@@ -15,7 +15,7 @@ export interface Placeholder {
   fill(parts: readonly Part[]): Part[];
 }
 
-export function placeholder(token: string | RegExp): Placeholder {
+function placeholder(token: string | RegExp): Placeholder {
   const re = typeof token === "string" ? new RegExp(token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "g") : new RegExp(token.source, "g");
   const test = (s: string) => {
     re.lastIndex = 0;

@@ -39,7 +39,7 @@ export interface SimpleCommand {
   group?: string;
 }
 
-export interface Pipeline {
+interface Pipeline {
   stages: SimpleCommand[];
   negated: boolean;
 }

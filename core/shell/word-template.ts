@@ -39,7 +39,7 @@ export function wordTemplate(word: Word): Part[] {
   }
 }
 
-export const hasHole = (parts: readonly Part[]): boolean => parts.includes(HOLE);
+const hasHole = (parts: readonly Part[]): boolean => parts.includes(HOLE);
 
 function scan(raw: string): Part[] {
   const b = new Builder();

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HistoryItem } from "../../core/history.js";
 import { closeInterruptedCalls, INTERRUPTED_TEXT, placeLateResult } from "../../core/interrupted.js";
-import { newSessionState, readMeta, readState, StateWriteError, writeState } from "../../core/session-state.js";
+import { newSessionState, readMeta, readState, writeState } from "../../core/session-state.js";
+import { StateWriteError } from "../../core/storage-error.js";
 import { assertValidHistory, runScenario } from "../support/loop-harness.js";
 
 const call = (id: string, name = "bash") => ({ id, name, args: "{}" });

@@ -3,7 +3,7 @@
 import { evaluate } from "../../core/permissions/engine.js";
 import type { Action, Decision, PermissionCall, PolicyOptions, Rule } from "../../core/permissions/types.js";
 
-export const CWD = "/repo";
+const CWD = "/repo";
 export const CHORD: PolicyOptions = { surface: "chord", yolo: false, measurement: false };
 export const YUJ: PolicyOptions = { surface: "yuj", yolo: false, measurement: false };
 

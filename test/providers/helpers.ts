@@ -9,7 +9,7 @@ import { startSseServer, type Fault, type SseServer } from "../support/sse-serve
 
 export const API_KEY = "sk-test-SECRET-0123456789abcdef";
 
-export const READ_FILE_TOOL = {
+const READ_FILE_TOOL = {
   name: "read_file",
   description: "Read a file",
   parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },

@@ -35,7 +35,7 @@ export type Fault =
   /** Answer normally: a placeholder so that a later request gets the next fault. */
   | { none: true };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cardHeader, displayPath, formatDuration, keyArgument } from "../../../components/cards/header.js";
+import { cardHeader, displayPath, keyArgument } from "../../../components/cards/header.js";
+import { formatDuration } from "../../../core/format.js";
 import stringWidth from "string-width";
 import { CWD, tool } from "./helpers.js";
 
