@@ -1,4 +1,4 @@
-// No dead code at module boundaries: knip (knip.json) reports every export
+// No dead code at module boundaries: knip (knip.jsonc) reports every export
 // no other module imports, every file nothing reaches from an entry point (the
 // CLI, the build script, the benchmarks, the tests) and every dependency
 // nothing uses. An export used only in its own file is surface no one needs:
