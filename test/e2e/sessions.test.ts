@@ -4,7 +4,7 @@
 // command prints what it should, as text and as JSON.
 
 import { readState } from "../../core/session-state.js";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseScenario } from "../../core/providers/scenario.js";
@@ -29,6 +29,27 @@ async function setup(turns: Turn[]) {
   const env = isolatedEnv({ OPENAI_API_KEY: "sk-test-key-for-the-local-server" });
   const flags = ["--provider", "openai-chat", "--model", "test-model", "--base-url", server.baseUrlFor("openai-chat"), "--config", "yuj.toml"];
   return { cwd, env, flags, server };
+}
+
+/**
+ * The shortest prefix of `id`, at least `min` characters, that starts no id
+ * of `others`. Sessions started in the same second share their first 16
+ * characters, and one pair in 36 the 17th too: a prefix cut at a fixed length
+ * can name two sessions.
+ */
+function uniquePrefix(id: string, others: readonly string[], min = 10): string {
+  for (let n = min; n < id.length; n++) if (!others.some((o) => o.startsWith(id.slice(0, n)))) return id.slice(0, n);
+  return id;
+}
+
+/** A copy of session `from` under a new id that shares its first 17 characters with `like`. */
+function plantNeighbour(env: Record<string, string>, from: string, like: string): string {
+  const root = join(env.XDG_STATE_HOME!, "yuj", "sessions");
+  const id = `${like.slice(0, 17)}${like.slice(17) === "zzzzz" ? "yyyyy" : "zzzzz"}`;
+  cpSync(join(root, from), join(root, id), { recursive: true });
+  const metaFile = join(root, id, "session.json");
+  writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, "utf8")), id }));
+  return id;
 }
 
 /** Tool results per call id in an OpenAI Chat request body, and the ids the assistant messages hold. */
@@ -269,7 +290,12 @@ describe("session commands", () => {
     expect(more.stdout).toContain("> and one more thing");
 
     // The TUI's --resume needs a terminal, and says how to go on without one.
-    const tui = await runCli(["--resume", newest.slice(0, 17)], { cwd, env });
+    // Its id is a prefix that names one session even beside a neighbour that
+    // shares the first 17 characters (as two started in the same second may).
+    const neighbour = plantNeighbour(env, json[1].id, newest);
+    const prefix = uniquePrefix(newest, [json[1].id, neighbour]);
+    expect(prefix.length).toBeGreaterThan(17);
+    const tui = await runCli(["--resume", prefix], { cwd, env });
     expect(tui.code).toBe(2);
     expect(tui.stderr).toBe(`yuj: the TUI needs a terminal; continue session ${newest} headless with: yuj resume ${newest}\n`);
 
