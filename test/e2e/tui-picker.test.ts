@@ -85,10 +85,8 @@ describe("yuj --resume without an id", () => {
 
     app.keys("Escape");
     await app.waitFor("NORMAL");
-    await pause(200);
     app.keys("C-c");
     await app.waitFor("press again to quit");
-    await pause(100);
     app.keys("C-c");
     await until(() => app!.paneDead(), 5000);
     expect(app.alternateOn()).toBe(false);
@@ -112,7 +110,7 @@ describe("yuj --resume without an id", () => {
     await headless("only task", here, env, 0);
     app = startTui({ cwd: here, env, args: ["--resume"] });
     await app.waitFor("only task", 15_000);
-    await pause(200);
+    await app.waitFor("Esc or q quit");
     app.keys("Escape");
     await until(() => app!.paneDead(), 5000);
     expect(app.alternateOn()).toBe(false);

@@ -79,7 +79,7 @@ describe("TUI redraw cost", () => {
     await until(() => out.includes("INSERT"), 15_000, "the first frame");
     await quiet(500, 10_000);
     term.write("tell me about the change");
-    await sleep(200);
+    await until(() => out.includes("tell me about the change"), 5_000, "the composer to show the message");
     await quiet(300, 5_000);
 
     const from = writes.length;

@@ -25,7 +25,6 @@ function scripted(turns: unknown[]) {
 
 const sessionsRoot = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, "yuj", "sessions");
 const entries = (env: Record<string, string>) => (existsSync(sessionsRoot(env)) ? readdirSync(sessionsRoot(env)) : []);
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("a TUI session's folder", () => {
   it("is gone when the TUI quits before the first message: nothing half-made is left", async () => {
@@ -38,7 +37,6 @@ describe("a TUI session's folder", () => {
     await app.waitFor("NORMAL");
     app.keys("C-c");
     await app.waitFor("press again to quit");
-    await pause(100);
     app.keys("C-c");
     await waitUntil(() => app!.paneDead(), "the TUI to exit");
     expect(entries(env)).toEqual([]);

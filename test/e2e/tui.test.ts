@@ -1,7 +1,7 @@
 // The whole TUI in a real terminal (tmux), against the scripted model: a
 // person's session, key by key, read back from the screen.
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isolatedEnv } from "../support/cli.js";
@@ -19,7 +19,8 @@ function scripted(turns: unknown[], extraToml = "") {
   writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
   mkdirSync(join(cwd, ".yuj"), { recursive: true });
   writeFileSync(join(cwd, ".yuj/config.toml"), `[provider]\nname = "scripted"\nscenario = "scenario.json"\n${extraToml}`);
-  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } };
+  const env: Record<string, string> = { ...isolatedEnv(), TERM: "xterm-256color" };
+  return { cwd, env };
 }
 
 const FIRST_FRAME = /INSERT/;
@@ -41,10 +42,11 @@ describe("the TUI", () => {
     // Normal mode, move to a foldable card and toggle it.
     app.keys("Escape");
     await app.waitFor("NORMAL");
-    await pause(200);
+    // Up one card at a time, each move seen on the screen, to a foldable card.
     for (let i = 0; i < 12 && !/▸|▾/.test(focusedLine(app.screen())); i++) {
+      const before = focusedLine(app.screen());
       app.keys("k");
-      await pause(150);
+      await until(() => focusedLine(app!.screen()) !== before, 5000);
     }
     const header = focusedLine(app.screen());
     expect(header).toMatch(/TOOL CALL #\d+ +[▸▾]/);
@@ -57,7 +59,6 @@ describe("the TUI", () => {
     // Quit: Ctrl+C twice; the terminal is back on the normal screen.
     app.keys("C-c");
     await app.waitFor("press again to quit");
-    await pause(100);
     app.keys("C-c");
     await until(() => app!.paneDead(), 5000);
     expect(app.alternateOn()).toBe(false);
@@ -103,23 +104,33 @@ describe("the TUI", () => {
     await app.waitFor(FIRST_FRAME, 15_000);
     await app.submit("fix the greeting");
     await app.waitFor("Which punctuation should greet() end with?");
-    await pause(200);
+    await app.waitFor("Enter answer");
     await app.submit("an exclamation mark");
     await app.waitFor("The operator answered: an exclamation mark");
     await app.waitFor("noted the answer");
   }, 60_000);
 
-  it("cancels a running turn with Esc Esc", async () => {
-    const { cwd, env } = scripted([{ tool_calls: [{ name: "bash", arguments: { cmd: "sleep 30" } }] }, { text: "never" }]);
+  it("cancels a running turn with Esc Esc: the command stops and the session is idle again", async () => {
+    const { cwd, env } = scripted([{ tool_calls: [{ name: "bash", arguments: { cmd: "echo $$ > sleeper.pid; exec sleep 30" } }] }, { text: "never" }]);
+    // Unsandboxed (the user's own config), so the pid the command writes is the host's.
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "yuj"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "yuj", "config.toml"), '[sandbox]\nmode = "off"\n');
     app = startTui({ cwd, env });
     await app.waitFor(FIRST_FRAME, 15_000);
     await app.submit("wait a while");
-    await app.waitFor(/TOOL CALL #\d+.*sleep 30/);
+    await app.waitFor(/TOOL CALL #\d+ .*bash .*sleep 30 ⠿/);
+    await until(() => existsSync(join(cwd, "sleeper.pid")) && readFileSync(join(cwd, "sleeper.pid"), "utf8").endsWith("\n"), 10_000);
+    const pid = Number(readFileSync(join(cwd, "sleeper.pid"), "utf8"));
+    expect(alive(pid)).toBe(true);
     app.keys("Escape");
-    await app.waitFor("NORMAL");
-    await pause(200);
+    await app.waitFor("Esc cancel");
     app.keys("Escape");
-    await app.waitFor(/cancel/i);
+    // The call ends as cancelled, its process is gone, and the turn is over:
+    // the hint is the idle one and the model's next turn never came.
+    const screen = await app.waitFor(/TOOL CALL #\d+ .*bash .*sleep 30 ⊘/);
+    await until(() => !alive(pid), 5000);
+    const idle = await app.waitFor("q q quit");
+    expect(screen + idle).not.toContain("never");
   }, 60_000);
 
   it("lists a background job in the jobs panel and kills it with k", async () => {
@@ -133,10 +144,9 @@ describe("the TUI", () => {
     await app.waitFor("Started it.");
     app.keys("Escape");
     await app.waitFor("NORMAL");
-    await pause(200);
     app.keys("J");
+    await app.waitFor("k kill · Esc close");
     await app.waitFor(/j1.*running/);
-    await pause(200);
     app.keys("k");
     await app.waitFor(/j1.*(killed|stopping)/);
   }, 60_000);
@@ -151,16 +161,15 @@ describe("the TUI", () => {
     await app.waitFor("First answer about apples.");
     app.keys("Escape");
     await app.waitFor("NORMAL");
-    await pause(200);
     app.type("/");
     await app.waitFor("Enter find");
     app.type("tell me");
-    await pause(200);
+    await app.waitFor("/tell me▏ Enter find");
     app.keys("Enter");
     await until(() => focusedLine(app!.screen()).includes("USER #"), 5000);
     app.keys("C-t");
     await app.waitFor(/CARDS \d+/);
-    await pause(200);
+    await app.waitFor("Enter jump");
     app.keys("Enter");
     await until(() => focusedLine(app!.screen()).includes("ASSISTANT #"), 5000);
   }, 60_000);
@@ -175,17 +184,19 @@ describe("the TUI", () => {
     ]);
     app = startTui({ cwd, env, columns: 140 });
     await app.waitFor(FIRST_FRAME, 15_000);
+    // Each message once the run before it is over: the composer's hint is the idle one again.
+    const idle = () => app!.waitFor("Ctrl+J newline");
     for (const [message, reply] of [["one", "First."], ["two", "Second."], ["three", "Third."]] as const) {
       await app.submit(message);
       await app.waitFor(reply);
-      await pause(200);
+      await idle();
     }
     await app.submit("/model scripted-large");
     await app.waitFor("Model: scripted-large (was scripted)");
-    await pause(200);
+    await idle();
     await app.submit("/compact");
     await app.waitFor("Compacted on request");
-    await pause(200);
+    await idle();
     await app.submit("four");
     await app.waitFor("Fourth.");
   }, 60_000);
@@ -202,11 +213,18 @@ describe("the TUI", () => {
   }, 60_000);
 });
 
+/** Whether process `pid` still runs (a zombie waiting for its parent counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 function focusedLine(screen: string): string {
   return screen.split("\n").find((l) => l.startsWith("▌")) ?? "";
 }
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;

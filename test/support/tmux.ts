@@ -10,7 +10,10 @@ export interface TmuxApp {
   screen(): string;
   /** Types text literally (no key names). */
   type(text: string): void;
-  /** Types a message and presses Enter a moment later, as a person does. */
+  /**
+   * Types a one-line message, waits until the composer shows it (so the
+   * text and the Enter arrive as two inputs, as a person's do), then Enter.
+   */
   submit(text: string): Promise<void>;
   /** Sends tmux key names: "Enter", "Escape", "C-c", "Up"… */
   keys(...names: string[]): void;
@@ -23,6 +26,23 @@ export interface TmuxApp {
 }
 
 let counter = 0;
+
+/** The composer's line holding exactly `text`: `› text`, nothing after it but blanks (and a prompt's border). */
+function composerShows(text: string): RegExp {
+  return new RegExp(`^[\\s│]*› ${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s│]*$`, "m");
+}
+
+/** Until the tmux server that was exiting is gone (its socket answers no more), at most 5 s. */
+function waitForServerGone(tmux: (...args: string[]) => string): void {
+  const end = Date.now() + 5000;
+  while (Date.now() < end) {
+    try {
+      tmux("list-sessions");
+    } catch {
+      return;
+    }
+  }
+}
 
 export function startTui(opts: { cwd: string; env: Record<string, string>; args?: string[]; columns?: number; rows?: number }): TmuxApp {
   const name = `yuj-test-${process.pid}-${++counter}`;
@@ -40,7 +60,7 @@ export function startTui(opts: { cwd: string; env: Record<string, string>; args?
       break;
     } catch (err) {
       if (attempt >= 5 || !String((err as Error).message).includes("server exited unexpectedly")) throw err;
-      execFileSync("sleep", ["0.1"]);
+      waitForServerGone(tmux);
     }
   }
   tmux("set-option", "-t", name, "remain-on-exit", "on");
@@ -50,7 +70,7 @@ export function startTui(opts: { cwd: string; env: Record<string, string>; args?
     type: (text) => void tmux("send-keys", "-t", name, "-l", text),
     async submit(text) {
       tmux("send-keys", "-t", name, "-l", text);
-      await new Promise((r) => setTimeout(r, 200));
+      await app.waitFor(composerShows(text));
       tmux("send-keys", "-t", name, "Enter");
     },
     keys: (...names) => {
