@@ -1,6 +1,6 @@
 // Normal-mode keys (the transcript has focus), after Chord's model with the
-// familiar defaults. Pure apart from the two effects the context carries:
-// cancelling the turn and quitting.
+// familiar defaults. Pure: cancelling the turn and quitting are returned as
+// effects for the caller to carry out.
 
 import type { Key } from "ink";
 import type { SessionView } from "../core/reducer.js";
@@ -29,32 +29,39 @@ export interface KeyContext {
   bodyHeight: number;
   running: boolean;
   now: number;
-  cancel(): void;
-  quit(): void;
 }
 
-export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyContext): UiState {
-  const cards = ctx.view.cards;
+/** What a key asks of the session beyond the view's own state; the caller carries it out. */
+export type KeyEffect = "cancel" | "quit";
+
+export interface KeyOutcome {
+  ui: UiState;
+  effect?: KeyEffect;
+}
+
+/**
+ * A key in Normal mode. Pure: it returns the next view state and the effect
+ * the key asks for, so it can run inside a state updater (which React may
+ * call twice) without cancelling or quitting twice.
+ */
+export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyContext): KeyOutcome {
   const ctrlC = input === "\u0003" || (key.ctrl && input === "c");
+  const cancel = ctx.running ? { effect: "cancel" as const } : {};
   if (ctrlC) {
-    if (isDoublePress(ui, "ctrl-c", ctx.now)) {
-      ctx.quit();
-      return ui;
-    }
-    if (ctx.running) ctx.cancel();
-    return { ...ui, pending: { key: "ctrl-c", at: ctx.now } };
+    if (isDoublePress(ui, "ctrl-c", ctx.now)) return { ui, effect: "quit" };
+    return { ui: { ...ui, pending: { key: "ctrl-c", at: ctx.now } }, ...cancel };
   }
-  if (key.escape) {
-    if (ctx.running) ctx.cancel();
-    return { ...ui, pending: undefined };
-  }
+  if (key.escape) return { ui: { ...ui, pending: undefined }, ...cancel };
   if (input === "q") {
-    if (isDoublePress(ui, "q", ctx.now)) {
-      ctx.quit();
-      return ui;
-    }
-    return { ...ui, pending: { key: "q", at: ctx.now } };
+    if (isDoublePress(ui, "q", ctx.now)) return { ui, effect: "quit" };
+    return { ui: { ...ui, pending: { key: "q", at: ctx.now } } };
   }
+  return { ui: moveOrOpen(ui, input, key, ctx) ?? overlayOrSearch(ui, input, key, ctx.view) ?? ui };
+}
+
+/** Moving the focus, scrolling and folding; undefined for any other key. */
+function moveOrOpen(ui: UiState, input: string, key: Key, ctx: KeyContext): UiState | undefined {
+  const cards = ctx.view.cards;
   const last = cards[cards.length - 1]?.num;
   const first = cards[0]?.num;
   const focus = ui.focus ?? last;
@@ -79,15 +86,21 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
   }
   if ((key.ctrl && input === "f") || key.pageDown) return { ...ui, scroll: Math.max(0, ui.scroll - ctx.bodyHeight), focus: undefined };
   if ((key.ctrl && input === "b") || key.pageUp) return { ...ui, scroll: ui.scroll + ctx.bodyHeight, focus: undefined };
+  return undefined;
+}
+
+/** Overlays, search and the way back to Insert mode; undefined for any other key. */
+function overlayOrSearch(ui: UiState, input: string, key: Key, view: SessionView): UiState | undefined {
   if (input === "?") return { ...ui, overlay: "help" };
   if (key.ctrl && input === "t") return { ...ui, overlay: "directory" };
   if (input === "/") return { ...ui, search: { query: "", editing: true }, pending: undefined };
   if ((input === "n" || input === "N") && ui.search?.query) {
-    const num = findMatch(cards, ui.search.query, focus, input === "n" ? "back" : "forward");
-    return num === undefined ? ui : moveTo(num);
+    const focus = ui.focus ?? view.cards[view.cards.length - 1]?.num;
+    const num = findMatch(view.cards, ui.search.query, focus, input === "n" ? "back" : "forward");
+    return num === undefined ? ui : { ...ui, focus: num, pending: undefined };
   }
   if (input === "J") return { ...ui, overlay: "jobs" };
   if (input === "s") return { ...ui, sidePanel: !ui.sidePanel };
   if (input === "i" || input === "a") return { ...ui, mode: "INSERT", focus: undefined, scroll: 0, pending: undefined };
-  return ui;
+  return undefined;
 }

@@ -21,50 +21,61 @@ const cards: Card[] = [
 ];
 const view: SessionView = { ...initialView(), cards };
 
-function ctx(over: Partial<KeyContext> = {}): KeyContext & { calls: string[] } {
-  const calls: string[] = [];
-  return { view, bodyHeight: 20, running: false, now: 1000, cancel: () => calls.push("cancel"), quit: () => calls.push("quit"), calls, ...over };
+function ctx(over: Partial<KeyContext> = {}): KeyContext {
+  return { view, bodyHeight: 20, running: false, now: 1000, ...over };
 }
+/** The next view state alone (for keys that ask nothing of the session). */
+const next = (ui: UiState, input: string, k: Key, c: KeyContext): UiState => handleNormalKey(ui, input, k, c).ui;
 
 describe("normal-mode keys", () => {
   it("moves between cards and toggles the fold of a foldable one", () => {
     const c = ctx();
     let ui: UiState = { ...initialUi(false), mode: "NORMAL" };
-    ui = handleNormalKey(ui, "k", key(), c);
+    ui = next(ui, "k", key(), c);
     expect(ui.focus).toBe(3);
-    ui = handleNormalKey(ui, "o", key(), c);
+    ui = next(ui, "o", key(), c);
     expect(ui.folds.get(3)).toBe(true);
-    ui = handleNormalKey(ui, "j", key(), c);
+    ui = next(ui, "j", key(), c);
     expect(ui.focus).toBe(4);
-    ui = handleNormalKey(ui, "o", key(), c); // an assistant card does not fold
+    ui = next(ui, "o", key(), c); // an assistant card does not fold
     expect(ui.folds.has(4)).toBe(false);
   });
 
-  it("quits on a double q or Ctrl+C within 2 s, and a single Ctrl+C cancels a running turn", () => {
+  it("asks to quit on a double q or Ctrl+C within 2 s, and to cancel a running turn on a single Ctrl+C or Esc", () => {
     const c = ctx({ running: true });
-    let ui: UiState = { ...initialUi(false), mode: "NORMAL" };
-    ui = handleNormalKey(ui, "c", key({ ctrl: true }), c);
-    expect(c.calls).toEqual(["cancel"]);
-    handleNormalKey(ui, "c", key({ ctrl: true }), { ...c, now: 2500 });
-    expect(c.calls).toEqual(["cancel", "quit"]);
-    const late = ctx();
-    const q1 = handleNormalKey(ui, "q", key(), late);
-    handleNormalKey(q1, "q", key(), { ...late, now: 4000 });
-    expect(late.calls).toEqual([]);
+    const ui: UiState = { ...initialUi(false), mode: "NORMAL" };
+    const first = handleNormalKey(ui, "c", key({ ctrl: true }), c);
+    expect(first.effect).toBe("cancel");
+    expect(handleNormalKey(first.ui, "c", key({ ctrl: true }), { ...c, now: 2500 }).effect).toBe("quit");
+    expect(handleNormalKey(ui, "", key({ escape: true }), c).effect).toBe("cancel");
+    expect(handleNormalKey(ui, "", key({ escape: true }), ctx()).effect).toBeUndefined();
+    const idle = ctx();
+    const q1 = handleNormalKey(ui, "q", key(), idle);
+    expect(q1.effect).toBeUndefined();
+    expect(handleNormalKey(q1.ui, "q", key(), { ...idle, now: 2000 }).effect).toBe("quit");
+    expect(handleNormalKey(q1.ui, "q", key(), { ...idle, now: 4000 }).effect).toBeUndefined();
+  });
+
+  it("is pure: the same key from the same state gives the same outcome every time", () => {
+    const c = ctx({ running: true });
+    const ui: UiState = { ...initialUi(false), mode: "NORMAL", pending: { key: "ctrl-c", at: 900 } };
+    const once = handleNormalKey(ui, "c", key({ ctrl: true }), c);
+    expect(handleNormalKey(ui, "c", key({ ctrl: true }), c)).toEqual(once);
+    expect(ui.pending).toEqual({ key: "ctrl-c", at: 900 });
   });
 
   it("searches the transcript with /, Enter, n and N", () => {
     const c = ctx();
-    let ui: UiState = handleNormalKey({ ...initialUi(false), mode: "NORMAL" }, "/", key(), c);
+    let ui: UiState = next({ ...initialUi(false), mode: "NORMAL" }, "/", key(), c);
     for (const ch of "parser") ui = handleSearchKey(ui, ch, key(), view);
     ui = handleSearchKey(ui, "", key({ return: true }), view);
     expect(ui.search).toEqual({ query: "parser", editing: false });
     expect(ui.focus).toBe(3);
-    ui = handleNormalKey(ui, "n", key(), c);
+    ui = next(ui, "n", key(), c);
     expect(ui.focus).toBe(2);
-    ui = handleNormalKey(ui, "n", key(), c);
+    ui = next(ui, "n", key(), c);
     expect(ui.focus).toBe(1);
-    ui = handleNormalKey(ui, "N", key(), c);
+    ui = next(ui, "N", key(), c);
     expect(ui.focus).toBe(2);
     expect(findMatch(cards, "nothing like it", 4, "back")).toBeUndefined();
   });

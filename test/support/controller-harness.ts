@@ -36,7 +36,13 @@ export interface ControlledSession {
 
 export function controlledSession(
   turns: unknown[],
-  opts: { attached?: boolean; delayMs?: number; rules?: Array<{ tool: string; pattern?: string; action: "allow" | "ask" | "deny" }> } = {},
+  opts: {
+    attached?: boolean;
+    delayMs?: number;
+    rules?: Array<{ tool: string; pattern?: string; action: "allow" | "ask" | "deny" }>;
+    /** Hears every event as it is emitted (a view store, say). */
+    onEvent?: (e: CoreEvent) => void;
+  } = {},
 ): ControlledSession {
   const cwd = tempDemoRepo();
   const dir = mkdtempSync(join(tmpdir(), "yuj-test-session-"));
@@ -46,6 +52,7 @@ export function controlledSession(
   const { emit, setTurn } = createEmitter("s-test", (e) => {
     events.push(e);
     record?.observe(e);
+    opts.onEvent?.(e);
     for (const w of waiters.splice(0)) (w.type === e.type ? w.resolve(e) : waiters.push(w));
   });
   const config = defaultConfig();

@@ -1,0 +1,54 @@
+// Where the parts of the screen go and what the status bar's hint says:
+// pure functions of the terminal's size, the view state and the session.
+
+import type { SessionView } from "../core/reducer.js";
+import type { UiState } from "./ui-state.js";
+
+export const SIDE_PANEL_MIN_COLUMNS = 120;
+export const SIDE_PANEL_WIDTH = 34;
+export const COMPOSER_MAX_ROWS = 6;
+
+export type PromptKind = "approval" | "question" | "composer";
+
+export interface AppLayout {
+  prompt: PromptKind;
+  showSide: boolean;
+  mainWidth: number;
+  rows: number;
+  promptHeight: number;
+  bodyHeight: number;
+}
+
+/** The prompt the session waits on (an approval, a question) or the composer, and the room each part gets. */
+export function appLayout(size: { columns: number; rows: number }, ui: UiState, view: SessionView, draftRows: number): AppLayout {
+  const showSide = ui.sidePanel && size.columns >= SIDE_PANEL_MIN_COLUMNS;
+  const mainWidth = Math.max(20, size.columns - (showSide ? SIDE_PANEL_WIDTH + 1 : 0));
+  const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "question" : "composer";
+  const rows = Math.max(8, size.rows);
+  const promptHeight = promptRows(prompt, view, draftRows);
+  return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - 1) };
+}
+
+function promptRows(prompt: PromptKind, view: SessionView, draftRows: number): number {
+  if (prompt === "approval") return Math.min(22, 7 + (view.pendingApproval?.detail?.split("\n").length ?? 0));
+  if (prompt === "question") return 8;
+  return Math.min(COMPOSER_MAX_ROWS, draftRows) + 2;
+}
+
+/** Rows the composer's draft takes at `columns` (each line wrapped, at least one). */
+export function draftRowsFor(text: string, columns: number): number {
+  return Math.max(1, Math.ceil((text.length + 3) / Math.max(10, columns - 2)) + (text.match(/\n/g)?.length ?? 0));
+}
+
+/** The keys that work now, for the status bar. */
+export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean): string {
+  if (ui.search?.editing) return `/${ui.search.query}▏ Enter find · Esc cancel`;
+  if (ui.overlay === "directory") return "↑↓ select · Enter jump · Esc close";
+  if (prompt === "approval") return "y allow · a always · n reject · r reject with message";
+  if (prompt === "question") return "Enter answer · Tab custom";
+  if (ui.overlay === "jobs") return "↑↓ select · k kill · Esc close";
+  if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";
+  if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";
+  const found = ui.search?.query ? ` · n/N next "${ui.search.query}"` : "";
+  return (busy ? "Esc cancel · j/k cards · o fold · i insert · ? help" : "j/k cards · o fold · / search · Ctrl+T cards · ? help · q q quit") + found;
+}
