@@ -4,6 +4,6 @@
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const profilesRoot = join(packageRoot, "profiles");
 export const fixturesRoot = join(packageRoot, "fixtures");

@@ -60,7 +60,7 @@ export function contextBar(used: number, window: number, cells: number): string 
   return `${"█".repeat(full)}${"░".repeat(cells - full)} ${Math.round(ratio * 100)}%`;
 }
 
-function sidePanelRows(props: SidePanelProps): Row[] {
+export function sidePanelRows(props: SidePanelProps): Row[] {
   const { view, git, contextWindow, width } = props;
   const now = props.now ?? Date.now();
   const rows: Row[] = [];

@@ -5,7 +5,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../core/config/load.js";
+import { ConfigError } from "../../core/config/errors.js";
+import { loadConfig } from "../../core/config/load.js";
 import { effectiveServers, serverForFile } from "../../core/lsp/config.js";
 import { findRoot } from "../../core/lsp/manager.js";
 
