@@ -9,7 +9,8 @@ import { FatalError } from "../errors.js";
 import { findSession } from "../find-session.js";
 import { excerpt } from "../replay/compare.js";
 import { readRecording } from "../replay/recording.js";
-import { runReplay, type Difference, type ReplayResult } from "../replay/run.js";
+import { runReplay, type ReplayResult } from "../replay/run.js";
+import type { Difference } from "../replay/watch.js";
 import { safeText } from "../../core/text/safe.js";
 
 export async function replayCommand(args: ParsedArgs, version: string): Promise<number> {

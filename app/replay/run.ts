@@ -12,12 +12,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ApprovalAnswer, Approver } from "../../core/approvals/types.js";
-import type { CoreEvent, EventBody } from "../../core/events.js";
 import { findInstructions } from "../../core/instructions.js";
-import { runLoop, type LoopInput, type RunOutcome } from "../../core/loop.js";
-import { parseScenario } from "../../core/providers/scenario.js";
-import { scriptedProvider } from "../../core/providers/scripted.js";
 import type { Provider } from "../../core/providers/types.js";
 import { secretValues } from "../../core/redact.js";
 import { newSessionId } from "../../core/session.js";
@@ -29,29 +24,20 @@ import { FatalError } from "../errors.js";
 import { loopDepsFor } from "../loop-deps.js";
 import { argsFromSettings, storedSettings } from "../pause.js";
 import { buildGate } from "../permission-setup.js";
-import { beginRun, createSessionRecord, endRun } from "../../core/session-record.js";
+import { createSessionRecord } from "../../core/session-record.js";
 import { ignoredSummary } from "../../core/config/project-trust.js";
 import { announceUntrusted } from "../trust-notice.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession, type Resolved } from "../session.js";
-import { prepareResume } from "../resume-plan.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { extractSnapshot } from "../workspace-snapshot.js";
-import { firstDifference, normaliseRecorded, type PathSwap } from "./compare.js";
-import { atKilledCall, RecordedKill, stoppingProvider, type StopAt } from "./kill-points.js";
-import type { Exchange, Recording } from "./recording.js";
-import type { RecordedRun } from "./runs.js";
+import { driveRuns } from "./drive.js";
+import { stoppingProvider } from "./kill-points.js";
+import { recordedAnswers, recordedApprover, recordedScript } from "./recorded-inputs.js";
+import type { Recording } from "./recording.js";
 import { startReplayServer, type ReplayServer } from "./server.js";
+import { ReplayWatch, type Difference } from "./watch.js";
 
 // The replay's own key variable: the adapters need a key, the local server ignores it.
 const KEY_VAR = "YUJ_REPLAY_API_KEY";
-
-export interface Difference {
-  /** 0-based request number. */
-  index: number;
-  turn?: number;
-  recorded: string;
-  replayed: string;
-  at: number;
-}
 
 export interface ReplayResult {
   sessionId: string;
@@ -77,199 +63,110 @@ export interface ReplayInputs {
 }
 
 export async function runReplay(x: ReplayInputs): Promise<ReplayResult> {
-  const { recording, source } = x;
-  const providerName = recording.started.provider;
-  const scripted = providerName === "scripted";
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), "yuj-replay-")));
   let server: ReplayServer | undefined;
   try {
-    let cwd: string;
-    try {
-      cwd = await extractSnapshot(recording.snapshot, join(workspace, "repo"));
-    } catch (err) {
-      throw new FatalError(`cannot replay session ${source.state.sessionId}: ${(err as Error).message}`);
-    }
-    if (!scripted) server = await startReplayServer(recording.exchanges);
-    const args: ParsedArgs = {
-      ...argsFromSettings(source.state.settings, x.args),
-      provider: providerName as ParsedArgs["provider"],
-      model: recording.started.model,
-      output: "text",
-    };
-    if (server) {
-      args.baseUrl = providerName === "anthropic" ? server.url : `${server.url}/v1`;
-      args.apiKeyEnv = KEY_VAR;
-    }
-    const env = { ...process.env, [KEY_VAR]: "yuj-replay-no-key" };
-    const resolved = resolveLike(recording, { args, cwd, env });
-    const choice = requireProvider(resolved);
-    let stopAt: StopAt | undefined;
-    const inner: Provider = scripted ? recordedScript(recording.exchanges) : await buildProvider(choice, resolved.config);
-    let stoppedBy: RecordedKill | undefined;
-    const provider = stoppingProvider(inner, () => stopAt, () => replayed, (kill) => (stoppedBy = kill));
-    const secrets = secretValues(env, choice.secrets);
-    const serialize = createRedactor(secrets);
-
-    const controller = new AbortController();
-    const differences: Difference[] = [];
-    let replayed = 0;
-    let swaps: PathSwap[] = [];
-    const compare = (e: CoreEvent) => {
-      if (e.type !== "provider_request") return;
-      const n = replayed++;
-      const recorded = recording.exchanges[n];
-      if (!recorded) return; // counted as an extra request in the report
-      const want = normaliseRecorded(recorded.request.body, swaps);
-      const at = firstDifference(want, e.body);
-      if (at < 0) return;
-      differences.push({ index: n, ...(recorded.request.turn !== undefined ? { turn: recorded.request.turn } : {}), recorded: want, replayed: e.body, at });
-      if (!x.allowDivergence) controller.abort(new Error("the replay diverged from the recording"));
-    };
-    let record: ReturnType<typeof createSessionRecord> | undefined;
-    const state = newSessionState({ sessionId: newSessionId(), cwd, task: recording.messages[0] ?? "", settings: storedSettings(args, cwd) });
-    const session = await openSession(env, secrets, (e) => {
-      record?.observe(e);
-      compare(e);
-      x.onEvent?.(serialize(e));
-    }, resolved.toolset, ["SIGHUP"], { create: state });
-    swaps = [
-      { from: source.dir, to: session.dir },
-      { from: recording.started.cwd, to: cwd },
-      ...(recording.snapshot.repo ? [{ from: recording.snapshot.repo, to: join(workspace, "repo") }] : []),
-    ];
-    record = createSessionRecord(session.dir, state, session);
-    const saved = record;
-    let reason = "answered";
-    const notes: string[] = [];
-    let unreproducible: string | undefined;
-    try {
-      await announceSession(session, { cwd, toolset: resolved.toolset, provider: choice.name, model: choice.model, version: x.version });
-      session.emit({ type: "notice", level: "info", text: `replay of session ${source.state.sessionId}` });
-      if (announceUntrusted(resolved, session.emit)) notes.push(`${ignoredSummary(resolved.projectTrust!)}; the recorded run may have had them`);
-      // The copy is removed when the replay ends, so this session cannot itself be replayed.
-      session.emit({ type: "workspace_snapshot", unavailable: "a replay runs in a temporary copy that is removed afterwards" });
-      const gate = buildGate({ resolved, state, emit: session.emit, cwd, args, approver: recordedApprover(recording) });
-      const systemFor = (date: string) =>
-        buildSystemPrompt({ cwd, toolNames: [...resolved.toolset.tools.keys()], instructions: findInstructions(cwd), date });
-      const deps = {
-        ...loopDepsFor({ resolved, choice, provider, session, args, cwd, secrets, gate, record, ask: recordedAnswers(recording, session.emit) }),
-        // The recorded day, so a replay on another day sends the same prompt.
-        system: systemFor(recording.date),
-        signal: controller.signal,
-      };
-      record.save();
-      const runs = recording.runs;
-      for (let i = 0; i < runs.length; i++) {
-        if (controller.signal.aborted) break;
-        const run = runs[i]!;
-        const next = runs[i + 1];
-        let input: LoopInput = run.input;
-        if (run.resumed) {
-          const repaired = repairAsResumed(state, run, (reports) => {
-            saved.save({ durable: false });
-            for (const report of reports) session.emit(report);
-          });
-          input = repaired.input;
-          if (repaired.problem) {
-            unreproducible = repaired.problem;
-            break;
-          }
-        }
-        // Where this run's recorded process was killed, when it was.
-        const inFlight = run.killed?.inFlight;
-        stopAt = inFlight === undefined ? undefined : { request: inFlight, recorded: run.killed?.recorded !== false };
-        if (stopAt && !stopAt.recorded) {
-          notes.push("a request was in flight when a recorded process was killed, before any of its response came, so the trace " +
-            "holds nothing of it: the replay did not send it (the resume sent it again, and that request is compared)");
-        }
-        const closed = new Set(run.killed && stopAt === undefined ? (next?.closes ?? []).map((c) => c.callId) : []);
-        for (const c of closed.size ? next!.closes : []) {
-          notes.push(
-            `call ${c.callId} (${c.name}) was killed before it finished in the recording; the replay did not run it ` +
-              "and gave it the interrupted result, so any effect it had in part is missing from the replay's files",
-          );
-        }
-        if (run.finished === "cancelled") {
-          // The moment of a Ctrl+C or SIGTERM is not in the trace as a point the loop can be stopped at.
-          notes.push(`run ${i + 1} was cancelled in the recording; the replay does not cancel it, so from there its requests may differ`);
-        }
-        stoppedBy = undefined;
-        beginRun(saved);
-        const outcome = await runOnce(state, input, () => stoppedBy, {
-          ...deps,
-          ...(run.date && run.date !== recording.date ? { system: systemFor(run.date) } : {}),
-          onStep: (history) => {
-            deps.onStep?.(history);
-            if (atKilledCall(history, closed)) throw new RecordedKill(`before call ${[...closed].join(", ")}`);
-          },
-        }, session.emit);
-        reason = outcome.reason;
-        endRun(saved, { outcome });
-        if (outcome.reason === "approval_required" || outcome.reason === "input_required") break;
-        // A kill with neither a request in flight nor a call left open fell between two steps: the next
-        // continuation would send what this run goes on to send, so the replay went straight on.
-        if (run.killed && stopAt === undefined && closed.size === 0 && next && "continue" in next.input && !next.closes.length) i++;
-      }
-      delete state.pid;
-      record.save();
-    } finally {
-      await session.close();
-    }
-    return {
-      sessionId: session.id, recorded: recording.exchanges.length, replayed, differences, reason, notes,
-      ...(unreproducible ? { unreproducible } : {}),
-    };
+    const cwd = await extractCopy(x, join(workspace, "repo"));
+    if (x.recording.started.provider !== "scripted") server = await startReplayServer(x.recording.exchanges);
+    const setup = replaySetup(x, cwd, server);
+    const watch = new ReplayWatch(x.recording.exchanges, x.allowDivergence);
+    return await replayInSession(x, setup, watch, workspace);
   } finally {
     await server?.close();
     rmSync(workspace, { recursive: true, force: true });
   }
 }
 
-/** One run of the loop; a run stopped where the recorded process was killed ends as that process did, unfinished. */
-async function runOnce(
-  state: SessionState,
-  input: LoopInput,
-  /** The stop the provider made, if it made one: the loop reports it as a provider error. */
-  stopped: () => RecordedKill | undefined,
-  deps: Parameters<typeof runLoop>[2],
-  emit: OpenSession["emit"],
-): Promise<RunOutcome> {
-  const said = (kill: RecordedKill) =>
-    emit({ type: "notice", level: "info", text: `replay: ${kill.message}; the next run goes on as \`yuj resume\` did` });
+/** The files the recorded session started from, in a fresh copy: the replay's working directory. */
+async function extractCopy(x: ReplayInputs, dir: string): Promise<string> {
   try {
-    const outcome = await runLoop(state.history, input, deps);
-    const kill = stopped();
-    if (kill) said(kill);
-    return outcome;
+    return await extractSnapshot(x.recording.snapshot, dir);
   } catch (err) {
-    if (!(err instanceof RecordedKill)) throw err;
-    said(err);
-    return { reason: "error", message: err.message, turns: 0 };
-  } finally {
-    deps.setTurn(undefined);
+    throw new FatalError(`cannot replay session ${x.source.state.sessionId}: ${(err as Error).message}`);
   }
 }
 
-/**
- * Begins a run the way `yuj resume` began it (app/resume-plan.ts): calls left
- * without a result get the interrupted result. The calls it closes must be
- * those the recorded resume closed, else the histories differ from here on
- * and the replay says so instead of comparing requests that cannot match.
- */
-function repairAsResumed(state: SessionState, run: RecordedRun, commit: (reports: EventBody[]) => void) {
-  const { input, reports } = prepareResume(state, "running", "userText" in run.input ? run.input.userText : undefined);
-  // Saved, then reported, as `yuj resume` does.
-  commit(reports);
-  const closed = reports.flatMap((r) => (r.type === "tool_result" ? [r.callId] : []));
-  const want = run.closes.map((c) => c.callId);
-  if (closed.join(" ") === want.join(" ")) return { input };
-  const list = (ids: string[]) => (ids.length ? ids.join(", ") : "none");
-  return {
-    input,
-    problem:
-      `at a resume the recording closed the calls ${list(want)} with the interrupted result, the replay ${list(closed)}: ` +
-      "the replay cannot stop where the recorded process was killed, so it ends here",
+interface ReplaySetup {
+  cwd: string;
+  args: ParsedArgs;
+  env: NodeJS.ProcessEnv;
+  resolved: Resolved;
+  choice: ReturnType<typeof requireProvider>;
+  secrets: string[];
+}
+
+/** The recorded settings, provider and model, pointed at the local server that plays the recorded replies. */
+function replaySetup(x: ReplayInputs, cwd: string, server: ReplayServer | undefined): ReplaySetup {
+  const providerName = x.recording.started.provider;
+  const args: ParsedArgs = {
+    ...argsFromSettings(x.source.state.settings, x.args),
+    provider: providerName as ParsedArgs["provider"],
+    model: x.recording.started.model,
+    output: "text",
   };
+  if (server) {
+    args.baseUrl = providerName === "anthropic" ? server.url : `${server.url}/v1`;
+    args.apiKeyEnv = KEY_VAR;
+  }
+  const env = { ...process.env, [KEY_VAR]: "yuj-replay-no-key" };
+  const resolved = resolveLike(x.recording, { args, cwd, env });
+  const choice = requireProvider(resolved);
+  return { cwd, args, env, resolved, choice, secrets: secretValues(env, choice.secrets) };
+}
+
+/** The provider of the recorded replies, stopping where a recorded process was killed. */
+async function replayProvider(x: ReplayInputs, setup: ReplaySetup, watch: ReplayWatch): Promise<Provider> {
+  const inner = x.recording.started.provider === "scripted" ? recordedScript(x.recording.exchanges) : await buildProvider(setup.choice, setup.resolved.config);
+  return stoppingProvider(inner, () => watch.stopAt, () => watch.replayed, (kill) => (watch.stoppedBy = kill));
+}
+
+/** The replay as a new session: opened, announced, its runs driven, its state saved, closed. */
+async function replayInSession(x: ReplayInputs, setup: ReplaySetup, watch: ReplayWatch, workspace: string): Promise<ReplayResult> {
+  const { recording } = x;
+  const { cwd, args, resolved, choice, secrets } = setup;
+  const provider = await replayProvider(x, setup, watch);
+  const serialize = createRedactor(secrets);
+  let record: ReturnType<typeof createSessionRecord> | undefined;
+  const state = newSessionState({ sessionId: newSessionId(), cwd, task: recording.messages[0] ?? "", settings: storedSettings(args, cwd) });
+  const session = await openSession(setup.env, secrets, (e) => {
+    record?.observe(e);
+    watch.observe(e);
+    x.onEvent?.(serialize(e));
+  }, resolved.toolset, ["SIGHUP"], { create: state });
+  watch.swaps = [
+    { from: x.source.dir, to: session.dir },
+    { from: recording.started.cwd, to: cwd },
+    ...(recording.snapshot.repo ? [{ from: recording.snapshot.repo, to: join(workspace, "repo") }] : []),
+  ];
+  const saved = (record = createSessionRecord(session.dir, state, session));
+  const notes: string[] = [];
+  try {
+    await announceSession(session, { cwd, toolset: resolved.toolset, provider: choice.name, model: choice.model, version: x.version });
+    session.emit({ type: "notice", level: "info", text: `replay of session ${x.source.state.sessionId}` });
+    if (announceUntrusted(resolved, session.emit)) notes.push(`${ignoredSummary(resolved.projectTrust!)}; the recorded run may have had them`);
+    // The copy is removed when the replay ends, so this session cannot itself be replayed.
+    session.emit({ type: "workspace_snapshot", unavailable: "a replay runs in a temporary copy that is removed afterwards" });
+    const gate = buildGate({ resolved, state, emit: session.emit, cwd, args, approver: recordedApprover(recording) });
+    const systemFor = (date: string) =>
+      buildSystemPrompt({ cwd, toolNames: [...resolved.toolset.tools.keys()], instructions: findInstructions(cwd), date });
+    const deps = {
+      ...loopDepsFor({ resolved, choice, provider, session, args, cwd, secrets, gate, record: saved, ask: recordedAnswers(recording, session.emit) }),
+      // The recorded day, so a replay on another day sends the same prompt.
+      system: systemFor(recording.date),
+      signal: watch.abort.signal,
+    };
+    saved.save();
+    const driven = await driveRuns({ runs: recording.runs, date: recording.date, state, record: saved, emit: session.emit, deps, systemFor, watch });
+    delete state.pid;
+    saved.save();
+    return {
+      sessionId: session.id, recorded: recording.exchanges.length, replayed: watch.replayed, differences: watch.differences,
+      reason: driven.reason, notes: [...notes, ...driven.notes],
+      ...(driven.unreproducible ? { unreproducible: driven.unreproducible } : {}),
+    };
+  } finally {
+    await session.close();
+  }
 }
 
 /**
@@ -287,47 +184,3 @@ function resolveLike(recording: Recording, base: { args: ParsedArgs; cwd: string
   return names.every((n) => interactive.toolset.tools.has(n)) ? interactive : headless;
 }
 
-/** The scripted provider playing the recorded turns: each response body is the scenario turn it played. */
-function recordedScript(exchanges: readonly Exchange[]): Provider {
-  const turns: unknown[] = [];
-  for (const [i, ex] of exchanges.entries()) {
-    let turnNo = i;
-    try {
-      const body = JSON.parse(ex.request.body) as { turn?: unknown };
-      if (typeof body.turn === "number") turnNo = body.turn;
-      turns[turnNo] = JSON.parse(ex.response?.body ?? "{}");
-    } catch {
-      throw new FatalError(`recorded scripted request ${i + 1} or its response is not JSON; the trace is damaged`);
-    }
-  }
-  for (let i = 0; i < turns.length; i++) turns[i] ??= {};
-  try {
-    return scriptedProvider(parseScenario({ turns }, "the recorded responses"));
-  } catch (err) {
-    throw new FatalError((err as Error).message);
-  }
-}
-
-/** Approval asks answered with the recorded decision for the same call id. */
-function recordedApprover(recording: Recording): Approver {
-  return {
-    async ask(request): Promise<ApprovalAnswer> {
-      const got = recording.approvals.get(request.callId);
-      if (!got) return { decision: "reject_with_message", message: `replay: the recording has no decision for call ${request.callId}` };
-      if (got.decision === "allow_always") return { decision: "allow_always", rule: request.suggestedRule, scope: "session" };
-      if (got.decision === "reject_with_message") return { decision: "reject_with_message", message: got.message ?? "" };
-      return { decision: got.decision };
-    },
-  };
-}
-
-/** ask_user answered with the recorded answer, shown in the trace as the TUI shows it. */
-function recordedAnswers(recording: Recording, emit: OpenSession["emit"]) {
-  return async (q: { callId: string; question: string }): Promise<string> => {
-    emit({ type: "question_asked", callId: q.callId, question: q.question });
-    const answer = recording.answers.get(q.callId);
-    if (answer === undefined) throw new Error(`replay: the recording has no answer for question ${q.callId}`);
-    emit({ type: "question_answered", callId: q.callId, answer });
-    return answer;
-  };
-}
