@@ -10,7 +10,7 @@ export type Validated =
   | { ok: false; text: string };
 
 export interface ValidationOptions {
-  /** "reject": the spec's structured tool_schema_reject envelope, undeclared fields refused. */
+  /** "reject": a structured tool_schema_reject envelope the model can act on, undeclared fields refused. */
   mode: "off" | "reject";
   /** Parameter names the model was shown (after profile conditions). */
   exposed: string[];
@@ -126,7 +126,7 @@ function plain(p: SchemaProblem): string {
 }
 
 function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
-  // Keys sorted, as the spec's envelope shows them.
+  // Keys sorted, so the same problem always reads the same (and a model sees a stable shape).
   const sorted = errors.map((e) => ({ actual_type: e.actual, expected: e.expected, path: e.path, rule: e.rule }));
   const body = {
     error: {

@@ -1,4 +1,4 @@
-// Tools the rules take out of the model's tool list (digest 4.2):
+// Tools the rules take out of the model's tool list:
 //   * a tool whose last name-matching rule is a deny with a universal pattern
 //     (`*` or none) — no call of it could ever run;
 //   * on the Chord surface, a tool no rule names at all (every call would

@@ -1,4 +1,4 @@
-// What a rule's pattern is matched against, tool by tool (digest 4.1/4.2):
+// What a rule's pattern is matched against, tool by tool:
 // the one table below. Looked up by handler id first (it tells the Yuj and
 // Chord tools of one name apart), then by the exposed name; anything else
 // matches as `*`.

@@ -1,4 +1,5 @@
-// web_fetch rules match the URL's host and port (digest 4.2), not its text.
+// web_fetch rules match the URL's host and port, not its text: the same
+// host reached through another spelling of the URL must meet the same rule.
 //
 // Match value: `host:port` from the URL as supplied (no DNS, no redirects),
 // the port taken from the scheme when the URL has none (http 80, https 443);

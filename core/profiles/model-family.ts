@@ -1,5 +1,5 @@
-// Which edit tool a model family is at home with (Chord's "edit tool family
-// selection", digest 2.1): GPT and o-series models were trained on the Codex
+// Which edit tool a model family is at home with (the Chord surface's edit
+// tool family): GPT and o-series models were trained on the Codex
 // patch envelope, so they get apply_patch alone and create and delete files
 // through it; every other model gets exact-text edit with write and delete.
 //

@@ -47,7 +47,7 @@ export const profileToolSchema = z.strictObject({
   always_keep: z.boolean().default(false),
   /**
    * False for a tool that rides beside the working set rather than in it
-   * (ask_user: "+ ask_user" in the digest's surfaces): on when its
+   * (ask_user, which every surface adds to its own set): on when its
    * conditions hold, and not counted against max_tools.
    */
   counts_toward_cap: z.boolean().default(true),

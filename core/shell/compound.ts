@@ -1,6 +1,6 @@
-// The compound-command check behind the Chord shell guard (digest 4.2): an
-// allow rule with a specific pattern vouches for one command, never for a
-// chain the model built around it.
+// The compound-command check behind the Chord shell guard: an allow rule
+// with a specific pattern vouches for one command, never for a chain the
+// model built around it.
 
 import { parseShell } from "./parser.js";
 

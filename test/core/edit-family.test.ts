@@ -1,5 +1,5 @@
-// Chord's edit tool family selection (digest 2.1): the real chord profile,
-// activated for different models.
+// Chord's edit tool family (apply_patch for GPT and o-series models, exact
+// edit for the rest): the real chord profile, activated for different models.
 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -3,8 +3,9 @@ import { defaultConfig } from "../../core/config/schema.js";
 import { prepareCall } from "../../core/dispatch.js";
 import { baseToolset } from "../support/loop-harness.js";
 
-// Spec "Argument schema rejection" / digest 1.20, driven through the real
-// dispatcher on the real _base profile.
+// Argument schema rejection (arguments that do not fit the tool's schema get
+// a structured envelope back), driven through the real dispatcher on the
+// real _base profile.
 const rejecting = () => {
   const config = defaultConfig();
   config.tools.schema_validation = "reject";

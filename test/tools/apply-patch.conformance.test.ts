@@ -1,4 +1,4 @@
-// Conformance suite for Yuj's apply_patch (digest 1.12): real temp dirs, the
+// Conformance suite for Yuj's apply_patch: real temp dirs, the
 // exact envelopes, and all-or-nothing behaviour checked byte for byte.
 
 import * as fsp from "node:fs/promises";

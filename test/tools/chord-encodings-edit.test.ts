@@ -1,5 +1,5 @@
-// Chord's changing tools on files that are not UTF-8 (digest §2: "UTF-8 or
-// BOM Unicode; limited GB18030, Big5, Shift-JIS"): the file is decoded as
+// Chord's changing tools on files that are not UTF-8 (Chord reads UTF-8 and
+// BOM-marked Unicode, and GB18030, Big5 and Shift-JIS in part): the file is decoded as
 // `read` decodes it and written back in its own encoding, BOM and CRLF kept.
 // Expected bytes are built here (Buffer for UTF-16/32, iconv-lite for the
 // legacy charsets) and checked against TextDecoder, so the test does not just

@@ -1,6 +1,6 @@
-// Chord read of files that are not plain UTF-8 (digest §2: "UTF-8 or BOM
-// Unicode; limited GB18030, Big5, Shift-JIS; ambiguous → fail fast"), with
-// real bytes on disk.
+// Chord read of files that are not plain UTF-8 (UTF-8 and BOM-marked
+// Unicode; GB18030, Big5 and Shift-JIS in part; an ambiguous encoding fails
+// at once rather than showing the model garbled text), with real bytes on disk.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordReadTool } from "../../tools/chord/read.js";

@@ -1,4 +1,4 @@
-// Formatter results (digest 1.21) through the real dispatcher and guards:
+// Formatter results through the real dispatcher and guards:
 // real formatter processes (small node scripts), real files, real git.
 
 import { execFileSync } from "node:child_process";
