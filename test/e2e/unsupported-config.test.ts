@@ -66,4 +66,23 @@ describe("config keys of features not implemented yet", () => {
     expect(res.code).toBe(2);
     expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
   });
+
+  it("the settings of features that exist are accepted: language servers, run_tests, the structural tools", async () => {
+    const cwd = tempDemoRepo();
+    const existing = [
+      "[lsp]\nenabled = false\ntool_enabled = false\n\n[lsp.servers.typescript]\nenabled = false",
+      "[tools]\nstructural_enabled = true\nast_search_enabled = true\nast_search_max_rows = 50",
+      "[tools.run_tests]\nenabled = true\ntimeout = 60",
+      "[tools.list_definitions]\nenabled = true",
+    ];
+    for (const snippet of existing) {
+      const key = snippet.match(/^\[([^\]]+)\]/)![1]!;
+      expect(NOT_SUPPORTED_YET.map((k) => k.key), key).not.toContain(key);
+    }
+    writeFileSync(join(cwd, "extra.toml"), SCRIPTED + existing.join("\n\n") + "\n");
+    const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env: isolatedEnv() });
+    expect(res.stderr).not.toContain("config error");
+    expect(res.code, res.stderr).toBe(0);
+    expect(readFileSync(join(cwd, "src/greet.js"), "utf8")).not.toBe(ORIGINAL);
+  });
 });
