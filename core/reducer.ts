@@ -57,7 +57,7 @@ interface TerminalView {
 }
 
 /** A language server as the side panel lists it: its latest state. */
-export interface LspServerView {
+interface LspServerView {
   server: string;
   root: string;
   state: "starting" | "ready" | "failed" | "stopped";

@@ -40,7 +40,7 @@ export interface LspServerConfig {
 
 const TS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
-export const BUILTIN_SERVERS: Readonly<Record<string, Omit<LspServerConfig, "name">>> = {
+const BUILTIN_SERVERS: Readonly<Record<string, Omit<LspServerConfig, "name">>> = {
   typescript: {
     command: ["typescript-language-server", "--stdio"],
     extensions: TS_EXTENSIONS,
@@ -73,7 +73,7 @@ const servers = z
   })
   .default({});
 
-export const SEVERITIES = ["error", "warning", "information", "hint"] as const;
+const SEVERITIES = ["error", "warning", "information", "hint"] as const;
 export type SeverityName = (typeof SEVERITIES)[number];
 
 export const lspSection = z
@@ -119,7 +119,7 @@ export function effectiveServers(entries: Record<string, LspServerEntry>): LspSe
 }
 
 /** The LSP language id of a file, from its extension; undefined when yuj does not know it. */
-export function languageIdOf(file: string): string | undefined {
+function languageIdOf(file: string): string | undefined {
   return LANGUAGE_IDS[path.extname(file).toLowerCase()];
 }
 

@@ -17,7 +17,7 @@ import { effectiveServers, serverForFile, type LspServerConfig, type LspSettings
 import { spawnServer, type ServerProcess } from "./process.js";
 import type { CheckedDiagnostics, LspClient, Wait } from "./client.js";
 
-export type LspServerState = "starting" | "ready" | "failed" | "stopped";
+type LspServerState = "starting" | "ready" | "failed" | "stopped";
 
 export interface LspManagerOptions {
   settings: LspSettings;

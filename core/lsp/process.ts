@@ -24,7 +24,7 @@ export interface ServerSpawnOptions {
   spawn?: typeof nodeSpawn;
 }
 
-export interface ServerExit {
+interface ServerExit {
   code: number | null;
   signal: string | null;
 }
@@ -50,7 +50,7 @@ export interface ServerProcess {
 const STDERR_TAIL_BYTES = 4096;
 
 /** The executable a configured program name means, or why there is none. */
-export function findProgram(name: string, cwd: string, searchDirs: readonly string[], envPath: string | undefined): string | { error: string } {
+function findProgram(name: string, cwd: string, searchDirs: readonly string[], envPath: string | undefined): string | { error: string } {
   if (name.includes("/")) {
     const abs = path.resolve(cwd, name);
     return isExecutable(abs) ? abs : { error: `${abs} is not an executable file` };

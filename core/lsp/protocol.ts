@@ -1,12 +1,12 @@
 // The few Language Server Protocol shapes yuj reads and writes. Positions
 // are zero-based; `character` counts UTF-16 code units, the protocol's default.
 
-export interface Position {
+interface Position {
   line: number;
   character: number;
 }
 
-export interface Range {
+interface Range {
   start: Position;
   end: Position;
 }
@@ -23,7 +23,7 @@ export interface LocationLink {
 }
 
 /** 1 error, 2 warning, 3 information, 4 hint. */
-export type Severity = 1 | 2 | 3 | 4;
+type Severity = 1 | 2 | 3 | 4;
 
 export interface Diagnostic {
   range: Range;

@@ -47,7 +47,7 @@ interface Wrapped {
 /** `error` is the reason the command must not run; see unavailableMessage(). */
 type WrapResult = Wrapped | { error: string };
 
-export interface WrapOptions {
+interface WrapOptions {
   /** The project is mounted read-only too: the process may read it and nothing else. */
   projectReadOnly?: boolean;
 }

@@ -28,7 +28,7 @@ export interface LspHarness {
   close(): Promise<void>;
 }
 
-export function tempProject(prefix = "yuj-lsp-project-"): string {
+function tempProject(prefix = "yuj-lsp-project-"): string {
   // Real path: the servers report file URIs of real paths.
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
