@@ -1,137 +1,132 @@
-// Chord `apply_patch` (digest 2.1): the V4A grammar plus `*** Move to:`.
-// Hunks apply in order, each matched after the previous one; repeated Update
-// sections of one path chain in memory and commit as one mutation.
+// Chord `apply_patch`: the V4A grammar with `*** Move to:`. Hunks apply in
+// order, each matched after the previous one; repeated Update sections of one
+// path chain in memory and commit as one mutation. A hunk that differs from
+// the file only in punctuation forms or spacing still matches when it matches
+// once, and the file's own characters are kept.
 //
-// Unlike Yuj's all-or-nothing tool, ops are grouped by independence — a group
-// is every op touching the same paths, move sources and targets included —
-// and each group is checked and written on its own. Independent groups may
-// therefore succeed while others fail; the result lists exactly which paths
-// were applied and which failed, and why.
+// Unlike Yuj's all-or-nothing tool, independent file groups may succeed
+// while others fail (tools/lib/patch/chord-groups.ts); the result lists what
+// was applied (`A`dded, `M`odified, `D`eleted, `R`enamed) and what was not,
+// and why. A file changed on disk since the session last read it in full is
+// still patched when the hunks match, with a warning and a backup.
 //
 // An updated file keeps its encoding (any Chord `read` decodes), BOM and line
-// endings; text the encoding cannot hold fails that group, writing nothing.
+// endings; text the encoding cannot hold fails the patch, writing nothing.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
-import { commitPlan, PatchPlan, resolvePatchPath, type OpSummary, type PatchError } from "../lib/patch/plan.js";
+import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { parseV4A } from "../lib/patch/v4a-parse.js";
+import { changes, commitPlan, overlapError } from "../lib/patch/commit.js";
+import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
+import type { FileState, PatchPlan } from "../lib/patch/plan.js";
+import { encodeForChord } from "../lib/chord/encode.js";
+import { backupBytes, noteOwnChange, observation, sha256 } from "../lib/chord/observations.js";
 
 export const chordApplyPatchSchema = z.object({
   patch: z.string(),
 });
 
-const RETRY_HINT = "Some changes were applied: check the applied files before retrying, and resend only the failed operations.";
 const NONE_APPLIED = "No file changed: fix the failed operations and resend the patch.";
 
-interface Group {
-  ops: PatchOp[];
-  /** Paths as the patch names them, first-seen order. */
-  paths: string[];
-  pathError?: PatchError;
-}
-
-/** Union of ops that share a (resolved) path; groups in order of their first op. */
-async function groupOps(
-  ops: readonly PatchOp[],
-  fs: Parameters<typeof resolvePatchPath>[0],
-  cwd: string,
-  ownDirs: Parameters<typeof resolvePatchPath>[3],
-): Promise<Group[]> {
-  const parent = ops.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const owner = new Map<string, number>();
-  const errors = new Map<number, PatchError>();
-  for (const [i, op] of ops.entries()) {
-    const names = op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path];
-    for (const name of names) {
-      const where = await resolvePatchPath(fs, cwd, name, ownDirs);
-      if (!where.ok && !errors.has(i)) errors.set(i, where.error);
-      const key = where.ok ? where.abs : `unresolved:${name}`;
-      const prev = owner.get(key);
-      if (prev === undefined) owner.set(key, i);
-      else parent[find(i)] = find(prev);
-    }
+/** The applied list: one `A`/`M`/`D`/`R` line per file, in the order the patch first names them. */
+async function appliedLines(plan: PatchPlan): Promise<string[]> {
+  const states = [...plan.files.values()];
+  const byAbs = new Map(states.map((s) => [s.abs, s]));
+  const movedFrom = new Map<string, string>(); // destination abs -> source abs
+  for (const s of plan.summaries) {
+    if (s.op.kind !== "update" || s.moveDisplay === undefined) continue;
+    const src = states.find((f) => f.display === s.display);
+    const dst = states.find((f) => f.display === s.moveDisplay);
+    if (src && dst) movedFrom.set(dst.abs, movedFrom.get(src.abs) ?? src.abs);
   }
-  const groups = new Map<number, Group>();
-  for (const [i, op] of ops.entries()) {
-    const root = find(i);
-    let g = groups.get(root);
-    if (!g) {
-      g = { ops: [], paths: [] };
-      groups.set(root, g);
-    }
-    g.ops.push(op);
-    for (const p of op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]) if (!g.paths.includes(p)) g.paths.push(p);
-    const e = errors.get(i);
-    if (e && !g.pathError) g.pathError = e;
+  const renamed = new Map<string, FileState>(); // source abs -> final destination
+  for (const [dst, src] of movedFrom) {
+    const d = byAbs.get(dst)!;
+    const s = byAbs.get(src)!;
+    if (d.next !== null && s.next === null && s.original !== undefined && d.original === undefined) renamed.set(src, d);
   }
-  // Map iteration follows insertion, which is the order of each group's first op.
-  return [...groups.values()];
-}
-
-function appliedLines(plan: PatchPlan, summaries: readonly OpSummary[]): string[] {
+  const done = new Set<string>();
   const out: string[] = [];
-  const seen = new Set<string>();
-  for (const s of summaries) {
-    if (s.moveDisplay !== undefined) {
-      out.push(`applied: ${s.display} -> ${s.moveDisplay} (moved)`);
-      seen.add(s.display);
-      seen.add(s.moveDisplay);
+  for (const s of states) {
+    if (done.has(s.abs)) continue;
+    const to = renamed.get(s.abs);
+    if (to) {
+      out.push(`R ${s.display} -> ${to.display}`);
+      done.add(to.abs);
       continue;
     }
-    if (seen.has(s.display)) continue;
-    seen.add(s.display);
-    const state = [...plan.files.values()].find((f) => f.display === s.display);
-    if (!state) continue;
-    if (state.original === undefined && state.next === null) continue;
-    const status = state.original === undefined ? "added" : state.next === null ? "deleted" : "updated";
-    out.push(`applied: ${s.display} (${status})`);
+    if (!(await changes(s))) continue;
+    out.push(`${s.original === undefined ? "A" : s.next === null ? "D" : "M"} ${s.display}`);
   }
   return out;
 }
 
-function failedLines(group: Group, error: PatchError): string[] {
-  const where = error.path ?? group.paths[0] ?? "patch";
-  const msg = error.message.startsWith(`${where}: `) ? error.message.slice(where.length + 2) : error.message;
-  const [first, ...rest] = msg.split("\n");
-  const out = [`failed: ${where}: ${first}`, ...rest.map((l) => `  ${l}`)];
-  for (const p of group.paths) if (p !== where) out.push(`failed: ${p}: not applied (same file group as ${where})`);
+function notAppliedLines(dropped: readonly DroppedGroup[]): string[] {
+  return dropped.map((d) => {
+    const [first, ...rest] = d.cause.split("\n");
+    const together = d.ops > 1 && !/^(skipped|rolled back):/.test(d.cause)
+      ? ` (this file group has ${d.ops} operations; the others matched in memory but were not applied: keep it with the failed operation when revising the group)`
+      : "";
+    return [`- ${d.path}: ${first}${together}`, ...rest.map((l) => `  ${l}`)].join("\n");
+  });
+}
+
+/** Backs up each file that changed on disk since the session's last complete read of it. */
+async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[]> {
+  const out: string[] = [];
+  for (const s of plan.files.values()) {
+    if (s.original === undefined) continue;
+    const seen = observation(ctx.sessionDir, s.abs)?.completeRead;
+    if (seen === undefined || seen === sha256(s.original)) continue;
+    const backup = await backupBytes(ctx.services.fs, ctx.sessionDir, "apply_patch", s.display, s.original).catch(() => undefined);
+    out.push(
+      `warning: ${s.display} changed on disk since it was last read; the patch was applied to the current content` +
+        (backup ? ` (previous content backed up to ${backup})` : ""),
+    );
+  }
   return out;
 }
+
+async function noteWritten(plan: PatchPlan, ctx: ToolContext): Promise<void> {
+  for (const s of plan.files.values()) {
+    if (s.next === null) continue;
+    // The session's own change is never reported as drift next time.
+    noteOwnChange(ctx.sessionDir, s.abs, sha256(s.next.raw ?? (await encodeForChord(s.next.text, s.next))));
+  }
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   id: "chord_apply_patch",
   schema: chordApplyPatchSchema,
   readOnly: false,
   async run(args, ctx) {
-    const parsed = parseV4A(args.patch, { allowMove: true });
+    const parsed = parseV4A(args.patch, { chord: true });
     if (!parsed.ok) return fail(`apply_patch failed (${parsed.kind}): ${parsed.message}\n${NONE_APPLIED}`);
     const fs = ctx.services.fs;
-    const groups = await groupOps(parsed.ops, fs, ctx.cwd, ctx.services.ownDirs);
-    const lines: string[] = [];
-    let applied = 0;
-    for (const group of groups) {
-      if (group.pathError) {
-        lines.push(...failedLines(group, group.pathError));
-        continue;
-      }
-      const plan = new PatchPlan(fs, ctx.cwd, { chordEncodings: true, ownDirs: ctx.services.ownDirs });
-      let error: PatchError | undefined;
-      for (const op of group.ops) {
-        error = await plan.check(op);
-        if (error) break;
-      }
-      error ??= await commitPlan(fs, [...plan.files.values()]);
-      if (error) {
-        lines.push(...failedLines(group, error));
-        continue;
-      }
-      applied++;
-      lines.push(...appliedLines(plan, plan.summaries));
-    }
-    const failed = groups.length - applied;
-    const head = `apply_patch: ${applied} of ${groups.length} file group${groups.length === 1 ? "" : "s"} applied${failed ? `, ${failed} failed` : ""}`;
-    if (failed === 0) return ok([head, ...lines].join("\n"));
-    return fail([head, ...lines, applied > 0 ? RETRY_HINT : NONE_APPLIED].join("\n"));
+    const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs };
+    const overlap = await overlapError(parsed.ops, fs, ctx.cwd, options);
+    if (overlap) return fail(`apply_patch failed (overlap): ${overlap.message}\n${NONE_APPLIED}`);
+    const grouped = await planGroups(parsed.ops, fs, ctx.cwd, options);
+    if ("error" in grouped) return fail(`apply_patch failed (${grouped.error.kind}): ${grouped.error.message}\n${NONE_APPLIED}`);
+    const { plan, dropped } = grouped;
+    const warnings = await driftWarnings(plan, ctx);
+    const writeError = await commitPlan(fs, [...plan.files.values()]);
+    if (writeError) return fail(`apply_patch failed (${writeError.kind}): ${writeError.message}\n${NONE_APPLIED}`);
+    await noteWritten(plan, ctx);
+    const applied = await appliedLines(plan);
+    const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
+    const notes = [...warnings];
+    if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
+    const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
+    if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch: no file changed", ...notes]).join("\n"));
+    const groupsLeft = `${plural(dropped.length, "file group")} not applied`;
+    const tail =
+      applied.length > 0
+        ? `apply_patch partially applied: ${groupsLeft}; the changes under "Applied patch" are on disk; resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.`
+        : `apply_patch failed: ${groupsLeft} and no file changed; resolve each cause above and resubmit the failed file groups rebuilt from current file contents.`;
+    const blocks = [...(appliedBlock.length ? [appliedBlock.join("\n")] : []), ["Not applied:", ...notAppliedLines(dropped)].join("\n"), tail];
+    return fail(blocks.join("\n\n"));
   },
 };

@@ -10,6 +10,8 @@ import type { FileSystem } from "../../core/services.js";
 export interface AtomicWriteOptions {
   /** Create missing parent directories (write does; edit's file exists already). */
   createParents?: boolean;
+  /** Permission bits to give the file instead of keeping the existing file's (a moved or re-created file). */
+  mode?: number;
 }
 
 export async function atomicWrite(
@@ -23,11 +25,13 @@ export async function atomicWrite(
 
   // An existing file keeps its permission bits (an executable script stays
   // executable); a new file gets the default mode filtered by the umask.
-  let mode: number | undefined;
-  try {
-    mode = (await fs.stat(target)).mode & 0o7777;
-  } catch {
-    mode = undefined;
+  let mode: number | undefined = options.mode;
+  if (mode === undefined) {
+    try {
+      mode = (await fs.stat(target)).mode & 0o7777;
+    } catch {
+      mode = undefined;
+    }
   }
 
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);

@@ -33,6 +33,17 @@ export function decodeText(bytes: Uint8Array): DecodedText | undefined {
   return { text: crlf ? raw.replace(/\r\n/g, "\n") : raw, bom, crlf };
 }
 
+/**
+ * Like decodeText, but the line endings stay as they are (`crlf` is false):
+ * for tools that change some lines and keep every other line's ending.
+ */
+export function decodeTextKeepingEndings(bytes: Uint8Array): DecodedText | undefined {
+  if (bytes.includes(0) || !isUtf8(bytes)) return undefined;
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const bom = raw.startsWith(BOM);
+  return { text: bom ? raw.slice(1) : raw, bom, crlf: false };
+}
+
 /** The bytes to write back for LF text decoded with `decodeText`. */
 export function encodeText(text: string, like: { bom: boolean; crlf: boolean }): Buffer {
   const body = like.crlf ? text.replace(/\r?\n/g, "\r\n") : text;

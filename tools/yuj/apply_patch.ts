@@ -1,8 +1,9 @@
-// `apply_patch` (Yuj, digest 1.12): a Codex V4A patch, all or nothing. Every
-// op and hunk is checked first — an Add target must not exist, an Update or
-// Delete target must, every hunk must locate once — and only then are the
-// files written, each atomically. If a write fails, the files already written
-// are restored. Files keep their BOM and line endings.
+// `apply_patch` (Yuj): a Codex V4A patch, all or nothing. Every op and hunk
+// is checked first — an Add target must not exist, an Update or Delete target
+// must, every hunk must locate once — and only then are the files written,
+// each atomically. If a write fails, the files already written are restored.
+// `*** Move to:` renames the updated file (replacing a file already there).
+// Files keep their BOM and every line's ending.
 //
 // The engine (tools/lib/patch/plan.ts) is shared with `udiff` and Chord's
 // `apply_patch`.
@@ -10,7 +11,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { envelopeFail, envelopeOk } from "../lib/patch/envelope.js";
-import { planAndCommit } from "../lib/patch/plan.js";
+import { planAndCommit } from "../lib/patch/commit.js";
 import { parseV4A } from "../lib/patch/v4a-parse.js";
 
 export const applyPatchSchema = z.object({

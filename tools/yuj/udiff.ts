@@ -7,14 +7,16 @@
 //    context / -removed / +added   (a blank line is an empty context line)
 //
 // Hunk line numbers are only hints: each hunk is located by its old lines
-// (one unique exact, else whitespace-normalised, match; a tie goes to the
-// match nearest the hint). Counts in the header are not trusted either.
+// (one unique exact, else whitespace-normalised, match; two matches are
+// ambiguous and change nothing). A header's line number places a pure
+// insertion. `+++ /dev/null` deletes a file only when the hunks remove all
+// of it. `\ No newline at end of file` is honoured.
 // `diff --git`, `index`, and similar header lines are skipped.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { envelopeFail, envelopeOk } from "../lib/patch/envelope.js";
-import { planAndCommit } from "../lib/patch/plan.js";
+import { planAndCommit } from "../lib/patch/commit.js";
 import { parseUdiff } from "../lib/patch/udiff-parse.js";
 
 export const udiffSchema = z.object({
@@ -28,7 +30,7 @@ export const udiffTool: ToolHandler<typeof udiffSchema> = {
   async run(args, ctx) {
     const parsed = parseUdiff(args.patch);
     if (!parsed.ok) return fail(envelopeFail("udiff", parsed.kind, parsed.message));
-    const result = await planAndCommit(parsed.ops, ctx);
+    const result = await planAndCommit(parsed.ops, ctx, { unifiedDiff: true });
     if (!result.ok) return fail(envelopeFail("udiff", result.error.kind, result.error.message));
     return ok(envelopeOk("udiff", "files", result.summaries));
   },

@@ -13,7 +13,7 @@
 // is refused by name, and nothing is written.
 
 import { decodeForChord, type ChordDecoded } from "./decode.js";
-import { decodeText, encodeText } from "../text-file.js";
+import { decodeText, decodeTextKeepingEndings, encodeText } from "../text-file.js";
 
 export interface ChordText {
   /** Content with the BOM removed and, when `crlf`, every CRLF turned into LF. */
@@ -27,14 +27,14 @@ export interface ChordText {
 export type ChordTextResult = ({ ok: true } & ChordText) | Exclude<ChordDecoded, { ok: true }>;
 
 /** Decodes a file for editing: as `read` would, plus what is needed to write it back. */
-export function decodeForChordEdit(bytes: Uint8Array): ChordTextResult {
+export function decodeForChordEdit(bytes: Uint8Array, options: { keepEndings?: boolean } = {}): ChordTextResult {
   // UTF-8 first: none of the BOMs decodeForChord honours is valid UTF-8, so
   // this gives the same verdict, and decodeText also reports BOM and CRLF.
-  const utf8 = decodeText(bytes);
+  const utf8 = options.keepEndings ? decodeTextKeepingEndings(bytes) : decodeText(bytes);
   if (utf8) return { ok: true, ...utf8 };
   const d = decodeForChord(bytes);
   if (!d.ok) return d;
-  const crlf = d.text.includes("\r\n");
+  const crlf = !options.keepEndings && d.text.includes("\r\n");
   const bom = d.encoding !== undefined && d.encoding.startsWith("utf-");
   return { ok: true, text: crlf ? d.text.replace(/\r\n/g, "\n") : d.text, bom, crlf, encoding: d.encoding };
 }

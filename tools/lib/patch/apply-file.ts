@@ -1,42 +1,42 @@
 // Applying one file's hunks to its text. Hunks are located in order (each
-// after the previous one's match, below its `@@` scopes), then spliced in
-// bottom-up so earlier indices stay valid. The text is LF and BOM-free
-// (tools/lib/text-file.ts decodes and re-encodes, keeping CRLF and BOM).
+// after the previous one's match, below its `@@` scopes), then spliced in.
+// Every line keeps its own ending: untouched and context lines keep theirs,
+// an added line takes the ending of the line it replaces (or of the line it
+// is inserted before, or of the line before when it goes at the end), and a
+// line that had no ending gets the one before it once it is no longer last.
 
-import { formatCandidates, locate, normaliseLine } from "./locate.js";
+import { firstEnding, joinKeepingEndings, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
+import { tolerantLineReplace } from "../punctuation-fold.js";
+import { formatCandidates, locate, normaliseLine, type MatchTier } from "./locate.js";
 import { oldLines, type Hunk } from "./v4a-parse.js";
 
 export type HunkErrorKind = "hunk_not_found" | "hunk_ambiguous" | "scope_not_found";
 
 export type ApplyResult =
-  | { ok: true; text: string; hunks: number; removed: number; added: number; normalised: number }
+  | { ok: true; text: string; hunks: number; removed: number; added: number; tolerant: number }
   | { ok: false; kind: HunkErrorKind; hunk: number; message: string };
+
+export interface ApplyOptions {
+  /** Chord: try punctuation-tolerant matching, splice changes into the file's own characters, Chord's wording. */
+  chord?: boolean;
+  /** The result ends with a newline (V4A); otherwise the last line ends as the patch says (unified diff). */
+  finalNewline: boolean;
+}
 
 interface Splice {
   start: number;
   end: number;
-  insert: string[];
+  lines: string[];
+  endings: LineEnding[];
+  order: number;
 }
 
-/** Lines of LF text, and whether it ends with a newline (an empty file counts as ending with one). */
-export function toLines(text: string): { lines: string[]; finalNewline: boolean } {
-  if (text === "") return { lines: [], finalNewline: true };
-  const lines = text.split("\n");
-  const finalNewline = lines[lines.length - 1] === "";
-  if (finalNewline) lines.pop();
-  return { lines, finalNewline };
-}
-
-export function fromLines(lines: readonly string[], finalNewline: boolean): string {
-  if (lines.length === 0) return "";
-  return lines.join("\n") + (finalNewline ? "\n" : "");
-}
-
-/** Finds the line after the nested `@@` scopes, or the scope that is missing. */
-function findScopes(lines: readonly string[], scopes: readonly string[], from: number): { ok: true; next: number } | { ok: false; scope: string } {
+/** Finds the nested `@@` scopes: the line after them, and the line the last one is on. */
+function findScopes(lines: readonly string[], scopes: readonly string[], from: number): { ok: true; next: number; at: number } | { ok: false; scope: string } {
   let cur = from;
+  let at = -1;
   for (const scope of scopes) {
-    let at = -1;
+    at = -1;
     for (let i = cur; i < lines.length && at < 0; i++) if (lines[i]!.includes(scope)) at = i;
     if (at < 0) {
       const want = normaliseLine(scope);
@@ -45,184 +45,173 @@ function findScopes(lines: readonly string[], scopes: readonly string[], from: n
     if (at < 0) return { ok: false, scope };
     cur = at + 1;
   }
-  return { ok: true, next: cur };
+  return { ok: true, next: cur, at };
 }
 
 /**
- * Applies `hunks` to `text` (LF). `path` only names the file in messages.
- * Nothing is changed on a failure; the message carries repair candidates.
+ * Applies `hunks` to `text` (as decoded, line endings included). `path`
+ * only names the file in messages. Nothing is changed on a failure; the
+ * message carries repair candidates.
  */
-export function applyHunks(text: string, hunks: readonly Hunk[], path: string): ApplyResult {
-  const fast = applyExact(text, hunks);
-  if (fast) return fast;
-  const { lines, finalNewline } = toLines(text);
+export function applyHunks(text: string, hunks: readonly Hunk[], path: string, options: ApplyOptions): ApplyResult {
+  const { lines, endings } = splitKeepingEndings(text);
+  const fallback = firstEnding(endings);
   const splices: Splice[] = [];
   let cursor = 0;
   let removed = 0;
   let added = 0;
-  let normalised = 0;
+  let tolerant = 0;
   for (const [n, hunk] of hunks.entries()) {
-    const label = `hunk ${n + 1}${hunks.length > 1 ? ` of ${hunks.length}` : ""} (patch line ${hunk.line})`;
     let from = cursor;
+    const old = oldLines(hunk);
     if (hunk.scopes.length > 0) {
       const scoped = findScopes(lines, hunk.scopes, cursor);
       if (!scoped.ok) {
+        const label = hunkLabel(n, hunks.length, hunk, options);
         return { ok: false, kind: "scope_not_found", hunk: n + 1, message: `${path}: ${label}: scope '@@ ${scoped.scope}' not found${cursor > 0 ? ` after line ${cursor}` : ""}` };
       }
-      from = scoped.next;
+      // A hunk that repeats its header as its first context line starts at the header's line.
+      const last = hunk.scopes[hunk.scopes.length - 1]!;
+      from = old.length > 0 && normaliseLine(old[0]!) === normaliseLine(last) ? scoped.at : scoped.next;
     }
-    const old = oldLines(hunk);
     let start: number;
+    let tier: MatchTier = "exact";
+    const pureAppend = old.length === 0 && hunk.hint === undefined && (hunk.eof || hunk.scopes.length === 0);
     if (old.length === 0) {
-      // Pure insertion: at the hint, after the scope, or at the end of the file.
-      start = hunk.eof ? lines.length : hunk.hint !== undefined ? Math.min(Math.max(hunk.hint, from), lines.length) : hunk.scopes.length > 0 ? from : lines.length;
+      start = pureAppend ? lines.length : hunk.hint !== undefined ? Math.min(Math.max(hunk.hint, from), lines.length) : from;
     } else {
-      const found = locate(lines, old, hunk.hint === undefined ? { from, eof: hunk.eof } : { from, eof: hunk.eof, hint: hunk.hint });
-      if (!found.ok) {
-        const what =
-          found.kind === "ambiguous"
-            ? `${label}: old lines match ${found.candidates.length} places${from > 0 ? ` after line ${from}` : ""}; add context lines or an '@@' scope so they match once`
-            : `${label}: old lines not found${hunk.eof ? " at the end of the file" : ""}${from > 0 ? ` after line ${from}` : ""}`;
-        return {
-          ok: false,
-          kind: found.kind === "ambiguous" ? "hunk_ambiguous" : "hunk_not_found",
-          hunk: n + 1,
-          message: `${path}: ${what}\n${formatCandidates(path, found.candidates, found.kind === "ambiguous")}`,
-        };
-      }
+      const found = locate(lines, old, { from, eof: hunk.eof, punctuation: options.chord });
+      if (!found.ok) return { ok: false, ...locateFailure(lines, old, hunks, n, from, found, path, options) };
       start = found.index;
-      if (found.normalised) normalised++;
+      tier = found.tier;
+      if (tier !== "exact") tolerant++;
     }
-    // Context lines keep the file's own text (a normalised match may differ in spacing).
-    const insert: string[] = [];
-    let at = start;
-    for (const l of hunk.lines) {
-      if (l.kind === " ") insert.push(lines[at++]!);
-      else if (l.kind === "-") {
-        at++;
-        removed++;
-      } else {
-        insert.push(l.text);
-        added++;
-      }
-    }
-    splices.push({ start, end: start + old.length, insert });
-    cursor = start + old.length;
+    const out = spliceLines(lines, endings, hunk, start, options.chord === true && tier !== "exact");
+    removed += out.removed;
+    added += out.added;
+    splices.push({ start, end: start + old.length, lines: out.lines, endings: out.endings, order: n });
+    // Appending at the end does not move later hunks' search past the whole file.
+    if (!pureAppend) cursor = start + old.length;
   }
-  return { ok: true, text: spliceText(text, lines, finalNewline, splices), hunks: hunks.length, removed, added, normalised };
+  const result = assemble(lines, endings, splices);
+  terminateLines(result.endings, options.finalNewline, fallback);
+  return { ok: true, text: joinKeepingEndings(result.lines, result.endings), hunks: hunks.length, removed, added, tolerant };
 }
 
-/**
- * `fromLines` of `lines` with the splices made (they are in order and do not
- * overlap), built from slices of `text` rather than by splicing and joining
- * every line again: on a large file most lines are unchanged, and copying
- * them one by one dominated the time of a one-line patch.
- */
-function spliceText(text: string, lines: readonly string[], finalNewline: boolean, splices: readonly Splice[]): string {
-  // Runs of result lines, each joined by "\n"; every run holds at least one line.
-  const runs: string[] = [];
-  let outLines = 0;
-  let line = 0; // next unchanged line to copy
-  let offset = 0; // where `line` starts in `text`
-  const copyUpTo = (stop: number) => {
-    if (stop <= line) return;
-    let end = offset;
-    for (let i = line; i < stop; i++) end += lines[i]!.length + 1;
-    runs.push(text.slice(offset, end - 1));
-    outLines += stop - line;
-    line = stop;
-    offset = end;
-  };
-  const skipTo = (stop: number) => {
-    for (let i = line; i < stop; i++) offset += lines[i]!.length + 1;
-    line = Math.max(line, stop);
-  };
-  for (const s of splices) {
-    copyUpTo(s.start);
-    skipTo(s.end);
-    if (s.insert.length > 0) {
-      runs.push(s.insert.join("\n"));
-      outLines += s.insert.length;
-    }
-  }
-  copyUpTo(lines.length);
-  if (outLines === 0) return "";
-  return runs.join("\n") + (finalNewline ? "\n" : "");
-}
-
-/**
- * The common case without splitting the file into lines (on a file of
- * megabytes, creating every line string and collecting them afterwards was
- * most of a one-line patch's time): every hunk has no end-of-file anchor,
- * its `@@` scopes occur exactly (the first line holding each, in turn, as
- * `findScopes` reads them), it removes or keeps at least one line and leaves
- * at least one, and its old lines occur exactly, line-aligned, where `locate`
- * would pick them (the only match after the previous hunk and scopes, or the
- * nearest to the hint). Anything else answers undefined and takes the line-based path, which
- * gives the same result here, so this only decides how fast it is found.
- */
-function applyExact(text: string, hunks: readonly Hunk[]): ApplyResult | undefined {
-  if (text === "") return undefined;
-  // Lines end where their joined text ends: a final newline starts no line.
-  const joinedEnd = text.endsWith("\n") ? text.length - 1 : text.length;
-  const pieces: string[] = [];
-  let copied = 0; // text before this offset is in `pieces`
-  let cursorLine = 0; // the line after the previous hunk
-  let cursorOffset = 0; // where cursorLine starts
+/** The hunk's replacement for the file lines at `start`, each with its ending. */
+function spliceLines(lines: readonly string[], endings: readonly LineEnding[], hunk: Hunk, start: number, keepFileChars: boolean) {
+  const outLines: string[] = [];
+  const outEndings: LineEnding[] = [];
+  let at = start;
   let removed = 0;
   let added = 0;
-  for (const hunk of hunks) {
-    if (hunk.eof) return undefined;
-    const old = oldLines(hunk);
-    const insert = hunk.lines.filter((l) => l.kind !== "-").map((l) => l.text);
-    if (old.length === 0 || insert.length === 0) return undefined;
-    // A "line" holding a newline never equals a file line, but its joined text could match.
-    if (hunk.lines.some((l) => l.text.includes("\n"))) return undefined;
-    const needle = old.join("\n");
-    // An empty needle "occurs" everywhere, even past the end: leave it to the line path.
-    if (needle === "") return undefined;
-    let line = cursorLine;
-    let counted = cursorOffset;
-    // Lines before `offset` (which only grows within a hunk) counted on from the last call.
-    const lineOf = (offset: number) => {
-      for (let nl = text.indexOf("\n", counted); nl >= 0 && nl < offset; nl = text.indexOf("\n", nl + 1)) line++, (counted = nl + 1);
-      return line;
-    };
-    let fromOffset = cursorOffset;
-    for (const scope of hunk.scopes) {
-      // A scope is found in one line; a miss goes on to the normalised search there.
-      if (scope === "" || scope.includes("\n")) return undefined;
-      const at = text.indexOf(scope, fromOffset);
-      if (at < 0) return undefined;
-      const nl = text.indexOf("\n", at);
-      if (nl < 0) return undefined;
-      fromOffset = nl + 1;
+  // The lines removed since the last context line: the added lines that follow replace them.
+  let run: Array<{ file: string; model: string; ending: LineEnding }> = [];
+  let plus = 0;
+  const endingBefore = (i: number): LineEnding => {
+    for (let k = i; k >= 0; k--) if (endings[k] !== "") return endings[k]!;
+    return firstEnding(endings);
+  };
+  for (const l of hunk.lines) {
+    if (l.kind === " ") {
+      outLines.push(lines[at]!);
+      outEndings.push(endings[at]!);
+      at++;
+      run = [];
+      plus = 0;
+    } else if (l.kind === "-") {
+      if (plus > 0) {
+        run = [];
+        plus = 0;
+      }
+      run.push({ file: lines[at]!, model: l.text, ending: endings[at]! });
+      at++;
+      removed++;
+    } else {
+      const replaced = run[Math.min(plus, run.length - 1)];
+      const paired = plus < run.length ? run[plus] : undefined;
+      plus++;
+      added++;
+      outLines.push(keepFileChars && paired ? tolerantLineReplace(paired.file, paired.model, l.text) : l.text);
+      let ending: LineEnding = replaced ? replaced.ending : at < lines.length ? endings[at]! : endingBefore(at - 1);
+      if (ending === "") ending = endingBefore(at - 1);
+      outEndings.push(l.noNewline ? "" : ending);
     }
-    // Every line-aligned occurrence at or after the scopes, with its line index.
-    const found: Array<{ line: number; offset: number }> = [];
-    for (let at = text.indexOf(needle, fromOffset); at >= 0; at = text.indexOf(needle, at + 1)) {
-      const end = at + needle.length;
-      if (end > joinedEnd) break;
-      if (at > 0 && text.charCodeAt(at - 1) !== 10) continue;
-      if (end < joinedEnd && text.charCodeAt(end) !== 10) continue;
-      found.push({ line: lineOf(at), offset: at });
-    }
-    if (found.length === 0) return undefined;
-    let pick = found.length === 1 ? found[0] : undefined;
-    if (!pick && hunk.hint !== undefined) {
-      const hint = hunk.hint;
-      const dist = found.map((f) => Math.abs(f.line - hint));
-      const best = Math.min(...dist);
-      if (dist.filter((d) => d === best).length === 1) pick = found[dist.indexOf(best)];
-    }
-    if (!pick) return undefined;
-    pieces.push(text.slice(copied, pick.offset), insert.join("\n"));
-    copied = pick.offset + needle.length;
-    cursorLine = pick.line + old.length;
-    cursorOffset = copied + 1;
-    removed += hunk.lines.filter((l) => l.kind === "-").length;
-    added += hunk.lines.filter((l) => l.kind === "+").length;
   }
-  pieces.push(text.slice(copied));
-  return { ok: true, text: pieces.join(""), hunks: hunks.length, removed, added, normalised: 0 };
+  return { lines: outLines, endings: outEndings, removed, added };
+}
+
+/** The file with the splices made, in file order (insertions at one place in hunk order). */
+function assemble(lines: readonly string[], endings: readonly LineEnding[], splices: Splice[]) {
+  const sorted = [...splices].sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+  const outLines: string[] = [];
+  const outEndings: LineEnding[] = [];
+  let line = 0;
+  for (const s of sorted) {
+    for (; line < s.start; line++) {
+      outLines.push(lines[line]!);
+      outEndings.push(endings[line]!);
+    }
+    outLines.push(...s.lines);
+    outEndings.push(...s.endings);
+    line = Math.max(line, s.end);
+  }
+  for (; line < lines.length; line++) {
+    outLines.push(lines[line]!);
+    outEndings.push(endings[line]!);
+  }
+  return { lines: outLines, endings: outEndings };
+}
+
+function hunkLabel(n: number, total: number, hunk: Hunk, options: ApplyOptions): string {
+  if (options.chord) return `hunk not found (${n + 1}/${total}) at patch line ${hunk.line}`;
+  return `hunk ${n + 1}${total > 1 ? ` of ${total}` : ""} (patch line ${hunk.line})`;
+}
+
+function locateFailure(
+  lines: readonly string[],
+  old: readonly string[],
+  hunks: readonly Hunk[],
+  n: number,
+  from: number,
+  found: Extract<ReturnType<typeof locate>, { ok: false }>,
+  path: string,
+  options: ApplyOptions,
+): { kind: HunkErrorKind; hunk: number; message: string } {
+  const hunk = hunks[n]!;
+  const ambiguous = found.kind === "ambiguous";
+  const where = found.candidates.map((c) => c.line).join(", ");
+  const parts: string[] = [];
+  if (options.chord) {
+    parts.push(ambiguous ? `hunk ambiguous (${n + 1}/${hunks.length}) at patch line ${hunk.line}` : hunkLabel(n, hunks.length, hunk, options));
+    if (ambiguous) {
+      const how = found.tier === "exact" ? "the old lines match" : "punctuation/whitespace-tolerant matching is ambiguous";
+      parts.push(`${how} at lines ${where}; add context lines or an '@@' header so they match once`);
+    } else {
+      const earlier = from > 0 ? locate(lines, old, { from: 0, eof: hunk.eof, punctuation: true }) : undefined;
+      if (earlier?.ok && earlier.index < from) {
+        parts.push(`matching context exists earlier at line ${earlier.index + 1}, but hunks must follow file order`);
+      } else {
+        parts.push(`the first expected line does not exist in the current file${hunk.eof ? " at its end" : from > 0 ? ` after line ${from}` : ""}`);
+        const best = found.candidates[0];
+        if (best && best.score >= 0.5) parts.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
+      }
+      if (hunk.lines.some((l) => l.kind === " " && l.text !== "" && l.text.trim() === "")) {
+        parts.push("whitespace-only context lines are literal source lines: they must match the file");
+      }
+    }
+    if (n > 0) parts.push(`hunks 1..${n} matched successfully in memory but were not applied; keep all hunks 1..${hunks.length} together when rebuilding this operation`);
+  } else {
+    const label = hunkLabel(n, hunks.length, hunk, options);
+    parts.push(
+      ambiguous
+        ? `${label}: old lines match ${found.candidates.length} places${from > 0 ? ` after line ${from}` : ""} (lines ${where}); add context lines or an '@@' scope so they match once`
+        : `${label}: old lines not found${hunk.eof ? " at the end of the file" : ""}${from > 0 ? ` after line ${from}` : ""}`,
+    );
+  }
+  return {
+    kind: ambiguous ? "hunk_ambiguous" : "hunk_not_found",
+    hunk: n + 1,
+    message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, found.candidates, ambiguous)}`,
+  };
 }

@@ -4,7 +4,7 @@ import type { OpSummary, PatchErrorKind } from "./plan.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The per-op line of a success envelope (digest 1.12). */
+/** The per-op line of a success envelope. */
 export function summaryLine(s: OpSummary): string {
   switch (s.op.kind) {
     case "add":
@@ -12,6 +12,7 @@ export function summaryLine(s: OpSummary): string {
     case "delete":
       return `  deleted: ${s.display}`;
     case "update":
+      if (s.moveDisplay !== undefined) return `  moved: ${s.display} -> ${s.moveDisplay} (${plural(s.hunks, "hunk")}, ~${s.removed}/+${s.added})`;
       return `  updated: ${s.display} (${plural(s.hunks, "hunk")}, ~${s.removed}/+${s.added})`;
   }
 }

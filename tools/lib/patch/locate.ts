@@ -1,8 +1,9 @@
-// Finding where a hunk's old lines sit in a file (digest 1.12, SEED-Y rule):
-// one unique exact match, else one unique whitespace-normalised whole-line
-// match. A line-number hint (udiff headers) breaks a tie in favour of the
-// nearest match. A miss or a tie answers with repair candidates: the closest
-// spans of the file, with their line numbers.
+// Finding where a hunk's old lines sit in a file: one unique exact match,
+// else one unique whitespace-normalised whole-line match. Two or more
+// matches are ambiguous and change nothing. A miss or a tie answers with
+// repair candidates: the closest spans of the file, with their line numbers.
+
+import { tolerantLineEq } from "../punctuation-fold.js";
 
 export interface Candidate {
   /** 1-based first line of the span. */
@@ -12,19 +13,21 @@ export interface Candidate {
   score: number;
 }
 
+export type MatchTier = "exact" | "whitespace" | "punctuation";
+
 export type LocateResult =
-  | { ok: true; index: number; normalised: boolean }
-  | { ok: false; kind: "not_found" | "ambiguous"; candidates: Candidate[] };
+  | { ok: true; index: number; tier: MatchTier }
+  | { ok: false; kind: "not_found" | "ambiguous"; candidates: Candidate[]; tier?: MatchTier };
 
 export interface LocateOptions {
   /** First line index the match may start at. */
   from: number;
-  /** 0-based line the hunk claims to start at; ties go to the nearest. */
-  hint?: number;
   /** The match must end at the last line of the file. */
   eof?: boolean;
   /** How many candidates to return on a miss. */
   maxCandidates?: number;
+  /** Also try a match that differs only in punctuation forms and spacing (Chord). */
+  punctuation?: boolean;
 }
 
 export const normaliseLine = (s: string): string => s.trim().replace(/\s+/g, " ");
@@ -44,31 +47,30 @@ function allMatches(lines: readonly string[], needle: readonly string[], opts: L
   return found;
 }
 
-/** The single match, the nearest to the hint, or undefined on a tie. */
-function pick(found: number[], hint: number | undefined): number | undefined {
-  if (found.length === 1) return found[0];
-  if (found.length === 0 || hint === undefined) return undefined;
-  const dist = found.map((at) => Math.abs(at - hint));
-  const best = Math.min(...dist);
-  return dist.filter((d) => d === best).length === 1 ? found[dist.indexOf(best)] : undefined;
-}
-
 const exactEq = (a: string, b: string): boolean => a === b;
 const normEq = (a: string, b: string): boolean => a === b || normaliseLine(a) === normaliseLine(b);
 
+/**
+ * The one place the needle matches, trying each tier in turn: exact, then
+ * whitespace-normalised (then, when asked, punctuation-tolerant). A tier
+ * with two or more matches is ambiguous: a line-number hint never picks one
+ * of them, since picking wrongly edits the wrong place.
+ */
 export function locate(lines: readonly string[], needle: readonly string[], opts: LocateOptions): LocateResult {
   const max = opts.maxCandidates ?? 3;
-  for (const [eq, normalised] of [
-    [exactEq, false],
-    [normEq, true],
-  ] as const) {
+  const tiers: Array<[MatchTier, (a: string, b: string) => boolean]> = [
+    ["exact", exactEq],
+    ["whitespace", normEq],
+  ];
+  if (opts.punctuation) tiers.push(["punctuation", tolerantLineEq]);
+  for (const [tier, eq] of tiers) {
     const found = allMatches(lines, needle, opts, eq);
     if (found.length === 0) continue;
-    const at = pick(found, opts.hint);
-    if (at !== undefined) return { ok: true, index: at, normalised };
+    if (found.length === 1) return { ok: true, index: found[0]!, tier };
     return {
       ok: false,
       kind: "ambiguous",
+      tier,
       candidates: found.slice(0, Math.max(max, 5)).map((i) => ({ line: i + 1, lines: lines.slice(i, i + needle.length), score: 1 })),
     };
   }

@@ -1,22 +1,23 @@
 // The patch engine behind Yuj's apply_patch and udiff and Chord's apply_patch:
 // every op and hunk is checked against an in-memory view of the files first —
 // an Add target must not exist, an Update or Delete target must, every hunk
-// must locate once — and only then are the files written, each atomically. If
-// a write fails, the files already written are restored. Files keep their BOM
-// and line endings; Chord plans also update files in the other encodings
-// Chord `read` decodes, keeping them in that encoding.
+// must locate once — and only then are the files written (commit.ts). Files
+// keep their BOM and every line's ending; Chord plans also update files in
+// the other encodings Chord `read` decodes, keeping them in that encoding. A
+// moved file keeps its permission bits; a re-created one gets a fresh 0644.
 
 import * as path from "node:path";
 import type { OwnDir } from "../../../core/paths.js";
 import type { FileSystem } from "../../../core/services.js";
 import type { ToolContext } from "../../../core/tool-types.js";
-import { atomicWrite } from "../atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
 import { didYouMean, resolveInCwd } from "../paths.js";
-import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../chord/encode.js";
-import { decodeText } from "../text-file.js";
+import { decodeForChordEdit, undecodableReason } from "../chord/encode.js";
+import { splitKeepingEndings } from "../line-endings.js";
+import { normaliseLine } from "./locate.js";
+import { decodeTextKeepingEndings } from "../text-file.js";
 
 export type PatchErrorKind =
   | "parse"
@@ -27,6 +28,8 @@ export type PatchErrorKind =
   | HunkErrorKind
   | "unknown_op_kind"
   | "unencodable"
+  | "delete_not_empty"
+  | "overlap"
   | "verify";
 
 export interface PatchError {
@@ -36,10 +39,14 @@ export interface PatchError {
   path?: string;
 }
 
-interface Content {
+export interface Content {
+  /** The decoded text, every line ending as it is in the file. */
   text: string;
   bom: boolean;
+  /** Always false here: the text keeps its own line endings. */
   crlf: boolean;
+  /** The file's bytes while the content is unchanged (a pure move writes them as they are). */
+  raw?: Uint8Array;
   /** Set only for a non-UTF-8 encoding (Chord plans only). */
   encoding?: string;
   /** Not decodable text: it can be deleted, but no hunk can read it. */
@@ -53,7 +60,14 @@ export interface PatchPlanOptions {
   chordEncodings?: boolean;
   /** yuj's own directories, never written (Services.ownDirs). */
   ownDirs: readonly OwnDir[];
+  /** Chord's matching (punctuation-tolerant) and wording. */
+  chord?: boolean;
+  /** A unified diff: an updated file ends as the diff says, not always with a newline. */
+  unifiedDiff?: boolean;
 }
+
+/** Permission bits of a file a patch creates where one was deleted or moved away. */
+export const FRESH_MODE = 0o644;
 
 /** One file the patch touches: what is on disk now, and what it will hold. */
 export interface FileState {
@@ -64,6 +78,8 @@ export interface FileState {
   mode: number | undefined;
   /** The planned content; null when the file will not exist. */
   next: Content | null;
+  /** Permission bits to write with; undefined keeps the file's own. */
+  nextMode?: number;
 }
 
 export interface OpSummary {
@@ -75,6 +91,8 @@ export interface OpSummary {
   hunks: number;
   removed: number;
   added: number;
+  /** Hunks matched only with whitespace or punctuation tolerance. */
+  tolerant: number;
 }
 
 export type Resolved = { ok: true; abs: string; display: string } | { ok: false; error: PatchError };
@@ -97,10 +115,13 @@ export class PatchPlan {
   ) {}
 
   private decode(bytes: Uint8Array): Content {
-    if (!this.options.chordEncodings) return decodeText(bytes) ?? { text: "", bom: false, crlf: false, binary: true };
-    const d = decodeForChordEdit(bytes);
-    if (d.ok) return { text: d.text, bom: d.bom, crlf: d.crlf, encoding: d.encoding };
-    return { text: "", bom: false, crlf: false, binary: true, why: undecodableReason(d) };
+    if (!this.options.chordEncodings) {
+      const d = decodeTextKeepingEndings(bytes);
+      return d ? { ...d, raw: bytes } : { text: "", bom: false, crlf: false, binary: true, raw: bytes };
+    }
+    const d = decodeForChordEdit(bytes, { keepEndings: true });
+    if (d.ok) return { text: d.text, bom: d.bom, crlf: false, encoding: d.encoding, raw: bytes };
+    return { text: "", bom: false, crlf: false, binary: true, why: undecodableReason(d), raw: bytes };
   }
 
   private async state(abs: string, display: string, shown: string): Promise<FileState | PatchError> {
@@ -148,36 +169,53 @@ export class PatchPlan {
     if (!where.ok) return where.error;
     const s = await this.state(where.abs, where.display, op.path);
     if ("kind" in s) return s.kind === "read_failed" && op.kind === "add" ? { ...s, kind: "file_exists" } : s;
+    const summary: OpSummary = { op, display: where.display, lines: 0, hunks: 0, removed: 0, added: 0, tolerant: 0 };
     if (op.kind === "add") {
       if (s.next !== null) {
-        return { kind: "file_exists", message: `Add File: ${op.path} already exists; use Update File to change it`, path: op.path };
+        const message = this.options.chord
+          ? `cannot add file that already exists: ${op.path}; use Update File to change it`
+          : `Add File: ${op.path} already exists; use Update File to change it`;
+        return { kind: "file_exists", message, path: op.path };
       }
-      s.next = { text: op.lines.length ? op.lines.join("\n") + "\n" : "", bom: false, crlf: false };
-      this.summaries.push({ op, display: where.display, lines: op.lines.length, hunks: 0, removed: 0, added: 0 });
+      const body = op.lines.join("\n");
+      s.next = { text: op.lines.length ? body + (op.noFinalNewline ? "" : "\n") : "", bom: false, crlf: false };
+      // Re-created where a file was deleted or moved away: a new file's mode, not the old one's.
+      s.nextMode = s.original !== undefined ? FRESH_MODE : undefined;
+      this.summaries.push({ ...summary, lines: op.lines.length });
       return undefined;
     }
     if (s.next === null) return this.notFound(op.path, op.kind === "delete" ? "Delete File" : "Update File");
     if (op.kind === "delete") {
+      if (op.removes !== undefined) {
+        const err = this.checkRemovesAll(s.next, op.removes, op.path);
+        if (err) return err;
+      }
       s.next = null;
-      this.summaries.push({ op, display: where.display, lines: 0, hunks: 0, removed: 0, added: 0 });
+      this.summaries.push(summary);
       return undefined;
     }
-    if (s.next.binary) {
-      return { kind: "read_failed", message: `cannot update ${op.path}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: op.path };
+    let content: Content = s.next;
+    if (op.hunks.length > 0) {
+      if (s.next.binary) {
+        return { kind: "read_failed", message: `cannot update ${op.path}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: op.path };
+      }
+      const applied = applyHunks(s.next.text, op.hunks, op.path, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff });
+      if (!applied.ok) return { kind: applied.kind, message: applied.message, path: op.path };
+      const { raw: _unchanged, ...rest } = s.next;
+      content = { ...rest, text: applied.text };
+      Object.assign(summary, { hunks: applied.hunks, removed: applied.removed, added: applied.added, tolerant: applied.tolerant });
     }
-    const applied = applyHunks(s.next.text, op.hunks, op.path);
-    if (!applied.ok) return { kind: applied.kind, message: applied.message, path: op.path };
-    const content: Content = { ...s.next, text: applied.text };
-    const summary: OpSummary = { op, display: where.display, lines: 0, hunks: applied.hunks, removed: applied.removed, added: applied.added };
     if (op.moveTo !== undefined && op.moveTo !== op.path) {
       const dest = await this.resolve(op.moveTo);
       if (!dest.ok) return dest.error;
       const d = await this.state(dest.abs, dest.display, op.moveTo);
       if ("kind" in d) return { ...d, kind: "file_exists" };
       if (d !== s) {
-        if (d.next !== null) return { kind: "file_exists", message: `Move to: ${op.moveTo} already exists`, path: op.moveTo };
-        s.next = null;
+        // Onto an existing file: it is replaced. The moved file keeps its own mode.
         d.next = content;
+        d.nextMode = s.nextMode ?? s.mode;
+        s.next = null;
+        s.nextMode = undefined;
         summary.moveDisplay = dest.display;
         this.summaries.push(summary);
         return undefined;
@@ -187,101 +225,17 @@ export class PatchPlan {
     this.summaries.push(summary);
     return undefined;
   }
-}
 
-/** The bytes a planned state will write, or undefined when nothing changes. */
-async function plannedBytes(s: FileState): Promise<Uint8Array | null | undefined> {
-  if (s.next === null) return s.original === undefined ? undefined : null;
-  const bytes = await encodeForChord(s.next.text, s.next);
-  // Compared in place: copying the original first cost as much again on a large file.
-  if (s.original !== undefined && Buffer.compare(s.original, bytes) === 0) return undefined;
-  return bytes;
-}
-
-async function missingDirs(fs: FileSystem, dir: string): Promise<string[]> {
-  const out: string[] = [];
-  let cur = dir;
-  for (;;) {
-    try {
-      await fs.stat(cur);
-      return out;
-    } catch {
-      out.push(cur);
-      const parent = path.dirname(cur);
-      if (parent === cur) return out;
-      cur = parent;
-    }
+  /** `+++ /dev/null` deletes a file only when its hunks remove every line of it. */
+  private checkRemovesAll(content: Content, removes: readonly string[], shown: string): PatchError | undefined {
+    const have = content.binary ? undefined : splitKeepingEndings(content.text).lines;
+    const same = have !== undefined && have.length === removes.length && have.every((l, i) => l === removes[i] || normaliseLine(l) === normaliseLine(removes[i]!));
+    if (same) return undefined;
+    const count = have === undefined ? "" : ` (it has ${have.length} line${have.length === 1 ? "" : "s"}; the hunks remove ${removes.length})`;
+    return {
+      kind: "delete_not_empty",
+      message: `+++ /dev/null would delete ${shown}, but the hunks do not remove all of it${count}; the file is not empty afterwards. Use '+++ b/${shown}' to remove only those lines`,
+      path: shown,
+    };
   }
-}
-
-/**
- * Writes the planned states atomically, in order. If one fails, the ones
- * written before it are restored (and directories it created removed).
- */
-export async function commitPlan(fs: FileSystem, states: readonly FileState[]): Promise<PatchError | undefined> {
-  // Every file is encoded before any is written: text its encoding cannot
-  // hold fails the whole commit with nothing on disk changed.
-  const planned: Array<Uint8Array | null | undefined> = [];
-  for (const s of states) {
-    try {
-      planned.push(await plannedBytes(s));
-    } catch (err) {
-      if (!(err instanceof UnencodableError)) throw err;
-      return { kind: "unencodable", message: `cannot update ${s.display}: ${err.message}`, path: s.display };
-    }
-  }
-  const done: FileState[] = [];
-  const created: string[] = [];
-  for (const [i, s] of states.entries()) {
-    const bytes = planned[i];
-    if (bytes === undefined) continue;
-    try {
-      if (bytes === null) await fs.unlink(s.abs);
-      else {
-        created.push(...(await missingDirs(fs, path.dirname(s.abs))));
-        await atomicWrite(fs, s.abs, bytes, { createParents: true });
-      }
-      done.push(s);
-    } catch (err) {
-      const failed = `cannot write ${s.display}: ${(err as Error).message}`;
-      const unrestored: string[] = [];
-      for (const w of done.reverse()) {
-        try {
-          if (w.original === undefined) await fs.unlink(w.abs);
-          else {
-            await atomicWrite(fs, w.abs, w.original, { createParents: true });
-            if (w.mode !== undefined) await fs.chmod(w.abs, w.mode);
-          }
-        } catch {
-          unrestored.push(w.display);
-        }
-      }
-      for (const dir of created) {
-        try {
-          if ((await fs.readdir(dir)).length === 0) await fs.rm(dir, { recursive: true });
-        } catch {
-          /* already gone or not empty */
-        }
-      }
-      const restored = unrestored.length
-        ? `; could NOT restore ${unrestored.join(", ")}`
-        : done.length
-          ? `; restored ${done.length} file${done.length === 1 ? "" : "s"} already written, so no file changed`
-          : "; no file changed";
-      return { kind: "verify", message: failed + restored, path: s.display };
-    }
-  }
-  return undefined;
-}
-
-/** Checks every op, then commits them together. */
-export async function planAndCommit(ops: readonly PatchOp[], ctx: ToolContext): Promise<{ ok: true; summaries: OpSummary[] } | { ok: false; error: PatchError }> {
-  const plan = new PatchPlan(ctx.services.fs, ctx.cwd, { ownDirs: ctx.services.ownDirs });
-  for (const op of ops) {
-    const err = await plan.check(op);
-    if (err) return { ok: false, error: err };
-  }
-  const err = await commitPlan(ctx.services.fs, [...plan.files.values()]);
-  if (err) return { ok: false, error: err };
-  return { ok: true, summaries: plan.summaries };
 }

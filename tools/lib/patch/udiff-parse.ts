@@ -6,8 +6,10 @@
 //   @@ -a,b +c,d @@
 //    context / -removed / +added   (a blank line is an empty context line)
 //
-// Hunk line numbers are only hints (Hunk.hint). `diff --git`, `index` and
-// similar header lines are skipped.
+// Hunks are located by their old lines; a header's line number only places
+// a pure insertion (`@@ -1,0 +2 @@` goes after line 1). `\ No newline at end
+// of file` marks the line before it. `diff --git`, `index` and similar
+// header lines are skipped.
 
 import type { PatchErrorKind } from "./plan.js";
 import type { Hunk, PatchOp } from "./v4a-parse.js";
@@ -64,7 +66,10 @@ export function parseUdiff(patch: string): UdiffParse {
       const m = HUNK_HEADER.exec(h);
       if (!m) return err(i + 1, `malformed hunk header '${clip(h)}'; expected '@@ -a,b +c,d @@'`);
       const oldStart = Number(m[1]);
-      const hunk: Hunk = { scopes: [], lines: [], eof: false, line: i + 1, hint: Math.max(0, oldStart - 1) };
+      // "-a,0" names the line the insertion goes after; otherwise "-a" is the first old line.
+      const insertion = m[2] !== undefined && Number(m[2]) === 0;
+      const hint = insertion ? oldStart : Math.max(0, oldStart - 1);
+      const hunk: Hunk = { scopes: [], lines: [], eof: false, line: i + 1, hint };
       i++;
       // Blank lines at the end of a hunk separate it from what follows; they are not context.
       let blankTail = 0;
@@ -72,7 +77,12 @@ export function parseUdiff(patch: string): UdiffParse {
         const b = lines[i]!;
         if (b.startsWith("@@") || b.startsWith("diff ")) break;
         if (b.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) break;
-        if (b.startsWith("\\")) continue; // "\ No newline at end of file"
+        if (b.startsWith("\\")) {
+          // "\ No newline at end of file": the line before it ends the file without a newline.
+          const prev = hunk.lines[hunk.lines.length - 1];
+          if (prev && blankTail === 0) prev.noNewline = true;
+          continue;
+        }
         const kind = b === "" ? " " : b[0];
         if (kind !== " " && kind !== "-" && kind !== "+") return err(i + 1, `a hunk line must start with ' ', '-' or '+', found '${clip(b)}'`);
         hunk.lines.push({ kind, text: b.slice(1) });
@@ -85,9 +95,15 @@ export function parseUdiff(patch: string): UdiffParse {
     if (from === DEV_NULL) {
       const bad = hunks.flatMap((h) => h.lines).some((x) => x.kind !== "+");
       if (bad) return err(fileLine, `a new file (--- /dev/null) may only have '+' lines: ${to}`);
-      ops.push({ kind: "add", path: to, lines: hunks.flatMap((h) => h.lines.map((x) => x.text)), line: fileLine });
+      const body = hunks.flatMap((h) => h.lines);
+      const add: PatchOp = { kind: "add", path: to, lines: body.map((x) => x.text), line: fileLine };
+      if (body[body.length - 1]?.noNewline) add.noFinalNewline = true;
+      ops.push(add);
     } else if (to === DEV_NULL) {
-      ops.push({ kind: "delete", path: from, line: fileLine });
+      // The file must end up empty: every line it has must be removed, which the plan checks.
+      const bad = hunks.flatMap((h) => h.lines).some((x) => x.kind === "+");
+      if (bad) return err(fileLine, `a deleted file (+++ /dev/null) may only have '-' lines: ${from}`);
+      ops.push({ kind: "delete", path: from, line: fileLine, removes: hunks.flatMap((h) => h.lines.map((x) => x.text)) });
     } else {
       if (from !== to) {
         return { ok: false, kind: "unknown_op_kind", message: `line ${fileLine}: renaming ${from} to ${to} is not supported; add the new file and delete the old one` };
