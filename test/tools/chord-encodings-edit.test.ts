@@ -111,7 +111,7 @@ describe("chord apply_patch keeps the file's encoding", () => {
   it("updates a Shift-JIS CRLF file in Shift-JIS", async () => {
     await t.put({ "ja.txt": encode(crlf(JA), "shift_jis") });
     const r = await patch("*** Update File: ja.txt", "@@", "-二行目：こんにちは、世界！", "+二行目：さようなら、世界！", "+三行目：追加しました。");
-    expect(r).toEqual({ ok: true, modelText: "apply_patch: 1 of 1 file group applied\napplied: ja.txt (updated)" });
+    expect(r).toEqual({ ok: true, modelText: "Applied patch:\nM ja.txt" });
     const want = JA.replace("二行目：こんにちは、世界！\n", "二行目：さようなら、世界！\n三行目：追加しました。\n");
     expect(await bytesOf("ja.txt")).toEqual(encode(crlf(want), "shift_jis"));
   });

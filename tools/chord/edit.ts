@@ -3,7 +3,11 @@
 // match guards the anchor); old_string must be unique unless replace_all. If
 // the file was read in full and has changed since, the edit still applies when
 // the anchor matches, with a warning and a best-effort backup. The file keeps
-// its encoding (any `read` can decode, chord-encode.ts), BOM and CRLF endings.
+// its encoding (any `read` can decode, chord-encode.ts), BOM and every line's
+// ending. When old_string is not in the file exactly, a single match that
+// differs only in punctuation forms (curly or straight quotes, full-width
+// CJK punctuation) is used instead, keeping the file's own characters where
+// the change does not touch them, and the result says so.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
@@ -12,6 +16,8 @@ import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMean, resolveInCwd } from "../lib/paths.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
+import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
+import { findReplacements } from "../lib/chord/edit-match.js";
 
 export const chordEditSchema = z.object({
   path: z.string(),
@@ -20,11 +26,6 @@ export const chordEditSchema = z.object({
   replace_all: z.boolean().optional(),
 });
 
-function countOccurrences(text: string, needle: string): number {
-  let n = 0;
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
-  return n;
-}
 
 export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
   id: "chord_edit",
@@ -53,31 +54,36 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
       return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
     }
-    const decoded = decodeForChordEdit(bytes);
+    const decoded = decodeForChordEdit(bytes, { keepEndings: true });
     if (!decoded.ok) {
       return fail(decoded.reason === "binary" ? `cannot edit binary file: ${shown}` : `cannot edit ${shown}: ${undecodableReason(decoded)}`);
     }
 
-    const text = decoded.text;
+    // Matched on the LF view the model reads; each line keeps its own ending.
+    const { lf: text, ended } = lfView(decoded.text);
     const oldStr = args.old_string.replace(/\r\n/g, "\n");
     const newStr = args.new_string.replace(/\r\n/g, "\n");
-    const count = countOccurrences(text, oldStr);
-    if (count === 0) {
-      return fail(`old_string not found in ${shown}; read the file to get the exact current text (whitespace included)`);
-    }
-    if (count > 1 && !args.replace_all) {
+    const found = findReplacements(text, oldStr, newStr, args.replace_all === true);
+    if (found.kind === "none") {
       return fail(
-        `old_string matches ${count} places in ${shown}; include more surrounding context to make it unique, ` +
+        `old_string not found in ${shown}, even after punctuation/whitespace tolerance; ` +
+          "read the file to get the exact current text (whitespace included)",
+      );
+    }
+    if (found.kind === "many") {
+      const how = found.tolerant ? " under punctuation/whitespace-tolerant matching" : "";
+      return fail(
+        `old_string matches ${found.count} places in ${shown}${how}; include more surrounding context to make it unique, ` +
           "or set replace_all=true to replace every occurrence",
       );
     }
-
-    const after = args.replace_all ? text.split(oldStr).join(newStr) : text.replace(oldStr, () => newStr);
+    const count = found.replacements.length;
+    const after = replaceKeepingEndings(ended, found.replacements);
     // Encoded before anything touches the disk (the backup included), so an
     // unencodable character leaves no trace.
     let out: Uint8Array;
     try {
-      out = await encodeForChord(after, decoded);
+      out = await encodeForChord(after, { ...decoded, crlf: false });
     } catch (err) {
       if (err instanceof UnencodableError) return fail(`cannot edit ${shown}: ${err.message}`);
       throw err;
@@ -98,7 +104,9 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }
     noteOwnChange(ctx.sessionDir, where.abs, sha256(out));
-    const replaced = args.replace_all ? count : 1;
-    return ok(`Edited ${shown}: replaced ${replaced} occurrence${replaced === 1 ? "" : "s"}${warning}`);
+    const tolerant = found.tolerant
+      ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")} (the file's own punctuation was kept where the change did not touch it)`
+      : "";
+    return ok(`Edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"}${tolerant}${warning}`);
   },
 };

@@ -1,7 +1,7 @@
 // `edit`: replace the first exact occurrence of old_str (digest 1.7). A miss
 // answers with ranked near-match candidates; with the fuzzy cascade enabled a
 // single unambiguous near match is applied instead and the result names the
-// strategy. The file keeps its BOM and line endings.
+// strategy. The file keeps its BOM and every line its own ending.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
@@ -18,7 +18,8 @@ import {
 } from "../lib/edit-candidates.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { readExistingFile } from "../lib/paths.js";
-import { decodeText, encodeText } from "../lib/text-file.js";
+import { decodeTextKeepingEndings, encodeText } from "../lib/text-file.js";
+import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 
 export const editSchema = z.object({
   path: z.string(),
@@ -79,7 +80,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
     });
     if (!file.ok) return fail(file.error);
     const { bytes } = file;
-    const decoded = decodeText(bytes);
+    const decoded = decodeTextKeepingEndings(bytes);
     if (!decoded) {
       return fail(
         `ERROR: cannot edit ${shown}: file is not valid UTF-8 (likely a binary file). ` +
@@ -87,8 +88,9 @@ export const editTool: ToolHandler<typeof editSchema> = {
       );
     }
 
-    // The model sees LF text (read strips CR), so match and insert in LF.
-    const text = decoded.text;
+    // The model sees LF text (read strips CR), so match and insert in LF;
+    // each line keeps its own ending when the result is written back.
+    const { lf: text, ended } = lfView(decoded.text);
     const oldStr = args.old_str.replace(/\r\n/g, "\n");
     const newStr = args.new_str.replace(/\r\n/g, "\n");
     const rep = exactOrFuzzy(text, oldStr, newStr, ctx.config);
@@ -102,7 +104,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);
     if (after !== text) {
       try {
-        await atomicWrite(fs, file.abs, encodeText(after, decoded));
+        await atomicWrite(fs, file.abs, encodeText(replaceKeepingEndings(ended, [rep]), decoded));
       } catch (err) {
         return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
       }

@@ -48,6 +48,10 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
     if (typeof selector === "string") return fail(selector);
     const { fs } = ctx.services;
     const shown = args.path;
+    // Only a Jupyter notebook: a JSON file of another kind would be rewritten as if it were one.
+    if (!/\.ipynb$/i.test(args.path.trim())) {
+      return fail(`ERROR: ${shown} is not a Jupyter notebook: notebook_edit edits only .ipynb files. Use edit to change other files.`);
+    }
     const file = await readExistingFile(fs, ctx.cwd, args.path, {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
