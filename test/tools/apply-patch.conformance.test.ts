@@ -182,11 +182,29 @@ const CASES: Case[] = [
     text: ['error_kind="path_outside_cwd"', "path escapes cwd: ../escape.txt"],
   },
   {
-    name: "Move is not part of the Yuj surface",
+    name: "Move to renames the updated file",
     files: { "a.txt": "a\n" },
+    patch: patch("*** Update File: a.txt", "*** Move to: sub/b.txt", "@@", "-a", "+b"),
+    ok: true,
+    text: '<apply_patch ok="true" ops="1" v="1">\n  moved: a.txt -> sub/b.txt (1 hunk, ~1/+1)\n</apply_patch>',
+    after: { "a.txt": null, "sub/b.txt": "b\n" },
+  },
+  {
+    name: "Move to onto an existing file replaces it",
+    files: { "a.txt": "a\n", "b.txt": "old b\n" },
     patch: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-a", "+b"),
+    ok: true,
+    text: '<apply_patch ok="true" ops="1" v="1">\n  moved: a.txt -> b.txt (1 hunk, ~1/+1)\n</apply_patch>',
+    after: { "a.txt": null, "b.txt": "b\n" },
+  },
+  {
+    name: "a move in a patch whose other hunk fails changes nothing (all or nothing)",
+    files: { "a.txt": "a\n", "c.txt": "c\n" },
+    patch: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-a", "+b", "*** Update File: c.txt", "@@", "-nope", "+x"),
     ok: false,
-    text: ['error_kind="unknown_op_kind"', "ERROR: line 3: unsupported operation '*** Move to:'"],
+    text: [
+      '<apply_patch ok="false" error_kind="hunk_not_found" v="1">\nERROR: c.txt: hunk 1 (patch line 8): old lines not found\n',
+    ],
   },
   {
     name: "an unknown op kind is named",

@@ -21,18 +21,17 @@ describe("chord apply_patch", () => {
       { patch: patch("*** Update File: src/old.ts", "*** Move to: lib/new.ts", "@@", "-export const x = 1;", "+export const x = 2;") },
       t.ctx,
     );
-    expect(r).toEqual({ ok: true, modelText: "apply_patch: 1 of 1 file group applied\napplied: src/old.ts -> lib/new.ts (moved)" });
+    expect(r).toEqual({ ok: true, modelText: "Applied patch:\nR src/old.ts -> lib/new.ts" });
     await absent("src/old.ts");
     expect(await read("lib/new.ts")).toBe("export const x = 2;\n");
   });
 
-  it("refuses a move onto an existing file", async () => {
+  it("replaces the file a move lands on", async () => {
     await t.put({ "a.txt": "a\n", "b.txt": "b\n" });
-    const r = await chordApplyPatchTool.run({ patch: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", " a") }, t.ctx);
-    expect(r.ok).toBe(false);
-    expect(r.modelText).toContain("failed: b.txt: Move to: b.txt already exists");
-    expect(r.modelText).toContain("failed: a.txt: not applied (same file group as b.txt)");
-    expect(await read("a.txt")).toBe("a\n");
+    const r = await chordApplyPatchTool.run({ patch: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-a", "+A") }, t.ctx);
+    expect(r).toEqual({ ok: true, modelText: "Applied patch:\nD a.txt\nM b.txt" });
+    await absent("a.txt");
+    expect(await read("b.txt")).toBe("A\n");
   });
 
   it("chains repeated Update sections of one path into one mutation", async () => {
@@ -41,7 +40,7 @@ describe("chord apply_patch", () => {
       { patch: patch("*** Update File: c.txt", "@@", "-one", "+ONE", "*** Update File: c.txt", "@@", " ONE", "-two", "+TWO") },
       t.ctx,
     );
-    expect(r).toEqual({ ok: true, modelText: "apply_patch: 1 of 1 file group applied\napplied: c.txt (updated)" });
+    expect(r).toEqual({ ok: true, modelText: "Applied patch:\nM c.txt" });
     expect(await read("c.txt")).toBe("ONE\nTWO\nthree\n");
   });
 
@@ -63,8 +62,6 @@ describe("chord apply_patch", () => {
           "+B9",
           "*** Update File: src/c.ts",
           "*** Move to: src/d.ts",
-          "@@",
-          " c",
           "*** Update File: src/d.ts",
           "@@",
           "-c",
@@ -75,16 +72,23 @@ describe("chord apply_patch", () => {
       },
       t.ctx,
     );
-    expect(r.ok).toBe(false);
-    const lines = r.modelText.split("\n");
-    expect(lines[0]).toBe("apply_patch: 3 of 4 file groups applied, 1 failed");
-    expect(lines).toContain("applied: src/a.ts (updated)");
-    expect(lines).toContain("applied: src/c.ts -> src/d.ts (moved)");
-    expect(lines).toContain("applied: src/e.ts (added)");
-    expect(r.modelText).toContain("failed: src/b.ts: hunk 2 of 2 (patch line 10): old lines not found after line 1");
-    expect(lines[lines.length - 1]).toBe(
-      "Some changes were applied: check the applied files before retrying, and resend only the failed operations.",
-    );
+    expect(r).toEqual({
+      ok: false,
+      modelText: [
+        "Applied patch:",
+        "M src/a.ts",
+        "R src/c.ts -> src/d.ts",
+        "A src/e.ts",
+        "",
+        "Not applied:",
+        "- src/b.ts: hunk not found (2/2) at patch line 10; the first expected line does not exist in the current file after line 1; " +
+          "hunks 1..1 matched successfully in memory but were not applied; keep all hunks 1..2 together when rebuilding this operation",
+        "  no similar lines found in src/b.ts; read the file and copy the lines exactly",
+        "",
+        'apply_patch partially applied: 1 file group not applied; the changes under "Applied patch" are on disk; ' +
+          "resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.",
+      ].join("\n"),
+    });
     expect(await read("src/a.ts")).toBe("A1\na2\n");
     expect(await read("src/b.ts")).toBe("b1\nb2\nb3\n");
     await absent("src/c.ts");

@@ -51,11 +51,25 @@ describe("udiff", () => {
     await expect(fsp.stat(path.join(t.cwd, "old.txt"))).rejects.toThrow();
   });
 
-  it("uses the line numbers as a hint to pick among equal matches", async () => {
+  it("never lets the line numbers pick among equal matches: ambiguous changes nothing and lists them", async () => {
     await t.put({ "r.txt": "x\nfoo\nx\nfoo\nx\nfoo\n" });
     const r = await udiffTool.run({ patch: diff("--- a/r.txt", "+++ b/r.txt", "@@ -4,1 +4,1 @@", "-foo", "+bar") }, t.ctx);
-    expect(r.ok).toBe(true);
-    expect(await read("r.txt")).toBe("x\nfoo\nx\nbar\nx\nfoo\n");
+    expect(r).toEqual({
+      ok: false,
+      modelText: [
+        '<udiff ok="false" error_kind="hunk_ambiguous" v="1">',
+        "ERROR: r.txt: hunk 1 (patch line 3): old lines match 3 places (lines 2, 4, 6); add context lines or an '@@' scope so they match once",
+        "matching spans in r.txt:",
+        "  lines 2-2:",
+        "    2| foo",
+        "  lines 4-4:",
+        "    4| foo",
+        "  lines 6-6:",
+        "    6| foo",
+        "</udiff>",
+      ].join("\n"),
+    });
+    expect(await read("r.txt")).toBe("x\nfoo\nx\nfoo\nx\nfoo\n");
   });
 
   it("finds a hunk whose line numbers are wrong", async () => {
