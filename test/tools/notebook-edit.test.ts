@@ -360,3 +360,16 @@ describe("notebook_edit through the stale-file guard (block)", () => {
     expect(file()).toBe(original);
   });
 });
+
+describe("notebook_edit refuses what is not a notebook", () => {
+  it("a .json file with notebook content is not edited", async () => {
+    const body = JSON.stringify({ cells: [{ cell_type: "code", source: "x = 1", metadata: {}, outputs: [] }], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+    await t.put({ "data.json": body });
+    const r = await notebookEditTool.run({ path: "data.json", cell_index: 0, old_source: "x = 1", new_source: "x = 2" }, t.ctx);
+    expect(r).toEqual({
+      ok: false,
+      modelText: "ERROR: data.json is not a Jupyter notebook: notebook_edit edits only .ipynb files. Use edit to change other files.",
+    });
+    expect(await fsp.readFile(path.join(t.cwd, "data.json"), "utf8")).toBe(body);
+  });
+});

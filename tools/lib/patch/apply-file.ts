@@ -80,7 +80,7 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
     if (old.length === 0) {
       start = pureAppend ? lines.length : hunk.hint !== undefined ? Math.min(Math.max(hunk.hint, from), lines.length) : from;
     } else {
-      const found = locate(lines, old, { from, eof: hunk.eof, punctuation: options.chord });
+      const found = locate(lines, old, { from, eof: hunk.eof, punctuation: options.chord, firstExact: options.chord });
       if (!found.ok) return { ok: false, ...locateFailure(lines, old, hunks, n, from, found, path, options) };
       start = found.index;
       tier = found.tier;

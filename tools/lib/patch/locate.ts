@@ -28,6 +28,8 @@ export interface LocateOptions {
   maxCandidates?: number;
   /** Also try a match that differs only in punctuation forms and spacing (Chord). */
   punctuation?: boolean;
+  /** An exact match is taken at its first place after `from` (Chord); tolerant matches must still be unique. */
+  firstExact?: boolean;
 }
 
 export const normaliseLine = (s: string): string => s.trim().replace(/\s+/g, " ");
@@ -53,8 +55,9 @@ const normEq = (a: string, b: string): boolean => a === b || normaliseLine(a) ==
 /**
  * The one place the needle matches, trying each tier in turn: exact, then
  * whitespace-normalised (then, when asked, punctuation-tolerant). A tier
- * with two or more matches is ambiguous: a line-number hint never picks one
- * of them, since picking wrongly edits the wrong place.
+ * with two or more matches is ambiguous (Chord takes the first exact one
+ * after the previous hunk, as its hunks apply in order): a line-number hint
+ * never picks one of them, since picking wrongly edits the wrong place.
  */
 export function locate(lines: readonly string[], needle: readonly string[], opts: LocateOptions): LocateResult {
   const max = opts.maxCandidates ?? 3;
@@ -66,7 +69,7 @@ export function locate(lines: readonly string[], needle: readonly string[], opts
   for (const [tier, eq] of tiers) {
     const found = allMatches(lines, needle, opts, eq);
     if (found.length === 0) continue;
-    if (found.length === 1) return { ok: true, index: found[0]!, tier };
+    if (found.length === 1 || (tier === "exact" && opts.firstExact)) return { ok: true, index: found[0]!, tier };
     return {
       ok: false,
       kind: "ambiguous",
