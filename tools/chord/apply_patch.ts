@@ -16,10 +16,9 @@
 import { z } from "zod";
 import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { parseV4A } from "../lib/patch/v4a-parse.js";
-import { changes, commitPlan, overlapError } from "../lib/patch/commit.js";
+import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
 import type { FileState, PatchPlan } from "../lib/patch/plan.js";
-import { encodeForChord } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnChange, observation, sha256 } from "../lib/chord/observations.js";
 
 export const chordApplyPatchSchema = z.object({
@@ -28,8 +27,8 @@ export const chordApplyPatchSchema = z.object({
 
 const NONE_APPLIED = "No file changed: fix the failed operations and resend the patch.";
 
-/** The applied list: one `A`/`M`/`D`/`R` line per file, in the order the patch first names them. */
-async function appliedLines(plan: PatchPlan): Promise<string[]> {
+/** The applied list (after the commit): one `A`/`M`/`D`/`R` line per file, in the order the patch first names them. */
+function appliedLines(plan: PatchPlan): string[] {
   const states = [...plan.files.values()];
   const byAbs = new Map(states.map((s) => [s.abs, s]));
   const movedFrom = new Map<string, string>(); // destination abs -> source abs
@@ -55,7 +54,7 @@ async function appliedLines(plan: PatchPlan): Promise<string[]> {
       done.add(to.abs);
       continue;
     }
-    if (!(await changes(s))) continue;
+    if (s.written === undefined) continue;
     out.push(`${s.original === undefined ? "A" : s.next === null ? "D" : "M"} ${s.display}`);
   }
   return out;
@@ -87,11 +86,10 @@ async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[
   return out;
 }
 
-async function noteWritten(plan: PatchPlan, ctx: ToolContext): Promise<void> {
+function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
   for (const s of plan.files.values()) {
-    if (s.next === null) continue;
     // The session's own change is never reported as drift next time.
-    noteOwnChange(ctx.sessionDir, s.abs, sha256(s.next.raw ?? (await encodeForChord(s.next.text, s.next))));
+    if (s.written) noteOwnChange(ctx.sessionDir, s.abs, sha256(s.written));
   }
 }
 
@@ -114,8 +112,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const warnings = await driftWarnings(plan, ctx);
     const writeError = await commitPlan(fs, [...plan.files.values()]);
     if (writeError) return fail(`apply_patch failed (${writeError.kind}): ${writeError.message}\n${NONE_APPLIED}`);
-    await noteWritten(plan, ctx);
-    const applied = await appliedLines(plan);
+    noteWritten(plan, ctx);
+    const applied = appliedLines(plan);
     const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
     const notes = [...warnings];
     if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);

@@ -60,7 +60,8 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     }
 
     // Matched on the LF view the model reads; each line keeps its own ending.
-    const { lf: text, ended } = lfView(decoded.text);
+    const view = lfView(decoded.text);
+    const text = view.lf;
     const oldStr = args.old_string.replace(/\r\n/g, "\n");
     const newStr = args.new_string.replace(/\r\n/g, "\n");
     const found = findReplacements(text, oldStr, newStr, args.replace_all === true);
@@ -78,7 +79,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       );
     }
     const count = found.replacements.length;
-    const after = replaceKeepingEndings(ended, found.replacements);
+    const after = replaceKeepingEndings(view, found.replacements);
     // Encoded before anything touches the disk (the backup included), so an
     // unencodable character leaves no trace.
     let out: Uint8Array;

@@ -11,7 +11,34 @@ export interface EndedLines {
   endings: LineEnding[];
 }
 
+/** The one ending every line has, when the text has no other ("" when it has no line break). */
+function uniformEnding(text: string): LineEnding | undefined {
+  const cr = text.indexOf("\r");
+  if (cr < 0) return text.includes("\n") ? "\n" : "";
+  // CRLF throughout: as many CRs as LFs, and every CR followed by LF.
+  let crs = 0;
+  for (let i = cr; i >= 0; i = text.indexOf("\r", i + 1)) {
+    if (text.charCodeAt(i + 1) !== 10) return undefined;
+    crs++;
+  }
+  let lfs = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lfs++;
+  return crs === lfs ? "\r\n" : undefined;
+}
+
 export function splitKeepingEndings(text: string): EndedLines {
+  // The common files, split natively: on a file of megabytes the character loop below cost most of an edit.
+  const uniform = uniformEnding(text);
+  if (uniform !== undefined) {
+    if (text === "") return { lines: [], endings: [] };
+    const lines = uniform === "" ? [text] : text.split(uniform);
+    const endings: LineEnding[] = new Array(lines.length).fill(uniform);
+    if (lines[lines.length - 1] === "") {
+      lines.pop();
+      endings.pop();
+    } else endings[endings.length - 1] = "";
+    return { lines, endings };
+  }
   const lines: string[] = [];
   const endings: LineEnding[] = [];
   let start = 0;
@@ -33,9 +60,18 @@ export function splitKeepingEndings(text: string): EndedLines {
 }
 
 export function joinKeepingEndings(lines: readonly string[], endings: readonly LineEnding[]): string {
-  let out = "";
-  for (let i = 0; i < lines.length; i++) out += lines[i]! + endings[i]!;
-  return out;
+  const n = lines.length;
+  if (n === 0) return "";
+  const first = endings[0]!;
+  let uniform = first !== "";
+  for (let i = 1; uniform && i < n - 1; i++) if (endings[i] !== first) uniform = false;
+  if (uniform && (n === 1 || endings[n - 1] === first || endings[n - 1] === "")) return lines.join(first) + endings[n - 1]!;
+  const parts: string[] = new Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    parts[2 * i] = lines[i]!;
+    parts[2 * i + 1] = endings[i]!;
+  }
+  return parts.join("");
 }
 
 /** The ending a new line gets when nothing near it decides: the file's first, else LF. */
@@ -56,10 +92,21 @@ export function terminateLines(endings: LineEnding[], finalNewline: boolean, fal
   }
 }
 
+export interface LfView {
+  /** The text with every line ending written as LF. */
+  lf: string;
+  ended: EndedLines;
+  /** The one ending all lines share, when they do. */
+  uniform?: LineEnding;
+}
+
 /** The text with every line ending written as LF: what a model reads and quotes. */
-export function lfView(text: string): { lf: string; ended: EndedLines } {
+export function lfView(text: string): LfView {
   const ended = splitKeepingEndings(text);
-  return { lf: joinKeepingEndings(ended.lines, ended.endings.map((e) => (e === "" ? "" : "\n"))), ended };
+  const uniform = uniformEnding(text);
+  if (uniform === "" || uniform === "\n") return { lf: text, ended, uniform };
+  const lf = uniform === "\r\n" ? text.replace(/\r\n/g, "\n") : joinKeepingEndings(ended.lines, ended.endings.map((e) => (e === "" ? "" : "\n")));
+  return uniform === undefined ? { lf, ended } : { lf, ended, uniform };
 }
 
 export interface LfReplacement {
@@ -75,7 +122,20 @@ export interface LfReplacement {
  * the lines a replacement writes take the endings of the lines it replaces
  * (its last line the ending of the last replaced line).
  */
-export function replaceKeepingEndings(ended: EndedLines, replacements: readonly LfReplacement[]): string {
+export function replaceKeepingEndings(view: LfView, replacements: readonly LfReplacement[]): string {
+  if (view.uniform !== undefined) {
+    // One ending throughout: every written line takes it, so the LF view can be spliced directly.
+    const parts: string[] = [];
+    let at = 0;
+    for (const r of replacements) {
+      parts.push(view.lf.slice(at, r.start), r.insert);
+      at = r.end;
+    }
+    parts.push(view.lf.slice(at));
+    const out = parts.join("");
+    return view.uniform === "\r\n" ? out.replace(/\r?\n/g, "\r\n") : out;
+  }
+  const ended = view.ended;
   const lines = [...ended.lines];
   const endings = [...ended.endings];
   // A virtual empty last line after a final newline: an edit may end there.

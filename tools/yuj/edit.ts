@@ -90,7 +90,8 @@ export const editTool: ToolHandler<typeof editSchema> = {
 
     // The model sees LF text (read strips CR), so match and insert in LF;
     // each line keeps its own ending when the result is written back.
-    const { lf: text, ended } = lfView(decoded.text);
+    const view = lfView(decoded.text);
+    const text = view.lf;
     const oldStr = args.old_str.replace(/\r\n/g, "\n");
     const newStr = args.new_str.replace(/\r\n/g, "\n");
     const rep = exactOrFuzzy(text, oldStr, newStr, ctx.config);
@@ -104,7 +105,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);
     if (after !== text) {
       try {
-        await atomicWrite(fs, file.abs, encodeText(replaceKeepingEndings(ended, [rep]), decoded));
+        await atomicWrite(fs, file.abs, encodeText(replaceKeepingEndings(view, [rep]), decoded));
       } catch (err) {
         return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
       }

@@ -5,7 +5,7 @@
 // is inserted before, or of the line before when it goes at the end), and a
 // line that had no ending gets the one before it once it is no longer last.
 
-import { firstEnding, joinKeepingEndings, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
+import { firstEnding, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
 import { tolerantLineReplace } from "../punctuation-fold.js";
 import { formatCandidates, locate, normaliseLine, type MatchTier } from "./locate.js";
 import { oldLines, type Hunk } from "./v4a-parse.js";
@@ -93,9 +93,8 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
     // Appending at the end does not move later hunks' search past the whole file.
     if (!pureAppend) cursor = start + old.length;
   }
-  const result = assemble(lines, endings, splices);
-  terminateLines(result.endings, options.finalNewline, fallback);
-  return { ok: true, text: joinKeepingEndings(result.lines, result.endings), hunks: hunks.length, removed, added, tolerant };
+  const out = assemble(text, lines, endings, splices, options.finalNewline, fallback);
+  return { ok: true, text: out, hunks: hunks.length, removed, added, tolerant };
 }
 
 /** The hunk's replacement for the file lines at `start`, each with its ending. */
@@ -141,26 +140,52 @@ function spliceLines(lines: readonly string[], endings: readonly LineEnding[], h
   return { lines: outLines, endings: outEndings, removed, added };
 }
 
-/** The file with the splices made, in file order (insertions at one place in hunk order). */
-function assemble(lines: readonly string[], endings: readonly LineEnding[], splices: Splice[]) {
+type Segment = { copy: [number, number] } | { lines: string[]; endings: LineEnding[] };
+
+/**
+ * The file with the splices made, in file order (insertions at one place in
+ * hunk order). Unchanged runs of lines are copied from `text` as they are:
+ * on a file of megabytes, rebuilding every line cost most of a one-line patch.
+ */
+function assemble(text: string, lines: readonly string[], endings: readonly LineEnding[], splices: Splice[], finalNewline: boolean, fallback: LineEnding): string {
   const sorted = [...splices].sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
-  const outLines: string[] = [];
-  const outEndings: LineEnding[] = [];
+  const segments: Segment[] = [];
   let line = 0;
   for (const s of sorted) {
-    for (; line < s.start; line++) {
-      outLines.push(lines[line]!);
-      outEndings.push(endings[line]!);
-    }
-    outLines.push(...s.lines);
-    outEndings.push(...s.endings);
+    if (s.start > line) segments.push({ copy: [line, s.start] });
+    if (s.lines.length > 0) segments.push({ lines: s.lines, endings: [...s.endings] });
     line = Math.max(line, s.end);
   }
-  for (; line < lines.length; line++) {
-    outLines.push(lines[line]!);
-    outEndings.push(endings[line]!);
+  if (line < lines.length) segments.push({ copy: [line, lines.length] });
+  const offsets: number[] = new Array(lines.length + 1);
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    offsets[i] = at;
+    at += lines[i]!.length + endings[i]!.length;
   }
-  return { lines: outLines, endings: outEndings };
+  offsets[lines.length] = at;
+  // A line without an ending that is no longer last takes the ending before it; the last one too with finalNewline.
+  let before: LineEnding = fallback;
+  const parts: string[] = [];
+  for (const [k, seg] of segments.entries()) {
+    const last = k === segments.length - 1;
+    if ("copy" in seg) {
+      const [from, to] = seg.copy;
+      parts.push(text.slice(offsets[from], offsets[to]));
+      const end = endings[to - 1]!;
+      if (end === "" && (!last || finalNewline)) {
+        const prev = to - 2 >= from ? endings[to - 2]! : before;
+        parts.push(prev === "" ? fallback : prev);
+        before = prev === "" ? fallback : prev;
+      } else if (end !== "") before = end;
+      continue;
+    }
+    const e = seg.endings;
+    terminateLines(e, !last || finalNewline, before);
+    for (let i = 0; i < e.length; i++) parts.push(seg.lines[i]!, e[i]!);
+    if (e[e.length - 1] !== "") before = e[e.length - 1]!;
+  }
+  return parts.join("");
 }
 
 function hunkLabel(n: number, total: number, hunk: Hunk, options: ApplyOptions): string {

@@ -37,15 +37,6 @@ async function missingDirs(fs: FileSystem, dir: string): Promise<string[]> {
   }
 }
 
-/** Whether a planned state changes anything on disk. */
-export async function changes(s: FileState): Promise<boolean> {
-  try {
-    return (await plannedBytes(s)) !== undefined;
-  } catch {
-    return true;
-  }
-}
-
 export async function commitPlan(fs: FileSystem, states: readonly FileState[]): Promise<PatchError | undefined> {
   const planned: Array<Uint8Array | null | undefined> = [];
   for (const s of states) {
@@ -86,6 +77,7 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
       return { kind: "verify", message: failed + restored, path: s.display };
     }
   }
+  for (const [i, s] of states.entries()) if (planned[i] !== undefined) s.written = planned[i];
   return undefined;
 }
 

@@ -80,6 +80,8 @@ export interface FileState {
   next: Content | null;
   /** Permission bits to write with; undefined keeps the file's own. */
   nextMode?: number;
+  /** Set by a successful commit: the bytes written, null when deleted, undefined when unchanged. */
+  written?: Uint8Array | null;
 }
 
 export interface OpSummary {
