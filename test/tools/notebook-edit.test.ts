@@ -237,36 +237,36 @@ describe("notebook_edit: refusals change nothing", () => {
 
   it("needs exactly one selector", async () => {
     expect(await refused(nb, {})).toBe(
-      "ERROR: notebook_edit needs a cell: pass cell_index (0-based) or cell_id of the cell to change.",
+      "ERROR: notebook_edit needs exactly one cell selector: pass cell_index (0-based) or cell_id of the cell to change.",
     );
-    expect(await refused(nb, { cell_index: 4, cell_id: "0f1e2d3c" })).toMatch(/^ERROR: pass either cell_index or cell_id, not both/);
+    expect(await refused(nb, { cell_index: 4, cell_id: "0f1e2d3c" })).toMatch(/^ERROR: pass exactly one of cell_index or cell_id, not both/);
     // An empty cell_id is no selector.
-    expect(await refused(nb, { cell_id: "" })).toMatch(/^ERROR: notebook_edit needs a cell/);
+    expect(await refused(nb, { cell_id: "" })).toMatch(/^ERROR: notebook_edit needs exactly one cell selector/);
   });
 
   it("reports a missing cell by index or id", async () => {
     expect(await refused(nb, { cell_index: 7 })).toBe(
-      "ERROR: nb.ipynb has no cell 7: it has 7 cells (cell_index 0 to 6). Read the notebook again to find the cell.",
+      "ERROR: nb.ipynb has no cell 7: cell_index 7 is outside the notebook cell range (it has 7 cells, cell_index 0 to 6). Read the notebook again to find the cell.",
     );
     expect(await refused(nb, { cell_id: "nope" })).toBe(
-      'ERROR: nb.ipynb has no cell with id "nope". Read the notebook again and copy the cell\'s id, or select it with cell_index.',
+      'ERROR: cell id "nope" was not found in nb.ipynb. Read the notebook again and copy the cell\'s id, or select it with cell_index.',
     );
     expect(await refused(fixture("legacy-v4.4.ipynb"), { cell_id: "abc" })).toMatch(
-      /no cell with id "abc"\. Its cells have no ids \(nbformat before 4\.5\): select the cell with cell_index\.$/,
+      /cell id "abc" was not found in nb\.ipynb\. Its cells have no ids \(nbformat before 4\.5\): select the cell with cell_index\.$/,
     );
   });
 
   it("refuses a duplicate id", async () => {
     const dup = spliced(nb, '"id": "0f1e2d3c"', '"id": "a1b2c3d4"');
     expect(await refused(dup, { cell_id: "a1b2c3d4", old_source: "" })).toBe(
-      'ERROR: cell id "a1b2c3d4" is not unique in nb.ipynb (cells 1, 4). Select the cell with cell_index instead.',
+      'ERROR: ambiguous duplicate cell id "a1b2c3d4" in nb.ipynb (cells 1, 4). Select the cell with cell_index instead.',
     );
   });
 
   it("refuses a stale old_source and quotes the current one", async () => {
     const msg = await refused(nb, { cell_index: 1, old_source: "import pandas as pd\n" });
     expect(msg).toBe(
-      'ERROR: old_source does not match the current source of cell 1 (id "a1b2c3d4") in nb.ipynb. ' +
+      'ERROR: stale source: old_source does not match the current source of cell 1 (id "a1b2c3d4") in nb.ipynb. ' +
         "Pass the cell's complete current source as old_source (read nb.ipynb again if it may have changed).\n" +
         'Current source of cell 1 (id "a1b2c3d4"):\nimport pandas as pd\nimport matplotlib.pyplot as plt\n\n%matplotlib inline',
     );
@@ -368,7 +368,7 @@ describe("notebook_edit refuses what is not a notebook", () => {
     const r = await notebookEditTool.run({ path: "data.json", cell_index: 0, old_source: "x = 1", new_source: "x = 2" }, t.ctx);
     expect(r).toEqual({
       ok: false,
-      modelText: "ERROR: data.json is not a Jupyter notebook: notebook_edit edits only .ipynb files. Use edit to change other files.",
+      modelText: "ERROR: notebook_edit needs a .ipynb path: data.json is not a Jupyter notebook. Use edit to change other files.",
     });
     expect(await fsp.readFile(path.join(t.cwd, "data.json"), "utf8")).toBe(body);
   });

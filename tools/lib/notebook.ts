@@ -81,8 +81,8 @@ export function findCell(text: string, selector: CellSelector, shown: string): C
   if ("index" in selector) {
     index = selector.index;
     if (!Number.isInteger(index) || index < 0 || index >= all.length) {
-      const has = all.length === 0 ? "it has no cells" : `it has ${all.length} cells (cell_index 0 to ${all.length - 1})`;
-      return { ok: false, error: `ERROR: ${shown} has no cell ${index}: ${has}. Read the notebook again to find the cell.` };
+      const has = all.length === 0 ? "it has no cells" : `it has ${all.length} cells, cell_index 0 to ${all.length - 1}`;
+      return { ok: false, error: `ERROR: ${shown} has no cell ${index}: cell_index ${index} is outside the notebook cell range (${has}). Read the notebook again to find the cell.` };
     }
   } else {
     const matches: number[] = [];
@@ -95,13 +95,13 @@ export function findCell(text: string, selector: CellSelector, shown: string): C
     });
     if (matches.length === 0) {
       const hint = anyId ? "Read the notebook again and copy the cell's id, or select it with cell_index." : "Its cells have no ids (nbformat before 4.5): select the cell with cell_index.";
-      return { ok: false, error: `ERROR: ${shown} has no cell with id ${JSON.stringify(selector.id)}. ${hint}` };
+      return { ok: false, error: `ERROR: cell id ${JSON.stringify(selector.id)} was not found in ${shown}. ${hint}` };
     }
     if (matches.length > 1) {
       return {
         ok: false,
         error:
-          `ERROR: cell id ${JSON.stringify(selector.id)} is not unique in ${shown} (cells ${matches.join(", ")}). ` +
+          `ERROR: ambiguous duplicate cell id ${JSON.stringify(selector.id)} in ${shown} (cells ${matches.join(", ")}). ` +
           "Select the cell with cell_index instead.",
       };
     }

@@ -32,11 +32,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 function selectorOf(args: { cell_index?: number | undefined; cell_id?: string | undefined }): CellSelector | string {
   const hasId = args.cell_id !== undefined && args.cell_id !== "";
   if (args.cell_index !== undefined && hasId) {
-    return "ERROR: pass either cell_index or cell_id, not both. Use cell_id when the notebook has cell ids, else cell_index.";
+    return "ERROR: pass exactly one of cell_index or cell_id, not both. Use cell_id when the notebook has cell ids, else cell_index.";
   }
   if (args.cell_index !== undefined) return { index: args.cell_index };
   if (hasId) return { id: args.cell_id! };
-  return "ERROR: notebook_edit needs a cell: pass cell_index (0-based) or cell_id of the cell to change.";
+  return "ERROR: notebook_edit needs exactly one cell selector: pass cell_index (0-based) or cell_id of the cell to change.";
 }
 
 export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
@@ -50,7 +50,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
     const shown = args.path;
     // Only a Jupyter notebook: a JSON file of another kind would be rewritten as if it were one.
     if (!/\.ipynb$/i.test(args.path.trim())) {
-      return fail(`ERROR: ${shown} is not a Jupyter notebook: notebook_edit edits only .ipynb files. Use edit to change other files.`);
+      return fail(`ERROR: notebook_edit needs a .ipynb path: ${shown} is not a Jupyter notebook. Use edit to change other files.`);
     }
     const file = await readExistingFile(fs, ctx.cwd, args.path, {
       verb: "edit",
@@ -77,7 +77,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
       const quote =
         cell.source.length <= QUOTE_LIMIT ? `\nCurrent source of ${label}:\n${cell.source}` : "";
       return fail(
-        `ERROR: old_source does not match the current source of ${label} in ${shown}. ` +
+        `ERROR: stale source: old_source does not match the current source of ${label} in ${shown}. ` +
           `Pass the cell's complete current source as old_source (read ${shown} again if it may have changed).${quote}`,
       );
     }
