@@ -68,9 +68,9 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
       '"source": [\n    "import pandas as pd\\n",\n    "import numpy as np\\n",\n    "%matplotlib inline"\n   ]',
       1,
     );
-    expect(r.modelText).toBe('OK: updated code cell 1 (id "a1b2c3d4")');
+    expect(r.modelText).toBe('OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb');
     expect(r.viewText).toBe(
-      'OK: updated code cell 1 (id "a1b2c3d4")\n' +
+      'OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb\n' +
         '--- nb.ipynb cell 1 (id "a1b2c3d4")\n+++ nb.ipynb cell 1 (id "a1b2c3d4")\n@@ -1,4 +1,3 @@\n' +
         " import pandas as pd\n-import matplotlib.pyplot as plt\n-\n+import numpy as np\n %matplotlib inline",
     );
@@ -85,7 +85,7 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
       '"source": [\n    "## Notes\\n",\n    "\\n",\n    "* a naïve \\"take\\" ✓\\t\\\\n\\n"\n   ]',
       6,
     );
-    expect(r.modelText).toBe('OK: updated markdown cell 6 (id "c0ffee00")');
+    expect(r.modelText).toBe('OK: updated markdown cell 6 (id "c0ffee00") in nb.ipynb');
   });
 
   it("keeps attachments, outputs and metadata of the edited cell", async () => {
@@ -145,7 +145,7 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
     await t.put({ "nb.ipynb": nb });
     const before = await bytesOf();
     const r = await edit({ cell_index: 4, old_source: "", new_source: "" });
-    expect(r.ok).toBe(true);
+    expect(r.modelText).toBe('OK: no file change: the new source equals the current source of cell 4 (id "0f1e2d3c") in nb.ipynb');
     expect(Buffer.compare(await bytesOf(), before)).toBe(0);
   });
 
@@ -349,7 +349,7 @@ describe("notebook_edit through the stale-file guard (block)", () => {
     expect((await s.call("read", { path: "nb.ipynb" })).ok).toBe(true);
     const done = await s.call("notebook_edit", args);
     expect(done.ok, done.modelText).toBe(true);
-    expect(done.modelText).toBe('OK: updated code cell 4 (id "0f1e2d3c")');
+    expect(done.modelText).toBe('OK: updated code cell 4 (id "0f1e2d3c") in nb.ipynb');
 
     // Its own edit counts as seen: a follow-up edit needs no new read.
     expect((await s.call("notebook_edit", { ...args, old_source: "x = 1", new_source: "x = 2" })).ok).toBe(true);

@@ -91,7 +91,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
         return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
       }
     }
-    const status = `OK: updated ${cell.cellType} ${label}`;
+    const status = after === text ? `OK: no file change: the new source equals the current source of ${label} in ${shown}` : `OK: updated ${cell.cellType} ${label} in ${shown}`;
     return ok(status, `${status}\n${cellDiff(`${file.display} ${label}`, cell.source, args.new_source)}`);
   },
 };
