@@ -134,7 +134,7 @@ const CASES: Case[] = [
     files: { "s.py": "def a():\n    pass\n" },
     patch: patch("*** Update File: s.py", "@@ def b():", "-    pass", "+    return"),
     ok: false,
-    text: ['error_kind="scope_not_found"', "scope '@@ def b():' not found"],
+    text: ['error_kind="scope_not_found"', "s.py: hunk 1 (patch line 3): @@ scope header not found: '@@ def b():'"],
   },
   {
     name: "a multi-file patch whose last op fails leaves every file as it was",

@@ -136,6 +136,15 @@ describe("chord apply_patch: file groups", () => {
     await absent("four.txt");
   });
 
+  it("names a missing file given by its absolute path relative to the project", async () => {
+    await fsp.mkdir(abs("internal/agent"), { recursive: true });
+    const r = await run(`*** Update File: ${abs("internal/agent/missing.go")}`, "@@", "-old", "+new");
+    expect(r).toEqual({
+      ok: false,
+      modelText: ["Not applied:", "- internal/agent/missing.go: Update File: file not found: internal/agent/missing.go", "", NONE].join("\n"),
+    });
+  });
+
   it("refuses an Add over an existing file, naming it", async () => {
     await t.put({ "file.txt": "original\n" });
     expect(await run("*** Add File: file.txt", "+middle")).toEqual({

@@ -83,7 +83,7 @@ describe("udiff safety", () => {
     const r = await run("--- a/sample.py", "+++ b/sample.py", "@@ -50,2 +50,2 @@", " if ready:", "-  run()", "+    stop()");
     expect(r.ok).toBe(false);
     expect(r.modelText).toContain('error_kind="hunk_ambiguous"');
-    expect(r.modelText).toContain("old lines match 2 places (lines 1, 3)");
+    expect(r.modelText).toContain("old lines match 2 positions in file (lines 1, 3)");
     expect(await read("sample.py")).toBe(original);
   });
 });

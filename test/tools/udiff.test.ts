@@ -58,7 +58,7 @@ describe("udiff", () => {
       ok: false,
       modelText: [
         '<udiff ok="false" error_kind="hunk_ambiguous" v="1">',
-        "ERROR: r.txt: hunk 1 (patch line 3): old lines match 3 places (lines 2, 4, 6); add context lines or an '@@' scope so they match once",
+        "ERROR: r.txt: hunk 1 (patch line 3): old lines match 3 positions in file (lines 2, 4, 6); add context lines or an '@@' scope so they match once",
         "matching spans in r.txt:",
         "  lines 2-2:",
         "    2| foo",

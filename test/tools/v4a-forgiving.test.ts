@@ -153,7 +153,7 @@ describe("the two surfaces differ where their pages do", () => {
     await t.put({ "r.txt": "x\nfoo\nx\nfoo\n" });
     const patch = "*** Begin Patch\n*** Update File: r.txt\n@@ x\n-foo\n+FIRST\n@@ x\n-foo\n+SECOND\n*** End Patch";
     const yuj = await applyPatchTool.run({ patch }, t.ctx);
-    expect(yuj.modelText).toContain("ERROR: r.txt: hunk 1 of 2 (patch line 3): old lines match 2 places after line 1 (lines 2, 4)");
+    expect(yuj.modelText).toContain("ERROR: r.txt: hunk 1 of 2 (patch line 3): old lines match 2 positions within @@ scope (lines 2, 4)");
     expect(await read("r.txt")).toBe("x\nfoo\nx\nfoo\n");
     expect(await chordApplyPatchTool.run({ patch }, t.ctx)).toEqual({ ok: true, modelText: "Applied patch:\nM r.txt" });
     expect(await read("r.txt")).toBe("x\nFIRST\nx\nSECOND\n");
@@ -183,7 +183,7 @@ describe("the two surfaces differ where their pages do", () => {
     expect(chord).toEqual({
       ok: false,
       modelText:
-        "apply_patch failed (parse): line 4: every line of an added file must start with '+', found a blank line; write an empty line as '+'\n" +
+        "apply_patch failed (parse): line 4: every line of an added file must start with +; found a blank line (write an empty line as a lone +)\n" +
         "No file changed: fix the failed operations and resend the patch.",
     });
     await expect(fsp.stat(path.join(t.cwd, "bad.txt"))).rejects.toThrow();

@@ -48,10 +48,6 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
     if (typeof selector === "string") return fail(selector);
     const { fs } = ctx.services;
     const shown = args.path;
-    // Only a Jupyter notebook: a JSON file of another kind would be rewritten as if it were one.
-    if (!/\.ipynb$/i.test(args.path.trim())) {
-      return fail(`ERROR: notebook_edit needs a .ipynb path: ${shown} is not a Jupyter notebook. Use edit to change other files.`);
-    }
     const file = await readExistingFile(fs, ctx.cwd, args.path, {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
@@ -60,6 +56,10 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
       tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);
+    // Only a Jupyter notebook: a JSON file of another kind would be rewritten as if it were one.
+    if (!/\.ipynb$/i.test(file.abs)) {
+      return fail(`ERROR: notebook_edit needs a .ipynb path: ${shown} is not a Jupyter notebook. Use edit to change other files.`);
+    }
 
     let text: string;
     try {

@@ -68,7 +68,8 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
       const scoped = findScopes(lines, hunk.scopes, cursor);
       if (!scoped.ok) {
         const label = hunkLabel(n, hunks.length, hunk, options);
-        return { ok: false, kind: "scope_not_found", hunk: n + 1, message: `${path}: ${label}: scope '@@ ${scoped.scope}' not found${cursor > 0 ? ` after line ${cursor}` : ""}` };
+        const within = hunk.scopes.indexOf(scoped.scope) > 0 ? " within prior @@ scope" : cursor > 0 ? ` after line ${cursor}` : "";
+        return { ok: false, kind: "scope_not_found", hunk: n + 1, message: `${path}: ${label}: @@ scope header not found${within}: '@@ ${scoped.scope}'` };
       }
       // A hunk that repeats its header as its first context line starts at the header's line.
       const last = hunk.scopes[hunk.scopes.length - 1]!;
@@ -230,7 +231,7 @@ function locateFailure(
     const label = hunkLabel(n, hunks.length, hunk, options);
     parts.push(
       ambiguous
-        ? `${label}: old lines match ${found.candidates.length} places${from > 0 ? ` after line ${from}` : ""} (lines ${where}); add context lines or an '@@' scope so they match once`
+        ? `${label}: old lines match ${found.candidates.length} positions ${hunk.scopes.length > 0 ? "within @@ scope" : from > 0 ? `in file after line ${from}` : "in file"} (lines ${where}); add context lines or an '@@' scope so they match once`
         : `${label}: old lines not found${hunk.eof ? " at the end of the file" : ""}${from > 0 ? ` after line ${from}` : ""}`,
     );
   }

@@ -43,17 +43,19 @@ export async function planGroups(ops: readonly PatchOp[], fs: FileSystem, cwd: s
   const groupSize: number[] = [];
   for (const op of ops) {
     const abs: string[] = [];
+    const shownAs: string[] = [];
     for (const name of names(op)) {
       const where = await resolvePatchPath(fs, cwd, name, options.ownDirs);
       if (!where.ok) return { error: where.error };
       abs.push(where.abs);
+      shownAs.push(where.display);
     }
     touches.push(abs);
     let g = groupKeys.get(abs[0]!);
     if (g === undefined) {
       g = groupPath.length;
       groupKeys.set(abs[0]!, g);
-      groupPath.push(op.path);
+      groupPath.push(shownAs[0]!);
       groupSize.push(0);
     }
     groupSize[g]!++;
@@ -75,7 +77,7 @@ export async function planGroups(ops: readonly PatchOp[], fs: FileSystem, cwd: s
       }
       const error = await plan.check(op);
       if (error) {
-        dropped.set(g, { cause: causeOf(error, error.path ?? op.path), at: i });
+        dropped.set(g, { cause: causeOf(error, error.path ?? groupPath[g]!), at: i });
         again = true;
         break;
       }

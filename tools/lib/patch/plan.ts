@@ -169,15 +169,17 @@ export class PatchPlan {
   async check(op: PatchOp): Promise<PatchError | undefined> {
     const where = await this.resolve(op.path);
     if (!where.ok) return where.error;
-    const s = await this.state(where.abs, where.display, op.path);
+    // Messages name the file as the project sees it (an absolute path inside it is shown relative).
+    const shown = where.display;
+    const s = await this.state(where.abs, where.display, shown);
     if ("kind" in s) return s.kind === "read_failed" && op.kind === "add" ? { ...s, kind: "file_exists" } : s;
     const summary: OpSummary = { op, display: where.display, lines: 0, hunks: 0, removed: 0, added: 0, tolerant: 0 };
     if (op.kind === "add") {
       if (s.next !== null) {
         const message = this.options.chord
-          ? `cannot add file that already exists: ${op.path}; use Update File to change it`
-          : `Add File: ${op.path} already exists; use Update File to change it`;
-        return { kind: "file_exists", message, path: op.path };
+          ? `cannot add file that already exists: ${shown}; use Update File to change it`
+          : `Add File: ${shown} already exists; use Update File to change it`;
+        return { kind: "file_exists", message, path: shown };
       }
       const body = op.lines.join("\n");
       s.next = { text: op.lines.length ? body + (op.noFinalNewline ? "" : "\n") : "", bom: false, crlf: false };
@@ -186,10 +188,10 @@ export class PatchPlan {
       this.summaries.push({ ...summary, lines: op.lines.length });
       return undefined;
     }
-    if (s.next === null) return this.notFound(op.path, op.kind === "delete" ? "Delete File" : "Update File");
+    if (s.next === null) return this.notFound(shown, op.kind === "delete" ? "Delete File" : "Update File");
     if (op.kind === "delete") {
       if (op.removes !== undefined) {
-        const err = this.checkRemovesAll(s.next, op.removes, op.path);
+        const err = this.checkRemovesAll(s.next, op.removes, shown);
         if (err) return err;
       }
       s.next = null;
@@ -199,10 +201,10 @@ export class PatchPlan {
     let content: Content = s.next;
     if (op.hunks.length > 0) {
       if (s.next.binary) {
-        return { kind: "read_failed", message: `cannot update ${op.path}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: op.path };
+        return { kind: "read_failed", message: `cannot update ${shown}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: shown };
       }
-      const applied = applyHunks(s.next.text, op.hunks, op.path, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff });
-      if (!applied.ok) return { kind: applied.kind, message: applied.message, path: op.path };
+      const applied = applyHunks(s.next.text, op.hunks, shown, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff });
+      if (!applied.ok) return { kind: applied.kind, message: applied.message, path: shown };
       const { raw: _unchanged, ...rest } = s.next;
       content = { ...rest, text: applied.text };
       Object.assign(summary, { hunks: applied.hunks, removed: applied.removed, added: applied.added, tolerant: applied.tolerant });

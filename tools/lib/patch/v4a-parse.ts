@@ -171,7 +171,7 @@ function addBody(lines: string[], start: number, last: number, options: ParseOpt
     }
     if (!l.startsWith("+")) throw new Fail("parse", i + 1, `every line of an added file must start with '+', found '${clip(l)}'`);
     if (blanks > 0 && options.chord) {
-      throw new Fail("parse", i, "every line of an added file must start with '+', found a blank line; write an empty line as '+'");
+      throw new Fail("parse", i, "every line of an added file must start with +; found a blank line (write an empty line as a lone +)");
     }
     for (; blanks > 0; blanks--) body.push("");
     body.push(l.slice(1));
