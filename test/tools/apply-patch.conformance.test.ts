@@ -311,6 +311,32 @@ describe("apply_patch conformance", () => {
     await expect(fsp.stat(path.join(t.cwd, "sub"))).rejects.toThrow();
   });
 
+  it("writes nothing when a file changes on disk between the check and the write", async () => {
+    await t.put({ "a.txt": "a\n", "b.txt": "b\n" });
+    const real = t.ctx.services.fs;
+    t.ctx.services = {
+      ...t.ctx.services,
+      fs: {
+        ...real,
+        // Another writer changes b.txt right after the patch has read it.
+        readFile: (async (file: string, ...rest: unknown[]) => {
+          const data = await (real.readFile as (...a: unknown[]) => Promise<Buffer>)(file, ...rest);
+          if (path.basename(file) === "b.txt") await fsp.writeFile(file, "someone else's b\n");
+          return data;
+        }) as typeof real.readFile,
+      },
+    };
+    const r = await applyPatchTool.run({ patch: patch("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: b.txt", "@@", "-b", "+B") }, t.ctx);
+    expect(r).toEqual({
+      ok: false,
+      modelText:
+        '<apply_patch ok="false" error_kind="verify" v="1">\n' +
+        "ERROR: b.txt changed on disk after the patch was checked (source changed after planning); no file changed: read it again and resend the patch\n</apply_patch>",
+    });
+    expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("a\n");
+    expect(await fsp.readFile(path.join(t.cwd, "b.txt"), "utf8")).toBe("someone else's b\n");
+  });
+
   it("parses hunks, scopes and End of File with line numbers", () => {
     const r = parseV4A(patch("*** Update File: a", "@@ class A", "@@ def f", " x", "-y", "+z", "*** End of File", "@@", "+w"));
     expect(r.ok).toBe(true);

@@ -47,6 +47,8 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
       return { kind: "unencodable", message: `cannot update ${s.display}: ${err.message}`, path: s.display };
     }
   }
+  const drift = await changedSincePlanned(fs, states, planned);
+  if (drift) return drift;
   const done: FileState[] = [];
   const created: string[] = [];
   for (const [i, s] of states.entries()) {
@@ -78,6 +80,29 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
     }
   }
   for (const [i, s] of states.entries()) if (planned[i] !== undefined) s.written = planned[i];
+  return undefined;
+}
+
+/**
+ * A file the plan is about to write that changed on disk after it was read
+ * (or appeared where none was): writing would lose that change.
+ */
+async function changedSincePlanned(fs: FileSystem, states: readonly FileState[], planned: ReadonlyArray<Uint8Array | null | undefined>): Promise<PatchError | undefined> {
+  for (const [i, s] of states.entries()) {
+    if (planned[i] === undefined) continue;
+    let now: { size: number; mtimeMs: number; mode: number } | undefined;
+    try {
+      const st = await fs.stat(s.abs);
+      now = { size: st.size, mtimeMs: st.mtimeMs, mode: st.mode & 0o7777 };
+    } catch {
+      now = undefined;
+    }
+    const same = s.seen === undefined ? now === undefined : now !== undefined && now.size === s.seen.size && now.mtimeMs === s.seen.mtimeMs && now.mode === s.mode;
+    if (!same) {
+      const what = s.seen === undefined ? "appeared" : now === undefined ? "was removed" : "changed";
+      return { kind: "verify", message: `${s.display} ${what} on disk after the patch was checked (source changed after planning); no file changed: read it again and resend the patch`, path: s.display };
+    }
+  }
   return undefined;
 }
 

@@ -80,6 +80,8 @@ export interface FileState {
   next: Content | null;
   /** Permission bits to write with; undefined keeps the file's own. */
   nextMode?: number;
+  /** Size and modification time when the plan read the file, to notice a change before writing. */
+  seen?: { size: number; mtimeMs: number };
   /** Set by a successful commit: the bytes written, null when deleted, undefined when unchanged. */
   written?: Uint8Array | null;
 }
@@ -131,6 +133,7 @@ export class PatchPlan {
     if (known) return known;
     let original: Uint8Array | undefined;
     let mode: number | undefined;
+    let seen: FileState["seen"];
     let next: Content | null = null;
     try {
       const st = await this.fs.stat(abs);
@@ -140,6 +143,7 @@ export class PatchPlan {
         return { kind: "read_failed", message, path: shown };
       }
       mode = st.mode & 0o7777;
+      seen = { size: st.size, mtimeMs: st.mtimeMs };
     } catch {
       original = undefined;
     }
@@ -152,7 +156,7 @@ export class PatchPlan {
       // Undecodable files are only an error when a hunk must read them.
       next = this.decode(original);
     }
-    const s: FileState = { abs, display, original, mode, next };
+    const s: FileState = { abs, display, original, mode, next, seen };
     this.files.set(abs, s);
     return s;
   }
