@@ -1,4 +1,4 @@
-// Chord `edit` (digest §2.1): replace exact text in one existing file. The
+// Chord `edit`: replace exact text in one existing file. The
 // current disk content is what is matched (no read is required: the exact
 // match guards the anchor); old_string must be unique unless replace_all. If
 // the file was read in full and has changed since, the edit still applies when

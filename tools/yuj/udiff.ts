@@ -1,4 +1,4 @@
-// `udiff` (Yuj, digest 1.12): a standard unified diff, checked like
+// `udiff` (Yuj): a standard unified diff, checked like
 // apply_patch — every file and hunk before any write, all or nothing.
 //
 //   --- a/path   (or /dev/null for a new file)
