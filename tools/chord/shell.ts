@@ -92,7 +92,7 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
     if (args.timeout_ms > FOREGROUND_TIMEOUT_MS) notes.push(`timeout_ms capped at ${FOREGROUND_TIMEOUT_MS}`);
     if (args.timeout_ms === 0 && pinned) notes.push("this command cannot run on in the background, so it keeps the default deadline");
   }
-  const yieldMs = pinned ? Number.POSITIVE_INFINITY : (args.yield_time_ms ?? DEFAULT_YIELD_MS);
+  const yieldMs = foregroundBudget(pinned, args.yield_time_ms, deadlineMs);
   const job = jobs.start({
     command: args.command,
     cwd,
@@ -108,12 +108,14 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
     await jobs.kill(job.id, "cancelled by the user");
     return fail("ERROR: command cancelled");
   }
+  // Reached its deadline just as its budget ran out: it ends timed out.
+  if (jobs.get(job.id)?.status === "stopping") await jobs.wait(job.id, "exit", FOREGROUND_TIMEOUT_MS, ctx.signal);
   const read = await jobs.readNew(job.id, PREVIEW_BYTES);
   const output = read.text.replace(/\n+$/, "");
   const snap = read.snapshot;
   const tookMs = (snap.endedAt ?? Date.now()) - snap.startedAt;
 
-  if (end === "yielded" || end === "leader_exited") {
+  if ((end === "yielded" || end === "leader_exited") && snap.status === "running") {
     ctx.emit({ type: "job_promoted", jobId: job.id, callId: ctx.callId });
     const why =
       end === "yielded"
@@ -124,6 +126,18 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
     );
   }
   return finishedResult(args.command, output, snap, tookMs, notes);
+}
+
+/**
+ * How long a foreground command may run before it is handed back as a job.
+ * yield_time_ms: 0 turns the time limit off (a shell that exits leaving its
+ * group running is still handed back). A deadline that comes first wins: the
+ * command is then reported timed out, never as a job that times out later.
+ */
+function foregroundBudget(pinned: boolean, yieldTimeMs: number | undefined, deadlineMs: number | undefined): number {
+  if (pinned || yieldTimeMs === 0) return Number.POSITIVE_INFINITY;
+  const budget = yieldTimeMs ?? DEFAULT_YIELD_MS;
+  return deadlineMs !== undefined && deadlineMs <= budget ? Number.POSITIVE_INFINITY : budget;
 }
 
 function finishedResult(command: string, output: string, snap: JobSnapshot, tookMs: number, notes: string[]): ToolResult {
