@@ -9,7 +9,7 @@ import type { JobSnapshot } from "../../core/jobs/types.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { formatDuration, repoNoticeLine, statusLine } from "../lib/job-format.js";
-import { isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "../lib/shell-rules.js";
+import { interactiveCommand, interactiveRefusal, isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "../lib/shell-rules.js";
 
 export const shellSchema = z.object({
   command: z.string(),
@@ -37,6 +37,8 @@ export const shellTool: ToolHandler<typeof shellSchema> = {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);
     if (!args.command.trim()) return fail("ERROR: command is empty");
+    const interactive = interactiveCommand(args.command);
+    if (interactive) return fail(interactiveRefusal(interactive));
     const cwd = await workdir(args, ctx);
     if (typeof cwd !== "string") return cwd;
     return args.run_in_background ? startBackground(args, cwd, ctx) : runForeground(args, cwd, ctx);

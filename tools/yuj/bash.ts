@@ -10,7 +10,7 @@ import type { JobSnapshot } from "../../core/jobs/types.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { repoNoticeLine } from "../lib/job-format.js";
 import { sinkView } from "../lib/output-sink.js";
-import { exitMeaning, readSideRoute, shellRefusal } from "../lib/shell-rules.js";
+import { exitMeaning, interactiveCommand, interactiveRefusal, readSideRoute, shellRefusal } from "../lib/shell-rules.js";
 
 export const bashSchema = z.object({
   cmd: z.string(),
@@ -31,6 +31,8 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     if (!args.cmd.trim()) return fail("ERROR: cmd is empty");
     if (ctx.signal.aborted) return fail("ERROR: command cancelled");
     const active = ctx.activeTools ?? new Set<string>();
+    const interactive = interactiveCommand(args.cmd);
+    if (interactive) return fail(interactiveRefusal(interactive, active.has("terminal_start") ? "terminal_start" : undefined));
     const refusal = shellRefusal(args.cmd, active);
     if (refusal) return fail(refusal.message);
     if (ctx.config.tools.bash_redirect_read_side) {

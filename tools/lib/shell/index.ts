@@ -9,6 +9,8 @@
 //   * which foreground commands Chord may not promote to a background job,
 //     and when a result needs the output-preservation reminder (promotion.ts);
 //   * the meaning of exit code 1 for single-verb commands (exit-meaning.ts);
+//   * programs that need a person at a terminal, refused by both command
+//     tools before they run (interactive.ts);
 //   * one simple single-file read, for the stale-file guard (single-file-read.ts).
 // Everything here is pure: no file system, no execution.
 
@@ -20,3 +22,4 @@ export { readSideRoute, type RoutedTool, type ShellRoute } from "./routing.js";
 export { simpleSingleFileRead } from "./single-file-read.js";
 export { isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "./promotion.js";
 export { exitMeaning } from "./exit-meaning.js";
+export { interactiveCommand, interactiveRefusal, type InteractiveFinding } from "./interactive.js";
