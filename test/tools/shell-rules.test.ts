@@ -301,6 +301,14 @@ describe("shellRefusal", () => {
     ["echo ok && echo 'x' > a.go", "redirect_code_file"],
     ["echo $(echo x > a.py)", "redirect_code_file"],
     ["bash -c 'echo x > a.py'", "redirect_code_file"],
+    ["echo value > out.txt", "redirect_write"],
+    ["echo hi > out.log", "redirect_write"],
+    ["echo hi >> build.out", "redirect_write"],
+    ["printf '%s\\n' a b > list.txt", "redirect_write"],
+    ["make && echo done > status.txt", "redirect_write"],
+    ["> empty.txt", "redirect_write"],
+    ["cat <<EOF > out.txt\nvalue\nEOF", "cat_write"],
+    ["tee out.txt <<EOF\nvalue\nEOF", "tee_write"],
     ["python3 - <<EOF\nopen('out.txt', 'w').write('x')\nEOF", "python_write"],
     ["python3 <<'PY'\nwith open(path, mode='a') as f:\n    f.write(s)\nPY", "python_write"],
     ["python - <<EOF\nfrom pathlib import Path\nPath('a.py').write_text('x')\nEOF", "python_write"],
@@ -317,9 +325,8 @@ describe("shellRefusal", () => {
     "cat < in.txt > out.txt",
     "some_cmd | cat > out.txt",
     "cat file.py | grep x",
-    "echo hi > out.log",
-    "echo hi >> build.out",
-    "echo hi > notes.txt",
+    "make > build.log 2>&1",
+    "echo hi >&2",
     "npm test > /dev/null 2>&1",
     "cmd 2>&1",
     "cmd 2> /dev/null",
@@ -478,7 +485,6 @@ describe("readSideRoute", () => {
     ["grep -rn --include='*.py' foo src", "grep", 'grep {"pattern":"foo","path":"src","glob":"*.py"}'],
     ["grep -rn -e foo -e bar src", "grep", 'grep {"pattern":"(?:foo)|(?:bar)","path":"src"}'],
     ["grep --color=never -rn foo src", "grep", 'grep {"pattern":"foo","path":"src"}'],
-    ["grep -rl foo src", "grep", 'grep {"pattern":"foo","path":"src"}'],
     ["egrep -r 'a+' .", "grep", 'grep {"pattern":"a+"}'],
     ["rg foo", "grep", 'grep {"pattern":"foo"}'],
     ["rg -n 'fn \\w+' src", "grep", 'grep {"pattern":"fn \\\\w+","path":"src"}'],
@@ -521,15 +527,14 @@ describe("readSideRoute", () => {
     "cat a.py | wc -l",
     "find . -name '*.py' | wc -l",
     // stdin stages
-    "cat a.py | grep x",
     "ls | grep x",
     "git log | head",
     "npm test 2>&1 | tail -20",
-    "find . -name '*.py' | head",
     "grep -r foo src | grep -v test",
     // other stages that are not routable
-    "cat a.py && python3 a.py",
-    "cd src && grep -rn foo .",
+    "cat a.py | sort",
+    "cat a.py | grep -v x",
+    "grep -r foo src | grep -v test",
     "cat a.py &",
     "! grep -r foo .",
     // not a plain display, search or discovery
@@ -555,6 +560,10 @@ describe("readSideRoute", () => {
     "grep -ro foo src",
     "grep -rq foo src",
     "grep -rL foo src",
+    "grep -rl foo src",
+    "rg -l needle src/app.py",
+    "rg --files-with-matches needle",
+    "git grep -l foo",
     "grep -rn -A3 foo src",
     "grep -r foo src lib",
     "grep -r $pat src",
@@ -588,7 +597,40 @@ describe("readSideRoute", () => {
     expect(route("cat a.py", without("read"))).toBeUndefined();
     expect(route("grep -rn foo src", without("grep"))).toBeUndefined();
     expect(route("find . -name '*.py'", without("glob"))).toBeUndefined();
-    expect(route("cat a.py; grep -rn foo src", without("grep"))).toBeUndefined();
+    // Only the part whose tool is active is routed.
+    expect(route("cat a.py; grep -rn foo src", without("grep"))?.message).toBe(
+      "ERROR: shell_routed: use the read tool for `cat a.py` (simple file display); it returns paged, structured results; " +
+        'run the rest of the line on its own. Try: read {"path":"a.py"}',
+    );
+  });
+
+  it.each<[string, "read" | "grep" | "glob", string, string | undefined]>([
+    ["echo ready; LC_ALL=C cat src/app.py", "read", "LC_ALL=C cat src/app.py", 'read {"path":"src/app.py"}'],
+    ["cat src/app.py | grep needle", "read", "cat src/app.py", 'read {"path":"src/app.py"}'],
+    ["cat a.py | head -20", "read", "cat a.py", 'read {"path":"a.py"}'],
+    ["cat a.py && python3 a.py", "read", "cat a.py", 'read {"path":"a.py"}'],
+    ["make build 2>&1; grep -rn error src", "grep", "grep -rn error src", 'grep {"pattern":"error","path":"src"}'],
+    ["find src -name '*.py' | head", "glob", "find src -name '*.py'", 'glob {"pattern":"**/*.py","path":"src"}'],
+    // After a cd the paths mean something else: the tool is named, no call is suggested.
+    ["cd src && grep -rn foo .", "grep", "grep -rn foo .", undefined],
+  ])("routes the read inside the compound %j to %s", (cmd, tool, fragment, call) => {
+    const r = route(cmd);
+    expect(r?.tool).toBe(tool);
+    expect(r?.message).toContain(`for \`${fragment}\``);
+    expect(r?.message).toContain("run the rest of the line on its own");
+    if (call === undefined) expect(r?.message).not.toContain("Try:");
+    else expect(r?.message).toContain(`Try: ${call}`);
+  });
+
+  it("routes a find to glob only with a pattern glob accepts", () => {
+    const refusing = (cmd: string) => readSideRoute(cmd, ALL, { globRefusesUnscoped: true });
+    // glob refuses `**/` over the whole project, so these stay in the shell.
+    expect(refusing("find . -name '*.py'")).toBeUndefined();
+    expect(refusing("find . -type f")).toBeUndefined();
+    expect(refusing("find . -iname '*.PY'")).toBeUndefined();
+    expect(refusing("ls -R")).toBeUndefined();
+    expect(refusing("find src -name '*.py'")?.message).toContain('Try: glob {"pattern":"**/*.py","path":"src"}');
+    expect(refusing("find . -maxdepth 1 -name '*.md'")?.message).toContain('Try: glob {"pattern":"*.md"}');
   });
 
   it("routes a list made only of routable commands", () => {
@@ -597,7 +639,9 @@ describe("readSideRoute", () => {
     expect(r?.message).toContain('Try: read {"path":"a.py"}; read {"path":"b.py"}');
     const mixed = route("cat a.py && grep -rn foo src");
     expect(mixed?.tool).toBe("read");
-    expect(mixed?.message).toContain("use the read and grep tools for this (simple file display; text search over files)");
+    expect(mixed?.message).toContain(
+      "use the read and grep tools for `cat a.py`, `grep -rn foo src` (simple file display; text search over files)",
+    );
   });
 
   it("writes messages in the documented format", () => {

@@ -31,14 +31,17 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     if (!args.cmd.trim()) return fail("ERROR: cmd is empty");
     if (ctx.signal.aborted) return fail("ERROR: command cancelled");
     const active = ctx.activeTools ?? new Set<string>();
-    const interactive = interactiveCommand(args.cmd);
-    if (interactive) return fail(interactiveRefusal(interactive, active.has("terminal_start") ? "terminal_start" : undefined));
     const refusal = shellRefusal(args.cmd, active);
     if (refusal) return fail(refusal.message);
-    if (ctx.config.tools.bash_redirect_read_side) {
-      const route = readSideRoute(args.cmd, active);
+    const tools = ctx.config.tools;
+    if (tools.bash_redirect_read_side) {
+      const globRefusesUnscoped = tools.search_pagination_enabled && tools.glob_refuse_unscoped_recursive;
+      const route = readSideRoute(args.cmd, active, { globRefusesUnscoped });
       if (route) return fail(route.message);
     }
+    // After the routes: `less file` is better answered by read than refused.
+    const interactive = interactiveCommand(args.cmd);
+    if (interactive) return fail(interactiveRefusal(interactive, active.has("terminal_start") ? "terminal_start" : undefined));
     if (args.background) {
       if (!ctx.config.tools.background_enabled) return fail(BACKGROUND_DISABLED);
       const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });

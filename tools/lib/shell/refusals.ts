@@ -36,6 +36,7 @@ export const SHELL_RULES = [
   "tee_write",
   "python_write",
   "redirect_code_file",
+  "redirect_write",
 ] as const;
 
 /**
@@ -74,7 +75,8 @@ function refuseFragment(f: Fragment, active: ReadonlySet<string>, depth: number)
     catWriteRule(verb, words, f, active) ??
     teeRule(verb, words, f, active) ??
     pythonRule(verb, words, f, active) ??
-    redirectRule(f.cmd, active);
+    redirectRule(f.cmd, active) ??
+    authoredRedirectRule(verb, f.cmd, active);
   if (found || depth >= MAX_NESTING) return found;
   // `bash -c '...'` hides a whole script in one word.
   if (verb !== undefined && /^(?:ba|z|da|k)?sh$/.test(verb)) {
@@ -202,4 +204,21 @@ function redirectRule(cmd: SimpleCommand, active: ReadonlySet<string>): ShellRef
   const file = cmd.redirects.map(writtenFile).find((x) => x !== undefined && isCodeLikePath(x));
   if (file === undefined) return undefined;
   return refusal("redirect_code_file", `writing ${file} with a shell redirect`, "write", WRITE_WHY);
+}
+
+/** Commands whose only output is the text written in the command itself. */
+const AUTHORS = new Set(["echo", "printf"]);
+
+/**
+ * `echo value > out.txt`, `printf ... >> notes.md`, a bare `> file`: the text
+ * typed into the command becomes the file, whatever its name. A program's
+ * output saved to a file (`make > build.log`) is not authoring.
+ */
+function authoredRedirectRule(verb: string | undefined, cmd: SimpleCommand, active: ReadonlySet<string>): ShellRefusal | undefined {
+  if (!active.has("write") || cmd.group !== undefined) return undefined;
+  if (verb !== undefined && !AUTHORS.has(verb)) return undefined;
+  // A target only known at run time may be a device (`> "$LOG"` with LOG=/dev/null).
+  const file = cmd.redirects.filter((r) => !r.target.dynamic).map(writtenFile).find((x) => x !== undefined);
+  if (file === undefined) return undefined;
+  return refusal("redirect_write", `writing ${file} with a shell redirect`, "write", WRITE_WHY);
 }

@@ -1,6 +1,7 @@
-// Yuj read-side routing (bash_redirect_read_side = true, digest 1.10): a
-// line that only displays a file, searches text or discovers paths is sent
-// to read, grep or glob, with the call to make when it can be stated.
+// Yuj read-side routing (bash_redirect_read_side = true): the parts of a
+// line that only display a file, search text or discover paths are sent to
+// read, grep or glob, with the call to make when it can be stated, and only
+// when that tool would accept the call.
 
 import { parseShell, verbOf, type SimpleCommand } from "../../../core/shell/index.js";
 import { values } from "./common.js";
@@ -61,31 +62,87 @@ const ROUTE_REASONS: Record<RoutedTool, string> = {
   glob: "path discovery",
 };
 
+export interface RouteOptions {
+  /** glob refuses a recursive pattern over the whole project (glob_refuse_unscoped_recursive). */
+  globRefusesUnscoped?: boolean;
+}
+
+/** Options a later pipeline stage may have and still only pick lines to show. */
+const LINE_PICKERS = /^(?:head|tail)$/;
+const PICKER_OPTION = /^(?:-n|-\d+|--lines=\d+|\d+)$/;
+const GREP_FILTERS = /^(?:grep|egrep|fgrep|rg)$/;
+const GREP_FILTER_OPTION = /^-[inEFw]+$/;
+
 /**
- * With `bash_redirect_read_side = true`: the dedicated tool for a command that
- * only displays a file, searches text or discovers paths. Every list item
- * must be one such command whose tool is active; a pipe stage reading stdin,
- * a count-only command, an unknown option or anything else keeps the whole
- * line in the shell.
+ * A stage after the first that only narrows what is shown (`| head -20`,
+ * `| grep needle`). Counting (`wc`, `grep -c`), inverting, sorting or any
+ * other processing keeps the pipeline in the shell.
  */
-export function readSideRoute(cmd: string, activeTools: ReadonlySet<string>): ShellRoute | undefined {
+function picksLines(cmd: SimpleCommand): boolean {
+  if (!plainCommand(cmd)) return false;
+  const verb = verbOf(cmd.words);
+  const args = values(cmd.words.slice(1));
+  if (verb !== undefined && LINE_PICKERS.test(verb)) return args.every((a) => PICKER_OPTION.test(a));
+  if (verb !== undefined && GREP_FILTERS.test(verb)) {
+    const operands = args.filter((a) => !a.startsWith("-"));
+    return operands.length === 1 && args.every((a) => !a.startsWith("-") || GREP_FILTER_OPTION.test(a));
+  }
+  return false;
+}
+
+/** glob would refuse the call: a recursive pattern with no directory to narrow it. */
+function globRefuses(step: RouteStep, opts: RouteOptions): boolean {
+  if (step.tool !== "glob" || !opts.globRefusesUnscoped) return false;
+  const scope = step.args?.path;
+  const unscoped = scope === undefined || scope === "" || scope === "." || scope === "./";
+  // With no pattern to suggest, the discovery is recursive from wherever it starts.
+  const pattern = step.args?.pattern;
+  return unscoped && (pattern === undefined || String(pattern).startsWith("**/"));
+}
+
+interface Routed extends RouteStep {
+  fragment: string;
+}
+
+const fragmentText = (cmd: SimpleCommand): string => [...cmd.assignments, ...cmd.words].map((w) => w.raw).join(" ");
+
+/**
+ * With `bash_redirect_read_side = true`: the dedicated tool for the parts of
+ * a line that only display a file, search text or discover paths, wherever
+ * they stand in a list (`make; cat out.txt`) and when a pipeline only picks
+ * lines of their output (`cat f | grep x`). A pipe stage reading stdin, a
+ * count, a backgrounded or negated item, loops and substitutions keep the
+ * line in the shell, as does a step whose tool is inactive or would refuse it.
+ */
+export function readSideRoute(cmd: string, activeTools: ReadonlySet<string>, opts: RouteOptions = {}): ShellRoute | undefined {
   const p = parseShell(cmd);
   if (!p.parseable || p.keywords.length || p.substitutions.length || !p.items.length) return undefined;
-  const steps: RouteStep[] = [];
+  const routed: Routed[] = [];
+  // After a cd the paths are relative to somewhere else: the tool is named, the call is not.
+  let moved = false;
   for (const item of p.items) {
     const { stages, negated } = item.pipeline;
-    if (item.op === "&" || negated || stages.length !== 1) return undefined;
-    const step = routeStep(stages[0]!);
-    if (!step || !activeTools.has(step.tool)) return undefined;
-    steps.push(step);
+    const first = stages[0]!;
+    const verb = verbOf(first.words);
+    if (item.op !== "&" && !negated && stages.slice(1).every(picksLines)) {
+      const step = routeStep(first);
+      if (step && activeTools.has(step.tool) && !globRefuses(step, opts)) {
+        routed.push({ ...step, ...(moved ? { args: undefined } : {}), fragment: fragmentText(first) });
+      }
+    }
+    if (verb === "cd" || verb === "pushd" || verb === "popd") moved = true;
   }
-  const tools = [...new Set(steps.map((s) => s.tool))];
+  if (!routed.length) return undefined;
+  const whole = p.items.length === 1 && p.items[0]!.pipeline.stages.length === 1;
+  const tools = [...new Set(routed.map((s) => s.tool))];
   const named = tools.length === 1 ? `the ${tools[0]} tool` : `the ${tools.join(" and ")} tools`;
   const reasons = tools.map((t) => ROUTE_REASONS[t]).join("; ");
-  const calls = steps.filter((s) => s.args).map((s) => `${s.tool} ${JSON.stringify(s.args)}`);
+  const target = whole ? "this" : routed.map((r) => `\`${r.fragment}\``).join(", ");
+  const rest = whole ? "" : "; run the rest of the line on its own";
+  const calls = routed.filter((s) => s.args).map((s) => `${s.tool} ${JSON.stringify(s.args)}`);
   const suggestion = calls.length ? ` Try: ${calls.join("; ")}` : "";
   return {
-    tool: steps[0]!.tool,
-    message: `ERROR: shell_routed: use ${named} for this (${reasons}); it returns paged, structured results.${suggestion}`,
+    tool: routed[0]!.tool,
+    message: `ERROR: shell_routed: use ${named} for ${target} (${reasons}); it returns paged, structured results${rest}.${suggestion}`,
   };
 }

@@ -1,7 +1,7 @@
 // Read-side routing of text searches (grep, egrep, fgrep, rgrep, rg, ag,
 // git grep) to the grep tool, with the pattern restated in ripgrep syntax.
 
-import { scanOptions, type OptionSpec } from "./common.js";
+import { scanOptions, type OptionSpec, type ScannedOptions } from "./common.js";
 import { globPattern, globStep } from "./path-routes.js";
 import type { RouteStep } from "./routing.js";
 
@@ -39,6 +39,12 @@ function toolPattern(patterns: readonly string[], style: PatternStyle): string {
   return pattern;
 }
 
+/**
+ * `-l` lists the matching files, an aggregate like a count: the grep tool
+ * shows matching lines, so the listing stays a shell command.
+ */
+const listsFiles = (o: ScannedOptions): boolean => o.flags.has("l");
+
 function searchStep(patterns: readonly string[], paths: readonly string[], style: PatternStyle, glob?: string): RouteStep | undefined {
   if (!patterns.length || paths.length > 1) return undefined;
   const args: Record<string, string> = { pattern: toolPattern(patterns, style) };
@@ -72,7 +78,7 @@ const GREP_SPEC: OptionSpec = {
 
 export function grepStep(verb: string, args: readonly string[]): RouteStep | undefined {
   const o = scanOptions(args, GREP_SPEC);
-  if (!o || !(o.flags.has("r") || o.flags.has("R") || verb === "rgrep")) return undefined;
+  if (!o || !(o.flags.has("r") || o.flags.has("R") || verb === "rgrep") || listsFiles(o)) return undefined;
   const patterns = o.valued.get("e") ?? o.operands.slice(0, 1);
   const paths = o.valued.has("e") ? o.operands : o.operands.slice(1);
   const includes = o.valued.get("include") ?? [];
@@ -110,7 +116,7 @@ const RG_SPEC: OptionSpec = {
 
 export function rgStep(args: readonly string[]): RouteStep | undefined {
   const o = scanOptions(args, RG_SPEC);
-  if (!o) return undefined;
+  if (!o || listsFiles(o)) return undefined;
   const globs = o.valued.get("g") ?? [];
   if (globs.length > 1) return undefined;
   if (o.flags.has("files")) return globStep(o.operands, globPattern(globs[0] ?? "*", true));
@@ -141,7 +147,7 @@ const AG_SPEC: OptionSpec = {
 
 export function agStep(args: readonly string[]): RouteStep | undefined {
   const o = scanOptions(args, AG_SPEC);
-  if (!o) return undefined;
+  if (!o || listsFiles(o)) return undefined;
   const style: PatternStyle = {
     syntax: o.flags.has("Q") ? "fixed" : "extended",
     ignoreCase: o.flags.has("i"),
@@ -170,7 +176,7 @@ const GIT_GREP_SPEC: OptionSpec = {
 
 export function gitGrepStep(args: readonly string[]): RouteStep | undefined {
   const o = scanOptions(args, GIT_GREP_SPEC);
-  if (!o) return undefined;
+  if (!o || listsFiles(o)) return undefined;
   const patterns = o.valued.get("e") ?? o.operands.slice(0, 1);
   const paths = o.valued.has("e") ? o.operands : o.operands.slice(1);
   const style: PatternStyle = {
