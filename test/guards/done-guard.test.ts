@@ -12,7 +12,7 @@ afterEach(async () => {
 
 const NO_CHANGE =
   "ERROR: done_guard: no file has been changed yet — make the change the task asks for " +
-  "(with the file-editing tools; shell commands do not count) before calling done.";
+  "(with the file tools, or a command that writes files) before calling done.";
 const unchecked = (p: string) =>
   `ERROR: done_guard: nothing has checked the last change (${p}) — run the tests or a command that exercises it, then call done.`;
 

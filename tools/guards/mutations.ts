@@ -4,9 +4,10 @@
 // meaning. Pure: no file system, no execution.
 //
 // Rules chosen here (the spec names them but leaves the details open):
-// * Only the file tools below count as mutations. A shell command may change
-//   files too, but what it touched cannot be known from its text, so it never
-//   counts as a change (and never refreshes a stale-file hash).
+// * Only the file tools below name their targets in their arguments. What a
+//   shell command touched cannot be known from its text: the finish rule sees
+//   it afterwards in git status (done-guard.ts), and it never refreshes a
+//   stale-file hash.
 // * A verification is a successful run_tests whose status is "passed", or a
 //   successful foreground bash/shell command that is not pure inspection
 //   (`isInspectionCommand`: reads, listings, searches, git status/log/diff/

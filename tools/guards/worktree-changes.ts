@@ -1,0 +1,53 @@
+// What `git status` shows changed in the project, as a comparable state:
+// each listed path with its status and a hash of its content, so a file
+// that was already modified and is modified again still counts as changed.
+// The finish rule uses it to see the file changes shell commands make,
+// which their text cannot tell.
+
+import { createHash } from "node:crypto";
+import * as fsp from "node:fs/promises";
+import * as path from "node:path";
+import type { GitRunner } from "../../core/git.js";
+
+/** Path (relative to the repository root) → status and content fingerprint. */
+export type WorktreeState = ReadonlyMap<string, string>;
+
+/** More listed paths than this are not hashed one by one: only their status counts. */
+const MAX_HASHED = 2000;
+
+/**
+ * The project's changed and untracked files, or undefined when the directory
+ * is not in a git repository (then command changes cannot be seen).
+ */
+export async function worktreeState(cwd: string, git: GitRunner): Promise<WorktreeState | undefined> {
+  let root: string;
+  let listing: string;
+  try {
+    root = (await git(["rev-parse", "--show-toplevel"], { cwd })).trim();
+    listing = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], { cwd, maxBuffer: 64 * 1024 * 1024 });
+  } catch {
+    return undefined;
+  }
+  const entries = listing.split("\0").filter((e) => e.length > 3);
+  const state = new Map<string, string>();
+  for (const entry of entries) {
+    const status = entry.slice(0, 2);
+    const rel = entry.slice(3);
+    state.set(rel, entries.length > MAX_HASHED ? status : `${status} ${await contentHash(path.join(root, rel))}`);
+  }
+  return state;
+}
+
+async function contentHash(file: string): Promise<string> {
+  try {
+    return createHash("sha1").update(await fsp.readFile(file)).digest("hex");
+  } catch {
+    return "-"; // deleted, or a directory (a nested repository)
+  }
+}
+
+/** Paths whose entry differs between two states, in sorted order. */
+export function changedBetween(before: WorktreeState, after: WorktreeState): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+}
