@@ -30,6 +30,7 @@ import { announceSession, buildProvider, openSession, requireProvider, resolveSe
 import { handleStopSignals, type StopSignals } from "./signals.js";
 import { guardStdout } from "./stdout-guard.js";
 import { announceUntrusted } from "./trust-notice.js";
+import { announceDroppedTools } from "./tool-cap-notice.js";
 import { snapshotWorkspace } from "./workspace-snapshot.js";
 
 type Resumed = { resume: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; message?: string };
@@ -197,6 +198,7 @@ async function startUp(
     demo: opts.demo !== undefined,
   });
   const untrusted = announceUntrusted(x.resolved, open.emit);
+  announceDroppedTools(x.resolved.toolset, open.emit);
   // The text transcript puts it on stderr itself; the JSONL stream is stdout's.
   if (untrusted && opts.args.output === "jsonl") process.stderr.write(`yuj: ${untrusted}\n`);
   for (const s of x.resumed?.skipped ?? []) {

@@ -15,6 +15,7 @@ import { safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
 import { buildProvider, resolveSession } from "../session.js";
+import { droppedLines } from "../tool-cap-notice.js";
 
 type Status = "ok" | "warn" | "fail";
 const MARK: Record<Status, string> = { ok: "ok  ", warn: "warn", fail: "FAIL" };
@@ -47,6 +48,7 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
   try {
     const resolved = resolveSession({ args, cwd, env, topLevel: true });
     say("ok", "profile", `${resolved.toolset.profile.name}: ${[...resolved.toolset.tools.keys()].join(", ")}`);
+    for (const line of droppedLines(resolved.toolset.dropped)) say("warn", "tool cap", line);
     if (!resolved.choice) {
       say("warn", "provider", "none configured (yuj runs the offline demo); see `yuj setup --help`");
     } else {

@@ -23,6 +23,7 @@ import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createViewStore } from "../../components/view-store.js";
 import { announceUntrusted } from "../trust-notice.js";
+import { announceDroppedTools } from "../tool-cap-notice.js";
 import { snapshotWorkspace } from "../workspace-snapshot.js";
 
 export interface TuiOptions {
@@ -114,6 +115,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   });
   announced();
   announceUntrusted(resolved, session.emit);
+  announceDroppedTools(resolved.toolset, session.emit);
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
   if (resume) {
     for (const s of resume.skipped ?? []) {

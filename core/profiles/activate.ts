@@ -1,5 +1,5 @@
 // From a profile, the registry and the config to the tools one request
-// carries: conditions applied, the max_tools cap applied, and each tool's
+// carries: conditions applied, the max_tools cap applied (cap.ts), and each tool's
 // JSON Schema built from its handler's zod schema plus the profile's words.
 
 import { readFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import type { ToolSpec } from "../history.js";
 import type { ToolHandler, ToolRegistry } from "../tool-types.js";
 import { descriptionPath, type Profile, type ProfileTool } from "./load.js";
 import { conditionHolds } from "./tool-entry.js";
+import { applyCap, type DroppedTool } from "./cap.js";
 
 export interface ActiveTool {
   /** Exposed name. */
@@ -25,6 +26,8 @@ export interface ActiveToolset {
   names: ReadonlySet<string>;
   /** In the order the model is sent them. */
   specs: ToolSpec[];
+  /** Enabled tools the max_tools cap left out, each with the reason. */
+  dropped: DroppedTool[];
 }
 
 export interface ActivateOptions {
@@ -48,7 +51,8 @@ export function activateTools(
   const editFormat = config.tools.edit_format ?? profile.editFormat;
   const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, measurement: opts.measurement ?? false, loopRunning: opts.loopRunning ?? false, config, model: opts.model };
   const on = profile.tools.filter((t) => t.enabled_when.every((c) => conditionHolds(c, condCtx)));
-  const kept = applyCap(on, profile.maxTools);
+  const { kept, dropped } = applyCap(on, profile.maxTools, profile.capOrder, (c) => conditionHolds(c, condCtx));
+  const paramCtx = { ...condCtx, active: new Set(kept.map((t) => t.name)) };
   const descMode = config.experiment.tool_desc;
 
   const tools = new Map<string, ActiveTool>();
@@ -62,36 +66,11 @@ export function activateTools(
       spec: {
         name: entry.name,
         description,
-        parameters: parametersSchema(handler, entry, (c) => conditionHolds(c, condCtx)),
+        parameters: parametersSchema(handler, entry, (c) => conditionHolds(c, paramCtx)),
       },
     });
   }
-  return { profile, editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec) };
-}
-
-/**
- * Keeps always_keep tools, then the others in declared order, up to max
- * (tools outside the cap are always on and not counted). A
- * tool with a `pair` comes in only together with its partner: when both do
- * not fit, both stay out and later tools may take the room.
- */
-function applyCap(all: ProfileTool[], max: number): ProfileTool[] {
-  const tools = all.filter((t) => t.counts_toward_cap);
-  if (tools.length <= max) return all;
-  const extra = new Set(all.filter((t) => !t.counts_toward_cap));
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const keep = new Set(tools.filter((t) => t.always_keep));
-  for (const t of tools) {
-    if (keep.size >= max) break;
-    if (keep.has(t)) continue;
-    const partner = t.pair === undefined ? undefined : byName.get(t.pair);
-    if (partner && !keep.has(partner)) {
-      if (keep.size + 2 > max) continue;
-      keep.add(partner);
-    }
-    keep.add(t);
-  }
-  return all.filter((t) => keep.has(t) || extra.has(t));
+  return { profile, editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped };
 }
 
 /** The JSON Schema of a tool's parameters, as sent to the model. */

@@ -9,7 +9,8 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { EDIT_FORMATS } from "../config/schema.js";
 import type { ToolRegistry } from "../tool-types.js";
-import { profileToolSchema, type ProfileTool } from "./tool-entry.js";
+import { conditionSchema, profileToolSchema, type ProfileTool } from "./tool-entry.js";
+import type { CapGroup } from "./cap.js";
 
 const profileFileSchema = z.strictObject({
   profile: z.strictObject({
@@ -18,7 +19,12 @@ const profileFileSchema = z.strictObject({
     edit_format: z.enum(EDIT_FORMATS).default("exact"),
   }),
   capacity: z
-    .strictObject({ max_tools: z.number().int().positive().default(8) })
+    .strictObject({
+      max_tools: z.number().int().positive().default(8),
+      keep: z
+        .array(z.strictObject({ tools: z.array(z.string().min(1)).min(1), when: z.array(conditionSchema).default(["always"]) }))
+        .default([]),
+    })
     .prefault({}),
 });
 
@@ -34,6 +40,8 @@ export interface Profile {
   dir: string;
   editFormat: (typeof EDIT_FORMATS)[number];
   maxTools: number;
+  /** The order in which enabled tools claim the max_tools places (cap.ts). */
+  capOrder: CapGroup[];
   /** Every tool the profile declares, in the order the model is sent them. */
   tools: ProfileTool[];
 }
@@ -62,6 +70,7 @@ export function loadProfile(profilesRoot: string, name: string): Profile {
     dir,
     editFormat: meta.profile.edit_format,
     maxTools: meta.capacity.max_tools,
+    capOrder: meta.capacity.keep,
     tools,
   };
 }
@@ -88,6 +97,21 @@ export function checkProfile(profile: Profile, registry: ToolRegistry, descMode:
     }
     const descFile = descriptionPath(profile, tool, descMode);
     if (!existsSync(descFile)) throw new ProfileError(`${where}: missing description ${descFile}`);
+  }
+  checkCapOrder(profile);
+}
+
+/** Every tool the max_tools order names is one the profile declares (a typo would silently do nothing). */
+function checkCapOrder(profile: Profile): void {
+  const declared = new Set(profile.tools.map((t) => t.name));
+  for (const group of profile.capOrder) {
+    const unknown = group.tools.find((n) => !declared.has(n));
+    if (unknown !== undefined) {
+      throw new ProfileError(
+        `profile ${profile.name}, [[capacity.keep]] names "${unknown}", which tool_schemas.toml does not declare; ` +
+          `remove it or use one of: ${[...declared].join(", ")}`,
+      );
+    }
   }
 }
 

@@ -24,13 +24,16 @@ import { modelAcceptsImages } from "../providers/model-caps.js";
  *   model counts as `edit`. Chord picks its edit tools this way.
  * - `model:images`: on when the session's model accepts image input
  *   (providers/model-caps.ts); off when the model is unknown.
+ * - `active:<tool>` (parameters only): on when that tool is in the request
+ *   after the max_tools cap (bash's `background` needs bash_poll and bash_kill)
  */
-const condition = z
+export const conditionSchema = z
   .string()
   .regex(
-    /^(always|top_level|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?)$/,
-    "a condition: always, top_level, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>",
+    /^(always|top_level|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?|active:[A-Za-z0-9_-]+)$/,
+    "a condition: always, top_level, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>, active:<tool>",
   );
+const condition = conditionSchema;
 
 export const profileToolSchema = z.strictObject({
   /** Handler id in the registry. */
@@ -43,19 +46,13 @@ export const profileToolSchema = z.strictObject({
   enabled_when: z.array(condition).default(["always"]),
   /** Parameters shown only while their conditions hold (all must). */
   param_conditions: z.record(z.string(), z.array(condition)).default({}),
-  /** Kept when max_tools forces tools out. */
-  always_keep: z.boolean().default(false),
   /**
    * False for a tool that rides beside the working set rather than in it
-   * (ask_user, which every surface adds to its own set): on when its
-   * conditions hold, and not counted against max_tools.
+   * (done, ask_user, exit_plan_mode): on when its conditions hold, and not
+   * counted against max_tools. Which counted tools the cap keeps is the
+   * profile's [[capacity.keep]] order.
    */
   counts_toward_cap: z.boolean().default(true),
-  /**
-   * Exposed name of this tool's partner (checkpoint/rewind): under max_tools
-   * the two are kept together or both left out, never one alone.
-   */
-  pair: z.string().min(1).optional(),
 });
 
 export type ProfileTool = z.infer<typeof profileToolSchema> & { name: string };
@@ -72,6 +69,8 @@ export interface ConditionContext {
   config: unknown;
   /** The provider and model of the session; unknown in profile checks. */
   model?: { provider: string; id: string };
+  /** The tools the request carries after the cap (for `active:` parameter conditions). */
+  active?: ReadonlySet<string>;
 }
 
 export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
@@ -83,6 +82,7 @@ export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   const [kind, value = ""] = cond.split(/:(.*)/s);
   if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
   if (kind === "model_family") return editFamily(ctx.model) === value;
+  if (kind === "active") return ctx.active?.has(value) === true;
   if (cond === "model:images") return ctx.model !== undefined && modelAcceptsImages(ctx.model.provider, ctx.model.id);
   if (kind === "config") {
     const eq = value.indexOf("=");

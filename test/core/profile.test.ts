@@ -84,12 +84,13 @@ describe("profile checks", () => {
     expect(() => loadProfile(root, "p")).toThrow(/profile\.toml: profile: Unrecognized key: "max_tool"/);
   });
 
-  it("caps the tool count but keeps always_keep tools", () => {
+  it("caps the tool count in declared order when the profile gives no priority", () => {
     const root = copyProfile();
     writeFileSync(join(root, "p/profile.toml"), '[profile]\nname = "p"\n[capacity]\nmax_tools = 5\n');
     const profile = loadProfile(root, "p");
-    const names = activateTools(profile, builtinHandlers(), defaultConfig(), { topLevel: true }).specs.map((s) => s.name);
-    // The top-level session also keeps ask_user inside the limit (always_keep).
-    expect(names).toEqual(["bash", "read", "write", "edit", "ask_user", "done"]);
+    const active = activateTools(profile, builtinHandlers(), defaultConfig(), { topLevel: true });
+    // done and the top-level session's ask_user ride outside the count.
+    expect(active.specs.map((s) => s.name)).toEqual(["bash", "read", "write", "edit", "glob", "ask_user", "done"]);
+    expect(active.dropped.map((d) => d.name)).toEqual(["grep"]);
   });
 });

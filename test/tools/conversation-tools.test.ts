@@ -295,15 +295,15 @@ describe("profiles", () => {
     const c = defaultConfig();
     c.tools.checkpoint_enabled = true;
     c.tools.think_enabled = true;
-    // The mechanism, without the always_keep the shipped profile gives the pair.
-    const loose = { ...base, tools: base.tools.map((t) => (t.pair ? { ...t, always_keep: false } : t)) };
-    const all = names({ ...loose, maxTools: 100 }, c);
-    // ask_user rides outside the cap.
-    const others = all.filter((n) => n !== "checkpoint" && n !== "rewind" && n !== "ask_user").length;
-    const oneSlot = names({ ...loose, maxTools: others + 1 }, c);
+    const all = names({ ...base, maxTools: 100 }, c);
+    // done and ask_user ride outside the cap.
+    const others = all.filter((n) => !["checkpoint", "rewind", "think", "ask_user", "done"].includes(n)).length;
+    const oneSlot = names({ ...base, maxTools: others + 1 }, c);
     expect(oneSlot).not.toContain("checkpoint");
     expect(oneSlot).not.toContain("rewind");
-    const twoSlots = names({ ...loose, maxTools: others + 2 }, c);
+    // The room the pair could not use goes to the next tool.
+    expect(oneSlot).toContain("think");
+    const twoSlots = names({ ...base, maxTools: others + 2 }, c);
     expect(twoSlots).toContain("checkpoint");
     expect(twoSlots).toContain("rewind");
   });
