@@ -110,9 +110,9 @@ describe("the loop, for the session store", () => {
         turns: [
           {
             tool_calls: [
-              { name: "bash", arguments: { cmd: "echo before > before.txt" } },
+              { name: "bash", arguments: { cmd: "sh -c 'echo before' > before.txt" } },
               { name: "ask_user", arguments: { question: "Which DB?" } },
-              { name: "bash", arguments: { cmd: "echo after > after.txt" } },
+              { name: "bash", arguments: { cmd: "sh -c 'echo after' > after.txt" } },
             ],
           },
           { tool_calls: [{ name: "done", arguments: {} }] },

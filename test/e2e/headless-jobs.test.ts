@@ -71,7 +71,7 @@ describe.each(["_base", "chord"] as const)("a headless run on the %s surface tha
   });
 
   it("--keep-jobs keeps the run until the job finishes, and the model hears of it", async () => {
-    const { cwd, config } = setup(surface, "sleep 1; echo built > built.txt", [{ text: "Waiting for it." }, { text: "It finished." }]);
+    const { cwd, config } = setup(surface, "sleep 1; sh -c 'echo built' > built.txt", [{ text: "Waiting for it." }, { text: "It finished." }]);
     const res = await runCli(["code", "start the job", "--profile", surface, "--config", config, "--keep-jobs"], {
       cwd,
       env: isolatedEnv(),
@@ -87,10 +87,10 @@ describe.each(["_base", "chord"] as const)("a headless run on the %s surface tha
 describe("--keep-jobs after the model called done", () => {
   it("waits for the job, says so, then exits", async () => {
     const done = { text: "Wrapping up.", tool_calls: [{ name: "done", arguments: { message: "started" } }] };
-    const { cwd, config } = setup("_base", "sleep 1; echo built > built.txt", [done]);
+    const { cwd, config } = setup("_base", "sleep 1; sh -c 'echo built' > built.txt", [done]);
     const res = await runCli(["code", "start the job", "--config", config, "--keep-jobs"], { cwd, env: isolatedEnv(), timeoutMs: 30_000 });
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain("[info] --keep-jobs: waiting for background job j1 (sleep 1; echo built > built.txt) to finish; Ctrl+C stops it");
+    expect(res.stdout).toContain("[info] --keep-jobs: waiting for background job j1 (sleep 1; sh -c 'echo built' > built.txt) to finish; Ctrl+C stops it");
     expect(res.stdout).toContain("[info] background job finished: j1 exit code 0");
     expect(readFileSync(join(cwd, "built.txt"), "utf8")).toBe("built\n");
   });

@@ -22,7 +22,7 @@ afterEach(() => {
 
 const TURNS = [
   { text: "Removing the build output.", tool_calls: [{ name: "bash", arguments: { cmd: "rm -rf build" } }] },
-  { tool_calls: [{ name: "bash", arguments: { cmd: "echo gone > log.txt && rm -rf build" } }] },
+  { tool_calls: [{ name: "bash", arguments: { cmd: "date > log.txt && rm -rf build" } }] },
   { tool_calls: [{ name: "done", arguments: { message: "cleaned" } }] },
 ];
 const TASK = "clean the build";

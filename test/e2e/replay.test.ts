@@ -144,9 +144,9 @@ describe("yuj replay of a session killed with SIGKILL and resumed", () => {
     server = await startSseServer({
       scenario: parseScenario({
         turns: [
-          { tool_calls: [{ name: "bash", arguments: { cmd: "echo run >> marker.txt; sleep 30" } }] },
+          { tool_calls: [{ name: "bash", arguments: { cmd: "sh -c 'echo run' >> marker.txt; sleep 30" } }] },
           { tool_calls: [{ name: "write", arguments: { path: "notes.txt", content: "written once\n" } }] },
-          { text: "Now the second step.", tool_calls: [{ name: "bash", arguments: { cmd: "echo two >> marker.txt" } }] },
+          { text: "Now the second step.", tool_calls: [{ name: "bash", arguments: { cmd: "sh -c 'echo two' >> marker.txt" } }] },
           { tool_calls: [{ name: "done", arguments: { message: "all steps done" } }] },
         ],
       }),

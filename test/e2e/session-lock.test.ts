@@ -15,10 +15,10 @@ import { startTui, type TmuxApp } from "../support/tmux.js";
 const MARKER = "marker.txt";
 const RELEASE = "release";
 const turns: Turn[] = [
-  { tool_calls: [{ name: "bash", arguments: { cmd: `echo first >> ${MARKER}; sleep 30` } }] },
+  { tool_calls: [{ name: "bash", arguments: { cmd: `sh -c 'echo first' >> ${MARKER}; sleep 30` } }] },
   // The second command runs until the test lets it end (the file RELEASE
   // exists), so "while one runs" holds however slow the machine is.
-  { tool_calls: [{ name: "bash", arguments: { cmd: `echo second >> ${MARKER}; until [ -e ${RELEASE} ]; do sleep 0.05; done` } }] },
+  { tool_calls: [{ name: "bash", arguments: { cmd: `sh -c 'echo second' >> ${MARKER}; until [ -e ${RELEASE} ]; do sleep 0.05; done` } }] },
   { tool_calls: [{ name: "done", arguments: { message: "finished" } }] },
 ];
 

@@ -97,9 +97,9 @@ async function statusJson(cwd: string, env: Record<string, string>): Promise<any
 describe("a session killed with SIGKILL and resumed", () => {
   it("loses no completed step, repeats no side effect, and sends a valid history each time", async () => {
     const { cwd, env, flags, server } = await setup([
-      { tool_calls: [{ name: "bash", arguments: { cmd: "echo run >> marker.txt; sleep 30" } }] },
+      { tool_calls: [{ name: "bash", arguments: { cmd: "sh -c 'echo run' >> marker.txt; sleep 30" } }] },
       { tool_calls: [{ name: "write", arguments: { path: "notes.txt", content: "written once\n" } }] },
-      { text: "Now the second step.", tool_calls: [{ name: "bash", arguments: { cmd: "echo two >> marker.txt" } }] },
+      { text: "Now the second step.", tool_calls: [{ name: "bash", arguments: { cmd: "sh -c 'echo two' >> marker.txt" } }] },
       { tool_calls: [{ name: "done", arguments: { message: "all steps done" } }] },
     ]);
     const marker = join(cwd, "marker.txt");
@@ -169,7 +169,7 @@ describe("ask_user headless", () => {
     {
       tool_calls: [
         { name: "ask_user", arguments: { question } },
-        { name: "bash", arguments: { cmd: "echo ran >> after-question.txt" } },
+        { name: "bash", arguments: { cmd: "sh -c 'echo ran' >> after-question.txt" } },
       ],
     },
     { tool_calls: [{ name: "ask_user", arguments: { question: "And the schema?" } }] },

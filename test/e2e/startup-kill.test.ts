@@ -12,7 +12,7 @@ import { runCli, startCli } from "../support/cli.js";
 import { cleanStderr, scriptedProject, sessionFolders, sessionsRoot, type ScriptedProject } from "../support/durable-session.js";
 
 const turns = [
-  { tool_calls: [{ name: "bash", arguments: { cmd: "echo ran >> marker.txt" } }] },
+  { tool_calls: [{ name: "bash", arguments: { cmd: "sh -c 'echo ran' >> marker.txt" } }] },
   { tool_calls: [{ name: "done", arguments: { message: "finished" } }] },
 ];
 

@@ -13,7 +13,7 @@ import { runCli, yujBin } from "../support/cli.js";
 import { cleanStderr, jsonLines, onlySessionDir, scriptedProject, statusJson, traceOf, type ScriptedProject, type Turn } from "../support/durable-session.js";
 
 const steps = (n: number, extra = ""): Turn[] => [
-  ...Array.from({ length: n }, (_, i) => ({ tool_calls: [{ name: "bash", arguments: { cmd: `echo ${i} >> marker.txt${extra}` } }] })),
+  ...Array.from({ length: n }, (_, i) => ({ tool_calls: [{ name: "bash", arguments: { cmd: `sh -c 'echo ${i}' >> marker.txt${extra}` } }] })),
   { tool_calls: [{ name: "done", arguments: { message: "finished" } }] },
 ];
 

@@ -28,7 +28,7 @@ const STEPS = 24;
 const MARKER = "marker.txt";
 // Each step leaves a trace (the request and response bodies), a log line and a job's output.
 const stepTurns = (extra = ""): Turn[] => [
-  ...Array.from({ length: STEPS }, (_, i) => ({ tool_calls: [{ name: "bash", arguments: { cmd: `echo ${i} >> ${MARKER}; seq 1 150${extra}` } }] })),
+  ...Array.from({ length: STEPS }, (_, i) => ({ tool_calls: [{ name: "bash", arguments: { cmd: `sh -c 'echo ${i}' >> ${MARKER}; seq 1 150${extra}` } }] })),
   { tool_calls: [{ name: "done", arguments: { message: "all steps done" } }] },
 ];
 const turns = stepTurns();

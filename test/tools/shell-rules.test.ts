@@ -327,6 +327,8 @@ describe("shellRefusal", () => {
     "cat file.py | grep x",
     "make > build.log 2>&1",
     "echo hi >&2",
+    "sleep 9 & echo $! > pid.txt",
+    "echo \"$(date)\" >> stamps.log",
     "npm test > /dev/null 2>&1",
     "cmd 2>&1",
     "cmd 2> /dev/null",

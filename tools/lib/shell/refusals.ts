@@ -212,11 +212,15 @@ const AUTHORS = new Set(["echo", "printf"]);
 /**
  * `echo value > out.txt`, `printf ... >> notes.md`, a bare `> file`: the text
  * typed into the command becomes the file, whatever its name. A program's
- * output saved to a file (`make > build.log`) is not authoring.
+ * output saved to a file (`make > build.log`) is not authoring, nor is a
+ * value only the running shell knows (`echo $! > pid`).
  */
 function authoredRedirectRule(verb: string | undefined, cmd: SimpleCommand, active: ReadonlySet<string>): ShellRefusal | undefined {
   if (!active.has("write") || cmd.group !== undefined) return undefined;
   if (verb !== undefined && !AUTHORS.has(verb)) return undefined;
+  // `echo $! > pid` records a value known only at run time: nothing is authored.
+  const text = cmd.words.slice(1).filter((w) => !w.value.startsWith("-"));
+  if (verb !== undefined && text.length > 0 && text.every((w) => w.dynamic)) return undefined;
   // A target only known at run time may be a device (`> "$LOG"` with LOG=/dev/null).
   const file = cmd.redirects.filter((r) => !r.target.dynamic).map(writtenFile).find((x) => x !== undefined);
   if (file === undefined) return undefined;
