@@ -11,6 +11,7 @@ import type { JobOutput } from "./job-output.js";
 import { extendMembers, groupAnswers, groupLive, mayStillBeOurs, terminateGroup } from "./process-group.js";
 import { groupMembers, type Member } from "./proc.js";
 import { checkReposAfter, isLive } from "./snapshot.js";
+import { leftRunningStatus } from "./sandbox-supervisor.js";
 
 export interface Job {
   snap: JobSnapshot;
@@ -22,6 +23,8 @@ export interface Job {
   members: Member[];
   /** Runs inside the sandbox: bwrap leads the group, and its pid namespace holds everything else. */
   confined: boolean;
+  /** A sandboxed shell's status, reported when it exited leaving processes running. */
+  shellStatus?: number;
   endAs?: "killed" | "timed_out";
   /** Its repositories are being checked (sandboxed jobs) before it is reported ended. */
   checking?: boolean;
@@ -57,8 +60,10 @@ export function grew(rt: JobRuntime, job: Job): void {
 }
 
 export function onLeaderExit(rt: JobRuntime, job: Job, code: number | null, signal: NodeJS.Signals | null): void {
-  job.snap.exitCode = code;
-  job.snap.signal = signal;
+  // A sandboxed command's status is its shell's, as outside, even when
+  // what it left running was stopped later (and took bwrap with it).
+  job.snap.exitCode = job.shellStatus ?? code;
+  job.snap.signal = job.shellStatus === undefined ? signal : null;
   job.reaped = true;
   // Most commands leave nothing behind: when the group number answers no
   // signal, skip the walk over /proc. Otherwise record who is left, so a
@@ -68,15 +73,35 @@ export function onLeaderExit(rt: JobRuntime, job: Job, code: number | null, sign
   job.members = groupMembers(job.snap.pid).map((s) => ({ pid: s.pid, startTime: s.startTime }));
   if (!groupLive(job.snap.pid, job.members)) return groupGone(rt, job);
   rt.saveRegistry();
-  // Inside the sandbox the leader is bwrap, which exits as soon as the
-  // command's shell has; what is still in the group then is the sandbox
-  // ending: bwrap's child (the pid namespace's init) dies with it
-  // (--die-with-parent), and the kernel kills whatever else the namespace
-  // holds. Nothing there outlives it, however long the teardown takes (a
-  // process freeing a lot of memory takes a while), so it is not "left
-  // running": the job ends when the tick sees the group gone.
+  // Inside the sandbox the leader is bwrap, which exits only once nothing of
+  // the command runs (its supervisor waits for that); what is still in the
+  // group then is the sandbox ending: bwrap's child (the pid namespace's
+  // init) dies with it (--die-with-parent), and the kernel kills whatever
+  // else the namespace holds. Nothing there outlives it, however long the
+  // teardown takes, so it is not "left running": the job ends when the tick
+  // sees the group gone. What a sandboxed shell leaves running is reported
+  // by its supervisor (followShellExit).
   if (job.confined) return;
   job.snap.leaderExited = true;
+}
+
+/**
+ * A sandboxed job's supervisor says when the command's shell exited while
+ * other processes it started still run: the job is then "leader exited",
+ * as the same command would be outside the sandbox.
+ */
+export function followShellExit(job: Job, status: NodeJS.ReadableStream): void {
+  let text = "";
+  status.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+    const line = text.split("\n")[0]!;
+    const shellStatus = text.includes("\n") ? leftRunningStatus(line) : undefined;
+    if (shellStatus === undefined || job.snap.status !== "running" || job.reaped) return;
+    job.shellStatus = shellStatus;
+    job.snap.leaderExited = true;
+    wake(job);
+  });
+  status.on("error", () => undefined);
 }
 
 /** Nothing of the job runs any more: it ends once its output is all in. */

@@ -15,7 +15,8 @@ import { commandEnv } from "./shell-env.js";
 import { readStartTime } from "./proc.js";
 import { unavailableMessage } from "../sandbox/index.js";
 import type { EscapeWatch } from "./escapees.js";
-import { finish, grew, groupGone, onLeaderExit, snapshotOf, stop, type Job, type JobRuntime } from "./job-life.js";
+import { finish, followShellExit, grew, groupGone, onLeaderExit, snapshotOf, stop, type Job, type JobRuntime } from "./job-life.js";
+import { STATUS_FD, supervisedArgv } from "./sandbox-supervisor.js";
 import { isLive, newSnapshot } from "./snapshot.js";
 
 const TICK_MS = 80; // poll of the group's liveness once the shell has exited
@@ -43,16 +44,19 @@ export function startJob(s: JobStarter, spec: JobSpec): JobSnapshot {
     onText: (text, totalBytes) => s.emit({ type: "job_output", jobId: id, text, totalBytes }),
   });
   const env = { ...jobEnv(s.env ?? commandEnv(process.env), spec.env), ...s.watch.env() };
-  const wrapped = s.sandbox?.wrap(spec.command, spec.cwd, env);
+  // Inside the sandbox a supervisor keeps the pid namespace alive while the
+  // command's processes run (sandbox-supervisor.ts).
+  const supervise = s.sandbox?.active === true;
+  const wrapped = supervise ? s.sandbox!.wrapArgv(supervisedArgv(spec.command), spec.cwd, env) : s.sandbox?.wrap(spec.command, spec.cwd, env);
   if (wrapped && "error" in wrapped) return refuse(s, register(s, id, spec, 0, out), wrapped.error);
-  const confined = wrapped !== undefined && s.sandbox?.active === true;
+  const confined = wrapped !== undefined && supervise;
   s.watch.started(confined);
   const notice = s.sandbox?.takeNotice();
   if (notice) s.emit({ type: "notice", level: "warning", text: notice });
-  // The sandbox wraps exactly `bash -o pipefail -c command`.
+  // Unsandboxed (or with bwrap unusable in auto mode) the job is `bash -o pipefail -c command`.
   const argv = wrapped ? [wrapped.file, ...wrapped.args] : ["bash", "-o", "pipefail", "-c", spec.command];
   const childEnv = wrapped ? { ...wrapped.env, ...spec.env } : env;
-  const { child, error } = spawnGroupLeader(s.spawn, argv, spec.cwd, childEnv);
+  const { child, error } = spawnGroupLeader(s.spawn, argv, spec.cwd, childEnv, confined);
   const job = register(s, id, spec, child?.pid ?? 0, out, confined);
   if (!child) queueMicrotask(() => failStart(s, job, error ?? new Error("no process")));
   else follow(s, job, child, spec);
@@ -66,6 +70,8 @@ function follow(s: JobStarter, job: Job, child: NonNullable<ReturnType<typeof sp
   child.on("error", (err) => pid === 0 && failStart(s, job, err));
   child.on("exit", (code, signal) => onLeaderExit(s, job, code, signal));
   if (child.stdout) job.out.follow(child.stdout, () => grew(s, job), () => finish(s, job));
+  const status = job.confined ? child.stdio[STATUS_FD] : undefined;
+  if (status && "on" in status) followShellExit(job, status as NodeJS.ReadableStream);
   s.saveRegistry();
   job.tick = setInterval(() => {
     if (job.reaped && !groupLive(pid, job.members)) groupGone(s, job);

@@ -5,9 +5,11 @@
 // written synchronously, so memory stays flat however much a command prints
 // and a reader only ever reads the byte ranges it shows.
 //
-// With a sandbox, the group leader is bwrap and the shell runs inside it:
-// bwrap runs with --die-with-parent in its own pid namespace, so signalling
-// the group (or yuj dying) still ends every process the command started.
+// With a sandbox, the group leader is bwrap and the shell runs inside it,
+// under a supervisor that keeps the namespace while the command's processes
+// run (sandbox-supervisor.ts): bwrap runs with --die-with-parent in its own
+// pid namespace, so signalling the group (or yuj dying) still ends every
+// process the command started.
 // Without it, what leaves the group (setsid, daemons) is found at the end by
 // the marker in its environment (escapees.ts).
 

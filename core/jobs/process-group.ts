@@ -169,12 +169,15 @@ export function spawnGroupLeader(
   argv: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
+  statusPipe = false,
 ): { child?: ChildProcess; error?: Error } {
   try {
     const child = spawn("/bin/sh", ["-c", JOIN_STREAMS, "sh", ...argv], {
       cwd,
       detached: true,
-      stdio: ["ignore", "pipe", "ignore"],
+      // fd 4: a sandboxed job's supervisor reports there (sandbox-supervisor.ts);
+      // fd 3 is where bwrap is handed its seccomp filter.
+      stdio: statusPipe ? ["ignore", "pipe", "ignore", "ignore", "pipe"] : ["ignore", "pipe", "ignore"],
       env,
     });
     return { child };
