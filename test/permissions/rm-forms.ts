@@ -35,7 +35,6 @@ export const RM_FORMS: readonly string[] = [
   "time rm @F",
   "time -p rm @F",
   "! rm @F",
-  "sudo rm @F",
   "doas rm @F",
   "busybox rm @F",
   "stdbuf -o0 rm @F",
@@ -135,6 +134,8 @@ export const RM_FORMS: readonly string[] = [
 
 /** Forms that cannot run here (a program missing, a prompt, a terminal): judged by the engine only. */
 export const RM_FORMS_NOT_RUN: readonly string[] = [
+  // sudo without -n may prompt for a password: the command tools refuse it before it runs.
+  "sudo rm @F",
   "parallel rm ::: @F",
   "parallel 'rm {}' ::: @F",
   "echo 'rm @F' | parallel",

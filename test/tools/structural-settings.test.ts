@@ -23,8 +23,9 @@ describe("code-intelligence settings", () => {
     const on = names((c) => (c.tools.structural_enabled = true));
     expect(on).toContain("structural_search");
     expect(on).toContain("structural_edit");
-    // bash, read, write, edit and done are kept; the pair comes next; glob fills the eighth place.
-    expect(on).toEqual(["bash", "read", "write", "edit", "glob", "structural_search", "structural_edit", "ask_user", "done"]);
+    // bash, read, write and edit come first, the pair next; glob and grep fill the eight places
+    // (done and ask_user ride outside the count).
+    expect(on).toEqual(["bash", "read", "write", "edit", "glob", "grep", "structural_search", "structural_edit", "ask_user", "done"]);
   });
 
   it("[tools.list_definitions] enabled turns on list_definitions; ast_search_enabled alone does nothing", () => {
