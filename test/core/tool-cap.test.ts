@@ -18,7 +18,10 @@ import { announceDroppedTools } from "../../app/tool-cap-notice.js";
 import { isolatedEnv, runCli } from "../support/cli.js";
 import { repoRoot } from "../support/loop-harness.js";
 
-/** The page's example, exactly. */
+/**
+ * The page's example, without `task_enabled = true`: yuj has no task tool
+ * yet and refuses that setting with a clear error rather than ignore it.
+ */
 const MORE_TOOLS = `[tools.list_definitions]
 enabled = true
 
@@ -31,7 +34,6 @@ think_keep_turns = 4
 edit_format = "apply_patch"
 background_enabled = true
 terminal_enabled = true
-task_enabled = true
 todos_enabled = true
 checkpoint_enabled = true
 notebook_edit_enabled = true
