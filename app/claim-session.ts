@@ -6,7 +6,7 @@
 import type { Env } from "../core/paths.js";
 import { lockSession, SessionBusyError, type SessionLock } from "../core/session-lock.js";
 import { readSession, type SessionState } from "../core/session-state.js";
-import type { SkippedLine } from "../core/history-log.js";
+import type { HistoryLog, SkippedLine } from "../core/history-log.js";
 import { FatalError } from "./errors.js";
 import { findSession, type ShownStatus } from "./find-session.js";
 
@@ -18,6 +18,8 @@ export interface ClaimedSession {
   lock: SessionLock;
   /** Lines of the conversation log that were skipped as damaged. */
   skipped: SkippedLine[];
+  /** The conversation log's writer, knowing what the log holds (a step appends only itself). */
+  log: HistoryLog;
 }
 
 /** findSession's session, locked for this process; a FatalError naming the holder when another process has it. */
@@ -41,5 +43,5 @@ export async function claimSession(
     throw new FatalError(`the state of session ${found.state.sessionId} cannot be read: ${found.dir}/state.json is missing or damaged`);
   }
   const stored = read.state.status;
-  return { dir: found.dir, state: read.state, status: stored === "running" ? "interrupted" : stored, lock, skipped: read.skipped };
+  return { dir: found.dir, state: read.state, status: stored === "running" ? "interrupted" : stored, lock, skipped: read.skipped, log: read.log };
 }

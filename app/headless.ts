@@ -5,7 +5,7 @@
 // (approvals, answers, cancel, more messages) until stdin ends.
 
 import type { CoreEvent } from "../core/events.js";
-import type { SkippedLine } from "../core/history-log.js";
+import type { HistoryLog, SkippedLine } from "../core/history-log.js";
 import type { Env } from "../core/paths.js";
 import { secretValues } from "../core/redact.js";
 import { newSessionId } from "../core/session.js";
@@ -33,7 +33,7 @@ import { announceUntrusted } from "./trust-notice.js";
 import { announceDroppedTools } from "./tool-cap-notice.js";
 import { snapshotWorkspace } from "./workspace-snapshot.js";
 
-type Resumed = { resume: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; message?: string };
+type Resumed = { resume: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; log?: HistoryLog; message?: string };
 
 export interface HeadlessOptions {
   args: ParsedArgs;
@@ -88,13 +88,13 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   let record: SessionRecord | undefined;
   try {
     const target = resumed
-      ? { resume: { id: state.sessionId, dir: resumed.dir, lastSeq: resumedSeq(state, resumed.dir), lock: resumed.lock } }
+      ? { resume: { id: state.sessionId, dir: resumed.dir, lastSeq: resumedSeq(state, resumed.dir), lock: resumed.lock, ...(resumed.log ? { log: resumed.log } : {}) } }
       : { create: state };
     const observe = (e: CoreEvent) => {
       record?.observe(e);
       output.render(e);
     };
-    session = await openSession(opts.env, secrets, observe, resolved.toolset, ["SIGHUP"], target);
+    session = await openSession(opts.env, secrets, observe, resolved, ["SIGHUP"], target);
   } catch (err) {
     signals.dispose();
     // No session exists to save a status in: the reason alone.

@@ -42,6 +42,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     setTurn: x.session.setTurn,
     cwd: x.cwd,
     sessionDir: x.session.dir,
+    memory: x.session.memory,
     usage: x.session.usage,
     gate: x.gate,
     guards: [

@@ -10,13 +10,14 @@ import { loadConfig } from "../core/config/load.js";
 import type { ProjectTrust } from "../core/config/project-trust.js";
 import type { Config } from "../core/config/schema.js";
 import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/events.js";
-import { historyLogMoved } from "../core/history-log.js";
+import { HistoryLog } from "../core/history-log.js";
 import { findInstructions } from "../core/instructions.js";
 import { ownDirs, sessionsDir, stateDir, type Env } from "../core/paths.js";
 import { activateTools, type ActiveToolset } from "../core/profiles/activate.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
 import { nodeServices, type Services } from "../core/services.js";
+import { createSessionMemory, type SessionMemory } from "../core/session-memory.js";
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import { createSessionDir, createStagingDir, newSessionId, publishStagingDir, sessionLayout } from "../core/session.js";
 import { lockSession, type SessionLock } from "../core/session-lock.js";
@@ -52,15 +53,13 @@ export interface Resolved {
   choice: ProviderChoice | undefined;
   toolset: ActiveToolset;
   services: Services;
+  /** The project directory the config was resolved for: writable inside the sandbox. */
+  projectDir: string;
   /** How the project's config file was judged: what it loosens and whether that was left out. */
   projectTrust?: ProjectTrust;
   /** The same surface for another model of the provider (/model): some tools depend on the model. */
   toolsetFor(model: string): ActiveToolset;
 }
-
-// openSession's callers hand over the toolset, not the config and cwd it was
-// resolved from; the sandbox needs both, so they travel with the toolset.
-const resolvedFrom = new WeakMap<ActiveToolset, { config: Config; projectDir: string }>();
 
 /** Everything that can fail on bad input, checked before anything is written. */
 export function resolveSession(inputs: SessionInputs): Resolved {
@@ -87,16 +86,13 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   try {
     const profile = loadProfile(profilesRoot, config.profile);
     checkProfile(profile, registry, config.experiment.tool_desc);
-    toolsetFor = (model) => {
-      const active = activateTools(profile, registry, config, {
+    toolsetFor = (model) =>
+      activateTools(profile, registry, config, {
         topLevel: inputs.topLevel,
         interactive: inputs.interactive ?? false,
         measurement: inputs.measurement ?? inputs.args.measure === true,
         model: choice ? { provider: choice.name, id: model } : undefined,
       });
-      resolvedFrom.set(active, { config, projectDir: inputs.cwd });
-      return active;
-    };
     toolset = toolsetFor(choice?.model ?? "");
   } catch (err) {
     if (err instanceof ProfileError) throw new FatalError(err.message);
@@ -104,7 +100,7 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   }
   // From yuj's own environment, not the commands' ([shell_env] may leave HOME or XDG_* out).
   const services = nodeServices(commandEnv(inputs.env, policyFromConfig(config)), ownDirs(inputs.env));
-  return { config, choice, toolset, services, toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
+  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {
@@ -122,6 +118,8 @@ export interface OpenSession {
   lastSeq(): number;
   usage: Usage;
   services: SessionServices;
+  /** What the session remembers between tool calls, in this process only. */
+  memory: SessionMemory;
   /**
    * Throws the first failure to write the trace, if one happened: events go
    * on reaching the caller, and the run stops at its next saved step.
@@ -145,7 +143,7 @@ export interface OpenSession {
 /** Which session a process opens. */
 export type SessionTarget =
   /** A stored session, its lock already held (app/claim-session.ts). */
-  | { resume: { id: string; dir: string; lastSeq: number; lock: SessionLock } }
+  | { resume: { id: string; dir: string; lastSeq: number; lock: SessionLock; log?: HistoryLog } }
   /** A new session that appears with this state already saved (its id is the state's). */
   | { create: SessionState }
   /**
@@ -165,13 +163,15 @@ export async function openSession(
   env: Env,
   secrets: string[],
   onEvent: (e: CoreEvent) => void,
-  toolset: ActiveToolset,
+  resolved: Pick<Resolved, "toolset" | "config" | "projectDir">,
   exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">,
   target: SessionTarget,
 ): Promise<OpenSession> {
   const home = env.HOME ?? homedir();
   const resume = "resume" in target ? target.resume : undefined;
-  const made = "resume" in target ? target.resume : await createSession(sessionsDir(env, home), target);
+  // This session's writer of its conversation log: what it read on resume, or nothing yet.
+  const historyLog = resume?.log ?? new HistoryLog();
+  const made = "resume" in target ? target.resume : await createSession(sessionsDir(env, home), target, historyLog);
   const { id, dir, lock } = made;
   // Until a staged session is published its files are in the hidden folder;
   // every path handed out (the trace's, the services') is the final one,
@@ -205,9 +205,10 @@ export async function openSession(
     env,
     secrets,
     emit,
-    readTool: toolset.tools.has("job_output") ? "job_output" : "bash_poll",
+    readTool: resolved.toolset.tools.has("job_output") ? "job_output" : "bash_poll",
     exitSignals,
-    ...resolvedFrom.get(toolset),
+    config: resolved.config,
+    projectDir: resolved.projectDir,
   });
   const ready = services;
   return {
@@ -219,13 +220,14 @@ export async function openSession(
     lastSeq: () => lastSeq,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
     services: ready,
+    memory: createSessionMemory(),
     checkTrace() {
       if (traceFailure) throw traceFailure;
     },
     reapOrphans: () => reapEarlierOrphans(stateDir(env, home), emit),
     saveState(state, opts) {
-      if (!staging) return writeState(dir, state, opts);
-      writeState(staging, state, opts);
+      if (!staging) return writeState(dir, state, { ...opts, log: historyLog });
+      writeState(staging, state, { ...opts, log: historyLog });
       publish(staging, dir);
       staging = undefined;
     },
@@ -248,7 +250,6 @@ function publish(staging: string, dir: string): void {
   } catch (err) {
     throw new StateWriteError(`could not publish session folder ${staging} as ${dir}`, err);
   }
-  historyLogMoved(staging, dir);
 }
 
 /** A staged session closed before anything was saved: nothing of it is worth keeping. */
@@ -269,6 +270,7 @@ function discardStaging(staging: string): void {
 async function createSession(
   root: string,
   target: Exclude<SessionTarget, { resume: unknown }>,
+  log: HistoryLog,
 ): Promise<{ id: string; dir: string; lock: SessionLock; staging?: string }> {
   const initial = "create" in target ? target.create : undefined;
   const id = initial?.sessionId ?? newSessionId(new Date());
@@ -284,7 +286,7 @@ async function createSession(
     const staging = createStagingDir(root, id);
     const lock = await lockSession(staging);
     initial!.pid = process.pid;
-    writeState(staging, initial!);
+    writeState(staging, initial!, { log });
     return { id, dir: publishStagingDir(staging), lock };
   } catch (err) {
     if (err instanceof StateWriteError) throw err;

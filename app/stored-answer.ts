@@ -8,14 +8,19 @@ import { createEmitter } from "../core/events.js";
 import type { OpOf } from "../core/ops.js";
 import { createSessionController } from "../core/session-controller.js";
 import { storedRecord } from "../core/session-record.js";
+import type { HistoryLog } from "../core/history-log.js";
 import type { SessionState } from "../core/session-state.js";
 import { FatalError } from "./errors.js";
 
 /** Records the answer in the stored session (its lock held); a FatalError saying why when it does not wait for it. */
-export function answerStoredSession(dir: string, state: SessionState, op: OpOf<"approval_answer"> | OpOf<"question_answer">): void {
+export function answerStoredSession(
+  claimed: { dir: string; state: SessionState; log: HistoryLog },
+  op: OpOf<"approval_answer"> | OpOf<"question_answer">,
+): void {
+  const { dir, state, log } = claimed;
   // Nothing is shown or traced here: the run that continues the session reports the answer.
   const { emit } = createEmitter(state.sessionId, () => {});
-  const controller = createSessionController({ record: storedRecord(dir, state), emit, operator: createOperator({ emit, attached: false }) });
+  const controller = createSessionController({ record: storedRecord(dir, state, log), emit, operator: createOperator({ emit, attached: false }) });
   const problem = controller.submit(op);
   if (problem !== undefined) throw new FatalError(problem);
 }

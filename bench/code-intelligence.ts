@@ -19,6 +19,7 @@ import { nodeServices } from "../core/services.js";
 import { runTestsTool } from "../tools/yuj/run_tests.js";
 import { pythonWithPytest } from "../test/support/python.js";
 import { BIN_DIR, TS_CONFIG } from "../test/lsp/support.js";
+import { createSessionMemory } from "../core/session-memory.js";
 
 type Row = [string, string, string];
 const RUNS = Number(process.env.BENCH_LSP_RUNS ?? 3);
@@ -90,7 +91,7 @@ async function runTestsTimes(): Promise<{ tool: number; direct: number }> {
   const jobs = createJobManager({ sessionDir: session, emit, env });
   const config = defaultConfig();
   config.tools.run_tests.enabled = true;
-  const ctx = { cwd: dir, signal: new AbortController().signal, callId: "b", emit, services: nodeServices(), config, sessionDir: session, jobs };
+  const ctx = { cwd: dir, signal: new AbortController().signal, callId: "b", emit, services: nodeServices(), config, sessionDir: session, memory: createSessionMemory(), jobs };
   try {
     let t = performance.now();
     await runTestsTool.run({}, ctx);

@@ -11,6 +11,7 @@ import { createEmitter, type CoreEvent } from "../core/events.js";
 import { createJobManager } from "../core/jobs/manager.js";
 import { nodeServices } from "../core/services.js";
 import { bashTool } from "../tools/yuj/bash.js";
+import { createSessionMemory } from "../core/session-memory.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -53,6 +54,7 @@ export async function benchJobs(runs: number): Promise<Array<[string, string, st
       services: nodeServices(),
       config: defaultConfig(),
       sessionDir: dir,
+      memory: createSessionMemory(),
       jobs,
     };
     const toolCall: number[] = [];

@@ -13,6 +13,7 @@ import type { ToolCall, ToolImage } from "./history.js";
 import { boundOutput } from "./output-bound.js";
 import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
 import type { Services } from "./services.js";
+import type { SessionMemory } from "./session-memory.js";
 import { AnswerDeferred, type QuestionRequest, type ToolContext, type ToolResult } from "./tool-types.js";
 import { validateArgs } from "./arg-validation.js";
 import type { Guard, GuardCall, GuardContext } from "./guards/types.js";
@@ -31,6 +32,8 @@ export interface DispatchDeps {
   emit: Emit;
   cwd: string;
   sessionDir: string;
+  /** The session's in-process memory, handed to every call. */
+  memory: SessionMemory;
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
@@ -160,6 +163,7 @@ async function runHandler(
     services: deps.services,
     config: deps.config,
     sessionDir: deps.sessionDir,
+    memory: deps.memory,
     activeTools: deps.toolset.names,
     ...hiddenFiles(deps.gate, p.call.name),
     ...(deps.session?.jobs ? { jobs: deps.session.jobs } : {}),

@@ -27,41 +27,47 @@ export interface SkippedLine {
   reason: string;
 }
 
-// What each session dir's log holds, as the item objects this process wrote
-// or read; items are never changed in place once in the history, so an item
-// that is still the same object is still saved.
-const saved = new Map<string, HistoryItem[]>();
+/**
+ * What one session's log holds, as the item objects this session wrote or
+ * read; items are never changed in place once in the history, so an item
+ * that is still the same object is still saved. Each session has its own:
+ * another session reading this folder's log (a listing, a parent looking at
+ * an agent's conversation) leaves the writer's knowledge alone.
+ */
+export class HistoryLog {
+  private saved: readonly HistoryItem[];
 
-/** Brings the log up to `history`; throws with the system's reason when it cannot. */
-export function syncHistoryLog(dir: string, history: readonly HistoryItem[], replacer?: Replacer): void {
-  const file = join(dir, HISTORY_FILE);
-  // A process that did not read or write this log (a new session, or one
-  // whose log another process wrote) starts it over from item 0.
-  const known = saved.get(dir) ?? [];
-  let at = 0;
-  const common = Math.min(known.length, history.length);
-  while (at < common && known[at] === history[at]) at++;
-  if (at === history.length && at === known.length && (at > 0 || existsSync(file))) return;
-  const log = openAppendLog(file);
-  try {
-    log.append(JSON.stringify({ at, items: history.slice(at) }, replacer), { sync: true });
-  } finally {
-    log.close();
+  /** `saved`: what the log is known to hold (as read); empty for a log this session has not read. */
+  constructor(saved: readonly HistoryItem[] = []) {
+    this.saved = saved.slice();
   }
-  // Only once the line is on disk: a failed append leaves the log as it was.
-  saved.set(dir, history.slice());
+
+  /** Brings the log in `dir` up to `history`; throws with the system's reason when it cannot. */
+  sync(dir: string, history: readonly HistoryItem[], replacer?: Replacer): void {
+    const file = join(dir, HISTORY_FILE);
+    // A log this session did not read or write (a new session, or one whose
+    // log another process wrote) is started over from item 0.
+    const known = this.saved;
+    let at = 0;
+    const common = Math.min(known.length, history.length);
+    while (at < common && known[at] === history[at]) at++;
+    if (at === history.length && at === known.length && (at > 0 || existsSync(file))) return;
+    const log = openAppendLog(file);
+    try {
+      log.append(JSON.stringify({ at, items: history.slice(at) }, replacer), { sync: true });
+    } finally {
+      log.close();
+    }
+    // Only once the line is on disk: a failed append leaves the log as it was.
+    this.saved = history.slice();
+  }
 }
 
-/** The session folder holding a log moved (a staged session published under its id): what it holds is known still. */
-export function historyLogMoved(from: string, to: string): void {
-  const known = saved.get(from);
-  if (!known) return;
-  saved.delete(from);
-  saved.set(to, known);
-}
-
-/** The history the log holds and the lines it skipped; undefined when there is no log. */
-export function readHistoryLog(dir: string): { history: HistoryItem[]; skipped: SkippedLine[] } | undefined {
+/**
+ * The history the log holds, the lines it skipped, and the log's writer for
+ * a session that goes on from what it read; undefined when there is no log.
+ */
+export function readHistoryLog(dir: string): { history: HistoryItem[]; skipped: SkippedLine[]; log: HistoryLog } | undefined {
   const file = join(dir, HISTORY_FILE);
   if (!existsSync(file)) return undefined;
   const lines = readFileSync(file, "utf8").split("\n");
@@ -81,8 +87,7 @@ export function readHistoryLog(dir: string): { history: HistoryItem[]; skipped: 
       history.push(...record.items);
     }
   });
-  saved.set(dir, history.slice());
-  return { history, skipped };
+  return { history, skipped, log: new HistoryLog(history) };
 }
 
 /** The record a line holds, or why it holds none. */

@@ -36,6 +36,8 @@ export interface LoopDeps {
   setTurn: (turn: number | undefined) => void;
   cwd: string;
   sessionDir: string;
+  /** The session's in-process memory (core/session-memory.ts). */
+  memory: DispatchDeps["memory"];
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services (jobs, terminal) the tools reach. */

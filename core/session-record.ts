@@ -6,6 +6,7 @@
 
 import type { CoreEvent, FinishReason, Usage } from "./events.js";
 import type { RunOutcome } from "./loop.js";
+import { HistoryLog } from "./history-log.js";
 import { writeState, type SessionState, type SessionStatus } from "./session-state.js";
 import { StateWriteError } from "./storage-error.js";
 
@@ -53,6 +54,8 @@ export function createSessionRecord(
 ): SessionRecord {
   state.status = "running";
   state.pid = process.pid;
+  // Used only when no open session saves the state (it has its own writer).
+  const log = new HistoryLog();
   Object.assign(live.usage, state.usage);
   return {
     state,
@@ -101,7 +104,7 @@ export function createSessionRecord(
       state.lastSeq = live.lastSeq();
       // The open session knows where its state goes (a staged one is published by its first save).
       if (live.saveState) live.saveState(state, opts);
-      else writeState(dir, state, opts);
+      else writeState(dir, state, { ...opts, log });
     },
   };
 }
@@ -111,8 +114,8 @@ export function createSessionRecord(
  * (`yuj approve`, `reject`, `answer`): saving writes the state as it is, and
  * the status and pid stay what the last run left.
  */
-export function storedRecord(dir: string, state: SessionState): SessionRecord {
-  return { state, observe() {}, save: (opts) => writeState(dir, state, opts) };
+export function storedRecord(dir: string, state: SessionState, log = new HistoryLog()): SessionRecord {
+  return { state, observe() {}, save: (opts) => writeState(dir, state, { ...opts, log }) };
 }
 
 /** Why a run was stopped from outside the loop: its storage failed, its output went away, or yuj itself failed. */

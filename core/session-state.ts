@@ -27,7 +27,7 @@ import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
 import { writeAll } from "./append-log.js";
-import { readHistoryLog, syncHistoryLog, type SkippedLine } from "./history-log.js";
+import { HistoryLog, readHistoryLog, type SkippedLine } from "./history-log.js";
 import { StateWriteError } from "./storage-error.js";
 
 const STATE_FILE = "state.json";
@@ -161,13 +161,16 @@ function metaOf(state: SessionState): SessionMeta {
  * only a power cut could leave the previous, complete version; the run's end
  * and every pause write durably. Three fsyncs a step cost more than the
  * step itself on a fast model.
+ *
+ * `log` is the session's writer of the conversation log (what it knows the
+ * log holds); without one the log is written over from its first item.
  */
-export function writeState(dir: string, state: SessionState, opts: { durable?: boolean } = {}): void {
+export function writeState(dir: string, state: SessionState, opts: { durable?: boolean; log?: HistoryLog } = {}): void {
   const durable = opts.durable ?? true;
   state.updatedAt = new Date().toISOString();
   // The conversation first: a state.json never names a step the log lacks.
   try {
-    syncHistoryLog(dir, state.history, imagesByFile);
+    (opts.log ?? new HistoryLog()).sync(dir, state.history, imagesByFile);
   } catch (err) {
     throw new StateWriteError(`could not save the conversation in ${dir}`, err);
   }
@@ -197,8 +200,11 @@ export function readState(dir: string): SessionState | undefined {
   return readSession(dir)?.state;
 }
 
-/** The state, and the lines of the conversation log that were skipped as damaged. */
-export function readSession(dir: string): { state: SessionState; skipped: SkippedLine[] } | undefined {
+/**
+ * The state, the lines of the conversation log that were skipped as damaged,
+ * and the log's writer for the session that goes on from this state.
+ */
+export function readSession(dir: string): { state: SessionState; skipped: SkippedLine[]; log: HistoryLog } | undefined {
   const file = join(dir, STATE_FILE);
   if (!existsSync(file)) return undefined;
   try {
@@ -209,7 +215,7 @@ export function readSession(dir: string): { state: SessionState; skipped: Skippe
     const log = readHistoryLog(dir);
     state.history = log?.history ?? state.history ?? [];
     for (const item of state.history) if (item.role === "tool" && item.images) item.images = loadImages(dir, item.images);
-    return { state, skipped: log?.skipped ?? [] };
+    return { state, skipped: log?.skipped ?? [], log: log?.log ?? new HistoryLog() };
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@ import type { JobManager } from "./jobs/types.js";
 import type { HistoryItem, ToolImage } from "./history.js";
 import type { ConversationRoles } from "./context/shape.js";
 import type { LspService } from "./lsp/manager.js";
+import type { SessionMemory } from "./session-memory.js";
 
 /** A question for the operator (ask_user, Chord's question). */
 export interface QuestionRequest {
@@ -41,6 +42,8 @@ export interface ToolContext {
   config: Config;
   /** Directory of the running session (saved outputs, backups). */
   sessionDir: string;
+  /** What this session remembers between calls (never shared with another session). */
+  memory: SessionMemory;
   /** The session's commands and background jobs. */
   jobs?: JobManager;
   /**

@@ -27,7 +27,7 @@ export async function answerCommand(args: ParsedArgs, version: string): Promise<
     if (status !== "input_required" || !q) {
       throw new FatalError(`session ${state.sessionId} is not waiting for an answer (its status is ${status})`);
     }
-    answerStoredSession(dir, state, { type: "question_answer", callId: q.callId, answer: text! });
+    answerStoredSession(found, { type: "question_answer", callId: q.callId, answer: text! });
   } catch (err) {
     found.lock.release();
     throw err;

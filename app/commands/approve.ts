@@ -10,7 +10,7 @@ import type { SessionState } from "../../core/session-state.js";
 import { oneLine, safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
-import { claimSession } from "../claim-session.js";
+import { claimSession, type ClaimedSession } from "../claim-session.js";
 import { FatalError } from "../errors.js";
 import { answerStoredSession } from "../stored-answer.js";
 
@@ -22,21 +22,23 @@ export async function approveCommand(args: ParsedArgs): Promise<number> {
   if (args.scope && !args.always) throw new UsageError("--scope goes with --always");
 
   // Held while the answer is written: a process running the session would overwrite it.
-  const { dir, state, status, lock } = await claimSession(process.env, process.cwd(), args.positionals[0], {
+  const claimed = await claimSession(process.env, process.cwd(), args.positionals[0], {
     test: (s) => s.status === "approval_required",
     what: "is waiting for an approval",
   });
+  const { state, status, lock } = claimed;
   try {
     if (status !== "approval_required" || !state.pending) {
       throw new FatalError(`session ${state.sessionId} is not waiting for an approval (its status is ${status})`);
     }
-    return record(args, approve, dir, state);
+    return record(args, approve, claimed);
   } finally {
     lock.release();
   }
 }
 
-function record(args: ParsedArgs, approve: boolean, dir: string, state: SessionState): number {
+function record(args: ParsedArgs, approve: boolean, claimed: ClaimedSession): number {
+  const { dir, state } = claimed;
   const request = state.pending!.request;
   const op: OpOf<"approval_answer"> =
     approve && args.always
@@ -46,7 +48,7 @@ function record(args: ParsedArgs, approve: boolean, dir: string, state: SessionS
         : args.message
           ? { type: "approval_answer", decision: "reject_with_message", message: args.message }
           : { type: "approval_answer", decision: "reject" };
-  answerStoredSession(dir, state, { ...op, callId: request.callId });
+  answerStoredSession(claimed, { ...op, callId: request.callId });
   const answer = state.answer!;
   const out: string[] = [`Session ${state.sessionId}: ${oneLine(request.summary)}`];
   if (answer.decision === "allow_always") {

@@ -85,7 +85,7 @@ async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: b
   if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${found.state.sessionId} headless with: yuj resume ${found.state.sessionId}`);
   // Held for as long as the TUI shows the session; the state is read again under it.
   const claimed = await claimSession(process.env, process.cwd(), found.state.sessionId);
-  const { dir, state, lock, skipped } = claimed;
+  const { dir, state, lock, skipped, log } = claimed;
   try {
     const refused = refusal(claimed);
     if (refused) throw new FatalError(refused);
@@ -94,7 +94,7 @@ async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: b
     const { runTui } = await loadTui();
     const resolved = await settleTrust(resolve(), resolve);
     if (resolved === "quit") return 0;
-    return await runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir, lock, skipped } });
+    return await runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir, lock, skipped, log } });
   } finally {
     lock.release();
   }

@@ -26,7 +26,7 @@ export async function resumeCommand(args: ParsedArgs, version: string): Promise<
 
 /** Runs a claimed session on, headless, with the settings it was started with (`yuj resume`, `yuj answer`). */
 export async function continueHeadless(found: ClaimedSession, args: ParsedArgs, version: string, message?: string): Promise<number> {
-  const { dir, state, status, lock, skipped } = found;
+  const { dir, state, status, lock, skipped, log } = found;
   try {
     checkResumable(state, status, message, args.input === "jsonl");
   } catch (err) {
@@ -38,6 +38,6 @@ export async function continueHeadless(found: ClaimedSession, args: ParsedArgs, 
     cwd: state.cwd,
     env: process.env,
     version,
-    start: { resume: state, dir, lock, skipped, ...(message !== undefined ? { message } : {}) },
+    start: { resume: state, dir, lock, skipped, log, ...(message !== undefined ? { message } : {}) },
   });
 }

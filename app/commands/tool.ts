@@ -36,7 +36,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       }
       if (e.type === "config_untrusted") process.stderr.write(`yuj: ${safeText(e.text)}\n`);
     },
-    resolved.toolset,
+    resolved,
     ["SIGTERM", "SIGHUP"],
     { fresh: true },
   );
@@ -55,6 +55,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       emit: session.emit,
       cwd,
       sessionDir: session.dir,
+      memory: session.memory,
       signal: controller.signal,
       session: { jobs: session.services.jobs, terminals: session.services.terminals, lsp: session.services.lsp },
       redact: createRedact(secrets),

@@ -132,7 +132,7 @@ async function replayInSession(x: ReplayInputs, setup: ReplaySetup, watch: Repla
     record?.observe(e);
     watch.observe(e);
     x.onEvent?.(serialize(e));
-  }, resolved.toolset, ["SIGHUP"], { create: state });
+  }, resolved, ["SIGHUP"], { create: state });
   watch.swaps = [
     { from: x.source.dir, to: session.dir },
     { from: recording.started.cwd, to: cwd },

@@ -17,7 +17,7 @@ import type { ParsedArgs } from "../args.js";
 import { driveSession } from "../drive-session.js";
 import { storedSettings } from "../pause.js";
 import { prepareResume, resumedSeq } from "../resume-plan.js";
-import type { SkippedLine } from "../../core/history-log.js";
+import type { HistoryLog, SkippedLine } from "../../core/history-log.js";
 import { createSessionRecord, releaseRecord, type SessionRecord } from "../../core/session-record.js";
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
@@ -35,7 +35,7 @@ export interface TuiOptions {
   /** The session as the caller already resolved it (interactive), so start-up does it once. */
   resolved?: Resolved;
   /** A stored session to open (`yuj --resume ID`), its lock held: its history is shown and continued. */
-  resume?: { state: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[] };
+  resume?: { state: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; log?: HistoryLog };
 }
 
 // Alternate screen plus bracketed paste (a paste arrives marked, so its
@@ -67,10 +67,10 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       record?.observe(e);
       store.dispatch(e);
     },
-    resolved.toolset,
+    resolved,
     ["SIGTERM", "SIGHUP"],
     resume
-      ? { resume: { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir), lock: resume.lock } }
+      ? { resume: { id: resume.state.sessionId, dir: resume.dir, lastSeq: resumedSeq(resume.state, resume.dir), lock: resume.lock, ...(resume.log ? { log: resume.log } : {}) } }
       : { staged: true },
   );
   // Started once the first frame is out (spawning git costs the frame tens

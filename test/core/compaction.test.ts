@@ -19,6 +19,7 @@ import { newSessionState } from "../../core/session-state.js";
 import { nodeServices } from "../../core/services.js";
 import { baseToolset, runScenario, tempDemoRepo } from "../support/loop-harness.js";
 import { startSseServer, type SseServer } from "../support/sse-server.js";
+import { createSessionMemory } from "../../core/session-memory.js";
 
 const call = (id: string, name = "read") => ({ id, name, args: JSON.stringify({ path: "README.md" }) });
 const turn = (n: number): HistoryItem[] => [
@@ -135,6 +136,7 @@ describe("compaction over the wire", () => {
           setTurn,
           cwd,
           sessionDir: cwd,
+          memory: createSessionMemory(),
           usage,
         },
         toolsetFor: () => baseToolset(config),

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HistoryItem } from "../../core/history.js";
-import { HISTORY_FILE, readHistoryLog, syncHistoryLog } from "../../core/history-log.js";
+import { HISTORY_FILE, HistoryLog, readHistoryLog } from "../../core/history-log.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "yuj-history-log-"));
 const user = (text: string): HistoryItem => ({ role: "user", text });
@@ -21,11 +21,12 @@ const records = (d: string) =>
 describe("history log", () => {
   it("appends each step's new items only", () => {
     const d = dir();
+    const log = new HistoryLog();
     const history: HistoryItem[] = [user("a")];
-    syncHistoryLog(d, history);
+    log.sync(d, history);
     history.push(user("b"), user("c"));
-    syncHistoryLog(d, history);
-    syncHistoryLog(d, history); // nothing new: nothing written
+    log.sync(d, history);
+    log.sync(d, history); // nothing new: nothing written
     expect(records(d)).toEqual([
       { at: 0, items: [user("a")] },
       { at: 1, items: [user("b"), user("c")] },
@@ -35,25 +36,29 @@ describe("history log", () => {
 
   it("rewrites from an insertion on", () => {
     const d = dir();
+    const log = new HistoryLog();
     const history: HistoryItem[] = [user("a"), user("b"), user("c")];
-    syncHistoryLog(d, history);
+    log.sync(d, history);
     history.splice(1, 0, { role: "summary", text: "S" });
-    syncHistoryLog(d, history);
+    log.sync(d, history);
     expect(records(d)[1]).toEqual({ at: 1, items: history.slice(1) });
     expect(readHistoryLog(d)!.history).toEqual(history);
   });
 
   it("skips a line a crash cut short, says so, and loses no step appended after it", () => {
     const d = dir();
+    const log = new HistoryLog();
     const history: HistoryItem[] = [user("a")];
-    syncHistoryLog(d, history);
+    log.sync(d, history);
     appendFileSync(join(d, HISTORY_FILE), '{"at":1,"items":[{"role":"user","te');
-    expect(readHistoryLog(d)).toEqual({ history: [user("a")], skipped: [{ line: 2, reason: "cut short (the writer stopped mid-line)" }] });
+    const reread = readHistoryLog(d)!;
+    expect(reread).toMatchObject({ history: [user("a")], skipped: [{ line: 2, reason: "cut short (the writer stopped mid-line)" }] });
     // The next process (it read the log) appends on a fresh line, not onto the torn one.
-    history.push(user("b"));
-    syncHistoryLog(d, history);
-    history.push(user("c"));
-    syncHistoryLog(d, history);
+    const next = reread.history;
+    next.push(user("b"));
+    reread.log.sync(d, next);
+    next.push(user("c"));
+    reread.log.sync(d, next);
     const read = readHistoryLog(d)!;
     expect(read.history).toEqual([user("a"), user("b"), user("c")]);
     expect(read.skipped).toEqual([{ line: 2, reason: expect.stringMatching(/^not JSON/) }]);
@@ -61,20 +66,20 @@ describe("history log", () => {
 
   it("skips a record that would leave a gap rather than put items in the wrong place", () => {
     const d = dir();
-    syncHistoryLog(d, [user("a")]);
+    new HistoryLog().sync(d, [user("a")]);
     appendFileSync(join(d, HISTORY_FILE), `${JSON.stringify({ at: 5, items: [user("z")] })}\n${JSON.stringify({ at: 1, items: [user("b")] })}\n`);
     const read = readHistoryLog(d)!;
     expect(read.history).toEqual([user("a"), user("b")]);
     expect(read.skipped).toEqual([{ line: 2, reason: "it continues at item 5, but only 1 items precede it" }]);
   });
 
-  it("starts the log over in a process that did not write or read it", () => {
+  it("starts the log over in a session that did not write or read it", () => {
     const d = dir();
-    syncHistoryLog(d, [user("a"), user("b")]);
+    new HistoryLog().sync(d, [user("a"), user("b")]);
     const copy = mkdtempSync(join(tmpdir(), "yuj-history-log-copy-"));
     // Another directory with its own log that this process never saw.
     appendFileSync(join(copy, HISTORY_FILE), `${JSON.stringify({ at: 0, items: [user("x")] })}\n`);
-    syncHistoryLog(copy, [user("y")]);
+    new HistoryLog().sync(copy, [user("y")]);
     expect(readHistoryLog(copy)!.history).toEqual([user("y")]);
   });
 });

@@ -34,6 +34,7 @@ export async function guardedSession(adjust: (config: Config) => void): Promise<
     emit: t.ctx.emit,
     cwd: t.cwd,
     sessionDir: t.ctx.sessionDir,
+    memory: t.ctx.memory,
     signal: t.abort.signal,
     session: { jobs: t.ctx.jobs! },
     guards,

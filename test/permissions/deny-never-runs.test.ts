@@ -13,6 +13,7 @@ import { createPermissionGate } from "../../core/permissions/gate.js";
 import type { Rule } from "../../core/permissions/types.js";
 import { nodeServices } from "../../core/services.js";
 import { baseToolset } from "../support/loop-harness.js";
+import { createSessionMemory } from "../../core/session-memory.js";
 
 /** A small deterministic generator (no dependencies, reproducible failures). */
 function rng(seed: number) {
@@ -65,6 +66,7 @@ describe("a denied call never runs", () => {
         emit,
         cwd,
         sessionDir: cwd,
+        memory: createSessionMemory(),
         signal: new AbortController().signal,
         gate,
       });

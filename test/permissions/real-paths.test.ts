@@ -19,6 +19,7 @@ import { checkProfile, loadProfile } from "../../core/profiles/load.js";
 import { nodeServices } from "../../core/services.js";
 import { builtinHandlers } from "../../tools/registry.js";
 import { repoRoot } from "../support/loop-harness.js";
+import { createSessionMemory } from "../../core/session-memory.js";
 
 const SECRET = "TOPSECRET-1\n";
 const KEY = "TOPSECRET-2\n";
@@ -85,7 +86,7 @@ async function run(surface: Surface, cwd: string, rules: Rule[] | undefined, nam
     emit,
   });
   const prepared = prepareCall({ id: "c1", name, args: JSON.stringify(args) }, tools, config);
-  return runPrepared(prepared, { toolset: tools, config, services: nodeServices(), emit, cwd, sessionDir: mkdtempSync(join(tmpdir(), "yuj-s-")), signal: new AbortController().signal, gate });
+  return runPrepared(prepared, { toolset: tools, config, services: nodeServices(), emit, cwd, sessionDir: mkdtempSync(join(tmpdir(), "yuj-s-")), memory: createSessionMemory(), signal: new AbortController().signal, gate });
 }
 
 const unchanged = (cwd: string) => {

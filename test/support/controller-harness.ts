@@ -10,6 +10,8 @@ import { defaultConfig } from "../../core/config/schema.js";
 import { createOperator, type Operator } from "../../core/controller/operator.js";
 import { createEmitter, type CoreEvent } from "../../core/events.js";
 import { createJobManager } from "../../core/jobs/manager.js";
+import type { JobManager } from "../../core/jobs/types.js";
+import type { ActiveToolset } from "../../core/profiles/activate.js";
 import { createPermissionGate } from "../../core/permissions/gate.js";
 import { parseScenario } from "../../core/providers/scenario.js";
 import { scriptedProvider } from "../../core/providers/scripted.js";
@@ -18,6 +20,7 @@ import { createSessionController, type SessionController } from "../../core/sess
 import { createSessionRecord, type RunEnd, type SessionRecord } from "../../core/session-record.js";
 import { newSessionState, readState, type SessionState } from "../../core/session-state.js";
 import { baseToolset, tempDemoRepo } from "./loop-harness.js";
+import { createSessionMemory } from "../../core/session-memory.js";
 
 export interface ControlledSession {
   controller: SessionController;
@@ -42,10 +45,18 @@ export function controlledSession(
     rules?: Array<{ tool: string; pattern?: string; action: "allow" | "ask" | "deny" }>;
     /** Hears every event as it is emitted (a view store, say). */
     onEvent?: (e: CoreEvent) => void;
+    /** The project (default: a fresh copy of the demo repo). */
+    cwd?: string;
+    /** The session folder (default: a fresh one). */
+    dir?: string;
+    /** The tools (default: the _base profile's). */
+    toolset?: ActiveToolset;
+    /** The job manager (default: the session's own). */
+    jobs?: JobManager;
   } = {},
 ): ControlledSession {
-  const cwd = tempDemoRepo();
-  const dir = mkdtempSync(join(tmpdir(), "yuj-test-session-"));
+  const cwd = opts.cwd ?? tempDemoRepo();
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "yuj-test-session-"));
   const events: CoreEvent[] = [];
   const waiters: Array<{ type: string; resolve(e: CoreEvent): void }> = [];
   let record: SessionRecord | undefined;
@@ -60,7 +71,7 @@ export function controlledSession(
   const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   record = createSessionRecord(dir, state, { usage, lastSeq: () => events.length });
   const operator = createOperator({ emit, attached: opts.attached ?? true });
-  const jobs = createJobManager({ sessionDir: dir, emit });
+  const jobs = opts.jobs ?? createJobManager({ sessionDir: dir, emit });
   const gate = createPermissionGate({
     cwd,
     rules: opts.rules ?? [{ tool: "bash", pattern: "rm *", action: "ask" }],
@@ -80,13 +91,14 @@ export function controlledSession(
         provider: scriptedProvider(parseScenario({ turns }), { delayMs: opts.delayMs ?? 0 }),
         model: "scripted",
         system: "test system prompt",
-        toolset: baseToolset(config),
+        toolset: opts.toolset ?? baseToolset(config),
         config,
         services: nodeServices(),
         emit,
         setTurn,
         cwd,
         sessionDir: dir,
+        memory: createSessionMemory(),
         usage,
         gate,
         session: { jobs, ask: operator.ask },

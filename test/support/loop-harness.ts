@@ -19,6 +19,7 @@ import { createJobManager } from "../../core/jobs/manager.js";
 import type { ToolRegistry } from "../../core/tool-types.js";
 import type { Guard } from "../../core/guards/types.js";
 import { builtinHandlers } from "../../tools/registry.js";
+import { createSessionMemory } from "../../core/session-memory.js";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
 
@@ -32,6 +33,13 @@ export function baseToolset(config: Config = defaultConfig(), registry: ToolRegi
   const profile = loadProfile(join(repoRoot, "profiles"), "_base");
   checkProfile(profile, registry, "minimal");
   return activateTools(profile, registry, config, { topLevel: true });
+}
+
+/** The Chord surface as a model of the edit family gets it (write, edit, delete; no apply_patch). */
+export function chordToolset(config: Config = defaultConfig(), registry: ToolRegistry = builtinHandlers()): ActiveToolset {
+  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
+  checkProfile(profile, registry, "minimal");
+  return activateTools(profile, registry, config, { topLevel: true, model: { provider: "anthropic", id: "claude-test" } });
 }
 
 export interface HarnessRun {
@@ -83,6 +91,7 @@ export async function runScenario(
     setTurn,
     cwd,
     sessionDir,
+    memory: createSessionMemory(),
     signal: opts.signal ?? new AbortController().signal,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
     ...(opts.guards ? { guards: opts.guards } : {}),

@@ -9,6 +9,7 @@ import type { EventBody, CoreEvent } from "../../core/events.js";
 import { nodeServices } from "../../core/services.js";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
 import { createJobManager } from "../../core/jobs/manager.js";
+import { createSessionMemory } from "../../core/session-memory.js";
 
 export interface TestToolContext {
   ctx: ToolContext;
@@ -47,6 +48,7 @@ export async function makeToolContext(
     services: nodeServices(),
     config,
     sessionDir,
+    memory: createSessionMemory(),
     jobs,
     activeTools: new Set(["bash", "read", "write", "edit", "glob", "grep", "done"]),
   };

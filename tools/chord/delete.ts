@@ -58,7 +58,7 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
       } catch (err) {
         return fail(stopped(lines, `cannot delete ${t.shown}: ${(err as Error).message}`, targets.length - i));
       }
-      forget(ctx.sessionDir, t.abs);
+      forget(ctx.memory, t.abs);
       lines.push(`- ${t.shown}${t.link ? " (symlink; target untouched)" : ""}; backup: ${backup}`);
     }
     return ok(`Deleted ${lines.length} path${lines.length === 1 ? "" : "s"}:\n${lines.join("\n")}`);

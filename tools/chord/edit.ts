@@ -91,7 +91,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     }
 
     let warning = "";
-    const seen = observation(ctx.sessionDir, where.abs)?.completeRead;
+    const seen = observation(ctx.memory, where.abs)?.completeRead;
     if (seen !== undefined && seen !== sha256(bytes)) {
       const backup = await backupBytes(fs, ctx.sessionDir, "edit", where.display, bytes).catch(() => undefined);
       warning =
@@ -104,7 +104,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     } catch (err) {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }
-    noteOwnChange(ctx.sessionDir, where.abs, sha256(out));
+    noteOwnChange(ctx.memory, where.abs, sha256(out));
     const tolerant = found.tolerant
       ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")} (the file's own punctuation was kept where the change did not touch it)`
       : "";

@@ -4,7 +4,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import type { JobManager } from "../../core/jobs/types.js";
+import { memoryKey } from "../../core/session-memory.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { formatDuration, isLive, repoNoticeLine, statusLine } from "../lib/job-format.js";
 import { unknownJob } from "./job_kill.js";
@@ -20,8 +20,8 @@ const PREVIEW_BYTES = 16 * 1024;
 const POLLING_NOTICE_AT = 2;
 const POLLING_REJECT_AT = 3;
 
-// Consecutive empty non-blocking reads, per job, per session.
-const emptyReads = new WeakMap<JobManager, Map<string, number>>();
+// Consecutive empty non-blocking reads, per job id, in the session's memory.
+const EMPTY_READS = memoryKey("job_output empty reads", () => new Map<string, number>());
 
 export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
   id: "job_output",
@@ -32,8 +32,7 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
     if (!jobs) return fail(NO_JOBS);
     const before = jobs.get(args.job_id);
     if (!before) return fail(unknownJob(jobs, args.job_id));
-    let counts = emptyReads.get(jobs);
-    if (!counts) emptyReads.set(jobs, (counts = new Map()));
+    const counts = ctx.memory.of(EMPTY_READS);
 
     const wait = args.wait ?? "none";
     let notice = "";

@@ -81,14 +81,14 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     }
 
     if (picked.length === 0) {
-      if (first === 1) noteCompleteRead(ctx.sessionDir, where.abs, text.sha256!);
+      if (first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
       return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}`);
     }
     const last = first + picked.length - 1;
     let header = `READ_RESULT lines=${first}-${last} total=${total}`;
     if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
     if (encoding) header += ` encoding="${encoding}"`;
-    if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.sessionDir, where.abs, text.sha256!);
+    if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
     return ok(`${header}\n${picked.join("\n")}`);
   },
 };

@@ -51,7 +51,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
       } catch (err) {
         return fail(`cannot write ${shown}: ${(err as Error).message}`);
       }
-      const gate = writeGate(ctx.sessionDir, where.abs, sha256(current));
+      const gate = writeGate(ctx.memory, where.abs, sha256(current));
       if (!gate.allowed) {
         return fail(
           `write refused: ${shown} exists and has not been read in full in this session ` +
@@ -83,7 +83,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     } catch (err) {
       return fail(`cannot write ${shown}: ${(err as Error).message}`);
     }
-    noteOwnWrite(ctx.sessionDir, where.abs, sha256(out));
+    noteOwnWrite(ctx.memory, where.abs, sha256(out));
     const bytes = typeof out === "string" ? Buffer.byteLength(out, "utf8") : out.byteLength;
     return ok(`${st ? "Replaced" : "Created"} ${shown} (${bytes} bytes${kept ? `, ${kept}` : ""})${warning}`);
   },

@@ -1,17 +1,17 @@
-// What this session has seen of each file, for Chord's write gating (digest
-// §2.1): a complete read, or the session's own whole-file write, lets `write`
-// replace an existing file. Paged and budget-truncated reads record nothing.
+// What this session has seen of each file, for Chord's write gating: a
+// complete read, or the session's own whole-file write, lets `write` replace
+// an existing file. Paged and budget-truncated reads record nothing.
 //
-// Keyed by session: a module-level Map from `ctx.sessionDir` to that session's
-// records. The session directory is the one per-session value every ToolContext
-// carries (a job manager is optional, and a WeakMap cannot key a string), and it
-// is unique per session, so two sessions in one process never share grants.
-// Entries are a few hashes per touched file; they live as long as the process.
+// The records live in the session's memory (core/session-memory.ts), so a
+// grant one session earned by reading a file is never another session's,
+// even for the same file under the same session folder (a parent and the
+// agents it starts); they end with the session.
 
 import { createHash } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
 import * as path from "node:path";
 import type { FileSystem } from "../../../core/services.js";
+import { memoryKey, type SessionMemory } from "../../../core/session-memory.js";
 import { displayPath, gitDirError, isInGitDir, resolveInCwd } from "../paths.js";
 import { ownFileRefusal } from "../own-files.js";
 import type { OwnDir } from "../../../core/paths.js";
@@ -23,32 +23,26 @@ export interface Observation {
   ownWrite?: string;
 }
 
-const sessions = new Map<string, Map<string, Observation>>();
+/** Absolute path → what the session has seen of it. */
+const OBSERVATIONS = memoryKey("chord file observations", () => new Map<string, Observation>());
 
-function records(sessionDir: string): Map<string, Observation> {
-  let map = sessions.get(sessionDir);
-  if (!map) {
-    map = new Map();
-    sessions.set(sessionDir, map);
-  }
-  return map;
-}
+const records = (memory: SessionMemory): Map<string, Observation> => memory.of(OBSERVATIONS);
 
 export const sha256 = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex");
 
-export function observation(sessionDir: string, abs: string): Observation | undefined {
-  return sessions.get(sessionDir)?.get(abs);
+export function observation(memory: SessionMemory, abs: string): Observation | undefined {
+  return records(memory).get(abs);
 }
 
 /** A read that returned the whole file, untruncated. */
-export function noteCompleteRead(sessionDir: string, abs: string, sha: string): void {
-  const map = records(sessionDir);
+export function noteCompleteRead(memory: SessionMemory, abs: string, sha: string): void {
+  const map = records(memory);
   map.set(abs, { ...map.get(abs), completeRead: sha });
 }
 
 /** This session wrote the whole file: the model knows every byte of it. */
-export function noteOwnWrite(sessionDir: string, abs: string, sha: string): void {
-  const map = records(sessionDir);
+export function noteOwnWrite(memory: SessionMemory, abs: string, sha: string): void {
+  const map = records(memory);
   const prev = map.get(abs);
   map.set(abs, { ...prev, ownWrite: sha, ...(prev?.completeRead !== undefined ? { completeRead: sha } : {}) });
 }
@@ -57,18 +51,19 @@ export function noteOwnWrite(sessionDir: string, abs: string, sha: string): void
  * This session changed the file in place (edit): existing grants follow the
  * new content, so the session's own change is never reported as drift.
  */
-export function noteOwnChange(sessionDir: string, abs: string, sha: string): void {
-  const prev = sessions.get(sessionDir)?.get(abs);
+export function noteOwnChange(memory: SessionMemory, abs: string, sha: string): void {
+  const map = records(memory);
+  const prev = map.get(abs);
   if (!prev) return;
   const next: Observation = {};
   if (prev.completeRead !== undefined) next.completeRead = sha;
   if (prev.ownWrite !== undefined) next.ownWrite = sha;
-  records(sessionDir).set(abs, next);
+  map.set(abs, next);
 }
 
 /** The file is gone (delete): nothing observed about a future file at this path. */
-export function forget(sessionDir: string, abs: string): void {
-  sessions.get(sessionDir)?.delete(abs);
+export function forget(memory: SessionMemory, abs: string): void {
+  records(memory).delete(abs);
 }
 
 export type WriteGate =
@@ -76,8 +71,8 @@ export type WriteGate =
   | { allowed: false };
 
 /** May `write` replace an existing file whose current bytes hash to `currentSha`? */
-export function writeGate(sessionDir: string, abs: string, currentSha: string): WriteGate {
-  const obs = observation(sessionDir, abs);
+export function writeGate(memory: SessionMemory, abs: string, currentSha: string): WriteGate {
+  const obs = observation(memory, abs);
   if (obs?.ownWrite === currentSha || obs?.completeRead === currentSha) return { allowed: true, drifted: false };
   if (obs?.completeRead !== undefined) return { allowed: true, drifted: true };
   return { allowed: false };
