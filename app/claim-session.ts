@@ -5,7 +5,9 @@
 
 import type { Env } from "../core/paths.js";
 import { lockSession, SessionBusyError, type SessionLock } from "../core/session-lock.js";
-import { readSession, type SessionState } from "../core/session-state.js";
+import { join } from "node:path";
+import { removeStaleTemps } from "../core/atomic-write.js";
+import { META_FILE, readSession, STATE_FILE, type SessionState } from "../core/session-state.js";
 import type { HistoryLog, SkippedLine } from "../core/history-log.js";
 import { FatalError } from "./errors.js";
 import { findSession, type ShownStatus } from "./find-session.js";
@@ -37,6 +39,8 @@ export async function claimSession(
     if (err instanceof SessionBusyError) throw new FatalError(err.message);
     throw new FatalError(`cannot lock session ${found.state.sessionId} (${found.dir}): ${(err as Error).message}`, 1);
   }
+  // A process killed while it saved left its temporary copy: gone now, never read as the state.
+  for (const file of [STATE_FILE, META_FILE]) removeStaleTemps(join(found.dir, file));
   const read = readSession(found.dir);
   if (!read) {
     lock.release();

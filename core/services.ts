@@ -24,6 +24,7 @@ export type FileSystem = Pick<
   | "rm"
   | "mkdtemp"
   | "copyFile"
+  | "link"
 >;
 
 export interface Clock {

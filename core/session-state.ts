@@ -19,14 +19,13 @@
 // asynchronously, while the loop must know that a step is on disk before it
 // goes on, and must fail the run when it is not.
 
-import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
 import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
-import { writeAll } from "./append-log.js";
+import { atomicWriteSync } from "./atomic-write.js";
 import { HistoryLog, readHistoryLog, type SkippedLine } from "./history-log.js";
 import { StateWriteError } from "./storage-error.js";
 
@@ -179,19 +178,9 @@ export function writeState(dir: string, state: SessionState, opts: { durable?: b
 }
 
 function atomicWrite(file: string, text: string, durable: boolean): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    const fd = openSync(tmp, "wx", 0o600);
-    try {
-      // Every byte checked in: a short write renamed into place would be a torn state.json.
-      writeAll(fd, Buffer.from(text));
-      if (durable) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
+    atomicWriteSync(file, text, { mode: 0o600, durable });
   } catch (err) {
-    rmSync(tmp, { force: true });
     throw new StateWriteError(`could not save the session to ${file}`, err);
   }
 }

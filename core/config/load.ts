@@ -15,7 +15,7 @@ import { notSupportedMessage } from "./not-supported.js";
 import { judgeProjectLayer, type ProjectTrust } from "./project-trust.js";
 import { configSchema, defaultConfig, type Config } from "./schema.js";
 import { projectKey, readTrustStore, sha256, trustStorePath } from "./trust-store.js";
-import { realOr, writeFileAtomic } from "./write-atomic.js";
+import { realOr, writeConfigText } from "./write-atomic.js";
 import { homeDir, projectConfigPath, userConfigPath, type Env } from "../paths.js";
 
 type Table = Record<string, unknown>;
@@ -146,7 +146,7 @@ export function writeConfigFile(file: string, change: (current: Table) => Table)
   const issues = validate(next, () => file, true).issues;
   if (issues.length > 0) throw new ConfigError(issues);
   const text = stringify(next) + "\n";
-  writeFileAtomic(target, text);
+  writeConfigText(target, text);
   return { ...(before ? { before } : {}), data: next, sha256: sha256(text) };
 }
 

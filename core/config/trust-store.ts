@@ -13,7 +13,7 @@ import { parse, stringify, TomlError } from "smol-toml";
 import { z } from "zod";
 import { configDir, homeDir, type Env } from "../paths.js";
 import { ConfigError } from "./errors.js";
-import { writeFileAtomic } from "./write-atomic.js";
+import { writeConfigText } from "./write-atomic.js";
 
 const TRUST_FILE = "trusted.toml";
 
@@ -92,5 +92,5 @@ export function revokeTrust(store: string, project: string): TrustRecord | undef
 }
 
 function writeStore(store: string, projects: TrustStore): void {
-  writeFileAtomic(store, HEADER + stringify({ projects }) + "\n");
+  writeConfigText(store, HEADER + stringify({ projects }) + "\n");
 }

@@ -1,31 +1,15 @@
-// Writes a whole file so that a reader (or a crash) sees the old content or
-// the new one, never a mix or an empty file: a temporary file beside it,
-// fsynced, then renamed over it. A symlinked file (dotfile managers) is
-// updated where it points, not replaced.
+// Config files and the trust store are written atomically (core/atomic-write.ts),
+// private to the user when new, and where a symlink points: a dotfile
+// manager's link stays a link to the file it manages.
 
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { randomBytes } from "node:crypto";
+import { atomicWriteSync, removeStaleTemps } from "../atomic-write.js";
 
-export function writeFileAtomic(file: string, text: string, defaultMode = 0o600): void {
+export function writeConfigText(file: string, text: string): void {
   const target = realOr(file);
-  const dir = path.dirname(target);
-  fs.mkdirSync(dir, { recursive: true });
-  let mode = defaultMode;
-  try {
-    mode = fs.statSync(target).mode & 0o777;
-  } catch {
-    // A new file: the default mode.
-  }
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    fs.writeFileSync(tmp, text, { mode, flag: "wx", flush: true });
-    fs.chmodSync(tmp, mode); // the create mode is masked by umask
-    fs.renameSync(tmp, target);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  // A copy an earlier yuj was killed while writing: it is not the file, and nothing else removes it.
+  removeStaleTemps(target);
+  atomicWriteSync(target, text, { createParents: true, mode: 0o600 });
 }
 
 /** Where a path really is (symlinks followed); the path itself when it does not exist yet. */

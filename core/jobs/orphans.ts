@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
+import { atomicWriteSync, removeStaleTemps, removeStaleTempsIn } from "../atomic-write.js";
 import { systemClock, type Clock } from "../services.js";
 import { groupLive, mayStillBeOurs, terminateGroup } from "./process-group.js";
 import { isZombie, readBootId, readStat, readStartTime, type Member } from "./proc.js";
@@ -50,12 +51,13 @@ export interface ReapedGroup {
   action: "killed" | "gone";
 }
 
-/** Writes `data` so readers see the old file or the new one, never a mix. */
+/**
+ * Writes `data` so readers see the old file or the new one, never a mix.
+ * Not fsynced: the records name processes, and after a power cut there are
+ * none left to find; a killed yuj's rename is in the page cache all the same.
+ */
 function writeAtomic(file: string, data: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
+  atomicWriteSync(file, data, { createParents: true, durable: false });
 }
 
 export function registryPath(sessionDir: string): string {
@@ -186,6 +188,8 @@ export async function reapOrphans(stateDir: string, opts: ReapOptions = {}): Pro
   } catch {
     return [];
   }
+  // Pointers a yuj was killed while writing.
+  removeStaleTempsIn(dir);
   const bootNow = readBootId();
   const results: ReapedGroup[] = [];
   for (const name of names) {
@@ -204,6 +208,7 @@ export async function reapOrphans(stateDir: string, opts: ReapOptions = {}): Pro
       continue; // another yuj claimed it first
     }
     const registry = registryPath(pointer.sessionDir);
+    removeStaleTemps(registry);
     const entries = (await readJson<RegistryEntry[]>(registry)) ?? [];
     const reaped = await Promise.all(
       entries.map((entry) => reapEntry(entry, pointer, sameBoot(pointer.bootId, bootNow), opts)),

@@ -2,7 +2,7 @@ import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeTool } from "../../tools/yuj/write.js";
-import { atomicWrite } from "../../tools/lib/atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 import type { FileSystem } from "../../core/services.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 

@@ -75,7 +75,7 @@ async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[
   const out: string[] = [];
   for (const s of plan.files.values()) {
     if (s.original === undefined) continue;
-    const seen = observation(ctx.sessionDir, s.abs)?.completeRead;
+    const seen = observation(ctx.memory, s.abs)?.completeRead;
     if (seen === undefined || seen === sha256(s.original)) continue;
     const backup = await backupBytes(ctx.services.fs, ctx.sessionDir, "apply_patch", s.display, s.original).catch(() => undefined);
     out.push(
@@ -89,7 +89,7 @@ async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[
 function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
   for (const s of plan.files.values()) {
     // The session's own change is never reported as drift next time.
-    if (s.written) noteOwnChange(ctx.sessionDir, s.abs, sha256(s.written));
+    if (s.written) noteOwnChange(ctx.memory, s.abs, sha256(s.written));
   }
 }
 

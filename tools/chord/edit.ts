@@ -11,7 +11,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { atomicWrite } from "../lib/atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMean, resolveInCwd } from "../lib/paths.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";

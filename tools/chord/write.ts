@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { atomicWrite } from "../lib/atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "../lib/chord/observations.js";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import type { Config } from "../../core/config/schema.js";
-import { atomicWrite } from "../lib/atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 import {
   STRATEGIES,
   findCandidates,

@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { atomicWrite } from "../lib/atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "../lib/notebook.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { readExistingFile } from "../lib/paths.js";

@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { atomicWrite } from "../lib/atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 import { resolveInCwd } from "../lib/paths.js";
 
 export const writeSchema = z.object({

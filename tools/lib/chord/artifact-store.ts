@@ -4,9 +4,9 @@
 // place), so a reader never sees half an artifact, and a path can never leave
 // the artifacts directory, through `..` or through a symbolic link.
 
-import { createHash, randomBytes } from "node:crypto";
-import { link } from "node:fs/promises";
+import { createHash } from "node:crypto";
 import * as path from "node:path";
+import { atomicWrite, writeTemp } from "../../../core/atomic-write.js";
 import type { FileSystem } from "../../../core/services.js";
 
 export const ARTIFACTS_DIR = "artifacts";
@@ -64,9 +64,9 @@ export async function resolveArtifactPath(fs: FileSystem, sessionDir: string, re
 
 /** Writes `data` at `target` atomically, failing with EEXIST when it exists (a hard link never replaces). */
 export async function createExclusive(fs: FileSystem, target: string, data: string): Promise<void> {
-  const tmp = await writeTemp(fs, target, data);
+  const tmp = await writeTemp(fs, target, data, { mode: 0o600 });
   try {
-    await link(tmp, target);
+    await fs.link(tmp, target);
   } finally {
     await fs.unlink(tmp).catch(() => undefined);
   }
@@ -74,28 +74,7 @@ export async function createExclusive(fs: FileSystem, target: string, data: stri
 
 /** Replaces `target` atomically (a rename over it). */
 export async function replaceAtomic(fs: FileSystem, target: string, data: string): Promise<void> {
-  const tmp = await writeTemp(fs, target, data);
-  try {
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
-
-async function writeTemp(fs: FileSystem, target: string, data: string): Promise<string> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await fs.open(tmp, "wx", 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await fs.unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  return tmp;
+  await atomicWrite(fs, target, data, { mode: 0o600 });
 }
 
 /** JSON with object keys sorted at every level and no spaces: equal results give equal bytes. */

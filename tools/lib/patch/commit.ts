@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import type { FileSystem } from "../../../core/services.js";
 import type { ToolContext } from "../../../core/tool-types.js";
-import { atomicWrite } from "../atomic-write.js";
+import { atomicWrite } from "../../../core/atomic-write.js";
 import { encodeForChord, UnencodableError } from "../chord/encode.js";
 import { PatchPlan, resolvePatchPath, type FileState, type OpSummary, type PatchError, type PatchPlanOptions } from "./plan.js";
 import type { PatchOp } from "./v4a-parse.js";
@@ -58,7 +58,7 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
       if (bytes === null) await fs.unlink(s.abs);
       else {
         created.push(...(await missingDirs(fs, path.dirname(s.abs))));
-        await atomicWrite(fs, s.abs, bytes, { createParents: true, mode: s.nextMode });
+        await atomicWrite(fs, s.abs, bytes, { createParents: true, ...(s.nextMode !== undefined ? { exactMode: s.nextMode } : {}) });
       }
       done.push(s);
     } catch (err) {
@@ -112,7 +112,7 @@ async function restore(fs: FileSystem, written: readonly FileState[]): Promise<s
   for (const w of written) {
     try {
       if (w.original === undefined) await fs.unlink(w.abs);
-      else await atomicWrite(fs, w.abs, w.original, { createParents: true, mode: w.mode });
+      else await atomicWrite(fs, w.abs, w.original, { createParents: true, ...(w.mode !== undefined ? { exactMode: w.mode } : {}) });
     } catch {
       unrestored.push(w.display);
     }

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type { OwnDir } from "../../../core/paths.js";
 import type { FileSystem } from "../../../core/services.js";
 import type { ToolContext } from "../../../core/tool-types.js";
+import { atomicWrite } from "../../../core/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";

@@ -4,7 +4,7 @@
 // mtime) as they were.
 
 import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
-import { atomicWrite } from "../atomic-write.js";
+import { atomicWrite } from "../../../core/atomic-write.js";
 import { envelope, errorEnvelope, sha256Hex } from "./envelope.js";
 import { loadPreview, whatChanged } from "./preview-store.js";
 import { buildRewrite, type RewriteArgs } from "./rewrite-build.js";

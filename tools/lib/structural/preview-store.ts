@@ -7,7 +7,7 @@
 
 import * as path from "node:path";
 import type { ToolContext } from "../../../core/tool-types.js";
-import { atomicWrite } from "../atomic-write.js";
+import { atomicWrite } from "../../../core/atomic-write.js";
 
 export interface PreviewRecord {
   path: string;
