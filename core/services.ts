@@ -29,7 +29,18 @@ export type FileSystem = Pick<
 
 export interface Clock {
   now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves `ms` from now; rejects when `signal` fires first. `unref`: the
+   * wait alone does not keep the process running (an idle timer).
+   */
+  sleep(ms: number, signal?: AbortSignal, opts?: { unref?: boolean }): Promise<void>;
+}
+
+/** Calls `fire` once `ms` have passed on `clock`, unless cancelled first. */
+export function clockTimer(clock: Clock, ms: number, fire: () => void, opts?: { unref?: boolean }): { cancel(): void } {
+  const stop = new AbortController();
+  clock.sleep(ms, stop.signal, opts).then(fire, () => undefined);
+  return { cancel: () => stop.abort() };
 }
 
 export interface Services {
@@ -50,13 +61,14 @@ export interface Services {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
+  sleep: (ms, signal, opts) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
       const timer = setTimeout(() => {
         signal?.removeEventListener("abort", onAbort);
         resolve();
       }, ms);
+      if (opts?.unref) timer.unref();
       const onAbort = () => {
         clearTimeout(timer);
         reject(signal?.reason ?? new Error("aborted"));

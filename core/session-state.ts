@@ -29,8 +29,8 @@ import { atomicWriteSync } from "./atomic-write.js";
 import { HistoryLog, readHistoryLog, type SkippedLine } from "./history-log.js";
 import { StateWriteError } from "./storage-error.js";
 
-const STATE_FILE = "state.json";
-const META_FILE = "session.json";
+export const STATE_FILE = "state.json";
+export const META_FILE = "session.json";
 
 /**
  * Stored statuses. `running` whose process is gone is shown as

@@ -30,7 +30,7 @@ export interface Job {
   checking?: boolean;
   killing?: Promise<KillResult>;
   tick?: NodeJS.Timeout;
-  deadline?: NodeJS.Timeout;
+  deadline?: { cancel(): void };
   /** Called on new output and at the end; waiters hook in here. */
   listeners: Set<() => void>;
 }
@@ -119,7 +119,7 @@ export function groupGone(rt: JobRuntime, job: Job): void {
 export function finish(rt: JobRuntime, job: Job): void {
   if (!isLive(job.snap.status) || job.checking) return;
   clearInterval(job.tick);
-  clearTimeout(job.deadline);
+  job.deadline?.cancel();
   if (!job.confined || !rt.sandbox) return close(rt, job);
   job.checking = true;
   void checkReposAfter(job.snap, rt.sandbox, rt.emit).finally(() => close(rt, job));

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { spawn as nodeSpawn } from "node:child_process";
+import { clockTimer } from "../services.js";
 import type { JobSnapshot, JobSpec } from "./types.js";
 import { DEFAULT_MAX_LOG_BYTES } from "./job-log.js";
 import { JobOutput } from "./job-output.js";
@@ -77,9 +78,9 @@ function follow(s: JobStarter, job: Job, child: NonNullable<ReturnType<typeof sp
     if (job.reaped && !groupLive(pid, job.members)) groupGone(s, job);
   }, TICK_MS);
   if (spec.deadlineMs !== undefined) {
-    job.deadline = setTimeout(() => {
+    job.deadline = clockTimer(s.clock, spec.deadlineMs, () => {
       if (isLive(job.snap.status)) void stop(s, job, "timed_out", "deadline");
-    }, spec.deadlineMs);
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 // Waiting on one job: until it exits, or until it has output nobody has read.
 
+import { clockTimer, type Clock } from "../services.js";
 import type { WaitResult } from "./types.js";
 import type { Job } from "./job-life.js";
 import { isLive } from "./snapshot.js";
@@ -7,7 +8,8 @@ import { isLive } from "./snapshot.js";
 /** How long an output wait lets a burst of output go on before it wakes. */
 const OUTPUT_SETTLE_MS = 25;
 
-export function waitForJob(job: Job, until: "exit" | "output", timeoutMs: number, signal?: AbortSignal): Promise<WaitResult> {
+/** `timeoutMs` counts on `clock` (the session's: a test moves it). */
+export function waitForJob(job: Job, until: "exit" | "output", timeoutMs: number, clock: Clock, signal?: AbortSignal): Promise<WaitResult> {
   const hasNew = () => job.out.unread;
   return new Promise<WaitResult>((resolve) => {
     if (!isLive(job.snap.status)) return resolve("exited");
@@ -15,7 +17,7 @@ export function waitForJob(job: Job, until: "exit" | "output", timeoutMs: number
     if (signal?.aborted) return resolve("cancelled");
     let settle: NodeJS.Timeout | undefined;
     const done = (result: WaitResult) => {
-      clearTimeout(timer);
+      timer.cancel();
       clearTimeout(settle);
       job.listeners.delete(listener);
       signal?.removeEventListener("abort", onAbort);
@@ -28,7 +30,7 @@ export function waitForJob(job: Job, until: "exit" | "output", timeoutMs: number
       if (until === "output" && hasNew()) settle ??= setTimeout(() => done("output"), OUTPUT_SETTLE_MS);
     };
     const onAbort = () => done("cancelled");
-    const timer = setTimeout(() => done("timeout"), timeoutMs);
+    const timer = clockTimer(clock, timeoutMs, () => done("timeout"));
     job.listeners.add(listener);
     signal?.addEventListener("abort", onAbort, { once: true });
   });

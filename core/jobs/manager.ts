@@ -72,7 +72,7 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
   const manager: JobManager = {
     start: (spec) => startJob(starter, spec),
-    wait: (id, until, timeoutMs, signal) => waitForJob(must(id), until, timeoutMs, signal),
+    wait: (id, until, timeoutMs, signal) => waitForJob(must(id), until, timeoutMs, rt.clock, signal),
     get: (id) => {
       const job = jobs.get(id);
       return job ? snapshotOf(job) : undefined;

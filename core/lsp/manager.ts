@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Emit } from "../events.js";
-import { systemClock, type Clock } from "../services.js";
+import { clockTimer, systemClock, type Clock } from "../services.js";
 import type { Sandbox } from "../sandbox/index.js";
 import { EscapeWatch, killMarkedSync, stopMarked } from "../jobs/escapees.js";
 import { OrphanRegistry, selfIdentity } from "../jobs/orphans.js";
@@ -63,7 +63,7 @@ interface Entry {
   proc?: ServerProcess;
   starting?: Promise<LspClient | { error: string }>;
   client?: LspClient;
-  idle?: NodeJS.Timeout;
+  idle?: { cancel(): void };
 }
 
 const STOP_GRACE_MS = 2000;
@@ -108,13 +108,13 @@ export function createLspManager(opts: LspManagerOptions): LspService {
     );
 
   function touch(e: Entry): void {
-    clearTimeout(e.idle);
-    e.idle = setTimeout(() => void stop(e, "idle"), opts.settings.idle_timeout_s * 1000);
-    e.idle.unref();
+    e.idle?.cancel();
+    // Unref'd: a server waiting to be stopped for idleness does not keep yuj running.
+    e.idle = clockTimer(clock, opts.settings.idle_timeout_s * 1000, () => void stop(e, "idle"), { unref: true });
   }
 
   async function stop(e: Entry, why: string): Promise<void> {
-    clearTimeout(e.idle);
+    e.idle?.cancel();
     entries.delete(e.key);
     const client = e.client ?? (await e.starting?.then((c) => ("error" in c ? undefined : c)));
     await client?.shutdown(SHUTDOWN_REQUEST_MS).catch(() => {});
@@ -142,7 +142,7 @@ export function createLspManager(opts: LspManagerOptions): LspService {
       // An end nobody asked for: the next use starts the server again.
       if (entries.get(e.key) === e && e.client) {
         entries.delete(e.key);
-        clearTimeout(e.idle);
+        e.idle?.cancel();
         emitState(e, "failed", e.client.broken ?? "the server ended");
       }
     });

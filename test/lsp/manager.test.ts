@@ -9,11 +9,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { bwrapRequired, bwrapStatus } from "../sandbox/support.js";
 import { makeLspHarness, PROBE_SERVER, processesIn, states, until, type LspHarness } from "./support.js";
 import type { Config } from "../../core/config/schema.js";
+import { fakeClock, type FakeClock } from "../support/fake-clock.js";
 
 const noBwrap = !bwrapStatus.usable && !bwrapRequired;
 
 let h: LspHarness | undefined;
+let clock: FakeClock | undefined;
 afterEach(async () => {
+  clock?.release();
+  clock = undefined;
   await h?.close();
   h = undefined;
 });
@@ -87,14 +91,18 @@ describe("a configured stdio server", () => {
     expect(states(h.events, "probe")).toEqual(["starting", "failed"]);
   }, 30_000);
 
-  it("stops a server left idle, and nothing of it stays", async () => {
-    h = makeLspHarness((c) => {
-      probe(c, { versioned: true });
-      c.lsp.idle_timeout_s = 1;
-    });
+  it("stops a server left idle for [lsp].idle_timeout_s, not a moment before, and nothing of it stays", async () => {
+    clock = fakeClock();
+    h = makeLspHarness((c) => probe(c, { versioned: true }), undefined, { clock });
+    const idleMs = h.config.lsp.idle_timeout_s * 1000;
     h.put({ "x.probe": "hello\n" });
     await h.check("x.probe");
     expect(processesIn(h.project)).toHaveLength(1);
+    await clock.advance(idleMs - 1);
+    expect(states(h.events, "probe")).not.toContain("stopped");
+    await clock.advance(1);
+    // Stopping it (the shutdown request, the grace before a kill) runs in real time.
+    clock.release();
     expect(await until(() => states(h!.events, "probe").includes("stopped"), 10_000)).toBe(true);
     expect(await until(() => processesIn(h!.project).length === 0)).toBe(true);
     const stopped = h.events.find((e) => e.type === "lsp_server" && e.state === "stopped");

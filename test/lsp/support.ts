@@ -12,6 +12,7 @@ import { createSandbox } from "../../core/sandbox/index.js";
 import { commandEnv } from "../../core/jobs/shell-env.js";
 import { isZombie, readStat } from "../../core/jobs/proc.js";
 import { repoRoot } from "../support/loop-harness.js";
+import type { Clock } from "../../core/services.js";
 
 export const BIN_DIR = path.join(repoRoot, "node_modules", ".bin");
 export const PROBE_SERVER = path.join(repoRoot, "test", "lsp", "fixtures", "probe-server.mjs");
@@ -33,7 +34,7 @@ function tempProject(prefix = "yuj-lsp-project-"): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
-export function makeLspHarness(adjust: (config: Config) => void = () => undefined, project = tempProject()): LspHarness {
+export function makeLspHarness(adjust: (config: Config) => void = () => undefined, project = tempProject(), opts: { clock?: Clock } = {}): LspHarness {
   const config = defaultConfig();
   config.sandbox.mode = "off";
   config.lsp.enabled = true;
@@ -43,7 +44,7 @@ export function makeLspHarness(adjust: (config: Config) => void = () => undefine
   const { emit } = createEmitter("test", (e) => events.push(e));
   const env = commandEnv(process.env);
   const sandbox = createSandbox(config, process.env, { projectDir: project });
-  const lsp = createLspManager({ settings: config.lsp, projectDir: project, sessionDir, env, sandbox, searchDirs: [BIN_DIR], emit });
+  const lsp = createLspManager({ settings: config.lsp, projectDir: project, sessionDir, env, sandbox, searchDirs: [BIN_DIR], emit, ...(opts.clock ? { clock: opts.clock } : {}) });
   const abs = (rel: string) => path.join(project, rel);
   return {
     project,

@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { ToolContext } from "../../core/tool-types.js";
 import type { EventBody, CoreEvent } from "../../core/events.js";
-import { nodeServices } from "../../core/services.js";
+import { nodeServices, type Clock } from "../../core/services.js";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
 import { createJobManager } from "../../core/jobs/manager.js";
 import { createSessionMemory } from "../../core/session-memory.js";
@@ -26,6 +26,7 @@ let seq = 0;
 
 export async function makeToolContext(
   adjust: (config: Config) => void = () => undefined,
+  opts: { clock?: Clock } = {},
 ): Promise<TestToolContext> {
   const cwd = await fsp.mkdtemp(path.join(os.tmpdir(), "yuj-tool-cwd-"));
   const sessionDir = await fsp.mkdtemp(path.join(os.tmpdir(), "yuj-tool-session-"));
@@ -39,13 +40,13 @@ export async function makeToolContext(
     return event as CoreEvent;
   };
   // A real job manager: commands run as real processes in real groups.
-  const jobs = createJobManager({ sessionDir, emit });
+  const jobs = createJobManager({ sessionDir, emit, ...(opts.clock ? { clock: opts.clock } : {}) });
   const ctx: ToolContext = {
     cwd,
     signal: abort.signal,
     callId: `call_${++seq}`,
     emit,
-    services: nodeServices(),
+    services: opts.clock ? { ...nodeServices(), clock: opts.clock } : nodeServices(),
     config,
     sessionDir,
     memory: createSessionMemory(),

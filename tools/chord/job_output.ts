@@ -41,7 +41,7 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
       if (result === "timeout" || result === "cancelled") {
         const now = jobs.get(args.job_id)!;
         const how = result === "timeout" ? `timed out after ${formatDuration(MAX_WAIT_MS)}` : "was cancelled";
-        notice = `[notice] the ${wait} wait ${how}; the job is still running (quiet for ${formatDuration(Date.now() - now.lastOutputAt)})`;
+        notice = `[notice] the ${wait} wait ${how}; the job is still running (quiet for ${formatDuration(ctx.services.clock.now() - now.lastOutputAt)})`;
       }
     }
     const read = await jobs.readNew(args.job_id, PREVIEW_BYTES);
