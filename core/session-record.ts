@@ -6,6 +6,7 @@
 
 import type { CoreEvent, FinishReason, Usage } from "./events.js";
 import type { RunOutcome } from "./loop.js";
+import type { SyncFileSystem } from "./atomic-write.js";
 import { HistoryLog } from "./history-log.js";
 import { writeState, type SessionState, type SessionStatus } from "./session-state.js";
 import { StateWriteError } from "./storage-error.js";
@@ -50,7 +51,13 @@ function pruneFinished(state: SessionState): void {
 export function createSessionRecord(
   dir: string,
   state: SessionState,
-  live: { usage: Usage; lastSeq(): number; saveState?: (state: SessionState, opts?: { durable?: boolean }) => void },
+  live: {
+    usage: Usage;
+    lastSeq(): number;
+    saveState?: (state: SessionState, opts?: { durable?: boolean }) => void;
+    /** Writes state.json and session.json when no saveState does (default node's). */
+    fs?: SyncFileSystem;
+  },
 ): SessionRecord {
   state.status = "running";
   state.pid = process.pid;
@@ -104,7 +111,7 @@ export function createSessionRecord(
       state.lastSeq = live.lastSeq();
       // The open session knows where its state goes (a staged one is published by its first save).
       if (live.saveState) live.saveState(state, opts);
-      else writeState(dir, state, { ...opts, log });
+      else writeState(dir, state, { ...opts, log, ...(live.fs ? { fs: live.fs } : {}) });
     },
   };
 }

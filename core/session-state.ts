@@ -25,7 +25,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "./approvals/types.js";
 import type { FinishReason, TodoItem, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolImage } from "./history.js";
 import type { Rule } from "./permissions/types.js";
-import { atomicWriteSync } from "./atomic-write.js";
+import { atomicWriteSync, type AtomicWriteOptions, type SyncFileSystem } from "./atomic-write.js";
 import { HistoryLog, readHistoryLog, type SkippedLine } from "./history-log.js";
 import { StateWriteError } from "./storage-error.js";
 
@@ -163,8 +163,13 @@ function metaOf(state: SessionState): SessionMeta {
  *
  * `log` is the session's writer of the conversation log (what it knows the
  * log holds); without one the log is written over from its first item.
+ * `fs`: the calls that write the two files (a test's full disk or refused rename).
  */
-export function writeState(dir: string, state: SessionState, opts: { durable?: boolean; log?: HistoryLog } = {}): void {
+export function writeState(
+  dir: string,
+  state: SessionState,
+  opts: { durable?: boolean; log?: HistoryLog; fs?: SyncFileSystem } = {},
+): void {
   const durable = opts.durable ?? true;
   state.updatedAt = new Date().toISOString();
   // The conversation first: a state.json never names a step the log lacks.
@@ -173,13 +178,14 @@ export function writeState(dir: string, state: SessionState, opts: { durable?: b
   } catch (err) {
     throw new StateWriteError(`could not save the conversation in ${dir}`, err);
   }
-  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify({ ...state, history: [] }, imagesByFile, 1)}\n`, durable);
-  atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`, durable);
+  const how = { mode: 0o600, durable, ...(opts.fs ? { fs: opts.fs } : {}) };
+  atomicWrite(join(dir, STATE_FILE), `${JSON.stringify({ ...state, history: [] }, imagesByFile, 1)}\n`, how);
+  atomicWrite(join(dir, META_FILE), `${JSON.stringify(metaOf(state), null, 1)}\n`, how);
 }
 
-function atomicWrite(file: string, text: string, durable: boolean): void {
+function atomicWrite(file: string, text: string, how: AtomicWriteOptions & { fs?: SyncFileSystem }): void {
   try {
-    atomicWriteSync(file, text, { mode: 0o600, durable });
+    atomicWriteSync(file, text, how);
   } catch (err) {
     throw new StateWriteError(`could not save the session to ${file}`, err);
   }

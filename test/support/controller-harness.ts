@@ -11,6 +11,7 @@ import { createOperator, type Operator } from "../../core/controller/operator.js
 import { createEmitter, type CoreEvent } from "../../core/events.js";
 import { createJobManager } from "../../core/jobs/manager.js";
 import type { JobManager } from "../../core/jobs/types.js";
+import type { SyncFileSystem } from "../../core/atomic-write.js";
 import type { ActiveToolset } from "../../core/profiles/activate.js";
 import { createPermissionGate } from "../../core/permissions/gate.js";
 import { parseScenario } from "../../core/providers/scenario.js";
@@ -53,6 +54,8 @@ export function controlledSession(
     toolset?: ActiveToolset;
     /** The job manager (default: the session's own). */
     jobs?: JobManager;
+    /** The calls that write state.json and session.json (default node's). */
+    stateFs?: SyncFileSystem;
   } = {},
 ): ControlledSession {
   const cwd = opts.cwd ?? tempDemoRepo();
@@ -69,7 +72,7 @@ export function controlledSession(
   const config = defaultConfig();
   const state = newSessionState({ sessionId: "s-test", cwd, task: "", settings: { configFiles: [] } });
   const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-  record = createSessionRecord(dir, state, { usage, lastSeq: () => events.length });
+  record = createSessionRecord(dir, state, { usage, lastSeq: () => events.length, ...(opts.stateFs ? { fs: opts.stateFs } : {}) });
   const operator = createOperator({ emit, attached: opts.attached ?? true });
   const jobs = opts.jobs ?? createJobManager({ sessionDir: dir, emit });
   const gate = createPermissionGate({
