@@ -3,8 +3,21 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { groupMembers } from "../../core/jobs/proc.js";
 import { cleanupAll, liveMembers, makeHarness, pidAlive, readComm, sleep, until } from "./support.js";
+import { fakeClock, type FakeClock } from "../support/fake-clock.js";
 
-afterEach(cleanupAll);
+// A test on a fake clock hands it back to real time first: the cleanup's kills poll on it.
+let clock: FakeClock | undefined;
+afterEach(async () => {
+  clock?.release();
+  clock = undefined;
+  await cleanupAll();
+});
+
+/** A wait on the fake clock that runs out: the time moved by exactly its length. */
+async function timedOut(waiting: Promise<unknown>, ms: number): Promise<unknown> {
+  await clock!.advance(ms);
+  return waiting;
+}
 
 const fg = (command: string, cwd = process.cwd()) => ({ command, cwd, background: false });
 
@@ -166,10 +179,11 @@ describe("job manager: the process group", () => {
 
 describe("job manager: waiting and reading", () => {
   it("wakes an output wait promptly and leaves the job running on timeout", async () => {
-    const { manager, dir } = makeHarness();
+    clock = fakeClock();
+    const { manager, dir } = makeHarness({ clock });
     const flag = path.join(dir, "flag");
     const job = manager.start(fg(`while [ ! -e '${flag}' ]; do sleep 0.01; done; echo hi; sleep 30`));
-    expect(await manager.wait(job.id, "output", 200)).toBe("timeout");
+    expect(await timedOut(manager.wait(job.id, "output", 200), 200)).toBe("timeout");
     expect(manager.get(job.id)?.status).toBe("running");
 
     const waiting = manager.wait(job.id, "output", 5000);
@@ -181,8 +195,8 @@ describe("job manager: waiting and reading", () => {
     expect((await manager.readNew(job.id)).text).toBe("hi\n");
 
     // Read output is not "new" again; an exit wait times out without killing.
-    expect(await manager.wait(job.id, "output", 150)).toBe("timeout");
-    expect(await manager.wait(job.id, "exit", 150)).toBe("timeout");
+    expect(await timedOut(manager.wait(job.id, "output", 150), 150)).toBe("timeout");
+    expect(await timedOut(manager.wait(job.id, "exit", 150), 150)).toBe("timeout");
     expect(manager.get(job.id)?.status).toBe("running");
   });
 
