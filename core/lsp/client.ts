@@ -21,6 +21,7 @@ import type { Message, MessageConnection } from "vscode-jsonrpc/node";
 import type { LspServerConfig } from "./config.js";
 import type { Diagnostic, PublishDiagnosticsParams } from "./protocol.js";
 import type { ServerProcess } from "./process.js";
+import { clockTimer, systemClock, type Clock } from "../services.js";
 
 export type Wait<T> = { kind: "ok"; value: T } | { kind: "timeout" } | { kind: "cancelled" } | { kind: "failed"; reason: string };
 
@@ -44,6 +45,8 @@ export interface ClientOptions {
   proc: ServerProcess;
   /** initialize's processId: the server ends itself when that process is gone. Null inside the sandbox's pid namespace. */
   processId: number | null;
+  /** What the request timeouts count on (default the system's). */
+  clock?: Clock;
 }
 
 const BARRIER_METHOD = "$/yuj/sync";
@@ -68,6 +71,7 @@ export class LspClient {
   readonly server: LspServerConfig;
   readonly root: string;
   readonly proc: ServerProcess;
+  private readonly clock: Clock;
   private readonly conn: MessageConnection;
   private readonly writer: InstanceType<typeof rpc.StreamMessageWriter>;
   private readonly waiters = new Set<DiagnosticsWaiter>();
@@ -82,6 +86,7 @@ export class LspClient {
     this.server = opts.server;
     this.root = opts.root;
     this.proc = opts.proc;
+    this.clock = opts.clock ?? systemClock;
     const { child } = opts.proc;
     this.writer = new rpc.StreamMessageWriter(child.stdin!);
     this.conn = rpc.createMessageConnection(new ObservedReader(child.stdout!, (m) => this.observe(m)), this.writer);
@@ -152,10 +157,10 @@ export class LspClient {
   diagnostics(file: string, languageId: string, text: string, timeoutMs: number, signal?: AbortSignal): Promise<Wait<CheckedDiagnostics>> {
     return this.exclusive(async () => {
       const uri = pathToFileURL(file).href;
-      const deadline = Date.now() + timeoutMs;
+      const deadline = this.clock.now() + timeoutMs;
       let previous: Diagnostic[] | undefined;
       for (;;) {
-        const round = await this.publishedFor(uri, languageId, text, Math.max(1, deadline - Date.now()), signal);
+        const round = await this.publishedFor(uri, languageId, text, Math.max(1, deadline - this.clock.now()), signal);
         if (round.kind !== "ok") {
           // Out of time after a round that did answer: that answer, said to be unconfirmed.
           if (round.kind === "timeout" && previous !== undefined) return { kind: "ok", value: { diagnostics: previous, settled: false } };
@@ -248,12 +253,12 @@ export class LspClient {
       if (signal?.aborted) return resolve({ kind: "cancelled" });
       if (this.failure) return resolve({ kind: "failed", reason: this.failure });
       const finish = (w: Wait<T>) => {
-        clearTimeout(timer);
+        timer.cancel();
         signal?.removeEventListener("abort", onAbort);
         this.failListeners.delete(onFail);
         resolve(w);
       };
-      const timer = setTimeout(() => finish({ kind: "timeout" }), timeoutMs);
+      const timer = clockTimer(this.clock, timeoutMs, () => finish({ kind: "timeout" }));
       const onAbort = () => finish({ kind: "cancelled" });
       const onFail = (reason: string) => finish({ kind: "failed", reason });
       signal?.addEventListener("abort", onAbort, { once: true });

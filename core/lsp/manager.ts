@@ -150,7 +150,7 @@ export function createLspManager(opts: LspManagerOptions): LspService {
     // Inside the sandbox's pid namespace yuj's pid means nothing; outside, the
     // server watches it and ends when yuj is gone.
     const processId = proc.sandboxed ? null : process.pid;
-    const client = await LspClient.start({ server: e.server, root: e.root, proc, processId }, timeoutMs);
+    const client = await LspClient.start({ server: e.server, root: e.root, proc, processId, clock }, timeoutMs);
     if ("error" in client) await proc.stop(STOP_GRACE_MS, clock);
     return client;
   }

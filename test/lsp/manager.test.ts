@@ -58,15 +58,20 @@ describe("a configured stdio server", () => {
     expect(states(h.events, "probe")).toEqual(["starting", "ready"]);
   }, 30_000);
 
-  it("reports a server that never publishes as a timeout, after the configured time", async () => {
-    h = makeLspHarness((c) => {
-      probe(c, { silent: true });
-      c.lsp.timeout_s = 1;
-    });
+  it("reports a server that never publishes as a timeout, at [lsp].timeout_s and not before", async () => {
+    clock = fakeClock();
+    h = makeLspHarness((c) => probe(c, { silent: true }), undefined, { clock });
+    const timeoutMs = h.config.lsp.timeout_s * 1000;
     h.put({ "x.probe": "hello\n" });
-    const started = Date.now();
-    expect(await h.check("x.probe")).toMatchObject({ kind: "timeout", server: "probe" });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    let answer: Awaited<ReturnType<LspHarness["check"]>> | undefined;
+    const checking = h.check("x.probe").then((a) => (answer = a));
+    // The server answered initialize (in real time); the wait for its diagnostics has begun.
+    expect(await until(() => clock!.waiting(timeoutMs) && states(h!.events, "probe").includes("ready"))).toBe(true);
+    await clock.advance(timeoutMs - 1);
+    expect(answer).toBeUndefined();
+    await clock.advance(1);
+    await checking;
+    expect(answer).toMatchObject({ kind: "timeout", server: "probe", ms: timeoutMs });
   }, 30_000);
 
   it("reports a server that died, and starts it again on the next use", async () => {

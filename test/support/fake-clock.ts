@@ -18,6 +18,8 @@ export interface FakeClock extends Clock {
   advance(ms: number): Promise<void>;
   /** The sleeps waiting now. */
   pending(): number;
+  /** True while a sleep is due exactly `ms` from now (the wait a test is about has begun). */
+  waiting(ms: number): boolean;
   /** From now on the clock runs at real speed. */
   release(): void;
 }
@@ -64,6 +66,7 @@ export function fakeClock(start = Date.now()): FakeClock {
       await flush();
     },
     pending: () => sleepers.length,
+    waiting: (ms) => sleepers.some((s) => s.at === now + ms),
     release() {
       releasedAt = Date.now();
       for (const s of sleepers.splice(0)) void systemClock.sleep(Math.max(0, s.at - now)).then(s.wake);
