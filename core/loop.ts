@@ -8,6 +8,8 @@ import type { HistoryItem, ToolCall, ToolSpec } from "./history.js";
 import type { ActiveToolset } from "./profiles/activate.js";
 import type { Provider } from "./providers/types.js";
 import type { Services } from "./services.js";
+import { memoryKey } from "./session-memory.js";
+import { randomBytes } from "node:crypto";
 import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
@@ -92,14 +94,21 @@ export interface RunOutcome {
  */
 export type LoopInput = { userText: string } | { resumeCalls: ToolCall[] } | { continue: true };
 
+// Ids for calls the model sent without one (or with one it already used):
+// counted across the session's runs, so a run that starts in the same
+// millisecond as the last one ended never hands out its ids again, and
+// tagged per session, so two sessions sharing a folder never save two
+// calls' outputs under one name.
+const CALL_IDS = memoryKey("call ids", () => ({ tag: randomBytes(3).toString("hex"), count: 0 }));
+
 /**
  * Runs one user message to its end. `history` is the conversation so far and
  * is extended in place, so the caller keeps it for the next message.
  */
 export async function runLoop(history: HistoryItem[], input: LoopInput | string, deps: LoopDeps): Promise<RunOutcome> {
   const { emit } = deps;
-  let callCounter = 0;
-  const newCallId = () => `yc_${Date.now().toString(36)}_${(++callCounter).toString(36)}`;
+  const ids = deps.memory.of(CALL_IDS);
+  const newCallId = () => `yc_${Date.now().toString(36)}_${ids.tag}_${(++ids.count).toString(36)}`;
   const start = typeof input === "string" ? { userText: input } : input;
 
   let firstTurn = 0;

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { defaultConfig } from "../../core/config/schema.js";
 import type { CoreEvent } from "../../core/events.js";
 import { HISTORY_FILE } from "../../core/history-log.js";
@@ -76,6 +76,26 @@ describe("two sessions in one process", () => {
     expect(first).toMatch(/^\(no new output\)/);
     expect(first).not.toMatch(/polling/);
     await jobs.shutdown();
+  });
+
+  it("hand out call ids that no earlier run of the session, or another session, handed out", async () => {
+    // Frozen at one millisecond: the runs start "at once", as a queued message's run follows the last.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-01T00:00:00Z") });
+    try {
+      // The model repeats an id within its turn: yuj gives the second call one of its own.
+      const twice = { tool_calls: [{ id: "dup", name: "bash", arguments: { cmd: "echo a" } }, { id: "dup", name: "bash", arguments: { cmd: "echo b" } }] };
+      const dir = mkdtempSync(join(tmpdir(), "yuj-shared-session-"));
+      const one = open([twice, said, twice, said], { dir });
+      const other = open([twice, said], { dir });
+      await run(one, "first");
+      await run(one, "second");
+      await run(other, "third");
+      const made = [one, other].flatMap((s) => s.events.flatMap((e) => (e.type === "tool_result" && e.callId !== "dup" ? [e.callId] : [])));
+      expect(made).toHaveLength(3);
+      expect(new Set(made).size).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("leave the conversation log's writer alone when one reads the other's folder", async () => {
