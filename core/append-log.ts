@@ -65,7 +65,7 @@ export function openAppendLog(file: string): AppendLog {
 }
 
 /** Writes every byte or throws: a full disk may take part of a buffer, then refuse the rest. */
-export function writeAll(fd: number, bytes: Buffer): void {
+function writeAll(fd: number, bytes: Buffer): void {
   let offset = 0;
   while (offset < bytes.length) {
     const n = writeSync(fd, bytes, offset, bytes.length - offset);

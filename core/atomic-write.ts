@@ -34,7 +34,7 @@ export interface AtomicWriteOptions {
 }
 
 /** `.<name>.<pid>.<random>.tmp` in the target's directory. */
-export function tempNameFor(target: string, pid = process.pid): string {
+function tempNameFor(target: string, pid = process.pid): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.${pid}.${randomBytes(6).toString("hex")}.tmp`);
 }
 
