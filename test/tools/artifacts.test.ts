@@ -106,9 +106,9 @@ describe("read_artifact", () => {
   it("pages an artifact with a header naming lines, total and digest", async () => {
     await save({ filename: "notes.md", content: "a\nb\nc\nd" });
     const digest = sha("a\nb\nc\nd\n");
-    expect(await read({ path: "artifacts/notes.md" })).toEqual({ ok: true, modelText: `ARTIFACT_RESULT lines=1-4 total=4 sha256=${digest}\na\nb\nc\nd` });
-    expect((await read({ rel_path: "artifacts/notes.md", offset: 1, limit: 2, id: "notes" })).modelText).toBe(`ARTIFACT_RESULT lines=2-3 total=4 sha256=${digest}\nb\nc`);
-    expect((await read({ path: "artifacts/notes.md", offset: 4 })).modelText).toBe(`ARTIFACT_RESULT lines=none total=4 sha256=${digest}`);
+    expect(await read({ path: "artifacts/notes.md" })).toEqual({ ok: true, modelText: `ARTIFACT_RESULT lines=1-4 total=4 sha256=${digest}\na\nb\nc\nd\n` });
+    expect((await read({ rel_path: "artifacts/notes.md", offset: 1, limit: 2, id: "notes" })).modelText).toBe(`ARTIFACT_RESULT lines=2-3 total=4 sha256=${digest}\nb\nc\n`);
+    expect((await read({ path: "artifacts/notes.md", offset: 4 })).modelText).toBe(`ARTIFACT_RESULT lines=none total=4 sha256=${digest}\n`);
     expect(await read({ path: "artifacts/notes.md", offset: 5 })).toEqual({ ok: false, modelText: "offset 5 is past the end of the artifact (4 lines)" });
     expect(readArtifactSchema.safeParse({ path: "x", limit: 2001 }).success).toBe(false);
     expect(readArtifactSchema.safeParse({ path: "x", offset: -1 }).success).toBe(false);
@@ -117,7 +117,7 @@ describe("read_artifact", () => {
   it("reads a ResultRef back and checks expected_sha256", async () => {
     const ref = JSON.parse((await save({ result_type: "t", result: { ok: true } })).modelText);
     expect((await read({ rel_path: ref.rel_path, expected_sha256: ref.sha256.toUpperCase() })).modelText).toBe(
-      `ARTIFACT_RESULT lines=1-1 total=1 sha256=${ref.sha256}\n{"ok":true}`,
+      `ARTIFACT_RESULT lines=1-1 total=1 sha256=${ref.sha256}\n{"ok":true}\n`,
     );
     const wrong = "0".repeat(64);
     expect(await read({ path: ref.rel_path, expected_sha256: wrong })).toEqual({ ok: false, modelText: `artifact digest mismatch: expected ${wrong}, got ${ref.sha256}` });

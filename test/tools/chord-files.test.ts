@@ -20,21 +20,22 @@ const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`
 describe("chord read", () => {
   it("prints the header and raw LF text without a gutter", async () => {
     await t.put({ "a.txt": "one\r\ntwo\r\nthree\r\n" });
-    expect(await read({ path: "a.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-3 total=3\none\ntwo\nthree" });
+    expect(await read({ path: "a.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-3 total=3\none\ntwo\nthree\n" });
   });
 
   it("pages with 1-based offset/limit and defaults limit to 2000", async () => {
     await t.put({ "a.txt": lines(2500) });
-    expect((await read({ path: "a.txt", offset: 2, limit: 2 })).modelText).toBe("READ_RESULT lines=2-3 total=2500\nline 2\nline 3");
+    expect((await read({ path: "a.txt", offset: 2, limit: 2 })).modelText).toBe("READ_RESULT lines=2-3 total=2500\nline 2\nline 3\n");
     const all = (await read({ path: "a.txt" })).modelText;
     expect(all.split("\n")[0]).toBe("READ_RESULT lines=1-2000 total=2500");
-    expect(all.split("\n").at(-1)).toBe("line 2000");
+    expect(all.split("\n").at(-2)).toBe("line 2000");
+    expect(all.endsWith("line 2000\n")).toBe(true);
   });
 
   it("reports lines=none for an empty file and at EOF", async () => {
     await t.put({ "e.txt": "", "a.txt": lines(3) });
-    expect((await read({ path: "e.txt" })).modelText).toBe("READ_RESULT lines=none total=0");
-    expect((await read({ path: "a.txt", offset: 4 })).modelText).toBe("READ_RESULT lines=none total=3");
+    expect((await read({ path: "e.txt" })).modelText).toBe("READ_RESULT lines=none total=0\n");
+    expect((await read({ path: "a.txt", offset: 4 })).modelText).toBe("READ_RESULT lines=none total=3\n");
   });
 
   it("rejects an offset past the end with suggested_offset", async () => {
@@ -55,7 +56,9 @@ describe("chord read", () => {
     const res = await read({ path: "big.txt" });
     const [header, ...body] = res.modelText.split("\n");
     expect(header).toBe("READ_RESULT lines=1-512 total=1000 truncated=budget requested_lines=1-1000");
-    expect(Buffer.byteLength(body.join("\n"))).toBeLessThanOrEqual(51200);
+    // The shown lines fit the budget; the last line names the saved full text.
+    expect(Buffer.byteLength(body.slice(0, -1).join("\n"))).toBeLessThanOrEqual(51200);
+    expect(body.at(-1)).toMatch(/^Full output saved to .*read-result-.*\.log\. Read it with offset\/limit or grep it for the rest\.$/);
   });
 
   it("reports missing, binary, too-large files and a missing path", async () => {

@@ -48,8 +48,8 @@ const SJIS_TEXT =
 describe("chord read: UTF-8", () => {
   it("shows UTF-8, with or without a BOM, with no encoding field", async () => {
     await t.put({ "plain.txt": "héllo\nwörld\n", "bom.txt": Buffer.concat([hex("efbbbf"), Buffer.from("héllo\r\nwörld\r\n")]) });
-    expect(await read({ path: "plain.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld" });
-    expect(await read({ path: "bom.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld" });
+    expect(await read({ path: "plain.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld\n" });
+    expect(await read({ path: "bom.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld\n" });
   });
 });
 
@@ -64,17 +64,17 @@ describe("chord read: Unicode with a BOM", () => {
     await t.put({ "u.txt": bytes });
     expect(await read({ path: "u.txt" })).toEqual({
       ok: true,
-      modelText: `READ_RESULT lines=1-3 total=3 encoding="${name}"\nfirst ✓\nsecond 😀\nthird`,
+      modelText: `READ_RESULT lines=1-3 total=3 encoding="${name}"\nfirst ✓\nsecond 😀\nthird\n`,
     });
     expect(await read({ path: "u.txt", offset: 2, limit: 1 })).toEqual({
       ok: true,
-      modelText: `READ_RESULT lines=2-2 total=3 encoding="${name}"\nsecond 😀`,
+      modelText: `READ_RESULT lines=2-2 total=3 encoding="${name}"\nsecond 😀\n`,
     });
   });
 
   it("names the encoding of an empty UTF-16 file too", async () => {
     await t.put({ "empty16.txt": hex("fffe") });
-    expect(await read({ path: "empty16.txt" })).toEqual({ ok: true, modelText: 'READ_RESULT lines=none total=0 encoding="utf-16le"' });
+    expect(await read({ path: "empty16.txt" })).toEqual({ ok: true, modelText: 'READ_RESULT lines=none total=0 encoding="utf-16le"\n' });
   });
 
   it("refuses UTF-16 without a BOM, a broken surrogate or an odd length as binary", async () => {
@@ -104,12 +104,12 @@ describe("chord read: legacy CJK encodings", () => {
     ["shift_jis", SHIFT_JIS, SJIS_TEXT],
   ])("recognises %s", async (name, bytes, text) => {
     await t.put({ "cjk.txt": bytes });
-    expect(await read({ path: "cjk.txt" })).toEqual({ ok: true, modelText: `READ_RESULT lines=1-2 total=2 encoding="${name}"\n${text}` });
+    expect(await read({ path: "cjk.txt" })).toEqual({ ok: true, modelText: `READ_RESULT lines=1-2 total=2 encoding="${name}"\n${text}\n` });
   });
 
   it("normalises CRLF in a legacy file", async () => {
     await t.put({ "crlf.txt": hex("b5dad2bbd0d00d0ab5dab6fed0d00d0a") }); // 第一行\r\n第二行\r\n in GB18030
-    expect(await read({ path: "crlf.txt" })).toEqual({ ok: true, modelText: 'READ_RESULT lines=1-2 total=2 encoding="gb18030"\n第一行\n第二行' });
+    expect(await read({ path: "crlf.txt" })).toEqual({ ok: true, modelText: 'READ_RESULT lines=1-2 total=2 encoding="gb18030"\n第一行\n第二行\n' });
   });
 
   it("fails fast when the bytes do not settle on one encoding", async () => {

@@ -63,7 +63,7 @@ describe("reading a file past the size limit", () => {
     const res = await chordReadTool.run({ path: "big.txt", offset: 123_456, limit: 2 }, t.ctx);
     expect(res).toEqual({
       ok: true,
-      modelText: `READ_RESULT lines=123456-123457 total=${bigLines}\nline 123456 of the file\nline 123457 of the file`,
+      modelText: `READ_RESULT lines=123456-123457 total=${bigLines}\nline 123456 of the file\nline 123457 of the file\n`,
     });
   });
 

@@ -17,6 +17,7 @@ import { searchWithRg } from "../lib/grep/engine.js";
 import { eventCollector, eventDecoder, eventLines, JSON_FLAGS, type GrepLine } from "../lib/grep/json.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { savedOutputRoots } from "../lib/saved-output.js";
 
 export { CONTEXT_OMITTED_FOOTER } from "../lib/grep/chord-output.js";
 
@@ -51,7 +52,8 @@ async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots:
   const roots: Root[] = [];
   const failures: string[] = [];
   for (const shown of given) {
-    const where = await resolveInCwd(fs, ctx.cwd, shown);
+    // The session's saved output (a cut result, a command's log) can be searched too.
+    const where = await resolveInCwd(fs, ctx.cwd, shown, { readableRoots: savedOutputRoots(ctx.sessionDir) });
     if (!where.ok) {
       failures.push(`${shown} (${plain(where.error)})`);
       continue;

@@ -1,10 +1,13 @@
-// Chord `read` (digest §2.1): a `READ_RESULT lines=a-b total=N` header, then the
-// raw LF-normalised text with no line-number gutter. offset/limit are 1-based
-// line paging (limit defaults to 2000); the inline text is capped at
-// min(50 KiB, 60000 bytes) and a cut is reported as `truncated=budget`.
-// A complete, untruncated read is recorded for write gating. Text that is
-// not UTF-8 (BOM Unicode, GB18030, Big5, Shift-JIS) is decoded and named in
-// the header as `encoding="<name>"`; see chord-decode.ts.
+// Chord `read`: a `READ_RESULT lines=a-b total=N` header line, then the file's
+// text exactly as it is (line ends as LF, the final newline only when the
+// file has one), no line-number gutter, so the model can copy it into an
+// edit. offset/limit are 1-based line paging (limit defaults to 2000); the
+// inline text is capped at min(50 KiB, 60000 bytes). A cut is reported as
+// `truncated=budget` and the whole requested range is saved in the session,
+// named in the result (read and grep open it). A first line longer than the
+// budget still shows its prefix. A complete, untruncated read is recorded for
+// write gating. Text that is not UTF-8 (BOM Unicode, GB18030, Big5,
+// Shift-JIS) is decoded and named in the header as `encoding="<name>"`.
 
 import { z } from "zod";
 import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
@@ -14,6 +17,7 @@ import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limit
 import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
 import { noteCompleteRead, sha256 } from "../lib/chord/observations.js";
+import { saveFullOutput } from "../lib/saved-output.js";
 
 export const chordReadSchema = z.object({
   path: z.string(),
@@ -65,36 +69,67 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     }
 
     const requestedEnd = Math.min(first + limit - 1, total);
-    const picked: string[] = [];
-    let used = 0;
-    let budgetCut = false;
-    for (let n = first; n <= requestedEnd && n - first < lines.length; n++) {
-      const line = lines[n - first]!;
-      const cost = Buffer.byteLength(line, "utf8") + (picked.length ? 1 : 0);
-      if (used + cost > READ_BUDGET_BYTES) {
-        budgetCut = true;
-        if (picked.length === 0) picked.push(cutToBytes(line, READ_BUDGET_BYTES));
-        break;
-      }
-      picked.push(line);
-      used += cost;
-    }
+    const picked = withinBudget(lines, requestedEnd - first + 1);
+    const budgetCut = picked.cut;
 
-    if (picked.length === 0) {
+    if (picked.lines.length === 0) {
       if (first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
-      return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}`);
+      return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}\n`);
     }
-    const last = first + picked.length - 1;
+    const last = first + picked.lines.length - 1;
+    const reachesEnd = last === total && !budgetCut;
+    const body = exactText(picked.lines, !budgetCut && (last < total || text.finalNewline));
     let header = `READ_RESULT lines=${first}-${last} total=${total}`;
     if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
     if (encoding) header += ` encoding="${encoding}"`;
-    if (!budgetCut && first === 1 && last === total) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
-    return ok(`${header}\n${picked.join("\n")}`);
+    if (reachesEnd && first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
+    if (!budgetCut) return ok(`${header}\n${body}`);
+
+    // The whole requested range is kept in the session, where read and grep can open it.
+    const full = await windowOf(ctx, where.abs, shown, size, first, limit, READ_MAX_FILE_BYTES);
+    if (!full.ok) return ok(`${header}\n${body}`);
+    const fullEnd = first + full.lines.length - 1;
+    const saved = await saveFullOutput(
+      ctx,
+      "read-result",
+      `READ_RESULT lines=${first}-${fullEnd} total=${total}${encoding ? ` encoding="${encoding}"` : ""}\n` +
+        exactText(full.lines, fullEnd < total || full.finalNewline),
+    ).catch(() => undefined);
+    const note = saved
+      ? `Full output saved to ${saved}. Read it with offset/limit or grep it for the rest.`
+      : `Lines past ${last} were not shown; read them with offset=${last + 1}.`;
+    return ok(`${header}\n${body}${body.endsWith("\n") ? "" : "\n"}${note}`);
   },
 };
 
+/**
+ * The leading lines of the window that fit the inline budget, a newline
+ * after each counted. A first line that alone is over the budget is still
+ * shown, cut to the budget: a prefix tells the model more than nothing.
+ */
+function withinBudget(lines: readonly string[], wanted: number): { lines: string[]; cut: boolean } {
+  const picked: string[] = [];
+  let used = 0;
+  for (let i = 0; i < Math.min(wanted, lines.length); i++) {
+    const line = lines[i]!;
+    const cost = Buffer.byteLength(line, "utf8") + 1;
+    if (used + cost > READ_BUDGET_BYTES) {
+      if (picked.length === 0) picked.push(cutToBytes(line, READ_BUDGET_BYTES));
+      return { lines: picked, cut: true };
+    }
+    picked.push(line);
+    used += cost;
+  }
+  return { lines: picked, cut: lines.length < wanted };
+}
+
+/** The lines as the file holds them (LF line ends), with the last one's end only when it has one. */
+function exactText(lines: readonly string[], lastEnds: boolean): string {
+  return lines.join("\n") + (lastEnds ? "\n" : "");
+}
+
 type Window =
-  | { ok: true; lines: string[]; total: number; encoding?: string; sha256?: string }
+  | { ok: true; lines: string[]; total: number; encoding?: string; sha256?: string; finalNewline: boolean }
   | { ok: false; error: string };
 
 /**
@@ -105,7 +140,16 @@ type Window =
  * The hash is of the whole file, and only taken when the read starts at line 1
  * (only such a read can be complete).
  */
-async function windowOf(ctx: ToolContext, abs: string, shown: string, size: number, first: number, limit: number): Promise<Window> {
+async function windowOf(
+  ctx: ToolContext,
+  abs: string,
+  shown: string,
+  size: number,
+  first: number,
+  limit: number,
+  // A byte over the budget is enough to see that a line does not fit.
+  maxKeptBytes = READ_BUDGET_BYTES + 4,
+): Promise<Window> {
   const { fs } = ctx.services;
   try {
     const scan = await scanLines(fs, abs, {
@@ -113,11 +157,12 @@ async function windowOf(ctx: ToolContext, abs: string, shown: string, size: numb
       count: limit,
       toEnd: true,
       loneCrEndsLine: true,
-      // A byte over the budget is enough to see that a line does not fit.
-      maxKeptBytes: READ_BUDGET_BYTES + 4,
+      maxKeptBytes,
       hash: first === 1,
     });
-    if (scan.ok) return { ok: true, lines: scan.lines, total: scan.total!, sha256: scan.sha256 };
+    if (scan.ok) {
+      return { ok: true, lines: scan.lines, total: scan.total!, sha256: scan.sha256, finalNewline: await endsWithLineEnd(fs, abs, size) };
+    }
     if (tooLarge(size)) {
       if (scan.reason === "binary" && !unicodeBom(await head(fs, abs))) return { ok: false, error: `cannot read binary file: ${shown}` };
       return {
@@ -131,9 +176,11 @@ async function windowOf(ctx: ToolContext, abs: string, shown: string, size: numb
     const decoded = decodeForChord(bytes);
     if (!decoded.ok) return { ok: false, error: undecodableText(shown, decoded) };
     // CRLF and lone CRs alike become LF: the model always sees LF text.
-    const all = splitLines(decoded.text.replace(/\r\n?/g, "\n"));
+    const lf = decoded.text.replace(/\r\n?/g, "\n");
+    const all = splitLines(lf);
     return {
       ok: true,
+      finalNewline: lf.endsWith("\n"),
       lines: all.slice(first - 1, first - 1 + limit),
       total: all.length,
       encoding: decoded.encoding,
@@ -142,6 +189,19 @@ async function windowOf(ctx: ToolContext, abs: string, shown: string, size: numb
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${shown}` };
     return { ok: false, error: `cannot read ${shown}: ${(err as Error).message}` };
+  }
+}
+
+/** The file's last byte is a line end (LF, or the CR of a CR-only file). */
+async function endsWithLineEnd(fs: ToolContext["services"]["fs"], abs: string, size: number): Promise<boolean> {
+  if (size === 0) return false;
+  const handle = await fs.open(abs, "r");
+  try {
+    const buf = Buffer.alloc(1);
+    await handle.read(buf, 0, 1, size - 1);
+    return buf[0] === 0x0a || buf[0] === 0x0d;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -168,7 +228,7 @@ function undecodableText(shown: string, d: Exclude<ChordDecoded, { ok: true }>):
 }
 
 /** The longest prefix of `text` that fits in `max` UTF-8 bytes, cut on a character boundary. */
-function cutToBytes(text: string, max: number): string {
+export function cutToBytes(text: string, max: number): string {
   const buf = Buffer.from(text, "utf8");
   if (buf.length <= max) return text;
   let end = max;

@@ -1,15 +1,18 @@
-// Chord `read_artifact` (digest 2.5): one page of a session artifact by its
+// Chord `read_artifact`: one page of a session artifact by its
 // session-relative path (`path`, or its alias `rel_path`), e.g.
 // artifacts/report.md or a ResultRef's rel_path. offset is a 0-based count of
 // lines to skip and limit is 1..2000 lines (default 2000). The header names
 // the lines shown, the total and the sha256 of the whole artifact;
 // expected_sha256 refuses an artifact that changed since its ref was made.
+// The text is returned exactly as stored (LF line ends, the final newline
+// only when the artifact has one); a first line longer than the budget
+// still shows its prefix.
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { splitLines } from "../lib/text-file.js";
 import { ArtifactError, resolveArtifactPath, sha256Hex } from "../lib/chord/artifact-store.js";
-import { READ_BUDGET_BYTES } from "./read.js";
+import { READ_BUDGET_BYTES, cutToBytes } from "./read.js";
 
 export const ARTIFACT_READ_MAX_LINES = 2000;
 
@@ -47,7 +50,8 @@ export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
     const digest = sha256Hex(bytes);
     if (expected && expected !== digest) return fail(`artifact digest mismatch: expected ${expected}, got ${digest}`);
 
-    const lines = splitLines(bytes.toString("utf8").replace(/\r\n?/g, "\n"));
+    const lf = bytes.toString("utf8").replace(/\r\n?/g, "\n");
+    const lines = splitLines(lf);
     const total = lines.length;
     const offset = args.offset ?? 0;
     const limit = args.limit ?? ARTIFACT_READ_MAX_LINES;
@@ -55,17 +59,31 @@ export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
     const picked: string[] = [];
     let used = 0;
     let cut = false;
-    for (let n = offset; n < Math.min(offset + limit, total); n++) {
+    const end = Math.min(offset + limit, total);
+    for (let n = offset; n < end; n++) {
       const cost = Buffer.byteLength(lines[n]!) + 1;
       if (used + cost > READ_BUDGET_BYTES) {
         cut = true;
+        // A first line alone over the budget still shows its prefix.
+        if (picked.length === 0) picked.push(cutToBytes(lines[n]!, READ_BUDGET_BYTES));
         break;
       }
       picked.push(lines[n]!);
       used += cost;
     }
-    const range = picked.length ? `${offset + 1}-${offset + picked.length}` : "none";
-    const header = `ARTIFACT_RESULT lines=${range} total=${total} sha256=${digest}${cut ? " truncated=budget" : ""}`;
-    return ok(picked.length ? `${header}\n${picked.join("\n")}` : header);
+    const last = offset + picked.length;
+    const range = picked.length ? `${offset + 1}-${last}` : "none";
+    const header = `ARTIFACT_RESULT lines=${range} total=${total} sha256=${digest}${cut ? ` truncated=budget requested_lines=${offset + 1}-${end}` : ""}`;
+    if (!picked.length) return ok(`${header}\n`);
+    // The text exactly as stored: every shown line's end, the last one's only when the artifact has it.
+    const lastEnds = !cut && (last < total || lf.endsWith("\n"));
+    const body = picked.join("\n") + (lastEnds ? "\n" : "");
+    if (!cut) return ok(`${header}\n${body}`);
+    const next = picked.length === 1 && Buffer.byteLength(lines[offset]!) > READ_BUDGET_BYTES ? offset + 1 : last;
+    const rest =
+      next < total
+        ? `Lines past ${next} were not shown: read_artifact with offset=${next} continues.`
+        : "The rest of this line is longer than one read returns; search the artifact through the shell instead.";
+    return ok(`${header}\n${body}\n${rest}`);
   },
 };

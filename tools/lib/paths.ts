@@ -18,6 +18,9 @@ import type { FileSystem } from "../../core/services.js";
 import type { OwnDir } from "../../core/paths.js";
 import { tooLarge } from "./file-limits.js";
 import { ownFileRefusal } from "./own-files.js";
+import { didYouMean, echoPath } from "./path-suggest.js";
+
+export { didYouMean, echoPath };
 
 export type PathCheck =
   | { ok: true; abs: string; cwdReal: string; display: string }
@@ -31,6 +34,11 @@ export interface ResolveOptions {
    * `.yuj/`, these directories) are refused (own-files.ts).
    */
   write?: { ownDirs: readonly OwnDir[] };
+  /**
+   * Read-only tools: absolute folders outside cwd that may be opened too (the
+   * session's saved output). A path inside one is echoed absolute.
+   */
+  readableRoots?: readonly string[];
 }
 
 export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
@@ -102,6 +110,10 @@ export async function resolveInCwd(
   const escapes: PathCheck = { ok: false, error: `ERROR: path escapes cwd: ${input}` };
   const cwdAbs = path.resolve(cwd);
   const cwdReal = await fs.realpath(cwdAbs);
+  if (options.readableRoots?.length && path.isAbsolute(input) && !options.write) {
+    const saved = await inReadableRoot(fs, path.resolve(input), options.readableRoots);
+    if (saved) return { ok: true, abs: saved, cwdReal, display: saved };
+  }
 
   let target: string;
   if (path.isAbsolute(input)) {
@@ -147,27 +159,33 @@ export async function resolveInCwd(
   return { ok: true, abs: real, cwdReal, display: displayPath(cwdReal, real) };
 }
 
-/** A path as the model should see it: relative to cwd, "." for cwd itself. */
-export function displayPath(cwdReal: string, abs: string): string {
-  const rel = path.relative(cwdReal, abs);
-  return rel === "" ? "." : rel.split(path.sep).join("/");
+/**
+ * The real path of `target` when it lies inside one of `roots` (each
+ * compared by its real path too, so a link cannot lead elsewhere); undefined
+ * otherwise, and for a missing root.
+ */
+async function inReadableRoot(fs: FileSystem, target: string, roots: readonly string[]): Promise<string | undefined> {
+  let real: string;
+  try {
+    real = await realpathDeepest(fs, target);
+  } catch {
+    return undefined;
+  }
+  for (const root of roots) {
+    const rootReal = await fs.realpath(root).catch(() => undefined);
+    if (rootReal && inside(rootReal, real)) return real;
+  }
+  return undefined;
 }
 
 /**
- * The ` (did you mean '<p>'?)` suffix for a missing file: models sometimes put
- * stray `./`, `.` or `/` in front of a repository path.
+ * A path as the model should see it: relative to cwd, "." for cwd itself;
+ * absolute when it lies outside cwd (a saved output file), never `../..`.
  */
-export async function didYouMean(fs: FileSystem, cwd: string, input: string): Promise<string> {
-  const stripped = input.replace(/^[./]+/, "");
-  if (stripped === "" || stripped === input) return "";
-  const check = await resolveInCwd(fs, cwd, stripped);
-  if (!check.ok) return "";
-  try {
-    const st = await fs.stat(check.abs);
-    return st.isFile() ? ` (did you mean '${stripped}'?)` : "";
-  } catch {
-    return "";
-  }
+export function displayPath(cwdReal: string, abs: string): string {
+  const rel = path.relative(cwdReal, abs);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return abs;
+  return rel === "" ? "." : rel.split(path.sep).join("/");
 }
 
 /**
@@ -179,15 +197,19 @@ export async function locateExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"] },
+  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; readableRoots?: readonly string[] },
 ): Promise<{ ok: true; abs: string; display: string; size: number } | { ok: false; error: string }> {
-  const where = await resolveInCwd(fs, cwd, input, { forbidNewline: words.forbidNewline ?? false, ...(words.write ? { write: words.write } : {}) });
+  const where = await resolveInCwd(fs, cwd, input, {
+    forbidNewline: words.forbidNewline ?? false,
+    ...(words.write ? { write: words.write } : {}),
+    ...(words.readableRoots ? { readableRoots: words.readableRoots } : {}),
+  });
   if (!where.ok) return where;
   let st;
   try {
     st = await fs.stat(where.abs);
   } catch {
-    return { ok: false, error: `ERROR: file not found: ${input}${await didYouMean(fs, cwd, input)}` };
+    return { ok: false, error: `ERROR: file not found: ${echoPath(cwd, input, where.cwdReal)}${await didYouMean(fs, cwd, input)}` };
   }
   if (st.isDirectory()) return { ok: false, error: words.directory };
   return { ok: true, abs: where.abs, display: where.display, size: st.size };

@@ -11,6 +11,7 @@ import { grepFallback } from "../lib/grep/fallback.js";
 import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { resolveInCwd } from "../lib/paths.js";
+import { savedOutputRoots } from "../lib/saved-output.js";
 import { searchEnvelope } from "../lib/search-envelope.js";
 
 export const grepSchema = z.object({
@@ -37,7 +38,8 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     const scope = args.path ?? ".";
     const tools = ctx.config.tools;
     const { fs } = ctx.services;
-    const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope);
+    // The session's saved output (a cut result, a command's log) can be searched too.
+    const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope, { readableRoots: savedOutputRoots(ctx.sessionDir) });
     if (!where.ok) return fail(where.error);
     const exists = await fs.stat(where.abs).then(
       () => true,

@@ -9,7 +9,8 @@ import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines, type LineScan } from "../lib/line-scan.js";
-import { locateExistingFile } from "../lib/paths.js";
+import { echoPath, locateExistingFile } from "../lib/paths.js";
+import { savedOutputRoots } from "../lib/saved-output.js";
 
 export const readSchema = z.object({
   path: z.string(),
@@ -29,9 +30,11 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (offset < 0) return fail(`ERROR: offset must be >= 0, got ${offset}`);
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
-    const shown = args.path;
+    const shown = echoPath(ctx.cwd, args.path);
     const file = await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, {
       directory: `ERROR: ${shown} is a directory — use glob to list contents.`,
+      // The session's saved output (a cut result, a command's log) is readable too.
+      readableRoots: savedOutputRoots(ctx.sessionDir),
     });
     if (!file.ok) return fail(file.error);
     if (file.size === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));

@@ -4,7 +4,8 @@
 // what was meant).
 
 import type { ToolContext } from "../../../core/tool-types.js";
-import { didYouMean, resolveInCwd } from "../paths.js";
+import { didYouMean, echoPath, resolveInCwd } from "../paths.js";
+import { savedOutputRoots } from "../saved-output.js";
 import { plain } from "./observations.js";
 
 export type Located = { ok: true; abs: string; size: number } | { ok: false; error: string };
@@ -12,14 +13,16 @@ export type Located = { ok: true; abs: string; size: number } | { ok: false; err
 /** `directory` is the whole error for a directory: each tool says what to use instead. */
 export async function locateFile(ctx: ToolContext, input: string, directory: string): Promise<Located> {
   const { fs } = ctx.services;
-  const where = await resolveInCwd(fs, ctx.cwd, input);
+  // The session's saved output (a cut result, a command's log) is readable too.
+  const where = await resolveInCwd(fs, ctx.cwd, input, { readableRoots: savedOutputRoots(ctx.sessionDir) });
   if (!where.ok) return { ok: false, error: plain(where.error) };
   try {
     const st = await fs.stat(where.abs);
     if (st.isDirectory()) return { ok: false, error: directory };
     return { ok: true, abs: where.abs, size: st.size };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${input}` };
-    return { ok: false, error: `file not found: ${input}${await didYouMean(fs, ctx.cwd, input)}` };
+    const shown = echoPath(ctx.cwd, input, where.cwdReal);
+    if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${shown}` };
+    return { ok: false, error: `file not found: ${shown}${await didYouMean(fs, ctx.cwd, input)}` };
   }
 }
