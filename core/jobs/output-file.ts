@@ -4,6 +4,10 @@
 // ranges so a log of any size costs only the bytes shown.
 
 import { modelText } from "../text/escapes.js";
+import { collapseSimilarLines } from "../text/output-lines.js";
+
+/** Output up to this size is cleaned whole before it is bounded; a larger log is read only at its head and tail. */
+export const COLLAPSE_READ_LIMIT_BYTES = 1024 * 1024;
 import type { LogRange, LogReader } from "./job-log.js";
 
 const isContinuation = (b: number) => (b & 0xc0) === 0x80;
@@ -86,7 +90,15 @@ export function previewRange(log: LogReader, from: number, to: number, budget: n
   const keptBytes = parts.reduce((n, p) => n + span(p), 0);
   if (total <= budget && keptBytes === total) {
     const buf = log.read(from, to);
-    return { text: modelText(decode(buf)), headBytes: buf.length, tailBytes: 0, omittedBytes: total - buf.length, droppedBytes: 0 };
+    const text = modelText(decode(buf));
+    return { text: Buffer.byteLength(text) > budget / 2 ? collapseSimilarLines(text) : text, headBytes: buf.length, tailBytes: 0, omittedBytes: total - buf.length, droppedBytes: 0 };
+  }
+  // Cleaned before it is bounded: output that collapses (a progress log, a
+  // thousand similar download lines) into the budget is shown whole.
+  if (keptBytes === total && total <= COLLAPSE_READ_LIMIT_BYTES) {
+    const buf = log.read(from, to);
+    const text = collapseSimilarLines(modelText(decode(buf)));
+    if (Buffer.byteLength(text) <= budget) return { text, headBytes: buf.length, tailBytes: 0, omittedBytes: 0, droppedBytes: 0 };
   }
   const half = Math.max(1, Math.floor(budget / 2));
   const { head: headRange, tail: tailRange } = headAndTail(parts, half);

@@ -4,7 +4,7 @@
 // JSON yuj prints, kept terminal-safe without changing what it parses to.
 
 import stripAnsi from "strip-ansi";
-import { dropControls, safeText } from "./safe.js";
+import { safeOutput, safeText } from "./safe.js";
 
 /** Terminal formatting (colour, cursor moves, titles, hyperlinks) removed. */
 export function stripEscapes(text: string): string {
@@ -13,11 +13,12 @@ export function stripEscapes(text: string): string {
 
 /**
  * What the model reads of a program's terminal output: escape sequences
- * gone, \r\n a line end, every other control character but \n and \t
- * dropped, C1 included (so a lone \r of a redrawn line goes too).
+ * gone, \r\n a line end, a line redrawn with \r at its last state, and
+ * every other control character (NUL, backspace, BEL, C1) shown as a
+ * visible picture (␀, ␈) rather than dropped, so the model knows it is there.
  */
 export function modelText(raw: string): string {
-  return dropControls(stripAnsi(raw).replace(/\r+\n/g, "\n"));
+  return safeOutput(stripAnsi(raw));
 }
 
 const ANY_ESCAPE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?/g;

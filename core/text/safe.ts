@@ -21,6 +21,7 @@
 //   England, Scotland, Wales).
 
 import { expandTabs } from "./width.js";
+import { keepLastRedraws } from "./output-lines.js";
 
 /** Characters the rules above make visible: the controls (but \n and \t), format characters, separators, fillers. */
 const HIDDEN_CLASS = "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\p{Cf}\\p{Zl}\\p{Zp}\\u115f\\u1160\\u3164\\uffa0\\u{e0100}-\\u{e01ef}]";
@@ -61,15 +62,7 @@ export function safeText(text: string): string {
  * rules of safeText apply.
  */
 export function safeOutput(text: string): string {
-  if (!text.includes("\r")) return safeText(text);
-  const lines = text.replace(/\r\n/g, "\n").split("\n");
-  return safeText(lines.map(lastRedraw).join("\n"));
-}
-
-function lastRedraw(line: string): string {
-  if (!line.includes("\r")) return line;
-  const states = line.split("\r").filter((p) => p !== "");
-  return states[states.length - 1] ?? "";
+  return safeText(keepLastRedraws(text));
 }
 
 /** The ordinary invisible characters: a joiner inside an emoji sequence, a flag's tags. */

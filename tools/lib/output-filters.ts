@@ -1,9 +1,11 @@
 // Content-blind filters for command output (digest 1.10): they remove noise
 // that costs the model tokens without telling it anything, and never look at
-// what the command was. Each one is switched by its own [tools] flag.
+// what the command was. Each collapse is switched by its own [tools] flag.
 
 import stripAnsi from "strip-ansi";
 import type { Config } from "../../core/config/schema.js";
+import { safeOutput } from "../../core/text/safe.js";
+import { collapseSimilarLines } from "../../core/text/output-lines.js";
 
 const isBlank = (line: string) => line.trim() === "";
 
@@ -34,10 +36,23 @@ export function collapseDuplicateLines(text: string): string {
   return out.join("\n");
 }
 
-export function filterOutput(text: string, tools: Config["tools"]): string {
-  let out = text.replace(/\r\n/g, "\n");
-  if (tools.strip_ansi) out = stripAnsi(out);
+/**
+ * Output is collapsed by similarity only past this share of the size bound:
+ * shorter output is shown line for line, as the program wrote it.
+ */
+export const SIMILAR_AFTER_SHARE = 0.5;
+
+/**
+ * The model's view of command output: escape sequences stripped, redrawn
+ * lines at their last state, control characters shown (never sent raw),
+ * then the switched collapses. `bound` is the size the result must fit in;
+ * similar lines are collapsed only when the text is over half of it.
+ */
+export function filterOutput(text: string, tools: Config["tools"], bound = Number.POSITIVE_INFINITY): string {
+  let out = tools.strip_ansi ? stripAnsi(text) : text;
+  out = safeOutput(out);
   if (tools.collapse_blank_lines) out = collapseBlankLines(out);
   if (tools.collapse_duplicate_lines) out = collapseDuplicateLines(out);
+  if (tools.collapse_similar_lines && Buffer.byteLength(out) > bound * SIMILAR_AFTER_SHARE) out = collapseSimilarLines(out);
   return out;
 }

@@ -13,6 +13,11 @@ import { filterOutput } from "./output-filters.js";
 
 /** Output up to this size is shown whole (after the filters). */
 export const SINK_THRESHOLD_BYTES = 16 * 1024;
+/**
+ * Output up to this size is filtered whole before it is bounded; a larger
+ * log is only read at its head and tail.
+ */
+export const COLLAPSE_READ_LIMIT_BYTES = 1024 * 1024;
 
 /** A range of a job's log as readNew returned it. */
 export interface OutputRange {
@@ -27,8 +32,11 @@ export function sinkView(log: LogReader, range: OutputRange, tools: Config["tool
   const size = range.to - range.from;
   const parts = log.kept(range.from, range.to);
   const kept = parts.reduce((n, p) => n + p.to - p.from, 0);
-  if (size <= SINK_THRESHOLD_BYTES && kept === size) {
-    return filterOutput(text(log.read(range.from, range.to)), tools).replace(/\n+$/, "");
+  // The filters run before the bound: output that collapses (a progress log,
+  // a thousand similar download lines) into the budget is shown whole.
+  if (kept === size && size <= COLLAPSE_READ_LIMIT_BYTES) {
+    const whole = filterOutput(text(log.read(range.from, range.to)), tools, SINK_THRESHOLD_BYTES).replace(/\n+$/, "");
+    if (size <= SINK_THRESHOLD_BYTES || Buffer.byteLength(whole) <= SINK_THRESHOLD_BYTES) return whole;
   }
   const { head: headRange, tail: tailRange } = sinkEdges(parts, tools);
   const head = cleanEdge(text(log.read(headRange.from, headRange.to)), "end");
@@ -36,7 +44,8 @@ export function sinkView(log: LogReader, range: OutputRange, tools: Config["tool
   // Counted after the partial edge lines were dropped: exactly what is not shown.
   const omitted = size - Buffer.byteLength(head) - Buffer.byteLength(tail);
   const dropped = size - kept;
-  const strip = (t: string) => filterOutput(t, { ...tools, collapse_duplicate_lines: false, collapse_blank_lines: false });
+  const strip = (t: string) =>
+    filterOutput(t, { ...tools, collapse_duplicate_lines: false, collapse_blank_lines: false, collapse_similar_lines: false });
   const where = dropped
     ? `${dropped} of them dropped from the saved file, which keeps the first and the last part ([output].max_job_log_bytes); the rest is available via full_path attribute`
     : "full output available via full_path attribute";
