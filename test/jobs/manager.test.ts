@@ -90,13 +90,13 @@ describe("job manager: running commands", () => {
     expect(read.snapshot.exitCode).toBe(127);
   });
 
-  it("strips escapes and control characters from events and reads", async () => {
+  it("strips escapes and shows control characters in events and reads", async () => {
     const { manager, events } = makeHarness();
     const job = manager.start(fg(String.raw`printf '\033[31mred\033[0m\r\nbell\007 tab\there\n'`));
     await manager.wait(job.id, "exit", 5000);
-    expect((await manager.readNew(job.id)).text).toBe("red\nbell tab\there\n");
+    expect((await manager.readNew(job.id)).text).toBe("red\nbell␇ tab\there\n");
     const text = events.filter((e) => e.type === "job_output").map((e) => (e as { text: string }).text).join("");
-    expect(text).toBe("red\nbell tab\there\n");
+    expect(text).toBe("red\nbell␇ tab\there\n");
   });
 });
 

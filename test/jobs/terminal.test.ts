@@ -184,9 +184,9 @@ describe("terminal_start / terminal_io", () => {
 });
 
 describe("terminal text", () => {
-  it("strips escapes and control characters and normalises line ends", () => {
+  it("strips escapes, keeps a redraw's last state, shows control characters and normalises line ends", () => {
     expect(modelText("\x1b[?2004hbash$ ls\r\n\x1b[1;32mok\x1b[0m\r\n10%\r20%\x07\t!\n")).toBe(
-      "bash$ ls\nok\n10%20%\t!\n",
+      "bash$ ls\nok\n20%␇\t!\n",
     );
   });
 

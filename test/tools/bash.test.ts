@@ -112,7 +112,8 @@ describe("bash", () => {
     t.ctx.config.tools.collapse_blank_lines = false;
     t.ctx.config.tools.collapse_duplicate_lines = false;
     const raw = await bash("printf '\\033[31mred\\033[0m\\n\\n\\n\\n\\nx\\nx\\n'");
-    expect(raw.modelText).toBe("\u001b[31mred\u001b[0m\n\n\n\n\nx\nx");
+    // Unstripped, an escape sequence reaches the model as visible text, never raw.
+    expect(raw.modelText).toBe("␛[31mred␛[0m\n\n\n\n\nx\nx");
   });
 
   it("times out and kills the whole process group", async () => {

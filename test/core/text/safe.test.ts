@@ -65,9 +65,9 @@ describe("the variants", () => {
     expect(oneLine(" git push\n\nrm -rf ~ ")).toBe("git push ↵ rm -rf ~");
   });
 
-  it("dropControls and modelText remove instead of showing", () => {
+  it("dropControls removes; modelText keeps a redraw's last state and shows the rest", () => {
     expect(dropControls("a\x07b\x9bc\n\td")).toBe("abc\n\td");
-    expect(modelText("\x1b[1;32mok\x1b[0m\r\n10%\r20%\x07\n")).toBe("ok\n10%20%\n");
+    expect(modelText("\x1b[1;32mok\x1b[0m\r\n10%\r20%\x07\n")).toBe("ok\n20%␇\n");
   });
 });
 
