@@ -6,7 +6,8 @@ import { z } from "zod";
 import { MAX_ARGS_DEPTH, jsonNesting } from "./json-depth.js";
 
 export type Validated =
-  | { ok: true; args: Record<string, unknown> }
+  /** `notes`: what was read differently from how it was written (an old parameter name), for the result. */
+  | { ok: true; args: Record<string, unknown>; notes: string[] }
   | { ok: false; text: string };
 
 export interface ValidationOptions {
@@ -14,6 +15,8 @@ export interface ValidationOptions {
   mode: "off" | "reject";
   /** Parameter names the model was shown (after profile conditions). */
   exposed: string[];
+  /** "refuse": a parameter the schema does not declare is refused whatever the mode. */
+  undeclared?: "refuse" | "setting";
 }
 
 export function validateArgs(
@@ -51,10 +54,14 @@ export function validateArgs(
       ? { ok: false, text: rejectEnvelope(tool, [problem]) }
       : { ok: false, text: `ERROR: bad arguments for ${tool}: expected a JSON object, got ${problem.actual}` };
   }
-  const obj = value as Record<string, unknown>;
+  const declared = declaredTypes(schema);
+  // Reject mode checks the call exactly as sent; otherwise the old names
+  // models still use are read as today's, and the result says so.
+  const { args: obj, notes } =
+    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared);
 
   const problems: SchemaProblem[] = [];
-  if (opts.mode === "reject") {
+  if (opts.mode === "reject" || opts.undeclared === "refuse") {
     for (const key of Object.keys(obj)) {
       if (!opts.exposed.includes(key)) {
         problems.push({ path: `$.${key}`, rule: "additionalProperties", expected: "no such field", actual: jsonType(obj[key]) });
@@ -63,7 +70,6 @@ export function validateArgs(
   }
   const parsed = schema.safeParse(obj);
   if (!parsed.success) {
-    const declared = declaredTypes(schema);
     for (const issue of parsed.error.issues) {
       if (issue.code === "unrecognized_keys") {
         // A strict schema (ask_user) names each undeclared field, like reject mode.
@@ -79,9 +85,9 @@ export function validateArgs(
   // Reject mode and a strict schema can both name one undeclared field.
   const seen = new Set<string>();
   problems.splice(0, problems.length, ...problems.filter((p) => !seen.has(`${p.path}|${p.rule}`) && seen.add(`${p.path}|${p.rule}`)));
-  if (problems.length === 0) return { ok: true, args: parsed.data as Record<string, unknown> };
+  if (problems.length === 0) return { ok: true, args: parsed.data as Record<string, unknown>, notes };
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
-  const lines = problems.map((p) => `${p.path.replace(/^\$\.?/, "") || "(arguments)"}: ${plain(p)}`);
+  const lines = problems.map((p) => plain(p, opts.exposed));
   return { ok: false, text: `ERROR: bad arguments for ${tool}: ${lines.join("; ")}` };
 }
 
@@ -105,10 +111,18 @@ function describeIssue(
       const expected = declared(issue.path) ?? (issue.expected === "int" ? "integer" : issue.expected);
       return { path, rule: actual === "missing" ? "required" : "type", expected, actual };
     }
+    case "invalid_union": {
+      // Several accepted shapes (a string or an array of them). A value of one
+      // of them that breaks that shape's own rule (an empty list) is named by it.
+      const matched = actual === "missing" ? undefined : issue.errors.find((b) => b.length && !b.some((i) => i.code === "invalid_type" && i.path.length === 0));
+      if (matched) return describeIssue({ ...matched[0]!, path: [...issue.path, ...matched[0]!.path] } as z.core.$ZodIssue, root, declared);
+      const expected = declared(issue.path) ?? "one of the declared types";
+      return { path, rule: actual === "missing" ? "required" : "type", expected, actual };
+    }
     case "too_small":
-      return { path, rule: "minimum", expected: `>= ${String(issue.minimum)}`, actual };
+      return { path, rule: sizeRule("min", issue.origin), expected: `>= ${String(issue.minimum)}`, actual };
     case "too_big":
-      return { path, rule: "maximum", expected: `<= ${String(issue.maximum)}`, actual };
+      return { path, rule: sizeRule("max", issue.origin), expected: `<= ${String(issue.maximum)}`, actual };
     case "invalid_value":
       return { path, rule: "enum", expected: issue.values.map((v) => JSON.stringify(v)).join(" | "), actual };
     case "unrecognized_keys":
@@ -118,11 +132,75 @@ function describeIssue(
   }
 }
 
-function plain(p: SchemaProblem): string {
-  if (p.rule === "required") return `required (${p.expected})`;
-  if (p.rule === "type") return `expected ${p.expected}, got ${p.actual}`;
-  if (p.rule === "additionalProperties") return "not a parameter of this tool";
-  return `expected ${p.expected}, got ${p.actual}`;
+/** The JSON Schema keyword of a size bound: minLength for a string, minItems for an array, minimum for a number. */
+function sizeRule(side: "min" | "max", origin: string): string {
+  if (origin === "string") return `${side}Length`;
+  if (origin === "array" || origin === "set") return `${side}Items`;
+  if (origin === "object") return `${side}Properties`;
+  return side === "min" ? "minimum" : "maximum";
+}
+
+/** One problem in words for a model: what is wrong and what the tool takes instead. */
+function plain(p: SchemaProblem, exposed: readonly string[]): string {
+  const name = p.path.replace(/^\$\.?/, "") || "(arguments)";
+  const bound = p.expected.replace(/^[<>]= /, "");
+  switch (p.rule) {
+    case "required":
+      return `${name} is required (${p.expected})`;
+    case "additionalProperties": {
+      const key = name.split(".").at(-1)!;
+      const close = exposed.find((e) => e.toLowerCase().replace(/_/g, "") === key.toLowerCase().replace(/_/g, ""));
+      return (
+        `unknown parameter "${key}"${close ? ` (did you mean "${close}"?)` : ""}; ` +
+        `accepted parameters: ${exposed.length ? exposed.join(", ") : "none"}`
+      );
+    }
+    case "minLength":
+      return `${name} must be at least ${bound} character${bound === "1" ? "" : "s"} long`;
+    case "maxLength":
+      return `${name} must be at most ${bound} characters long`;
+    case "minItems":
+      return `${name} must list at least ${bound} item${bound === "1" ? "" : "s"}`;
+    case "maxItems":
+      return `${name} must list at most ${bound} items`;
+    default:
+      return `${name}: expected ${p.expected}, got ${p.actual}`;
+  }
+}
+
+/** Old parameter names models still send, read as the name the tool uses now. */
+const ALIASES: ReadonlyArray<{ from: string; to: string }> = [
+  { from: "filePath", to: "path" },
+  { from: "file_path", to: "path" },
+  { from: "pattern", to: "patterns" },
+];
+
+/**
+ * The arguments with each old name moved to its current one (when the tool
+ * shows the current name, not the old one, and the call has not given both)
+ * and a bare string put in a list where the schema declares only an array.
+ */
+function readAliases(
+  tool: string,
+  given: Record<string, unknown>,
+  exposed: readonly string[],
+  declared: (path: PropertyKey[]) => string | undefined,
+): { args: Record<string, unknown>; notes: string[] } {
+  const args = { ...given };
+  const notes: string[] = [];
+  for (const { from, to } of ALIASES) {
+    if (!(from in args) || exposed.includes(from) || !exposed.includes(to) || to in args) continue;
+    args[to] = args[from];
+    delete args[from];
+    notes.push(`Note: ${tool} has no parameter "${from}"; it was read as "${to}".`);
+  }
+  for (const key of exposed) {
+    if (typeof args[key] === "string" && declared([key]) === "array") {
+      args[key] = [args[key]];
+      notes.push(`Note: ${key} takes a list; the single value was read as a list of one.`);
+    }
+  }
+  return { args, notes };
 }
 
 function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
@@ -158,10 +236,20 @@ function declaredTypes(schema: z.ZodObject): (path: PropertyKey[]) => string | u
       const n = node as { properties?: Record<string, unknown>; items?: unknown };
       node = typeof key === "number" ? n.items : n.properties?.[String(key)];
     }
-    const type = (node as { type?: unknown } | undefined)?.type;
-    if (typeof type === "string") return type;
-    return Array.isArray(type) && type.every((t) => typeof t === "string") ? type.join(" | ") : undefined;
+    return typeName(node);
   };
+}
+
+/** A JSON Schema node's type as a model reads it: `string`, `string | array`; undefined when it has none. */
+function typeName(node: unknown): string | undefined {
+  const n = node as { type?: unknown; anyOf?: unknown[] } | undefined;
+  if (typeof n?.type === "string") return n.type;
+  if (Array.isArray(n?.type) && n.type.every((t) => typeof t === "string")) return n.type.join(" | ");
+  if (Array.isArray(n?.anyOf)) {
+    const parts = n.anyOf.map(typeName);
+    return parts.every((t): t is string => t !== undefined) ? [...new Set(parts)].join(" | ") : undefined;
+  }
+  return undefined;
 }
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {

@@ -50,7 +50,7 @@ export interface DispatchDeps {
 }
 
 export type PreparedCall =
-  | { ready: true; call: ToolCall; tool: ActiveTool; args: Record<string, unknown> }
+  | { ready: true; call: ToolCall; tool: ActiveTool; args: Record<string, unknown>; notes?: string[] }
   | { ready: false; call: ToolCall; text: string };
 
 export interface CallOutcome {
@@ -89,10 +89,10 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
   const checked = validateArgs(call.name, call.args, tool.handler.schema, {
     mode: config.tools.schema_validation,
     exposed,
+    undeclared: toolset.profile.undeclaredParams,
   });
-  return checked.ok
-    ? { ready: true, call, tool, args: checked.args }
-    : { ready: false, call, text: checked.text };
+  if (!checked.ok) return { ready: false, call, text: checked.text };
+  return { ready: true, call, tool, args: checked.args, ...(checked.notes.length ? { notes: checked.notes } : {}) };
 }
 
 export function isReadOnly(p: PreparedCall): boolean {
@@ -186,13 +186,19 @@ async function runHandler(
   }
   try {
     const result = await p.tool.handler.run(p.args, ctx);
-    if (!deferred || deps.signal.aborted) return result;
+    if (!deferred || deps.signal.aborted) return withNotes(result, p.notes);
     const { ask: _gone, ...paused } = ctx;
-    return await p.tool.handler.run(p.args, { ...paused, pauseForAnswer: true });
+    return withNotes(await p.tool.handler.run(p.args, { ...paused, pauseForAnswer: true }), p.notes);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { ok: false, modelText: `ERROR: ${p.call.name} failed: ${message}` };
   }
+}
+
+/** The result with the validator's notes (an old parameter name read as today's) in front of what the model reads. */
+function withNotes(result: ToolResult, notes: readonly string[] | undefined): ToolResult {
+  if (!notes?.length) return result;
+  return { ...result, modelText: `${notes.join("\n")}\n${result.modelText}` };
 }
 
 /** Bounds the texts and returns the outcome, with the tool_result event it will report. */

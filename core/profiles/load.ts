@@ -17,6 +17,9 @@ const profileFileSchema = z.strictObject({
     name: z.string().min(1),
     description: z.string().default(""),
     edit_format: z.enum(EDIT_FORMATS).default("exact"),
+    // A parameter the schema does not declare: "refuse" always refuses the
+    // call; "setting" follows [tools].schema_validation (refused only under reject).
+    undeclared_params: z.enum(["refuse", "setting"]).default("setting"),
   }),
   capacity: z
     .strictObject({
@@ -39,6 +42,8 @@ export interface Profile {
   description: string;
   dir: string;
   editFormat: (typeof EDIT_FORMATS)[number];
+  /** How a call naming a parameter the schema does not declare is met. */
+  undeclaredParams: "refuse" | "setting";
   maxTools: number;
   /** The order in which enabled tools claim the max_tools places (cap.ts). */
   capOrder: CapGroup[];
@@ -69,6 +74,7 @@ export function loadProfile(profilesRoot: string, name: string): Profile {
     description: meta.profile.description,
     dir,
     editFormat: meta.profile.edit_format,
+    undeclaredParams: meta.profile.undeclared_params,
     maxTools: meta.capacity.max_tools,
     capOrder: meta.capacity.keep,
     tools,

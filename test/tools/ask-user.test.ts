@@ -39,7 +39,7 @@ describe("ask_user", () => {
     const call = (args: string) => prepareCall({ id: "c", name: "ask_user", args }, ts, config);
     expect(call('{"question":"Which DB?"}').ready).toBe(true);
     const extra = call('{"question":"Which DB?","urgent":true}');
-    expect(extra.ready === false && extra.text).toBe("ERROR: bad arguments for ask_user: urgent: not a parameter of this tool");
+    expect(extra.ready === false && extra.text).toBe('ERROR: bad arguments for ask_user: unknown parameter "urgent"; accepted parameters: question');
     const empty = call('{"question":"  "}');
     expect(empty.ready).toBe(false);
   });

@@ -13,6 +13,7 @@ import { atomicWrite } from "../../core/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "../lib/chord/observations.js";
+import { directoryTargetError } from "../lib/paths.js";
 
 export const chordWriteSchema = z.object({
   path: z.string(),
@@ -25,6 +26,8 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
   readOnly: false,
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
+    const asDir = directoryTargetError(args.path);
+    if (asDir) return fail(asDir);
     const { fs } = ctx.services;
     const shown = args.path;
     const where = await resolveNoFollow(fs, ctx.cwd, args.path, ctx.services.ownDirs);

@@ -234,3 +234,14 @@ export async function readExistingFile(
     return { ok: false, error: `ERROR: cannot ${words.verb} ${input}: ${(err as Error).message}` };
   }
 }
+
+/**
+ * The refusal for a write target written as a directory (`out/`): the file
+ * would otherwise land as a file named like the folder, or fail deep inside
+ * the write. "" when the path names a file.
+ */
+export function directoryTargetError(input: string): string {
+  if (!/[/\\]$/.test(input)) return "";
+  const dir = input.replace(/[/\\]+$/, "");
+  return `path ${input} ends with /, so it names a directory; give the file's name (e.g. ${dir ? `${dir}/` : ""}file.txt)`;
+}

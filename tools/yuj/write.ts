@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
-import { resolveInCwd } from "../lib/paths.js";
+import { directoryTargetError, resolveInCwd } from "../lib/paths.js";
 
 export const writeSchema = z.object({
   path: z.string(),
@@ -17,6 +17,8 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
   readOnly: false,
   async run(args, ctx) {
     const { fs } = ctx.services;
+    const asDir = directoryTargetError(args.path);
+    if (asDir) return fail(`ERROR: ${asDir}`);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs } });
     if (!where.ok) return fail(where.error);
 
