@@ -117,6 +117,57 @@ function bmp8(): Buffer {
   return Buffer.concat([fileHeader(62 + 4, 62), infoHeader(40, 2, 1, 8, 0, 2), palette, row]);
 }
 
+/** The palette shared by the RLE pictures: 0 black, 1 red, 2 green, 3 blue. */
+const RLE_PALETTE = Buffer.from([0, 0, 0, 0, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0]);
+
+/**
+ * 5x2, 8-bit RLE. Bottom row: a run of two red, then three literal pixels
+ * (green, blue, red; padded to an even byte count). Top row: a run of two
+ * blue, then the row ends early, so its last three pixels are never set.
+ */
+function bmpRle8(): Buffer {
+  const data = Buffer.from([2, 1, 0, 3, 2, 3, 1, 0, 0, 0, 2, 3, 0, 0, 0, 1]);
+  const offset = 14 + 40 + RLE_PALETTE.length;
+  return Buffer.concat([fileHeader(offset + data.length, offset), infoHeader(40, 5, 2, 8, 1, 4), RLE_PALETTE, data]);
+}
+
+/**
+ * 4x2, 4-bit RLE. Bottom row: a run of four alternating red/green (0x12).
+ * Top row: three literal pixels (blue, black, red: 0x30 0x10, two bytes, an
+ * even count), then a run of one green.
+ */
+function bmpRle4(): Buffer {
+  const data = Buffer.from([4, 0x12, 0, 0, 0, 3, 0x30, 0x10, 1, 0x22, 0, 0, 0, 1]);
+  const offset = 14 + 40 + RLE_PALETTE.length;
+  return Buffer.concat([fileHeader(offset + data.length, offset), infoHeader(40, 4, 2, 4, 2, 4), RLE_PALETTE, data]);
+}
+
+describe("view_image decodes run-length-compressed BMP", () => {
+  const red = [255, 0, 0, 255];
+  const green = [0, 255, 0, 255];
+  const blue = [0, 0, 255, 255];
+  const black = [0, 0, 0, 255];
+  const unset = [0, 0, 0, 0];
+
+  it("RLE8: runs, literal pixels, and pixels a short row leaves transparent", async () => {
+    await t.put({ "rle8.bmp": bmpRle8() });
+    const res = await view("rle8.bmp");
+    const { meta, pixel } = await attached(res);
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 5, 2]);
+    expect([0, 1, 2, 3, 4].map((x) => pixel(x, 1))).toEqual([red, red, green, blue, red]);
+    expect([0, 1, 2, 3, 4].map((x) => pixel(x, 0))).toEqual([blue, blue, unset, unset, unset]);
+    expect(res.modelText).toContain("source: BMP 5x2");
+  });
+
+  it("RLE4: runs alternate the two indexes of their byte, literals are padded to even bytes", async () => {
+    await t.put({ "rle4.bmp": bmpRle4() });
+    const { info, pixel } = await attached(await view("rle4.bmp"));
+    expect(info.channels).toBe(3);
+    expect([0, 1, 2, 3].map((x) => pixel(x, 1))).toEqual([red, green, red, green].map((c) => c.slice(0, 3)));
+    expect([0, 1, 2, 3].map((x) => pixel(x, 0))).toEqual([blue, black, red, green].map((c) => c.slice(0, 3)));
+  });
+});
+
 describe("view_image loads and normalises", () => {
   it("scales a 3000x1500 PNG with alpha to 2000x1000 and keeps it PNG with alpha", async () => {
     await t.put({ "shot.png": await solid(3000, 1500, { r: 10, g: 200, b: 30, alpha: 0.5 }).png().toBuffer() });

@@ -5,6 +5,8 @@
 // sharp (native libvips) and bmp-ts are imported only here and only when an
 // image is actually viewed, so start-up never loads a native module.
 
+import { BI_RLE4, BI_RLE8, decodeRleBmp } from "./bmp-rle.js";
+
 export type SourceFormat = "png" | "jpeg" | "webp" | "gif" | "bmp" | "tiff";
 
 export type Sniffed =
@@ -178,14 +180,14 @@ function usesAlpha(rgba: Buffer): boolean {
  * BMP through bmp-ts, to RGBA. bmp-ts's `toRGBA` option is ignored by its
  * palette (1/4/8-bit) decoders, so it is left off: every non-RLE depth then
  * comes out as A,B,G,R, which is reordered here. Its RLE decoders misplace
- * bytes in either mode, so RLE files are refused. Alpha is real only for
+ * bytes in either mode, so RLE files are decoded by bmp-rle.ts. Alpha is real only for
  * 16/32-bit (bmp-ts gives 255 there when the file has no alpha mask); lower
  * depths get 0, and a 32-bit file whose alpha is 0 everywhere is an old
  * writer's "unused" byte, so both count as opaque.
  */
 async function decodeBmp(bytes: Buffer): Promise<{ width: number; height: number; data: Buffer }> {
   const compression = bytes.length >= 34 ? bytes.readUInt32LE(30) : 0;
-  if (compression === 1 || compression === 2) throw new Error("RLE-compressed BMP files are not supported; convert it to PNG first");
+  if (compression === BI_RLE8 || compression === BI_RLE4) return decodeRleBmp(bytes);
   const bmp = await import("bmp-ts");
   const decoded = bmp.decode(bytes);
   const { width, height, data: abgr } = decoded;
