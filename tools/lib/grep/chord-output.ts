@@ -51,6 +51,19 @@ export interface ShownMatches {
   capped: boolean;
 }
 
+/** Index after the run of context lines from `start` that leads, line after line in one file, to a match. */
+function leadingRunEnd(lines: readonly GrepLine[], start: number): number {
+  let end = start;
+  while (end < lines.length && !lines[end]!.match && lines[end]!.file === lines[start]!.file) end++;
+  return end;
+}
+
+function leadingBytes(lines: readonly GrepLine[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n += bytesOf(`| ${quotePath(lines[i]!.file)}-${lines[i]!.n}-${shorten(lines[i]!.text)}`);
+  return n;
+}
+
 /** The lines (with `context` > 0, context lines too) within the cap and the budget. */
 export function budgetedMatches(lines: readonly GrepLine[], context: number): ShownMatches {
   const reserveAfter = reservations(lines);
@@ -61,9 +74,11 @@ export function budgetedMatches(lines: readonly GrepLine[], context: number): Sh
   let capped = false;
   let withContext = context > 0;
   let contextOmitted = false;
+  let lastMatch: GrepLine | undefined;
   for (const [i, l] of lines.entries()) {
     const file = quotePath(l.file);
     if (l.match) {
+      lastMatch = l;
       const text = `${file}:${l.n}:${l.text}`;
       if (shown.length === GREP_MAX_MATCHES || bytes + bytesOf(text) > GREP_MAX_BYTES) {
         capped = true;
@@ -75,6 +90,13 @@ export function budgetedMatches(lines: readonly GrepLine[], context: number): Sh
       continue;
     }
     const text = `| ${file}-${l.n}-${shorten(l.text)}`;
+    // Only the window in flight (the lines after a shown match) may end early:
+    // the lines before the next match are shown whole or not at all.
+    const trailing = lastMatch !== undefined && lastMatch.file === l.file && l.n > lastMatch.n && l.n - lastMatch.n <= context;
+    if (withContext && !trailing) {
+      const end = leadingRunEnd(lines, i);
+      if (bytes + leadingBytes(lines, i, end) + reserve(end - 1) > GREP_MAX_BYTES) withContext = false;
+    }
     if (withContext && bytes + bytesOf(text) + reserve(i) > GREP_MAX_BYTES) withContext = false;
     if (!withContext) {
       contextOmitted = true;
