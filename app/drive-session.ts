@@ -36,7 +36,15 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
   const { session, record } = x;
   const operator = createOperator({ emit: session.emit, attached: x.attached });
   // Built before the resume repairs: the gate takes the recorded approval answer.
-  const gate = buildGate({ resolved: x.resolved, state: record.state, emit: session.emit, cwd: x.cwd, args: x.args, approver: operator.approver });
+  const gate = buildGate({
+    resolved: x.resolved,
+    state: record.state,
+    emit: session.emit,
+    cwd: x.cwd,
+    args: x.args,
+    approver: operator.approver,
+    sessionDir: session.dir,
+  });
   const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask });
   const controller = createSessionController({
     record,

@@ -15,6 +15,8 @@ import type { Guard } from "../core/guards/types.js";
 import type { SessionState } from "../core/session-state.js";
 import type { ParsedArgs } from "./args.js";
 import type { Resolved } from "./session.js";
+import { escapeGlob } from "../core/permissions/glob.js";
+import { savedOutputRoots } from "../tools/lib/saved-output.js";
 
 export interface GateSetup {
   resolved: Resolved;
@@ -24,14 +26,29 @@ export interface GateSetup {
   args: ParsedArgs;
   /** Who answers an ask: the operator, or nobody (the run pauses). */
   approver: Approver;
+  /** The session's folder: its saved output may always be read back. */
+  sessionDir?: string;
 }
 
-export function sessionRulesFor(resolved: Resolved): Rule[] {
+export function sessionRulesFor(resolved: Resolved, sessionDir?: string): Rule[] {
   const profileRules = existsSync(join(resolved.toolset.profile.dir, "permissions.toml"))
     ? loadProfileRules(resolved.toolset.profile.dir)
     : [];
   const userRules = resolved.config.permissions.rules.map((r) => ({ ...r, source: "config" }));
-  return [...profileRules, ...userRules];
+  return [...profileRules, ...savedOutputRules(sessionDir), ...userRules];
+}
+
+/**
+ * Reading the session's saved output (a cut result, a command's log) is
+ * always allowed: it is what a result told the model to read. After the
+ * baseline (which asks about paths outside the project), before the user's
+ * rules (which may still deny it).
+ */
+export function savedOutputRules(sessionDir: string | undefined): Rule[] {
+  if (!sessionDir) return [];
+  return savedOutputRoots(sessionDir).flatMap((root) =>
+    ["read", "grep"].map((tool) => ({ tool, pattern: `${escapeGlob(root)}/*`, action: "allow" as const, source: "session" })),
+  );
 }
 
 export function surfaceOf(resolved: Resolved): "yuj" | "chord" {
@@ -68,7 +85,7 @@ export function buildGate(setup: GateSetup): PermissionGate {
   if (state.answer && first) preAnswered.set(first.id, state.answer);
   return createPermissionGate({
     cwd: setup.cwd,
-    rules: sessionRulesFor(resolved),
+    rules: sessionRulesFor(resolved, setup.sessionDir),
     sessionRules: state.sessionRules,
     policy: policyFor(resolved, setup.args),
     approver: setup.approver,

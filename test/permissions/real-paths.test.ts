@@ -101,6 +101,8 @@ describe.each<[Surface]>([["yuj"], ["chord"], ["chord-patch"]])("%s surface: eve
   it("control: without the rules, each name reads the secret file", async () => {
     const cwd = project();
     for (const p of aliases(cwd)) {
+      // Chord takes an absolute path where it is: `/secret.txt` is not the project's file there.
+      if (surface !== "yuj" && p.startsWith("/") && !p.startsWith(cwd)) continue;
       const out = await run(surface, cwd, undefined, readTool, { path: p });
       expect(out.modelText, p).toContain(contentOf(p));
     }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordReadTool } from "../../tools/chord/read.js";
 import { chordGrepTool } from "../../tools/chord/grep.js";
 import { readArtifactTool } from "../../tools/chord/read_artifact.js";
+import { readTool } from "../../tools/yuj/read.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -65,9 +66,12 @@ describe("chord read returns the text exactly", () => {
     expect(await read({ path: saved, offset: 1201, limit: 2 })).toEqual({ ok: true, modelText: `READ_RESULT lines=1201-1201 total=1201\n${line}\n` });
     await fsp.appendFile(saved, "needle at the end\n");
     expect(await chordGrepTool.run({ pattern: "needle", paths: [saved] }, t.ctx)).toEqual({ ok: true, modelText: `${saved}:1202:needle at the end` });
-    // Outside the saved-output folders, a path out of the project stays refused.
+    // Yuj's read opens nothing else outside the project.
     await fsp.writeFile(path.join(t.ctx.sessionDir, "other.txt"), "x");
-    expect((await read({ path: path.join(t.ctx.sessionDir, "other.txt") })).ok).toBe(false);
+    expect(await readTool.run({ path: path.join(t.ctx.sessionDir, "other.txt") }, t.ctx)).toEqual({
+      ok: false,
+      modelText: `ERROR: path escapes cwd: ${path.join(t.ctx.sessionDir, "other.txt")}`,
+    });
   });
 });
 

@@ -320,7 +320,12 @@ describe("view_image refuses", () => {
       modelText: "not a supported image: notes.txt (expected PNG, JPEG, WebP, GIF, BMP or TIFF; use read for text files)",
     });
     expect(await view(" ")).toEqual({ ok: false, modelText: "path is required" });
-    expect(await view("/etc/passwd")).toEqual({ ok: false, modelText: "path escapes cwd: /etc/passwd" });
+    // A path outside the project is resolved (the permission rules ask about it); a device never is.
+    expect(await view("/etc/passwd")).toEqual({
+      ok: false,
+      modelText: "not a supported image: /etc/passwd (expected PNG, JPEG, WebP, GIF, BMP or TIFF; use read for text files)",
+    });
+    expect(await view("/dev/stdin")).toEqual({ ok: false, modelText: "blocked device path: /dev/stdin (file tools read and write regular files only)" });
   });
 
   it("a damaged image, naming its format", async () => {

@@ -6,6 +6,7 @@
 
 import { readlink } from "node:fs/promises";
 import { z } from "zod";
+import { chordPaths } from "../lib/file-access.js";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { backupBytes, backupFile, forget, resolveNoFollow } from "../lib/chord/observations.js";
 
@@ -33,7 +34,7 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
 
     const targets: Target[] = [];
     for (const shown of inputs) {
-      const where = await resolveNoFollow(fs, ctx.cwd, shown, ctx.services.ownDirs);
+      const where = await resolveNoFollow(fs, ctx.cwd, shown, ctx.services.ownDirs, chordPaths(ctx, "write"));
       if (!where.ok) return fail(`nothing deleted: ${where.error}`);
       if (targets.some((t) => t.abs === where.abs)) continue;
       const st = await fs.lstat(where.abs).catch(() => undefined);

@@ -14,6 +14,7 @@ import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMean, echoPath, resolveInCwd } from "../lib/paths.js";
+import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
@@ -39,7 +40,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     if (args.old_string === args.new_string) return fail("old_string and new_string are identical; nothing to change");
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
-    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs } });
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...chordPaths(ctx, "write") });
     if (!where.ok) return fail(plain(where.error));
 
     let bytes: Uint8Array;

@@ -10,6 +10,7 @@ import { walkFiles } from "../lib/walk-files.js";
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { plain } from "../lib/chord/observations.js";
 
 export const chordGlobSchema = z.object({
@@ -38,8 +39,9 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     if (absolute) return fail(`glob patterns are relative to path; got absolute pattern ${absolute} (pass the directory as path)`);
 
     const base = args.path?.trim() ? args.path : ".";
-    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, base);
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, base, yujPaths(ctx, "write"));
     if (!where.ok) return fail(plain(where.error));
+    const hiddenFrom = searchHidden(ctx, where.cwdReal);
     const st = await ctx.services.fs.stat(where.abs).catch(() => undefined);
     if (!st) return fail(`path not found: ${base}`);
     if (!st.isDirectory()) return fail(`path is not a directory: ${base}`);
@@ -54,7 +56,7 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     const matches = files
       .filter((rel) => matchers.some((m) => m.match(rel)))
       .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
-      .filter((shown) => !ctx.hiddenByRules?.(shown))
+      .filter((shown) => !hiddenFrom?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (matches.length === 0) return ok(NO_FILES);
 

@@ -17,7 +17,7 @@ import { searchWithRg } from "../lib/grep/engine.js";
 import { eventCollector, eventDecoder, eventLines, JSON_FLAGS, type GrepLine } from "../lib/grep/json.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
-import { savedOutputRoots } from "../lib/saved-output.js";
+import { searchHidden, yujPaths } from "../lib/file-access.js";
 
 export { CONTEXT_OMITTED_FOOTER } from "../lib/grep/chord-output.js";
 
@@ -52,8 +52,9 @@ async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots:
   const roots: Root[] = [];
   const failures: string[] = [];
   for (const shown of given) {
-    // The session's saved output (a cut result, a command's log) can be searched too.
-    const where = await resolveInCwd(fs, ctx.cwd, shown, { readableRoots: savedOutputRoots(ctx.sessionDir) });
+    // The session's saved output (a cut result, a command's log) can be searched too; hidden paths cannot.
+    // Paths outside the project stay refused: grep's permission rules match its pattern, not its paths.
+    const where = await resolveInCwd(fs, ctx.cwd, shown, yujPaths(ctx, "read"));
     if (!where.ok) {
       failures.push(`${shown} (${plain(where.error)})`);
       continue;
@@ -75,12 +76,13 @@ async function searchRoots(ctx: ToolContext, rg: string, args: Args, roots: Root
   const all: GrepLine[] = [];
   let matches = 0;
   const timeout = ctx.config.tools.grep_timeout;
+  const hiddenFrom = searchHidden(ctx, roots[0]?.cwdReal ?? ctx.cwd);
   for (const root of roots) {
     const cwd = root.dir ? root.abs : path.dirname(root.abs);
     const shownPath = (key: Buffer) => displayPath(root.cwdReal, path.resolve(cwd, key.toString("utf8")));
     const events = eventCollector({
       wanted: Math.max(0, GREP_MAX_MATCHES + 1 - matches),
-      hidden: (key) => ctx.hiddenByRules?.(shownPath(key)) === true,
+      hidden: (key) => hiddenFrom?.(shownPath(key)) === true,
     });
     const res = await searchWithRg(ctx, {
       rg,

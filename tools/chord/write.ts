@@ -14,6 +14,7 @@ import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "../lib/chord/observations.js";
 import { directoryTargetError } from "../lib/paths.js";
+import { chordPaths } from "../lib/file-access.js";
 
 export const chordWriteSchema = z.object({
   path: z.string(),
@@ -30,7 +31,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     if (asDir) return fail(asDir);
     const { fs } = ctx.services;
     const shown = args.path;
-    const where = await resolveNoFollow(fs, ctx.cwd, args.path, ctx.services.ownDirs);
+    const where = await resolveNoFollow(fs, ctx.cwd, args.path, ctx.services.ownDirs, chordPaths(ctx, "write"));
     if (!where.ok) return fail(where.error);
 
     const st = await fs.lstat(where.abs).catch(() => undefined);

@@ -39,6 +39,14 @@ export interface ResolveOptions {
    * session's saved output). A path inside one is echoed absolute.
    */
   readableRoots?: readonly string[];
+  /**
+   * Chord's local-path handling: `~` is the home directory, and a path
+   * outside the project is resolved where it is (the permission rules decide
+   * about it) instead of being refused. Device paths stay refused.
+   */
+  outside?: { home: string };
+  /** Real paths no file tool opens ([sandbox].unreadable_paths, resolved): a directory covers what is inside it. */
+  hidden?: readonly { path: string; kind: "file" | "dir" }[];
 }
 
 export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
@@ -114,6 +122,7 @@ export async function resolveInCwd(
     const saved = await inReadableRoot(fs, path.resolve(input), options.readableRoots);
     if (saved) return { ok: true, abs: saved, cwdReal, display: saved };
   }
+  if (options.outside) return resolveAnywhere(fs, input, cwdAbs, cwdReal, options, options.outside.home);
 
   let target: string;
   if (path.isAbsolute(input)) {
@@ -142,7 +151,55 @@ export async function resolveInCwd(
   }
   if (!inside(cwdReal, real)) return escapes;
   if (SPECIAL_ROOTS.some((root) => inside(root, real) && !inside(root, cwdReal))) return escapes;
+  return finishCheck(fs, input, cwdAbs, cwdReal, target, real, options);
+}
+
+/**
+ * Chord's local paths: `~` expanded, and a path outside the project taken
+ * where it is (absolute when shown); the rules that hold inside the project
+ * (no `.git`, no device, no hidden path, none of yuj's own files to change) still do.
+ */
+async function resolveAnywhere(
+  fs: FileSystem,
+  input: string,
+  cwdAbs: string,
+  cwdReal: string,
+  options: ResolveOptions,
+  home: string,
+): Promise<PathCheck> {
+  const expanded = input === "~" || input.startsWith("~/") ? path.join(home, input.slice(1)) : input;
+  const target = path.resolve(cwdAbs, expanded);
+  let real: string;
+  try {
+    real = await realpathDeepest(fs, target);
+  } catch {
+    return { ok: false, error: `ERROR: cannot resolve ${input}: a symbolic link loop or an unreadable folder on the way` };
+  }
+  if (SPECIAL_ROOTS.some((root) => inside(root, real) && !inside(root, cwdReal))) {
+    return { ok: false, error: `ERROR: blocked device path: ${input} (file tools read and write regular files only)` };
+  }
+  return finishCheck(fs, input, cwdAbs, cwdReal, target, real, options);
+}
+
+/** The refusal for a real path that [sandbox].unreadable_paths hides; undefined when it is not hidden. */
+export function hiddenRefusal(hidden: ResolveOptions["hidden"], input: string, real: string): string | undefined {
+  const by = hidden?.find((h) => (h.kind === "dir" ? inside(h.path, real) : h.path === real));
+  return by ? `ERROR: ${input} is hidden by [sandbox].unreadable_paths (${by.path}): file tools do not open it either` : undefined;
+}
+
+/** The checks every resolved path passes last: `.git`, hidden paths, own files, a regular file. */
+async function finishCheck(
+  fs: FileSystem,
+  input: string,
+  cwdAbs: string,
+  cwdReal: string,
+  target: string,
+  real: string,
+  options: ResolveOptions,
+): Promise<PathCheck> {
   if (isInGitDir(cwdReal, real) || isInGitDir(cwdAbs, target)) return { ok: false, error: gitDirError(input) };
+  const hidden = hiddenRefusal(options.hidden, input, real);
+  if (hidden) return { ok: false, error: hidden };
   if (options.write) {
     const refused = await ownFileRefusal(fs, input, { cwdAbs, cwdReal, target, real, ownDirs: options.write.ownDirs });
     if (refused) return { ok: false, error: refused };
@@ -197,12 +254,12 @@ export async function locateExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; readableRoots?: readonly string[] },
+  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; access?: Pick<ResolveOptions, "readableRoots" | "hidden"> },
 ): Promise<{ ok: true; abs: string; display: string; size: number } | { ok: false; error: string }> {
   const where = await resolveInCwd(fs, cwd, input, {
     forbidNewline: words.forbidNewline ?? false,
     ...(words.write ? { write: words.write } : {}),
-    ...(words.readableRoots ? { readableRoots: words.readableRoots } : {}),
+    ...words.access,
   });
   if (!where.ok) return where;
   let st;
@@ -223,7 +280,14 @@ export async function readExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { verb: string; directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; tooLarge: (size: number) => string },
+  words: {
+    verb: string;
+    directory: string;
+    forbidNewline?: boolean;
+    write?: ResolveOptions["write"];
+    access?: Pick<ResolveOptions, "readableRoots" | "hidden">;
+    tooLarge: (size: number) => string;
+  },
 ): Promise<{ ok: true; abs: string; display: string; bytes: Uint8Array } | { ok: false; error: string }> {
   const where = await locateExistingFile(fs, cwd, input, words);
   if (!where.ok) return where;

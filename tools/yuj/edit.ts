@@ -18,6 +18,7 @@ import {
 } from "../lib/edit-candidates.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { readExistingFile } from "../lib/paths.js";
+import { yujPaths } from "../lib/file-access.js";
 import { decodeTextKeepingEndings, encodeText } from "../lib/text-file.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 
@@ -76,6 +77,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
       forbidNewline: true,
       write: { ownDirs: ctx.services.ownDirs },
+      access: yujPaths(ctx, "write"),
       tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);

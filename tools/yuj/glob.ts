@@ -9,6 +9,7 @@ import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { paginate, refusalEnvelope, searchEnvelope } from "../lib/search-envelope.js";
 
 export const globSchema = z.object({
@@ -59,8 +60,9 @@ export const globTool: ToolHandler<typeof globSchema> = {
       return ok(refusalEnvelope("glob", pattern, scope, 0, UNSCOPED_HINT));
     }
 
-    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, scope === "" ? "." : scope);
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, scope === "" ? "." : scope, yujPaths(ctx, "write"));
     if (!where.ok) return fail(where.error);
+    const hiddenFrom = searchHidden(ctx, where.cwdReal);
 
     // Path.glob treats `./x` and `x` alike; minimatch would not.
     const normalized = pattern.replace(/^(\.\/)+/, "");
@@ -69,7 +71,7 @@ export const globTool: ToolHandler<typeof globSchema> = {
     const matches = files
       .filter((rel) => matcher.match(rel))
       .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
-      .filter((shown) => !ctx.hiddenByRules?.(shown))
+      .filter((shown) => !hiddenFrom?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
     if (!paged) return ok(matches.length ? matches.join("\n") : "No files found.");

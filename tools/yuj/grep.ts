@@ -11,7 +11,7 @@ import { grepFallback } from "../lib/grep/fallback.js";
 import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { resolveInCwd } from "../lib/paths.js";
-import { savedOutputRoots } from "../lib/saved-output.js";
+import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { searchEnvelope } from "../lib/search-envelope.js";
 
 export const grepSchema = z.object({
@@ -38,8 +38,8 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     const scope = args.path ?? ".";
     const tools = ctx.config.tools;
     const { fs } = ctx.services;
-    // The session's saved output (a cut result, a command's log) can be searched too.
-    const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope, { readableRoots: savedOutputRoots(ctx.sessionDir) });
+    // The session's saved output (a cut result, a command's log) can be searched too; hidden paths cannot.
+    const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope, yujPaths(ctx, "read"));
     if (!where.ok) return fail(where.error);
     const exists = await fs.stat(where.abs).then(
       () => true,
@@ -49,7 +49,7 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     if (!exists) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)`);
 
     const page = tools.search_pagination_enabled ? pageNumber(args.page) : 1;
-    const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, ctx.hiddenByRules);
+    const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, searchHidden(ctx, where.cwdReal));
     const rg = await findRipgrep(ctx);
     if (rg) {
       const prefix = `${where.cwdReal}${path.sep}`;

@@ -10,7 +10,7 @@ import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { echoPath, locateExistingFile } from "../lib/paths.js";
-import { savedOutputRoots } from "../lib/saved-output.js";
+import { yujPaths } from "../lib/file-access.js";
 
 export const readSchema = z.object({
   path: z.string(),
@@ -33,8 +33,8 @@ export const readTool: ToolHandler<typeof readSchema> = {
     const shown = echoPath(ctx.cwd, args.path);
     const file = await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, {
       directory: `ERROR: ${shown} is a directory — use glob to list contents.`,
-      // The session's saved output (a cut result, a command's log) is readable too.
-      readableRoots: savedOutputRoots(ctx.sessionDir),
+      // The session's saved output (a cut result, a command's log) is readable too; hidden paths are not.
+      access: yujPaths(ctx, "read"),
     });
     if (!file.ok) return fail(file.error);
     if (file.size === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));

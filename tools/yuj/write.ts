@@ -5,6 +5,7 @@ import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { directoryTargetError, resolveInCwd } from "../lib/paths.js";
+import { yujPaths } from "../lib/file-access.js";
 
 export const writeSchema = z.object({
   path: z.string(),
@@ -19,7 +20,7 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
     const { fs } = ctx.services;
     const asDir = directoryTargetError(args.path);
     if (asDir) return fail(`ERROR: ${asDir}`);
-    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs } });
+    const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...yujPaths(ctx, "write") });
     if (!where.ok) return fail(where.error);
 
     const isDir = await fs.stat(where.abs).then(

@@ -5,7 +5,7 @@
 
 import type { ToolContext } from "../../../core/tool-types.js";
 import { didYouMean, echoPath, resolveInCwd } from "../paths.js";
-import { savedOutputRoots } from "../saved-output.js";
+import { chordPaths } from "../file-access.js";
 import { plain } from "./observations.js";
 
 export type Located = { ok: true; abs: string; size: number } | { ok: false; error: string };
@@ -13,8 +13,9 @@ export type Located = { ok: true; abs: string; size: number } | { ok: false; err
 /** `directory` is the whole error for a directory: each tool says what to use instead. */
 export async function locateFile(ctx: ToolContext, input: string, directory: string): Promise<Located> {
   const { fs } = ctx.services;
-  // The session's saved output (a cut result, a command's log) is readable too.
-  const where = await resolveInCwd(fs, ctx.cwd, input, { readableRoots: savedOutputRoots(ctx.sessionDir) });
+  // `~` and paths outside the project resolve (the permission rules judge them), the
+  // session's saved output is readable, and hidden paths are not.
+  const where = await resolveInCwd(fs, ctx.cwd, input, chordPaths(ctx, "read"));
   if (!where.ok) return { ok: false, error: plain(where.error) };
   try {
     const st = await fs.stat(where.abs);

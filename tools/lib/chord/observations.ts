@@ -12,7 +12,7 @@ import { constants as fsConstants } from "node:fs";
 import * as path from "node:path";
 import type { FileSystem } from "../../../core/services.js";
 import { memoryKey, type SessionMemory } from "../../../core/session-memory.js";
-import { displayPath, gitDirError, isInGitDir, resolveInCwd } from "../paths.js";
+import { displayPath, gitDirError, hiddenRefusal, isInGitDir, resolveInCwd, type ResolveOptions } from "../paths.js";
 import { ownFileRefusal } from "../own-files.js";
 import type { OwnDir } from "../../../core/paths.js";
 
@@ -93,20 +93,28 @@ export type NoFollow = { ok: true; abs: string; cwdReal: string; display: string
  * file tool's but the last component left as is: a symlink there is the link
  * itself, never its target (write refuses one, delete removes only the link).
  */
-export async function resolveNoFollow(fs: FileSystem, cwd: string, input: string, ownDirs: readonly OwnDir[]): Promise<NoFollow> {
+export async function resolveNoFollow(
+  fs: FileSystem,
+  cwd: string,
+  input: string,
+  ownDirs: readonly OwnDir[],
+  access: Pick<ResolveOptions, "hidden" | "outside"> = {},
+): Promise<NoFollow> {
   const base = path.basename(input);
   const write = { ownDirs };
   if (base === "" || base === "." || base === ".." || /[/\\]$/.test(input)) {
-    const whole = await resolveInCwd(fs, cwd, input, { forbidNewline: true, write });
+    const whole = await resolveInCwd(fs, cwd, input, { forbidNewline: true, write, ...access });
     return whole.ok ? whole : { ok: false, error: plain(whole.error) };
   }
-  const parent = await resolveInCwd(fs, cwd, path.dirname(input), { forbidNewline: true, write });
+  const parent = await resolveInCwd(fs, cwd, path.dirname(input), { forbidNewline: true, write, ...access });
   if (!parent.ok) {
     return { ok: false, error: plain(parent.error.replace(path.dirname(input), input)) };
   }
   if (/[\r\n\0]/.test(base)) return { ok: false, error: "path contains forbidden character (newline or NUL)" };
   const abs = path.join(parent.abs, base);
   if (isInGitDir(parent.cwdReal, abs)) return { ok: false, error: plain(gitDirError(input)) };
+  const hidden = hiddenRefusal(access.hidden, input, abs);
+  if (hidden) return { ok: false, error: plain(hidden) };
   // The last component is the link itself, never followed: it is checked as the name it is.
   const cwdAbs = path.resolve(cwd);
   const refused = await ownFileRefusal(fs, input, { cwdAbs, cwdReal: parent.cwdReal, target: path.resolve(cwdAbs, input), real: abs, ownDirs });
