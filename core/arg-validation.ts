@@ -178,7 +178,7 @@ const ALIASES: ReadonlyArray<{ from: string; to: string }> = [
 /**
  * The arguments with each old name moved to its current one (when the tool
  * shows the current name, not the old one, and the call has not given both)
- * and a bare string put in a list where the schema declares only an array.
+ * and a bare string put in a list where the schema takes an array.
  */
 function readAliases(
   tool: string,
@@ -195,9 +195,10 @@ function readAliases(
     notes.push(`Note: ${tool} has no parameter "${from}"; it was read as "${to}".`);
   }
   for (const key of exposed) {
-    if (typeof args[key] === "string" && declared([key]) === "array") {
+    const type = declared([key]);
+    if (typeof args[key] === "string" && type !== undefined && type !== "string" && type.split(" | ").includes("array")) {
       args[key] = [args[key]];
-      notes.push(`Note: ${key} takes a list; the single value was read as a list of one.`);
+      notes.push(`Note: ${key} was a single string; it was read as a list of one.`);
     }
   }
   return { args, notes };

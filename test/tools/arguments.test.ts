@@ -81,9 +81,20 @@ describe("old names and shapes the reference systems accept", () => {
   it("a singular pattern is read as patterns, and a bare string as a list of one", async () => {
     expect(await call("chord", "glob", { pattern: "src/*.ts" })).toEqual({
       ok: true,
-      text: 'Note: glob has no parameter "pattern"; it was read as "patterns".\nsrc/a.ts\nsrc/b.ts',
+      text:
+        'Note: glob has no parameter "pattern"; it was read as "patterns".\n' +
+        "Note: patterns was a single string; it was read as a list of one.\nsrc/a.ts\nsrc/b.ts",
     });
-    expect(await call("chord", "grep", { pattern: "alpha", paths: "src" })).toEqual({ ok: true, text: "src/a.ts:1:alpha" });
+    expect(await call("chord", "grep", { pattern: "alpha", paths: "src" })).toEqual({
+      ok: true,
+      text: "Note: paths was a single string; it was read as a list of one.\nsrc/a.ts:1:alpha",
+    });
+    expect(await call("chord", "glob", { patterns: "src/a.*" })).toEqual({
+      ok: true,
+      text: "Note: patterns was a single string; it was read as a list of one.\nsrc/a.ts",
+    });
+    // The list form needs no note.
+    expect(await call("chord", "glob", { patterns: ["src/a.*", "src/*.ts"] })).toEqual({ ok: true, text: "src/a.ts\nsrc/b.ts" });
   });
 
   it("under reject, the call is checked as sent: an old name is an undeclared field", async () => {
