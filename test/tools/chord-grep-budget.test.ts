@@ -43,4 +43,14 @@ describe("chord grep lists later matches bare when the budget runs out", () => {
     const firstBare = body.findIndex((l, i) => l.startsWith("f.txt:") && !(body[i - 1] ?? "").includes("before"));
     expect(body.slice(firstBare).every((l) => l.startsWith("f.txt:"))).toBe(true);
   });
+
+  it("puts the match footer first and the context note on the next line when both apply", async () => {
+    await t.put({ "many.txt": blocks(400, 120) });
+    const res = await chordGrepTool.run({ pattern: "NEEDLE", paths: ["many.txt"], context_lines: 3 }, t.ctx);
+    const shown = res.modelText.split("\n").filter((l) => l.startsWith("many.txt:")).length;
+    expect(res.modelText.endsWith(
+      `\n\n(showing first ${shown} matches within 12 KiB; narrow paths/includes/pattern for more precise results)` +
+        "\n(context lines omitted for later matches: the 12 KiB output budget ran out; lower context_lines or narrow the search to see them)",
+    )).toBe(true);
+  });
 });

@@ -106,7 +106,8 @@ export function budgetedMatches(lines: readonly GrepLine[], context: number): Sh
     bytes += bytesOf(text);
   }
   let text = out.join("\n");
-  if (contextOmitted) text += CONTEXT_OMITTED_FOOTER;
+  // The match footer first; the context note follows it on the next line.
   if (capped) text += capFooter(shown.length);
+  if (contextOmitted) text += capped ? CONTEXT_OMITTED_FOOTER.replace(/^\n\n/, "\n") : CONTEXT_OMITTED_FOOTER;
   return { text, shown, capped };
 }
