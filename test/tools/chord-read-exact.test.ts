@@ -102,3 +102,20 @@ describe("chord read_artifact returns the text exactly", () => {
     );
   });
 });
+
+describe("chord read past the end", () => {
+  it("suggests the offset that reads the last lines, with the limit the call used", async () => {
+    await t.put({ "s.txt": "a\nb\nc\n" });
+    expect(await read({ path: "s.txt", offset: 10, limit: 5 })).toEqual({
+      ok: false,
+      modelText: "offset 10 exceeds file length (3 lines); suggested_offset=1 reads the last 3 lines with limit=5; eof_offset=4 is valid but returns no lines",
+    });
+  });
+
+  it("refuses a named pipe and a device", async () => {
+    const { execFileSync } = await import("node:child_process");
+    execFileSync("mkfifo", [path.join(t.cwd, "input.pipe")]);
+    expect(await read({ path: "input.pipe" })).toEqual({ ok: false, modelText: "input.pipe is not a regular file" });
+    expect((await read({ path: "/dev/stdin" })).modelText).toMatch(/^blocked device path: \/dev\/stdin/);
+  });
+});

@@ -64,7 +64,7 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
       const suggested = total - k + 1;
       return fail(
         `offset ${offset} exceeds file length (${total} lines); suggested_offset=${suggested} ` +
-          `reads the last ${k} lines with limit=${k}; eof_offset=${total + 1} is valid but returns no lines`,
+          `reads the last ${k} lines with limit=${limit}; eof_offset=${total + 1} is valid but returns no lines`,
       );
     }
 
