@@ -100,6 +100,14 @@ describe("[sandbox].unreadable_paths is hidden from the file tools too", () => {
     await expect(fsp.stat(path.join(t.cwd, "secrets/new.pem"))).rejects.toThrow();
   });
 
+  it("a missing entry fails closed: nothing is opened until it is fixed", async () => {
+    t.ctx.config.sandbox.unreadable_paths = ["no-such-secret"];
+    const res = await readTool.run({ path: "src/app.ts" }, t.ctx);
+    expect(res.ok).toBe(false);
+    expect(res.modelText).toMatch(/^ERROR: \[sandbox\]\.unreadable_paths.*no-such-secret/);
+    expect((await chordReadTool.run({ path: "src/app.ts" }, t.ctx)).ok).toBe(false);
+  });
+
   it("searches leave it out", async () => {
     expect((await grepTool.run({ pattern: "TOPSECRET" }, t.ctx)).modelText).toBe(
       '<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="TOPSECRET" scope=".">\nsrc/app.ts:1:TOPSECRET is not here\n</search_result>',

@@ -14,25 +14,33 @@ import { savedOutputRoots } from "./saved-output.js";
 
 type Ctx = Pick<ToolContext, "cwd" | "config" | "sessionDir" | "services">;
 
-/** The hidden paths as real paths; an entry that cannot be resolved hides nothing more than the sandbox would. */
-export function hiddenPaths(ctx: Ctx): NonNullable<ResolveOptions["hidden"]> {
+type Hidden = { hidden: NonNullable<ResolveOptions["hidden"]> } | { error: string };
+
+/** The hidden paths as real paths, or why they cannot be known (a missing entry: a typo must not leave a secret readable). */
+function hiddenOrError(ctx: Ctx): Hidden {
   const entries = ctx.config.sandbox.unreadable_paths;
-  if (!entries.length) return [];
-  const resolved = resolveUnreadable(entries, { projectDir: ctx.cwd, home: homeDir(ctx.services.env) });
-  return "hidden" in resolved ? resolved.hidden : [];
+  if (!entries.length) return { hidden: [] };
+  return resolveUnreadable(entries, { projectDir: ctx.cwd, home: homeDir(ctx.services.env) });
 }
 
+export function hiddenPaths(ctx: Ctx): NonNullable<ResolveOptions["hidden"]> {
+  const h = hiddenOrError(ctx);
+  return "hidden" in h ? h.hidden : [];
+}
+
+type Access = Pick<ResolveOptions, "readableRoots" | "hidden" | "hiddenError">;
+
 /** What the Yuj file tools may open: the project, and for reading the session's saved output. */
-export function yujPaths(ctx: Ctx, use: "read" | "write"): Pick<ResolveOptions, "readableRoots" | "hidden"> {
-  const hidden = hiddenPaths(ctx);
+export function yujPaths(ctx: Ctx, use: "read" | "write"): Access {
+  const h = hiddenOrError(ctx);
   return {
     ...(use === "read" ? { readableRoots: savedOutputRoots(ctx.sessionDir) } : {}),
-    ...(hidden.length ? { hidden } : {}),
+    ...("error" in h ? { hiddenError: h.error } : h.hidden.length ? { hidden: h.hidden } : {}),
   };
 }
 
 /** What the Chord file tools may open: also `~` and any local path, which the permission rules then judge. */
-export function chordPaths(ctx: Ctx, use: "read" | "write"): Pick<ResolveOptions, "readableRoots" | "hidden" | "outside"> {
+export function chordPaths(ctx: Ctx, use: "read" | "write"): Access & Pick<ResolveOptions, "outside"> {
   return { ...yujPaths(ctx, use), outside: { home: homeDir(ctx.services.env) } };
 }
 

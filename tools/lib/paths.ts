@@ -47,6 +47,8 @@ export interface ResolveOptions {
   outside?: { home: string };
   /** Real paths no file tool opens ([sandbox].unreadable_paths, resolved): a directory covers what is inside it. */
   hidden?: readonly { path: string; kind: "file" | "dir" }[];
+  /** [sandbox].unreadable_paths could not be resolved: nothing is opened until it is fixed (fail closed, as commands do). */
+  hiddenError?: string;
 }
 
 export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
@@ -115,6 +117,7 @@ export async function resolveInCwd(
   if (input.includes("\0") || (options.forbidNewline && /[\r\n]/.test(input))) {
     return { ok: false, error: FORBIDDEN_CHAR_ERROR };
   }
+  if (options.hiddenError) return { ok: false, error: `ERROR: ${options.hiddenError}` };
   const escapes: PathCheck = { ok: false, error: `ERROR: path escapes cwd: ${input}` };
   const cwdAbs = path.resolve(cwd);
   const cwdReal = await fs.realpath(cwdAbs);
@@ -254,7 +257,7 @@ export async function locateExistingFile(
   fs: FileSystem,
   cwd: string,
   input: string,
-  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; access?: Pick<ResolveOptions, "readableRoots" | "hidden"> },
+  words: { directory: string; forbidNewline?: boolean; write?: ResolveOptions["write"]; access?: Pick<ResolveOptions, "readableRoots" | "hidden" | "hiddenError"> },
 ): Promise<{ ok: true; abs: string; display: string; size: number } | { ok: false; error: string }> {
   const where = await resolveInCwd(fs, cwd, input, {
     forbidNewline: words.forbidNewline ?? false,
@@ -285,7 +288,7 @@ export async function readExistingFile(
     directory: string;
     forbidNewline?: boolean;
     write?: ResolveOptions["write"];
-    access?: Pick<ResolveOptions, "readableRoots" | "hidden">;
+    access?: Pick<ResolveOptions, "readableRoots" | "hidden" | "hiddenError">;
     tooLarge: (size: number) => string;
   },
 ): Promise<{ ok: true; abs: string; display: string; bytes: Uint8Array } | { ok: false; error: string }> {

@@ -98,7 +98,7 @@ export async function resolveNoFollow(
   cwd: string,
   input: string,
   ownDirs: readonly OwnDir[],
-  access: Pick<ResolveOptions, "hidden" | "outside"> = {},
+  access: Pick<ResolveOptions, "hidden" | "hiddenError" | "outside"> = {},
 ): Promise<NoFollow> {
   const base = path.basename(input);
   const write = { ownDirs };
