@@ -9,7 +9,7 @@ import { randomInt } from "node:crypto";
 /** The session's event trace, one JSON row per event (core/trace.ts). */
 export const TRACE_FILE = "trace.jsonl";
 /** Full tool outputs saved when the model was sent a truncated text. */
-const TOOL_OUTPUT_DIR = "tool-output";
+export const TOOL_OUTPUT_DIR = "tool-output";
 
 const ID_PATTERN = /^\d{8}-\d{6}-[0-9a-z]{6}$/;
 const SUFFIX_SPACE = 36 ** 6;

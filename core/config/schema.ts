@@ -60,6 +60,8 @@ const toolsSection = section({
   strip_ansi: z.boolean().default(true),
   collapse_blank_lines: z.boolean().default(true),
   collapse_duplicate_lines: z.boolean().default(true),
+  /** Runs of lines that differ only in their numbers collapse to `[×N similar lines]` once output is over half its bound. */
+  collapse_similar_lines: z.boolean().default(true),
   /**
    * Older switch, read only when `[sandbox].mode` is unset: false means mode
    * "off"; true means "on" with sandbox_required = true, else "auto".
