@@ -40,6 +40,7 @@ async function call(surface: "chord" | "_base", name: string, args: unknown, adj
     cwd: t.cwd,
     sessionDir: t.ctx.sessionDir,
     signal: new AbortController().signal,
+    memory: t.ctx.memory,
   });
   return { ok: outcome.ok, text: outcome.modelText };
 }

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { ToolContext } from "../../core/tool-types.js";
 import { TOOL_OUTPUT_DIR } from "../../core/session.js";
-import { atomicWrite } from "./atomic-write.js";
+import { atomicWrite } from "../../core/atomic-write.js";
 
 /** The session folders holding saved output: cut tool results, and every command's log. */
 export const SAVED_OUTPUT_DIRS = [TOOL_OUTPUT_DIR, "jobs"] as const;
