@@ -9,6 +9,7 @@ import type { Provider } from "../core/providers/types.js";
 import { createSessionController, type SessionController } from "../core/session-controller.js";
 import type { RunEnd, SessionRecord } from "../core/session-record.js";
 import type { ParsedArgs } from "./args.js";
+import { joinExtensions } from "./extensions.js";
 import { loopDepsFor } from "./loop-deps.js";
 import { buildGate } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
@@ -38,6 +39,8 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
   // Built before the resume repairs: the gate takes the recorded approval answer.
   const gate = buildGate({ resolved: x.resolved, state: record.state, emit: session.emit, cwd: x.cwd, args: x.args, approver: operator.approver });
   const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask });
+  const extensions = joinExtensions(x.resolved, session.services.mcp, session.services.skills);
+  const ready = Promise.all([x.ready, extensions.ready]).then(() => {});
   const controller = createSessionController({
     record,
     emit: session.emit,
@@ -45,9 +48,9 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
     runs: {
       loopDeps: { ...loopDeps, wake: x.wake },
       jobs: session.services.jobs,
-      toolsetFor: (model) => x.resolved.toolsetFor(model),
+      toolsetFor: extensions.toolsetFor,
       checkStorage: () => session.checkTrace(),
-      ...(x.ready ? { ready: x.ready } : {}),
+      ready,
       ...(x.onRunEnd ? { onRunEnd: x.onRunEnd } : {}),
     },
   });

@@ -10,6 +10,7 @@ import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { locateExistingFile } from "../lib/paths.js";
+import { locateInSkillDir } from "../lib/skill-files.js";
 
 export const readSchema = z.object({
   path: z.string(),
@@ -30,9 +31,8 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
     const shown = args.path;
-    const file = await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, {
-      directory: `ERROR: ${shown} is a directory — use glob to list contents.`,
-    });
+    const directory = `ERROR: ${shown} is a directory — use glob to list contents.`;
+    const file = (await locateInSkillDir(ctx, args.path, directory)) ?? (await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, { directory }));
     if (!file.ok) return fail(file.error);
     if (file.size === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));
     if (limit === 0 && tooLarge(file.size)) {
