@@ -65,7 +65,7 @@ interface LspServerView {
 }
 
 /** An MCP server as the side panel lists it: its latest state and tool count. */
-export interface McpServerView {
+interface McpServerView {
   server: string;
   state: "connecting" | "connected" | "failed" | "ended" | "stopped";
   tools: number;

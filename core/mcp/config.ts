@@ -17,7 +17,7 @@ import { z } from "zod";
 const posInt = z.number().int().positive();
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
 
-export const mcpServerEntry = z
+const mcpServerEntry = z
   .strictObject({
     /** stdio: the program; a bare name is looked up on PATH. */
     command: z.string().min(1).optional(),

@@ -12,9 +12,9 @@ import type { Clock } from "../services.js";
 import type { McpServerEntry, McpSettings } from "./config.js";
 import type { McpConnection, McpTool } from "./connection.js";
 
-export type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped";
+type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped";
 
-export interface McpServerStatus {
+interface McpServerStatus {
   name: string;
   transport: "stdio" | "http";
   state: McpServerState | "disabled";
@@ -22,7 +22,7 @@ export interface McpServerStatus {
   detail?: string;
 }
 
-export interface McpCallResult {
+interface McpCallResult {
   result?: import("@modelcontextprotocol/sdk/types.js").CallToolResult;
   error?: string;
 }

@@ -11,6 +11,3 @@ export function mcpToolName(server: string, tool: string): string {
   const name = `mcp_${clean(server)}_${clean(tool)}`;
   return name.length <= MAX_NAME ? name : name.slice(0, MAX_NAME);
 }
-
-/** True for a name in the MCP tools' namespace. */
-export const isMcpName = (name: string): boolean => name.startsWith("mcp_");

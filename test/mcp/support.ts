@@ -23,7 +23,7 @@ export const everythingStdio = (extra: Partial<McpServerEntry> = {}): Record<str
   ...extra,
 });
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
