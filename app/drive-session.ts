@@ -9,6 +9,7 @@ import type { Provider } from "../core/providers/types.js";
 import { createSessionController, type SessionController } from "../core/session-controller.js";
 import type { RunEnd, SessionRecord } from "../core/session-record.js";
 import type { ParsedArgs } from "./args.js";
+import { joinExtensions } from "./extensions.js";
 import { loopDepsFor } from "./loop-deps.js";
 import { buildGate } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
@@ -46,6 +47,8 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
     sessionDir: session.dir,
   });
   const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask });
+  const extensions = joinExtensions(x.resolved, session.services.mcp, session.services.skills);
+  const ready = Promise.all([x.ready, extensions.ready]).then(() => {});
   const controller = createSessionController({
     record,
     emit: session.emit,
@@ -53,9 +56,9 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
     runs: {
       loopDeps: { ...loopDeps, wake: x.wake },
       jobs: session.services.jobs,
-      toolsetFor: (model) => x.resolved.toolsetFor(model),
+      toolsetFor: extensions.toolsetFor,
       checkStorage: () => session.checkTrace(),
-      ...(x.ready ? { ready: x.ready } : {}),
+      ready,
       ...(x.onRunEnd ? { onRunEnd: x.onRunEnd } : {}),
     },
   });

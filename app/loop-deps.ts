@@ -8,6 +8,7 @@ import type { Provider } from "../core/providers/types.js";
 import { createRedact } from "../core/redact.js";
 import type { DispatchDeps } from "../core/dispatch.js";
 import { createGuards } from "../tools/guards/index.js";
+import { skillToolsGuard } from "../tools/guards/skill-tools.js";
 import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
@@ -34,7 +35,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   return {
     provider: x.provider,
     model: x.choice.model,
-    system: systemPromptFor(x.cwd, x.resolved.toolset),
+    system: systemPromptFor(x.cwd, x.resolved.toolset, x.session.services.skills),
     toolset: x.resolved.toolset,
     config: x.resolved.config,
     services: x.resolved.services,
@@ -49,12 +50,14 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       ruleHidingGuard(x.resolved, x.args),
       oneQuestionGuard(() => x.record.state.question !== undefined),
       ...createGuards(x.resolved.config, { services: x.resolved.services, lsp: x.session.services.lsp }),
+      skillToolsGuard(x.session.services.skills),
     ],
     session: {
       jobs: x.session.services.jobs,
       terminals: x.session.services.terminals,
       ask: x.ask,
       lsp: x.session.services.lsp,
+      skills: x.session.services.skills,
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {

@@ -19,6 +19,10 @@ import type { Env } from "../core/paths.js";
 import { createSandbox, type Sandbox } from "../core/sandbox/index.js";
 import { systemClock } from "../core/services.js";
 import { createLspManager, type LspService } from "../core/lsp/manager.js";
+import { createMcpManager, type McpService } from "../core/mcp/manager.js";
+import { discoverSkills } from "../core/skills/discover.js";
+import { SkillSession } from "../core/skills/session.js";
+import { configDir } from "../core/paths.js";
 import { join } from "node:path";
 import { packageRoot } from "./locate.js";
 
@@ -27,6 +31,10 @@ export interface SessionServices {
   terminals: TerminalManager;
   /** The language servers: started on first use, ended with the session. */
   lsp: LspService;
+  /** The MCP servers: connected before the first request (app/extensions.ts), ended with the session. */
+  mcp: McpService;
+  /** The Agent Skills found for this project. */
+  skills: SkillSession;
   notices: JobNotices;
   sandbox: Sandbox;
   /** Feed every event through here (the notices are built from them). */
@@ -79,6 +87,27 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     searchDirs: [join(packageRoot, "node_modules", ".bin")],
     emit: opts.emit,
   });
+  const mcp = createMcpManager({
+    settings: config.mcp,
+    projectDir: opts.projectDir ?? process.cwd(),
+    sessionDir: opts.sessionDir,
+    stateDir: opts.stateDir,
+    env,
+    ownEnv: opts.env ?? process.env,
+    emit: opts.emit,
+    clock: systemClock,
+  });
+  const ownEnv = opts.env ?? process.env;
+  const home = ownEnv.HOME ?? process.env.HOME ?? "/";
+  const found = discoverSkills({
+    projectDir: opts.projectDir ?? process.cwd(),
+    userConfigDir: configDir(ownEnv, home),
+    paths: config.skills.paths,
+    home,
+    packageDir: join(packageRoot, "skills"),
+  });
+  for (const problem of found.problems) opts.emit({ type: "notice", level: "warning", text: `skill skipped: ${problem}` });
+  const skills = new SkillSession(found.skills);
   const notices = createJobNotices(opts.readTool);
   let terminalPid: number | undefined;
 
@@ -86,6 +115,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   // on process exit; the caller handles the other signals by cancelling.
   const uninstall = installExitHooks(jobs, { signals: opts.exitSignals });
   const uninstallLsp = installExitHooks(lsp, { signals: opts.exitSignals });
+  const uninstallMcp = installExitHooks(mcp, { signals: opts.exitSignals });
   const killTerminalSync = () => {
     if (terminalPid === undefined) return;
     try {
@@ -100,20 +130,24 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     jobs,
     terminals,
     lsp,
+    mcp,
+    skills,
     notices,
     sandbox,
     observe(event) {
       notices.observe(event);
+      if (event.type === "run_finished") skills.release();
       if (event.type === "terminal_started") terminalPid = event.pid;
       if (event.type === "terminal_exited") terminalPid = undefined;
     },
     async shutdown() {
       const armed = escapees.armed;
-      await Promise.all([jobs.shutdown(), terminals.shutdown(), lsp.shutdown()]);
+      await Promise.all([jobs.shutdown(), terminals.shutdown(), lsp.shutdown(), mcp.shutdown()]);
       // The terminal may still have been ending while the jobs' sweep ran.
       if (armed) await stopMarked(escapees.marker, 1000, systemClock);
       uninstall();
       uninstallLsp();
+      uninstallMcp();
       process.off("exit", killTerminalSync);
     },
   };

@@ -24,6 +24,7 @@ import { lockSession, type SessionLock } from "../core/session-lock.js";
 import { writeState, type SessionState } from "../core/session-state.js";
 import { StateWriteError } from "../core/storage-error.js";
 import { buildSystemPrompt } from "../core/system-prompt.js";
+import type { SkillSession } from "../core/skills/session.js";
 import { openTrace, type TraceWriter } from "../core/trace.js";
 import { builtinHandlers } from "../tools/registry.js";
 import { flagOverrides, type ParsedArgs } from "./args.js";
@@ -336,13 +337,21 @@ export async function buildProvider(choice: ProviderChoice, config: Config): Pro
   return createProviderFor(choice, config);
 }
 
-export function systemPromptFor(cwd: string, toolset: ActiveToolset): string {
+export function systemPromptFor(cwd: string, toolset: ActiveToolset, skills?: SkillSession, date = new Date().toISOString().slice(0, 10)): string {
+  const section = skillsSection(toolset, skills);
   return buildSystemPrompt({
     cwd,
     toolNames: [...toolset.tools.keys()],
     instructions: findInstructions(cwd),
-    date: new Date().toISOString().slice(0, 10),
+    date,
+    ...(section ? { skills: section } : {}),
   });
+}
+
+/** With a skill tool the catalogue is in its description; otherwise in the system prompt, for read. */
+function skillsSection(toolset: ActiveToolset, skills: SkillSession | undefined): string {
+  const hasSkillTool = [...toolset.tools.values()].some((t) => t.handler.id === "skill");
+  return skills && !hasSkillTool ? skills.promptSection() : "";
 }
 
 function mergeShallow(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,6 @@
 // The information column beside the transcript: model, context use, token
-// totals, the todo list, running jobs and the working tree's changes.
+// totals, the language and MCP servers, the todo list, running jobs and the
+// working tree's changes.
 // Every row is one line cut to the width, so the panel never outgrows its
 // height: sections at the bottom are what gets cut.
 
@@ -54,6 +55,15 @@ const LSP_COLOR: Record<string, string> = {
   idle: theme.muted,
 };
 
+/** Green when connected, yellow while connecting, red when it failed or ended. */
+const MCP_COLOR: Record<string, string> = {
+  connected: theme.ok,
+  connecting: theme.warn,
+  failed: theme.error,
+  ended: theme.error,
+  stopped: theme.muted,
+};
+
 export function contextBar(used: number, window: number, cells: number): string {
   const ratio = Math.min(1, Math.max(0, used / window));
   const full = Math.round(ratio * cells);
@@ -94,6 +104,15 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
     for (const name of props.lspServers) {
       const state = view.lsp[name]?.state;
       rows.push({ text: `● ${oneLine(name)} ${state ?? "idle"}`, color: LSP_COLOR[state ?? "idle"] });
+    }
+  }
+
+  const mcp = Object.values(view.mcp);
+  if (mcp.length) {
+    heading(`MCP ${mcp.length}`);
+    for (const server of mcp) {
+      const tools = server.state === "connected" ? ` ${server.tools} tools` : "";
+      rows.push({ text: `● ${oneLine(server.server)} ${server.state}${tools}`, color: MCP_COLOR[server.state] ?? theme.muted });
     }
   }
 

@@ -37,7 +37,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "pauseForAnswer"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
   };
@@ -169,6 +169,7 @@ async function runHandler(
     ...(deps.session?.jobs ? { jobs: deps.session.jobs } : {}),
     ...(deps.session?.terminals ? { terminals: deps.session.terminals } : {}),
     ...(deps.session?.lsp ? { lsp: deps.session.lsp } : {}),
+    ...(deps.session?.skills ? { skills: deps.session.skills } : {}),
     ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };

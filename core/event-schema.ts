@@ -181,6 +181,18 @@ const sessionStateEvents = [
     },
     "A language server started, became ready, failed or stopped",
   ),
+  event(
+    "mcp_server",
+    {
+      server: z.string().describe("The [mcp.servers] name"),
+      state: z.enum(["connecting", "connected", "failed", "ended", "stopped"]),
+      transport: z.enum(["stdio", "http"]),
+      tools: z.array(z.string()).optional().describe("The exposed names of the tools it registered (connected)"),
+      pid: int().positive().optional(),
+      detail: z.string().optional().describe("Why it failed or ended"),
+    },
+    "An MCP server connected, failed to, or ended",
+  ),
   event("usage", { usage: usageSchema, total: usageSchema }),
   event(
     "context_compacted",

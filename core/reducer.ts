@@ -64,6 +64,14 @@ interface LspServerView {
   detail?: string;
 }
 
+/** An MCP server as the side panel lists it: its latest state and tool count. */
+interface McpServerView {
+  server: string;
+  state: "connecting" | "connected" | "failed" | "ended" | "stopped";
+  tools: number;
+  detail?: string;
+}
+
 export interface RequestView {
   state: "idle" | "waiting" | "streaming";
   bytesReceived: number;
@@ -85,6 +93,8 @@ export interface SessionView {
   terminal?: TerminalView;
   /** By server name; the latest state of any of its roots. */
   lsp: Record<string, LspServerView>;
+  /** By server name. */
+  mcp: Record<string, McpServerView>;
   pendingApproval?: EventOf<"approval_requested">;
   pendingQuestion?: EventOf<"question_asked">;
   usage: { last?: Usage; total: Usage };
@@ -106,6 +116,7 @@ export function initialView(): SessionView {
     todos: [],
     jobs: {},
     lsp: {},
+    mcp: {},
     usage: { total: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 } },
     request: { state: "idle", bytesReceived: 0, retries: 0 },
     turn: 0,
@@ -246,6 +257,14 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       // A server that cannot start or that crashed is worth a card; starts and stops are not.
       if (event.state !== "failed") return next;
       return addCard(next, { kind: "notice", level: "warning", text: `language server ${event.server}: ${event.detail ?? "failed"}` });
+    }
+    case "mcp_server": {
+      const tools = event.tools?.length ?? s.mcp[event.server]?.tools ?? 0;
+      const view: McpServerView = { server: event.server, state: event.state, tools, ...(event.detail ? { detail: event.detail } : {}) };
+      const next = { ...s, mcp: { ...s.mcp, [event.server]: view } };
+      // A failed start is reported once, as a card; the panel keeps the rest.
+      if (event.state !== "failed" && event.state !== "ended") return next;
+      return addCard(next, { kind: "notice", level: "warning", text: `MCP server ${event.server}: ${event.detail ?? event.state}` });
     }
     case "usage":
       return { ...s, usage: { last: event.usage, total: event.total } };

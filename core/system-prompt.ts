@@ -1,4 +1,5 @@
-// The system prompt: short, ours, and the project's own instructions after it.
+// The system prompt: short, ours, the project's own instructions after it,
+// then the skills' catalogue.
 
 import type { InstructionFile } from "./instructions.js";
 
@@ -7,6 +8,8 @@ export interface PromptContext {
   toolNames: string[];
   instructions: InstructionFile[];
   date: string;
+  /** The skills' catalogue section, when the skills are read with read (no skill tool). */
+  skills?: string;
 }
 
 export function buildSystemPrompt(ctx: PromptContext): string {
@@ -29,5 +32,6 @@ export function buildSystemPrompt(ctx: PromptContext): string {
   for (const file of ctx.instructions) {
     parts.push(`# Project instructions from ${file.shown}\n\n${file.text}`);
   }
+  if (ctx.skills) parts.push(ctx.skills);
   return parts.join("\n\n");
 }

@@ -11,6 +11,7 @@ import type { HistoryItem, ToolImage } from "./history.js";
 import type { ConversationRoles } from "./context/shape.js";
 import type { LspService } from "./lsp/manager.js";
 import type { SessionMemory } from "./session-memory.js";
+import type { SkillSession } from "./skills/session.js";
 
 /** A question for the operator (ask_user, Chord's question). */
 export interface QuestionRequest {
@@ -69,6 +70,8 @@ export interface ToolContext {
   terminals?: TerminalManager;
   /** The session's language servers. */
   lsp?: LspService;
+  /** The session's Agent Skills: the catalogue and the one in use. */
+  skills?: SkillSession;
   /**
    * The conversation as the loop holds it when the call runs (the current
    * turn's assistant message included, its results maybe partly), and which

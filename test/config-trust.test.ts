@@ -82,6 +82,7 @@ describe("what counts as loosening", () => {
     ['[formatter]\ncommand = ["prettier", "{path}"]', '[formatter]\ncommand = ["black", "{path}"]', ["formatter.command"]],
     ['[lsp.servers.rs]\ncommand = ["evil"]\nlanguages = ["rust"]', "", ["lsp.servers.rs"]],
     ['[lsp.servers.rs]\ncommand = ["evil"]', '[lsp.servers.rs]\ncommand = ["rust-analyzer"]\nlanguages = ["rust"]', ["lsp.servers.rs.command"]],
+    ['[mcp.servers.files]\ncommand = "npx"\nargs = ["x"]', "", ["mcp.servers.files"]],
     ['[shell_env]\ninclude = ["GITHUB_TOKEN"]', "", ["shell_env.include"]],
     ["[shell_env]\nexclude = []", '[shell_env]\nexclude = ["AWS_*"]', ["shell_env.exclude"]],
     ['[shell_env.set]\nBASH_ENV = "./x.sh"', "", ["shell_env.set.BASH_ENV"]],

@@ -25,6 +25,9 @@ const NOT_IMPORTED: Record<string, string> = {
   jest: "a real test runner the run_tests tests run (npx --no-install jest)",
   "dependency-cruiser": "checks the import rules (npm run lint:deps, test/import-rules.test.ts)",
   knip: "finds unused exports and files (npm run lint:exports, test/dead-exports.test.ts)",
+  "@modelcontextprotocol/server-everything": "a real MCP server the tests start (node <package>/dist/index.js stdio|streamableHttp)",
+  "@modelcontextprotocol/server-filesystem": "a real MCP server the tests start (node <package>/dist/index.js <root>)",
+  "@types/turndown": "types for tsc",
 };
 
 function files(dir: string): string[] {

@@ -46,6 +46,9 @@ import { structuralSearchTool } from "./yuj/structural_search.js";
 // Code intelligence: language servers and test runs
 import { lspTool } from "./yuj/lsp.js";
 import { runTestsTool } from "./yuj/run_tests.js";
+// The web (both surfaces)
+import { webFetchTool } from "./lib/web_fetch.js";
+import { skillTool } from "./chord/skill.js";
 
 const HANDLERS: readonly ToolHandler[] = [
   // Yuj surface
@@ -76,6 +79,8 @@ const HANDLERS: readonly ToolHandler[] = [
   // Code intelligence: language servers and test runs
   lspTool,
   runTestsTool,
+  // The web
+  webFetchTool,
   // Chord surface
   chordReadTool,
   chordWriteTool,
@@ -94,6 +99,7 @@ const HANDLERS: readonly ToolHandler[] = [
   saveArtifactTool,
   readArtifactTool,
   chordDoneTool,
+  skillTool,
 ];
 
 export function builtinHandlers(): Map<string, ToolHandler> {

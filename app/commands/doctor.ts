@@ -7,6 +7,7 @@ import { delimiter, join } from "node:path";
 import { ConfigError } from "../../core/config/errors.js";
 import { loadConfig } from "../../core/config/load.js";
 import { trustLine } from "../trust-notice.js";
+import { reportMcp } from "./doctor-mcp.js";
 import type { Config } from "../../core/config/schema.js";
 import { detectBwrap } from "../../core/sandbox/detect.js";
 import { createSandbox } from "../../core/sandbox/index.js";
@@ -77,6 +78,7 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
   }
 
   if (config) reportSandbox(config, cwd, say);
+  if (config) await reportMcp(config, cwd, env, say);
 
   const state = stateDir(env, home);
   say(writable(state) ? "ok" : "warn", "state dir", state);

@@ -12,22 +12,21 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findInstructions } from "../../core/instructions.js";
 import type { Provider } from "../../core/providers/types.js";
 import { secretValues } from "../../core/redact.js";
 import { newSessionId } from "../../core/session.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
-import { buildSystemPrompt } from "../../core/system-prompt.js";
 import { createRedactor } from "../../core/trace.js";
 import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
+import { joinExtensions } from "../extensions.js";
 import { loopDepsFor } from "../loop-deps.js";
 import { argsFromSettings, storedSettings } from "../pause.js";
 import { buildGate } from "../permission-setup.js";
 import { createSessionRecord } from "../../core/session-record.js";
 import { ignoredSummary } from "../../core/config/project-trust.js";
 import { announceUntrusted } from "../trust-notice.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
+import { announceSession, buildProvider, openSession, requireProvider, resolveSession, systemPromptFor, type Resolved } from "../session.js";
 import { extractSnapshot } from "../workspace-snapshot.js";
 import { driveRuns } from "./drive.js";
 import { stoppingProvider } from "./kill-points.js";
@@ -147,8 +146,9 @@ async function replayInSession(x: ReplayInputs, setup: ReplaySetup, watch: Repla
     // The copy is removed when the replay ends, so this session cannot itself be replayed.
     session.emit({ type: "workspace_snapshot", unavailable: "a replay runs in a temporary copy that is removed afterwards" });
     const gate = buildGate({ resolved, state, emit: session.emit, cwd, args, approver: recordedApprover(recording) });
-    const systemFor = (date: string) =>
-      buildSystemPrompt({ cwd, toolNames: [...resolved.toolset.tools.keys()], instructions: findInstructions(cwd), date });
+    // The same MCP tools and skill catalogue as the recorded run had, before its first request.
+    await joinExtensions(resolved, session.services.mcp, session.services.skills).ready;
+    const systemFor = (date: string) => systemPromptFor(cwd, resolved.toolset, session.services.skills, date);
     const deps = {
       ...loopDepsFor({ resolved, choice, provider, session, args, cwd, secrets, gate, record: saved, ask: recordedAnswers(recording, session.emit) }),
       // The recorded day, so a replay on another day sends the same prompt.

@@ -12,6 +12,7 @@ import { parse, stringify, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError, type ConfigIssue } from "./errors.js";
 import { notSupportedMessage } from "./not-supported.js";
+import { MCP_JSON, readMcpJson, type McpJsonRead } from "./mcp-json.js";
 import { judgeProjectLayer, type ProjectTrust } from "./project-trust.js";
 import { configSchema, defaultConfig, type Config } from "./schema.js";
 import { projectKey, readTrustStore, sha256, trustStorePath } from "./trust-store.js";
@@ -79,14 +80,26 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   addFile(userConfigPath(env, home), false);
   const projectFile = projectConfigPath(options.cwd);
-  const projectRead = addFile(projectFile, false);
+  const tomlRead = readToml(projectFile, false);
+  sources.push({ path: projectFile, found: tomlRead !== undefined });
+  const mcpJson = readMcpJson(options.cwd, env);
+  if (mcpJson) {
+    sources.push({ path: mcpJson.file, found: true });
+    const issues = validate(mcpJson.data, () => mcpJson.file, true).issues;
+    if (issues.length > 0) throw new ConfigError(issues);
+  }
+  // .mcp.json and .yuj/config.toml are one project layer (the TOML wins
+  // where both name a server), trusted together: the hash covers both.
+  const projectRead = joinProjectFiles(tomlRead, mcpJson);
+  const projectLayerFile = tomlRead || !mcpJson ? projectFile : mcpJson.file;
+  if (projectRead) addLayer(projectLayerFile, projectRead.data);
   let project: ProjectTrust | undefined;
   let effective: { index: number; data: Table } | undefined;
   if (projectRead) {
     // The project's loosening settings are judged against the layers below
     // it (defaults and the user's file), and dropped unless trusted.
     const below = [defaultConfig() as unknown as Table, ...layers.slice(0, -1).map((l) => l.data)].reduce(merge, Object.create(null));
-    const layer = { file: projectFile, project: projectKey(options.trustAs ?? options.cwd), ...projectRead };
+    const layer = { file: projectLayerFile, project: projectKey(options.trustAs ?? options.cwd), ...projectRead };
     const judged = judgeProjectLayer(layer, below, () => readTrustStore(trustStorePath(env, home)));
     effective = { index: layers.length - 1, data: judged.data };
     project = judged.trust;
@@ -110,7 +123,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   // layer is swapped for what takes effect of it.
   let result = validate(mergeAll(layers), owner, false);
   if (result.config && effective) {
-    layers[effective.index] = { file: projectFile, data: effective.data };
+    layers[effective.index] = { file: projectLayerFile, data: effective.data };
     result = validate(mergeAll(layers), owner, false);
   }
   if (!result.config) throw new ConfigError(result.issues);
@@ -148,6 +161,17 @@ export function writeConfigFile(file: string, change: (current: Table) => Table)
   const text = stringify(next) + "\n";
   writeConfigText(target, text);
   return { ...(before ? { before } : {}), data: next, sha256: sha256(text) };
+}
+
+/** The project's two files as one layer; the hash is of the TOML alone when there is no .mcp.json. */
+function joinProjectFiles(
+  toml: { data: Table; sha256: string } | undefined,
+  mcpJson: McpJsonRead | undefined,
+): { data: Table; sha256: string } | undefined {
+  if (!mcpJson) return toml;
+  const data = merge(mcpJson.data, toml?.data ?? Object.create(null));
+  const both = Buffer.concat([Buffer.from(`${toml?.sha256 ?? "no .yuj/config.toml"}\n${MCP_JSON}\n`), mcpJson.bytes]);
+  return { data, sha256: sha256(both) };
 }
 
 /**

@@ -44,9 +44,11 @@ const LOOSENING_CHECKS: readonly LooseningCheck[] = [
   permissionRules(),
   changed("formatter.command", "this command runs on the host after each edit", isEmptyList),
   entries("lsp.servers", "this language server command runs on the host", ["command"]),
+  entries("mcp.servers", "this MCP server is started or connected to", ["command", "args", "env", "cwd", "url", "headers", "bearer_token_env"]),
   added("shell_env.include", "commands get these environment variables, which may hold secrets"),
   shrunk("shell_env.exclude", "commands get variables your config keeps from them"),
   entries("shell_env.set", "every command gets this environment variable"),
+  changed("web_fetch.proxy", "every page web_fetch fetches goes through this proxy"),
   changed("provider.base_url", "your API key and the conversation go to this server"),
   changed("provider.api_key_env", "this environment variable is sent to the provider as the API key"),
 ];

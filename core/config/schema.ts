@@ -5,6 +5,7 @@
 
 import { z } from "zod";
 import { lspSection } from "../lsp/config.js";
+import { mcpSection } from "../mcp/config.js";
 
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
 const posInt = z.number().int().positive();
@@ -180,6 +181,18 @@ export const configSchema = z.strictObject({
     rules: z.array(permissionRule).default([]),
     /** Skip ordinary asks (never handoff, delegate, cancel, done). */
     yolo: z.boolean().default(false),
+  }),
+  mcp: mcpSection,
+  skills: section({ paths: z.array(z.string()).default([]) }),
+  web_fetch: section({
+    /** Offers web_fetch on the Yuj surface (Chord's always has it). */
+    enabled: z.boolean().default(false),
+    user_agent: z.string().min(1).default("yuj-web-fetch/1 (a terminal coding agent)"),
+    /** An http:// proxy; "" connects directly; unset uses HTTPS_PROXY / HTTP_PROXY from the environment. */
+    proxy: z.string().regex(/^(|http:\/\/[^\s/]+\/?)$/, "an http://host:port proxy URL, or \"\" for a direct connection").optional(),
+    /** Bytes of body read at most (after decompression); the rest is cut. */
+    max_bytes: posInt.default(5 * 1024 * 1024),
+    max_redirects: nonNegInt.default(5),
   }),
 });
 

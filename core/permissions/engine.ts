@@ -7,7 +7,8 @@
 //     exposed tool name and whose pattern matches the call's match value
 //     (match-values.ts) decides. A call with several values (apply_patch,
 //     delete) is decided per value and takes the strictest (deny > ask > allow).
-//   * No match: Chord denies; Yuj keeps its normal behaviour (yuj-default.ts).
+//   * No match: Chord denies; Yuj keeps its normal behaviour (yuj-default.ts):
+//     it allows, but asks for web_fetch and for MCP tools not marked read-only.
 //   * Shell commands (command-rules.ts): judged as a whole with the compound
 //     guard (a specific allow never covers `ls; rm -rf /`), and each program
 //     they run on its own, found through wrappers, `bash -c` and the like;
@@ -34,6 +35,7 @@ import { globMatch, isLiteral, isUniversal, literalValue } from "./glob.js";
 import { matchTarget, type MatchKind, type MatchTarget, type PatchRole } from "./match-values.js";
 import { hostMatches } from "./net.js";
 import { pathNames, projectRoots, type Roots } from "./path-names.js";
+import { defaultAskReason } from "./yuj-default.js";
 import type { Decision, PermissionCall, PolicyOptions, Rule } from "./types.js";
 import { describeRule, SEVERITY, stricter, VERB, type Scope, type ToolMatcher, type Verdict } from "./verdict.js";
 
@@ -78,7 +80,16 @@ export function evaluate(call: PermissionCall, rules: Rule[], opts: PolicyOption
     if (why !== undefined) return finish({ action: "deny", reason: `cancel is unavailable: ${why}` });
   }
   const roots = target.kind === "path" ? projectRoots(call.cwd) : undefined;
-  const scope: Scope = { rules, opts, applies, cwd: call.cwd, label: target.values.length > 1, ...(roots ? { roots } : {}) };
+  const defaultAsk = opts.surface === "yuj" ? defaultAskReason(call.handler) : undefined;
+  const scope: Scope = {
+    rules,
+    opts,
+    applies,
+    cwd: call.cwd,
+    label: target.values.length > 1,
+    ...(roots ? { roots } : {}),
+    ...(defaultAsk ? { defaultAsk } : {}),
+  };
   return finish(adjust(call.tool, decideTarget(call.tool, target, scope), opts));
 }
 
@@ -149,6 +160,7 @@ function decideName(tool: string, value: string, written: string, scope: Scope, 
     return { action: hit.action, rule: hit, value, reason: `${VERB[hit.action]} by rule ${describeRule(hit)}${about}` };
   }
   if (scope.opts.surface === "chord") return { action: "deny", value, reason: `no rule matches ${shown}${alias} (chord default: deny)` };
+  if (scope.defaultAsk) return { action: "ask", value, reason: `no rule matches ${shown}${alias} (yuj default: ${scope.defaultAsk})` };
   return { action: "allow", value, reason: `no rule matches ${shown}${alias} (yuj default: allow)` };
 }
 

@@ -27,6 +27,8 @@ export interface Scope {
   roots?: Roots;
   /** Values are labelled in reasons when a call has more than one. */
   label: boolean;
+  /** On Yuj, a call no rule matches asks for this reason instead of running (yuj-default.ts). */
+  defaultAsk?: string;
 }
 
 /** A rule as the reasons show it: `{tool="bash", pattern="rm *", action="deny"} from <source>`. */

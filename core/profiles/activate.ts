@@ -102,3 +102,22 @@ function dropSafeIntegerBounds(prop: Record<string, unknown>): void {
   if (prop.minimum === Number.MIN_SAFE_INTEGER) delete prop.minimum;
   if (prop.maximum === Number.MAX_SAFE_INTEGER) delete prop.maximum;
 }
+
+/**
+ * Adds tools that are not the profile's (an MCP server's, once it connected)
+ * to a toolset in place, after the profile's own: every holder of the toolset
+ * (the loop, the guards, the model switch) sees them from the next request.
+ * A name the toolset already has is kept as it was. Outside max_tools: the
+ * user chose these servers.
+ */
+export function addTools(toolset: ActiveToolset, extra: readonly ActiveTool[]): string[] {
+  const added: string[] = [];
+  for (const tool of extra) {
+    if (toolset.tools.has(tool.name)) continue;
+    toolset.tools.set(tool.name, tool);
+    toolset.specs.push(tool.spec);
+    (toolset.names as Set<string>).add(tool.name);
+    added.push(tool.name);
+  }
+  return added;
+}

@@ -26,8 +26,8 @@ describe("builtin handlers", () => {
     expect([...handlers.keys()].sort()).toEqual([
       "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "checkpoint", "chord_apply_patch",
       "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "list_definitions", "lsp", "notebook_edit", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "structural_edit", "structural_search",
-      "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "write", "write_todos",
+      "list_definitions", "lsp", "notebook_edit", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search",
+      "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "write", "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     const readOnly = Object.fromEntries([...handlers].map(([id, h]) => [id, h.readOnly]));
@@ -64,6 +64,7 @@ describe("builtin handlers", () => {
       run_tests: false,
       save_artifact: false,
       shell: false,
+      skill: true,
       structural_edit: false,
       structural_search: true,
       terminal_io: false,
@@ -72,6 +73,7 @@ describe("builtin handlers", () => {
       todo_write: false,
       udiff: false,
       view_image: true,
+      web_fetch: true,
       write: false,
       write_todos: false,
     });

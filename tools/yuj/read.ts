@@ -11,6 +11,7 @@ import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limit
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { echoPath, locateExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
+import { locateInSkillDir } from "../lib/skill-files.js";
 
 export const readSchema = z.object({
   path: z.string(),
@@ -31,11 +32,12 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
     const shown = echoPath(ctx.cwd, args.path);
-    const file = await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, {
-      directory: `ERROR: ${shown} is a directory — use glob to list contents.`,
-      // The session's saved output (a cut result, a command's log) is readable too; hidden paths are not.
-      access: yujPaths(ctx, "read"),
-    });
+    const directory = `ERROR: ${shown} is a directory — use glob to list contents.`;
+    // An enabled skill's folder is readable though it lies outside the project;
+    // so is the session's saved output (a cut result, a command's log). Hidden paths are not.
+    const file =
+      (await locateInSkillDir(ctx, args.path, directory)) ??
+      (await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, { directory, access: yujPaths(ctx, "read") }));
     if (!file.ok) return fail(file.error);
     if (file.size === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));
     if (limit === 0 && tooLarge(file.size)) {

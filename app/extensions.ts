@@ -1,0 +1,42 @@
+// Tools that come from outside the profile, joined to the session's toolset
+// before the first model request: the MCP servers' tools, once the servers
+// connected (or failed, or ran out of time), and the skills' catalogue in
+// the skill tool's description. A model switch builds a new toolset, which
+// gets the same.
+
+import { addTools, type ActiveToolset } from "../core/profiles/activate.js";
+import type { McpService } from "../core/mcp/manager.js";
+import { mcpActiveTool } from "../tools/lib/mcp/handler.js";
+import type { SkillSession } from "../core/skills/session.js";
+import type { Resolved } from "./session.js";
+
+export interface Extensions {
+  /** Resolves once the servers are up or failed and their tools are in the toolset. */
+  ready: Promise<void>;
+  toolsetFor(model: string): ActiveToolset;
+}
+
+export function joinExtensions(resolved: Resolved, mcp: McpService, skills: SkillSession): Extensions {
+  const withTools = (toolset: ActiveToolset) => {
+    addTools(toolset, mcp.tools().map((t) => mcpActiveTool(t, mcp)));
+    return toolset;
+  };
+  const withCatalogue = (toolset: ActiveToolset) => {
+    describeSkills(toolset, skills);
+    return toolset;
+  };
+  withCatalogue(resolved.toolset);
+  return {
+    ready: mcp.start().then(() => void withTools(resolved.toolset)),
+    toolsetFor: (model) => withTools(withCatalogue(resolved.toolsetFor(model))),
+  };
+}
+
+/** The skill tool's description gets the catalogue: the names and descriptions, never the bodies. */
+function describeSkills(toolset: ActiveToolset, skills: SkillSession): void {
+  for (const tool of toolset.tools.values()) {
+    if (tool.handler.id !== "skill" || tool.spec.description.includes("\nSkills:\n")) continue;
+    const list = skills.skills.length ? skills.catalogue() : "(none installed)";
+    tool.spec.description = `${tool.spec.description}\nSkills:\n${list}`;
+  }
+}

@@ -1,0 +1,154 @@
+// The session's MCP servers. Auto-start servers (all but `manual` ones) are
+// connected once, before the first model request, which waits for them up to
+// [mcp].startup_timeout_s; a server that fails is reported once (an
+// `mcp_server` event: the card, the side panel; `yuj doctor` checks the same
+// config) and its tools stay out. Every stdio server is a process group
+// recorded for crash recovery, and all of them end with the session.
+
+import * as path from "node:path";
+import type { Emit } from "../events.js";
+import { OrphanRegistry, selfIdentity } from "../jobs/orphans.js";
+import type { Clock } from "../services.js";
+import type { McpServerEntry, McpSettings } from "./config.js";
+import type { McpConnection, McpTool } from "./connection.js";
+
+type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped";
+
+interface McpServerStatus {
+  name: string;
+  transport: "stdio" | "http";
+  state: McpServerState | "disabled";
+  tools: number;
+  detail?: string;
+}
+
+interface McpCallResult {
+  result?: import("@modelcontextprotocol/sdk/types.js").CallToolResult;
+  error?: string;
+}
+
+export interface McpService {
+  /** Connects the auto-start servers; the same promise for every caller. */
+  start(): Promise<void>;
+  /** The tools of the servers connected so far, in config order. */
+  tools(): McpTool[];
+  call(server: string, remote: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+  status(): McpServerStatus[];
+  shutdown(): Promise<void>;
+  killAllSync(): void;
+}
+
+export interface McpManagerOptions {
+  settings: McpSettings;
+  projectDir: string;
+  sessionDir: string;
+  stateDir?: string;
+  env: Record<string, string>;
+  ownEnv: Record<string, string | undefined>;
+  emit: Emit;
+  clock: Clock;
+}
+
+interface Entry {
+  name: string;
+  entry: McpServerEntry;
+  state: McpServerStatus["state"];
+  tools: McpTool[];
+  detail?: string;
+  conn?: McpConnection;
+}
+
+export function createMcpManager(opts: McpManagerOptions): McpService {
+  const entries = Object.entries(opts.settings.servers).map(
+    ([name, entry]): Entry => ({ name, entry, state: entry.manual ? "disabled" : "stopped", tools: [] }),
+  );
+  const registry = new OrphanRegistry(path.join(opts.sessionDir, "mcp"), opts.stateDir);
+  const self = selfIdentity();
+  const startupMs = opts.settings.startup_timeout_s * 1000;
+  const callMs = opts.settings.call_timeout_s * 1000;
+  let started: Promise<void> | undefined;
+  let closed = false;
+
+  const saveRegistry = () =>
+    registry.write(
+      entries.flatMap((e) => {
+        const pid = e.conn?.pid;
+        if (pid === undefined || pid <= 1) return [];
+        return [{ jobId: `mcp:${e.name}`, pgid: pid, members: [], command: [e.entry.command!, ...e.entry.args].join(" "), ...self }];
+      }),
+    );
+
+  const report = (e: Entry, state: McpServerState, detail?: string) => {
+    e.state = state;
+    e.detail = detail;
+    opts.emit({
+      type: "mcp_server",
+      server: e.name,
+      state,
+      transport: e.entry.url !== undefined ? "http" : "stdio",
+      ...(state === "connected" ? { tools: e.tools.map((t) => t.exposed) } : {}),
+      ...(e.conn?.pid ? { pid: e.conn.pid } : {}),
+      ...(detail !== undefined ? { detail } : {}),
+    });
+  };
+
+  async function connect(e: Entry): Promise<void> {
+    const { McpConnection } = await import("./connection.js");
+    e.conn = new McpConnection(e.name, e.entry, {
+      projectDir: opts.projectDir,
+      env: opts.env,
+      ownEnv: opts.ownEnv,
+      clock: opts.clock,
+      processChanged: saveRegistry,
+    });
+    report(e, "connecting");
+    const got = await e.conn.connect(startupMs);
+    if (closed) return void (await e.conn.close());
+    if ("error" in got) return report(e, "failed", got.error);
+    e.tools = uniqueNames(got.tools);
+    report(e, "connected");
+  }
+
+  return {
+    start() {
+      started ??= Promise.all(entries.filter((e) => e.state !== "disabled").map(connect)).then(() => {});
+      return started;
+    },
+    tools: () => entries.flatMap((e) => (e.state === "disabled" ? [] : e.tools)),
+    async call(server, remote, args, signal) {
+      const e = entries.find((x) => x.name === server);
+      if (!e?.conn || e.state === "disabled") return { error: `MCP server ${server} is not enabled in this session` };
+      const ended = () => {
+        if (!e.conn!.connected && e.state === "connected") report(e, "ended", `${e.conn!.endReason ?? "the server ended"}; it is started again on the next call`);
+      };
+      ended();
+      const wasUp = e.conn.connected;
+      const got = await e.conn.call(remote, args, callMs, signal);
+      ended();
+      if (!wasUp && e.conn.connected) report(e, "connected", "started again");
+      return got;
+    },
+    status: () =>
+      entries.map((e) => ({
+        name: e.name,
+        transport: e.entry.url !== undefined ? "http" : "stdio",
+        state: e.state,
+        tools: e.tools.length,
+        ...(e.detail !== undefined ? { detail: e.detail } : {}),
+      })),
+    async shutdown() {
+      closed = true;
+      await Promise.all(entries.map((e) => e.conn?.close()));
+      saveRegistry();
+    },
+    killAllSync() {
+      for (const e of entries) e.conn?.killSync();
+    },
+  };
+}
+
+/** Names cut to the length limit may collide: the first keeps it, the others go. */
+function uniqueNames(tools: McpTool[]): McpTool[] {
+  const seen = new Set<string>();
+  return tools.filter((t) => !seen.has(t.exposed) && seen.add(t.exposed));
+}

@@ -1,0 +1,39 @@
+// Chord's `skill(name, args?)`: loads a discovered skill's instructions (the
+// SKILL.md body) on demand, with the directory its other files are in. From
+// then on the skill is in use: its allowed-tools, if it lists them, narrow
+// the tools. The permission match value is the name.
+
+import * as fs from "node:fs";
+import { z } from "zod";
+import { skillBody } from "../../core/skills/discover.js";
+import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+
+const schema = z.object({ name: z.string().min(1), args: z.string().optional() });
+
+export const skillTool: ToolHandler<typeof schema> = {
+  id: "skill",
+  schema,
+  readOnly: true,
+  async run(args, ctx) {
+    const skills = ctx.skills;
+    const skill = skills?.find(args.name);
+    if (!skills || !skill) {
+      const names = skills?.skills.map((s) => s.name).join(", ") || "none are installed";
+      return fail(`ERROR: no skill named ${JSON.stringify(args.name)}; the skills are: ${names}`);
+    }
+    let body: string;
+    try {
+      body = skillBody(skill);
+    } catch (err) {
+      return fail(`ERROR: the skill ${skill.name} could not be read: ${(err as Error).message}`);
+    }
+    skills.use(skill);
+    const files = fs.readdirSync(skill.dir).filter((f) => f !== "SKILL.md");
+    const lines = [`<skill name="${skill.name}" dir="${skill.dir}">`, body];
+    if (files.length) lines.push("", `Files in the skill's directory: ${files.join(", ")}`);
+    if (skill.allowedTools) lines.push("", `While this skill is in use only these tools run: ${skill.allowedTools.join(", ")}`);
+    if (args.args) lines.push("", `Arguments: ${args.args}`);
+    lines.push("</skill>");
+    return ok(lines.join("\n"));
+  },
+};

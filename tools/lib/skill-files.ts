@@ -1,0 +1,29 @@
+// On the Yuj surface a skill's directory is readable by `read` although it
+// lies outside the project: the system prompt lists each SKILL.md by its
+// absolute path. Reading a SKILL.md puts that skill in use (its
+// allowed-tools then narrow the tools). Symlinks are resolved first, so a
+// link inside a skill's directory cannot lead anywhere else.
+
+import * as path from "node:path";
+import type { ToolContext } from "../../core/tool-types.js";
+
+export type Located = { ok: true; abs: string; display: string; size: number } | { ok: false; error: string };
+
+/** The file when `input` is inside a skill's directory; undefined when it is not (the ordinary rules apply). */
+export async function locateInSkillDir(ctx: ToolContext, input: string, directoryError: string): Promise<Located | undefined> {
+  const skills = ctx.skills;
+  if (!skills || !path.isAbsolute(input)) return undefined;
+  let real: string;
+  try {
+    real = await ctx.services.fs.realpath(input);
+  } catch {
+    return undefined;
+  }
+  const inside = skills.readRoots().some((root) => real === root || real.startsWith(root + path.sep));
+  if (!inside) return undefined;
+  const st = await ctx.services.fs.stat(real);
+  if (st.isDirectory()) return { ok: false, error: directoryError };
+  const skill = skills.skills.find((s) => s.file === real);
+  if (skill) skills.use(skill);
+  return { ok: true, abs: real, display: input, size: st.size };
+}

@@ -1,0 +1,80 @@
+// An HTML page to the Markdown a model reads: the article Readability finds
+// (or the whole body when it finds none), links made absolute, code blocks
+// fenced with their language, tables kept (GFM). A page whose HTML is a shell
+// that JavaScript fills in is flagged: what was fetched is not what a browser
+// would show.
+
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import TurndownService from "turndown";
+import { gfm } from "turndown-plugin-gfm";
+
+export interface PageText {
+  title?: string;
+  markdown: string;
+  /** Little text and scripts that would build the page. */
+  suspectShell: boolean;
+}
+
+const SHELL_TEXT_CHARS = 200;
+
+export function htmlToMarkdown(html: string, url: string): PageText {
+  const parse = () => {
+    const { document } = parseHTML(html);
+    // linkedom has no base URL of its own: a <base> lets Readability resolve relative links.
+    const base = document.createElement("base");
+    base.setAttribute("href", url);
+    document.head?.prepend(base);
+    return document;
+  };
+  const document = parse();
+  const suspectShell = isShell(document);
+  const title = document.title?.trim() || undefined;
+  const article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
+  // Readability finds no article in a short page: then the whole body, from a fresh parse (it edits the one it reads).
+  const source = article?.content || parse().body?.innerHTML || "";
+  const markdown = converter(url).turndown(source).trim();
+  const shownTitle = article?.title?.trim() || title;
+  return { ...(shownTitle ? { title: shownTitle } : {}), markdown, suspectShell };
+}
+
+function isShell(document: ReturnType<typeof parseHTML>["document"]): boolean {
+  const scripts = document.querySelectorAll("script").length;
+  if (scripts === 0) return false;
+  const body = document.body;
+  if (!body) return true;
+  const clone = body.cloneNode(true) as typeof body;
+  for (const el of clone.querySelectorAll("script, style, noscript, template")) el.remove();
+  const text = (clone.textContent ?? "").replace(/\s+/g, " ").trim();
+  return text.length < SHELL_TEXT_CHARS;
+}
+
+function converter(url: string): TurndownService {
+  const td = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  td.use(gfm);
+  td.remove(["script", "style", "noscript"]);
+  td.addRule("absoluteLinks", {
+    filter: (node) => node.nodeName === "A" && !!(node as HTMLAnchorElement).getAttribute("href"),
+    replacement: (content, node) => {
+      const href = (node as HTMLAnchorElement).getAttribute("href")!;
+      let abs = href;
+      try {
+        abs = new URL(href, url).href;
+      } catch {
+        // kept as written
+      }
+      return content.trim() ? `[${content.trim()}](${abs})` : "";
+    },
+  });
+  td.addRule("fencedWithLanguage", {
+    filter: (node) => node.nodeName === "PRE" && node.firstChild?.nodeName === "CODE",
+    replacement: (_content, node) => {
+      const code = node.firstChild as HTMLElement;
+      const lang = /(?:^|\s)(?:language|lang)-([A-Za-z0-9_+-]+)/.exec(code.getAttribute("class") ?? "")?.[1] ?? "";
+      const text = (code.textContent ?? "").replace(/\n$/, "");
+      const fence = text.includes("```") ? "~~~~" : "```";
+      return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+    },
+  });
+  return td;
+}

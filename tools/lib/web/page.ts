@@ -1,0 +1,40 @@
+// A fetched response as the model reads it: a few header lines (where it
+// ended up, status, type, whether the page is a JavaScript shell, whether the
+// download was cut) and the body: HTML as Markdown unless raw, other text as
+// it is, in its declared charset. A binary body is refused by name.
+
+import type { Fetched } from "./fetch.js";
+import { declaredCharset, decodeBody, looksBinary } from "./decode.js";
+import { htmlToMarkdown } from "./markdown.js";
+
+export interface Page {
+  ok: boolean;
+  text: string;
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-form-urlencoded|ld\+json|rss\+xml|atom\+xml|xhtml\+xml)|[a-z]+\/[a-z0-9.+-]*\+(json|xml))/i;
+const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
+
+export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
+  const type = f.contentType.split(";")[0]!.trim();
+  const lines = [`URL: ${f.url}`];
+  if (f.redirects.length) lines.push(`Redirected from: ${f.redirects.join(" → ")}`);
+  lines.push(`Status: ${f.status}`);
+  if (f.contentType) lines.push(`Content-Type: ${f.contentType}`);
+  const textual = type === "" ? !looksBinary(f.body) : TEXT_TYPES.test(type) && !looksBinary(f.body);
+  if (!textual) {
+    return { ok: false, text: `ERROR: ${f.url} returned a binary body (${type || "no Content-Type"}, ${f.body.length}${f.truncated ? "+" : ""} bytes); web_fetch returns text only` };
+  }
+  const charset = declaredCharset(f.contentType, f.body);
+  const decoded = decodeBody(f.body, charset);
+  let body = decoded;
+  if (!raw && (HTML_TYPES.test(type) || (type === "" && /^\s*<(!doctype html|html)/i.test(decoded)))) {
+    const page = htmlToMarkdown(decoded, f.url);
+    if (page.title) lines.push(`Title: ${page.title}`);
+    if (page.suspectShell) lines.push("Content-Quality: suspect-shell (little text and scripts that build the page; web_fetch does not run JavaScript, so this may not be what a browser shows)");
+    body = page.markdown;
+  }
+  if (f.truncated) lines.push(`Truncated: the download stopped at the ${Math.round(maxBytes / (1024 * 1024))} MB cap; what follows is the start of the body`);
+  const ok = f.status < 400;
+  return { ok, text: `${ok ? "" : `ERROR: HTTP ${f.status} from ${f.url}\n`}${lines.join("\n")}\n\n${body}`.trimEnd() };
+}
