@@ -18,7 +18,7 @@ export function droppedLines(dropped: readonly DroppedTool[]): string[] {
   return [...byReason(dropped)].map(([reason, names]) => `left out ${names.join(", ")}: ${reason}`);
 }
 
-export function droppedNotice(toolset: Pick<ActiveToolset, "dropped" | "profile">): string | undefined {
+function droppedNotice(toolset: Pick<ActiveToolset, "dropped" | "profile">): string | undefined {
   if (toolset.dropped.length === 0) return undefined;
   const names = toolset.dropped.map((d) => d.name).join(", ");
   return (

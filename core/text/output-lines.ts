@@ -5,7 +5,7 @@
 // how many there were instead of listing each one.
 
 /** A redrawn line's last state: the text after its last carriage return that is not empty. */
-export function lastRedraw(line: string): string {
+function lastRedraw(line: string): string {
   if (!line.includes("\r")) return line;
   const states = line.split("\r").filter((p) => p !== "");
   return states[states.length - 1] ?? "";

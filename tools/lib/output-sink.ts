@@ -7,17 +7,12 @@
 import { StringDecoder } from "node:string_decoder";
 import type { Config } from "../../core/config/schema.js";
 import type { LogRange, LogReader } from "../../core/jobs/job-log.js";
-import { headAndTail } from "../../core/jobs/output-file.js";
+import { COLLAPSE_READ_LIMIT_BYTES, headAndTail } from "../../core/jobs/output-file.js";
 import { xmlEscape } from "./search-envelope.js";
 import { filterOutput } from "./output-filters.js";
 
 /** Output up to this size is shown whole (after the filters). */
 export const SINK_THRESHOLD_BYTES = 16 * 1024;
-/**
- * Output up to this size is filtered whole before it is bounded; a larger
- * log is only read at its head and tail.
- */
-export const COLLAPSE_READ_LIMIT_BYTES = 1024 * 1024;
 
 /** A range of a job's log as readNew returned it. */
 export interface OutputRange {
