@@ -89,7 +89,7 @@ function storedRule(rule: Rule): Record<string, string> {
 }
 
 /** Appends a rule to the user config (yours, so trusted as it is), keeping the rules already there. */
-export function storeUserRule(rule: Rule, env: NodeJS.ProcessEnv = process.env): string {
+function storeUserRule(rule: Rule, env: NodeJS.ProcessEnv = process.env): string {
   const file = userConfigPath(env);
   mkdirSync(dirname(file), { recursive: true });
   writeConfigFile(file, (current) => {

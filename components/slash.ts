@@ -6,7 +6,7 @@ import type { Operation } from "../core/ops.js";
 import type { UiState } from "./ui-state.js";
 
 /** The commands, with what each does (the list shown while a command is typed). */
-export const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
+const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/help", "keys and commands"],
   ["/model", "the model; /model NAME switches"],
   ["/compact", "summarise older turns now"],

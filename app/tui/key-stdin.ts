@@ -17,7 +17,7 @@ const ESC = "\x1b";
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
-export interface KeySplitter {
+interface KeySplitter {
   /** The keys in one read, in order. */
   push(chunk: string): string[];
 }

@@ -11,7 +11,7 @@ import type { Rule } from "../../core/permissions/types.js";
 import { oneLine } from "../../core/text/safe.js";
 import { theme } from "../theme.js";
 
-export const SCOPES: readonly RuleScope[] = ["session", "project", "user"];
+const SCOPES: readonly RuleScope[] = ["session", "project", "user"];
 
 const WHERE: Record<RuleScope, string> = {
   session: "this session's rules (kept when it is resumed)",

@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 
 /** Quiet time after the last key before a prompt acts on keys. */
-export const ARM_AFTER_QUIET_MS = 400;
+const ARM_AFTER_QUIET_MS = 400;
 
 /**
  * True once the prompt `id` may act on keys: no key has arrived for
