@@ -2,11 +2,13 @@
 // user's rules, the rules stored this session, the policy of the surface, and
 // who answers an ask (the operator, or nobody: the run pauses).
 
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { ApprovalAnswer, Approver } from "../core/approvals/types.js";
 import type { Emit } from "../core/events.js";
 import { updateProjectConfig } from "../core/config/project-write.js";
+import { writeConfigFile } from "../core/config/load.js";
+import { userConfigPath } from "../core/paths.js";
 import { createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
 import { loadProfileRules } from "../core/permissions/profile-rules.js";
 import type { Rule } from "../core/permissions/types.js";
@@ -92,7 +94,26 @@ export function buildGate(setup: GateSetup): PermissionGate {
     emit: setup.emit,
     preAnswered,
     storeProjectRule: (rule) => storeProjectRule(setup.cwd, rule, setup.emit),
+    storeUserRule: (rule) => storeUserRule(rule),
   });
+}
+
+/** The rule as the config's [[permissions.rules]] holds it. */
+function storedRule(rule: Rule): Record<string, string> {
+  const stored: Record<string, string> = { tool: rule.tool, action: rule.action };
+  if (rule.pattern !== undefined) stored.pattern = rule.pattern;
+  return stored;
+}
+
+/** Appends a rule to the user config (yours, so trusted as it is), keeping the rules already there. */
+function storeUserRule(rule: Rule, env: NodeJS.ProcessEnv = process.env): string {
+  const file = userConfigPath(env);
+  mkdirSync(dirname(file), { recursive: true });
+  writeConfigFile(file, (current) => {
+    const existing = (current as { permissions?: { rules?: unknown[] } }).permissions?.rules ?? [];
+    return { permissions: { rules: [...existing, storedRule(rule)] } };
+  });
+  return file;
 }
 
 /**
@@ -102,8 +123,7 @@ export function buildGate(setup: GateSetup): PermissionGate {
  * settings, and the notice says so.
  */
 function storeProjectRule(cwd: string, rule: Rule, emit?: Emit): string {
-  const stored: Record<string, string> = { tool: rule.tool, action: rule.action };
-  if (rule.pattern !== undefined) stored.pattern = rule.pattern;
+  const stored = storedRule(rule);
   const write = updateProjectConfig(cwd, process.env, (current) => {
     const existing = (current as { permissions?: { rules?: unknown[] } }).permissions?.rules ?? [];
     return { permissions: { rules: [...existing, stored] } };

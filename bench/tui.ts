@@ -71,6 +71,8 @@ interface Tui {
   pid: number;
   /** Bytes the TUI has written so far. */
   bytes(): number;
+  /** How many times it cleared the terminal's scrollback (ESC[3J). */
+  scrollbackClears(): number;
   /** Resolves with performance.now() at the first output (from now on) that matches. */
   next(test: (recent: string) => boolean, timeoutMs: number): Promise<number>;
   write(s: string): void;
@@ -81,11 +83,13 @@ interface Tui {
 function spawnTui(cwd: string, env: Record<string, string>): Tui {
   const p = pty.spawn(process.execPath, [bin], { name: "xterm-256color", cols: COLS, rows: ROWS, cwd, env });
   let bytes = 0;
+  let clears = 0;
   let tail = ""; // the last output, for matches that span writes
   let exited = false;
   const waiters = new Set<(chunk: string) => void>();
   p.onData((d) => {
     bytes += Buffer.byteLength(d);
+    clears += d.split("\x1b[3J").length - 1;
     tail = (tail + d).slice(-64 * 1024);
     for (const w of [...waiters]) w(tail);
   });
@@ -93,6 +97,7 @@ function spawnTui(cwd: string, env: Record<string, string>): Tui {
   return {
     pid: p.pid,
     bytes: () => bytes,
+    scrollbackClears: () => clears,
     next(test, timeoutMs) {
       tail = "";
       return new Promise((resolve, reject) => {
@@ -150,21 +155,28 @@ async function settle(tui: Tui, quietMs = 400, maxMs = 30_000): Promise<void> {
   }
 }
 
-/** Median time from a key to the output that shows it, then the draft is erased. */
-async function echoMs(tui: Tui): Promise<number> {
+/**
+ * Median time from a key to the output that shows it, and the median bytes
+ * written for it (everything from the key until the output is quiet again);
+ * then the draft is erased.
+ */
+async function echo(tui: Tui): Promise<{ ms: number; bytes: number }> {
   await settle(tui);
   const times: number[] = [];
+  const sizes: number[] = [];
   for (let i = 1; i <= ECHO_SAMPLES; i++) {
     const draft = ECHO_CHAR.repeat(i);
     const seen = tui.next((s) => s.includes(draft), 10_000);
+    const before = tui.bytes();
     const t0 = performance.now();
     tui.write(ECHO_CHAR);
     times.push((await seen) - t0);
     await sleep(120);
+    sizes.push(tui.bytes() - before);
   }
   tui.write("\x7f".repeat(ECHO_SAMPLES)); // Backspace the draft away
   await settle(tui);
-  return median(times);
+  return { ms: median(times), bytes: median(sizes) };
 }
 
 async function firstFrame(): Promise<number> {
@@ -201,6 +213,8 @@ interface SessionResult {
   rssEnd: number;
   echoStart: number;
   echoEnd: number;
+  echoBytes: number;
+  scrollbackClears: number;
   idleCpuMs: number;
 }
 
@@ -212,7 +226,7 @@ async function session(turns: unknown[], doneMarker: string, timeoutMs: number, 
     await tui.next((s) => s.includes("INSERT"), 15_000);
     await settle(tui, 1000);
     const rssStart = rssKiB(tui.pid);
-    const echoStart = await echoMs(tui);
+    const echoStart = (await echo(tui)).ms;
     tui.write("run the benchmark task");
     await sleep(200);
     const done = tui.next((s) => s.includes(doneMarker), timeoutMs);
@@ -221,7 +235,7 @@ async function session(turns: unknown[], doneMarker: string, timeoutMs: number, 
     const wallMs = (await done) - t0;
     await settle(tui, 1000, 60_000);
     const rssEnd = rssKiB(tui.pid);
-    const echoEnd = await echoMs(tui);
+    const { ms: echoEnd, bytes: echoBytes } = await echo(tui);
     let idleCpuMs = NaN;
     if (idleSeconds > 0) {
       await sleep(500);
@@ -230,7 +244,7 @@ async function session(turns: unknown[], doneMarker: string, timeoutMs: number, 
       idleCpuMs = (cpuTicks(tui.pid) - c0) * TICK_MS;
     }
     if (tui.exited()) throw new Error("the TUI exited during the benchmark");
-    return { wallMs, rssStart, rssEnd, echoStart, echoEnd, idleCpuMs };
+    return { wallMs, rssStart, rssEnd, echoStart, echoEnd, echoBytes, scrollbackClears: tui.scrollbackClears(), idleCpuMs };
   } finally {
     tui.kill();
     ws.cleanup();
@@ -269,6 +283,8 @@ export async function benchTui(): Promise<Array<[string, string, string]>> {
     [`${TURNS}-turn session: Enter → final answer`, `${(long.wallMs / 1000).toFixed(1)} s`, ""],
     [`${TURNS}-turn session: RSS start → end`, `${mib(long.rssStart)} → ${mib(long.rssEnd)} (+${mib(long.rssEnd - long.rssStart)})`, "growth < 40 MiB"],
     [`${TURNS}-turn session: keystroke echo start → end`, `${long.echoStart.toFixed(1)} → ${long.echoEnd.toFixed(1)} ms`, "< 20 ms at the end"],
+    [`${TURNS}-turn session: bytes written per keystroke echo at the end`, `${long.echoBytes} B`, "< 200 B"],
+    [`${TURNS}-turn session: scrollback clears (ESC[3J) written`, String(long.scrollbackClears), "0"],
     [`${TURNS}-turn session: CPU in ${IDLE_S} s idle`, `${long.idleCpuMs.toFixed(0)} ms`, "~0"],
     [`${cards} cards: Enter → last card`, `${(big.wallMs / 1000).toFixed(1)} s`, ""],
     [`${cards} cards: keystroke echo`, `${big.echoEnd.toFixed(1)} ms`, "≤ 16 ms"],

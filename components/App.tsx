@@ -3,7 +3,7 @@
 // or composer) and the status bar. It renders the reducer's state and sends
 // the core operations; it holds no session state of its own.
 
-import React, { useMemo, useState, useSyncExternalStore } from "react";
+import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type MutableRefObject } from "react";
 import { Box, Text, useStdout } from "ink";
 import type { ApprovalAnswer } from "../core/approvals/types.js";
 import type { OpOf } from "../core/ops.js";
@@ -15,13 +15,15 @@ import { useAppKeys } from "./app-keys.js";
 import { appLayout, COMPOSER_MAX_ROWS, draftRowsFor, hintFor, SIDE_PANEL_MIN_COLUMNS, SIDE_PANEL_WIDTH, type AppLayout } from "./app-layout.js";
 import { createCardCache } from "./cards/cache.js";
 import { CardDirectory } from "./CardDirectory.js";
-import { Composer } from "./Composer.js";
+import { activityOf } from "./activity.js";
+import { Composer, type KeyHandler } from "./Composer.js";
 import { HelpOverlay } from "./HelpOverlay.js";
 import { JobsPanel } from "./JobsPanel.js";
 import { ApprovalPrompt } from "./prompts/ApprovalPrompt.js";
+import { useArmed } from "./prompts/arming.js";
 import { QuestionPrompt } from "./prompts/QuestionPrompt.js";
 import { SidePanel } from "./SidePanel.js";
-import { slashAction } from "./slash.js";
+import { slashAction, slashMatches } from "./slash.js";
 import { StatusBar } from "./StatusBar.js";
 import { initialUi, type UiState } from "./ui-state.js";
 import { viewport } from "./viewport.js";
@@ -44,13 +46,28 @@ export function App(props: AppProps): React.ReactElement {
   const [ui, setUi] = useState<UiState>(() => initialUi((stdout.columns || 100) >= SIDE_PANEL_MIN_COLUMNS));
   const [history, setHistory] = useState<string[]>([]);
   const [draftRows, setDraftRows] = useState(1);
+  // The composer and the jobs panel take their keys from the key router (app-keys.ts).
+  const composerKeys = useRef<KeyHandler | undefined>(undefined);
+  const jobsKeys = useRef<KeyHandler | undefined>(undefined);
+  const composerControl = useRef<{ setText(text: string): void } | undefined>(undefined);
+  const [draft, setDraft] = useState("");
+  const draftRef = useRef("");
+  const lastKeyAt = useRef(0);
+  const readLastKeyAt = useCallback(() => lastKeyAt.current, []);
+  // Messages sent while a turn runs: they wait for it, and the status bar says so.
+  const [queued, setQueued] = useState<string[]>([]);
+  const userCards = view.cards.filter((c) => c.kind === "user").length;
+  // A queued message leaves the queue when its turn starts (its USER card appears).
+  useEffect(() => setQueued((q) => (q.length ? q.slice(1) : q)), [userCards]);
   const cache = useMemo(() => createCardCache(), []);
   useMarkdownRepaint();
   const busy = view.request.state !== "idle" || props.controller.running();
   const now = useBusyClock(busy);
   const git = useGitStatus(props.cwd, ui.sidePanel, view.request.state === "idle", view.turn);
 
-  const layout = appLayout(size, ui, view, draftRows);
+  const commands = !view.pendingApproval && !view.pendingQuestion && ui.mode === "INSERT" ? slashMatches(draft) : [];
+  const layout = appLayout(size, ui, view, draftRows, commands.length);
+  const armed = useArmed(view.pendingApproval?.callId, readLastKeyAt);
   const vp = viewport(view.cards, {
     width: layout.mainWidth,
     height: layout.bodyHeight,
@@ -61,7 +78,23 @@ export function App(props: AppProps): React.ReactElement {
     cache,
     ...(ui.mode === "NORMAL" && ui.focus !== undefined ? { focus: ui.focus } : {}),
   });
-  useAppKeys({ ui, setUi, view, prompt: layout.prompt, busy, bodyHeight: layout.bodyHeight, scroll: vp.scroll, controller: props.controller, onQuit: props.onQuit });
+  useAppKeys({
+    ui,
+    setUi,
+    view,
+    prompt: layout.prompt,
+    armed,
+    busy,
+    bodyHeight: layout.bodyHeight,
+    scroll: vp.scroll,
+    controller: props.controller,
+    onQuit: props.onQuit,
+    composerKeys,
+    jobsKeys,
+    composerControl,
+    draft: draftRef,
+    lastKeyAt,
+  });
 
   const submit = (text: string) => {
     if (!text.trim()) return;
@@ -73,6 +106,7 @@ export function App(props: AppProps): React.ReactElement {
       if (action.quit) props.onQuit();
       return;
     }
+    if (busy) setQueued((q) => [...q, text]);
     props.controller.submit({ type: "user_message", text });
     setUi((u) => ({ ...u, scroll: 0, focus: undefined }));
   };
@@ -88,6 +122,7 @@ export function App(props: AppProps): React.ReactElement {
             layout={layout}
             now={now}
             transcript={vp.lines}
+            jobsKeys={jobsKeys}
             onPick={(num) => setUi((u) => ({ ...u, overlay: "none", mode: "NORMAL", focus: num }))}
             onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id, reason: "killed from the jobs panel" })}
             onClose={closeOverlay}
@@ -104,18 +139,27 @@ export function App(props: AppProps): React.ReactElement {
           kind={layout.prompt}
           view={view}
           width={size.columns}
-          composerActive={ui.mode === "INSERT" && ui.overlay === "none"}
+          armed={armed}
+          composerActive={ui.mode === "INSERT" && ui.overlay === "none" && (layout.prompt === "composer" || (layout.prompt === "approval" && !armed))}
           history={history}
+          commands={commands}
+          composerKeys={composerKeys}
+          composerControl={composerControl}
           controller={props.controller}
           onSubmit={submit}
-          onDraft={(text) => setDraftRows(draftRowsFor(text, size.columns))}
+          onDraft={(text) => {
+            draftRef.current = text;
+            setDraft(text);
+            setDraftRows(draftRowsFor(text, size.columns));
+          }}
         />
       </Box>
       <StatusBar
         mode={ui.mode}
         profile={view.profile ?? ""}
-        hint={hintFor(ui, layout.prompt, busy)}
+        hint={hintFor(ui, layout.prompt, busy, armed)}
         request={view.request}
+        activity={activityOf(view, now, queued.length)}
         now={now}
         runningJobs={Object.values(view.jobs).filter((j) => j.status === "running").length}
         cwd={props.cwd}
@@ -132,6 +176,7 @@ interface BodyProps {
   layout: AppLayout;
   now: number;
   transcript: readonly string[];
+  jobsKeys: MutableRefObject<KeyHandler | undefined>;
   onPick(num: number): void;
   onKill(jobId: string): void;
   onClose(): void;
@@ -146,7 +191,7 @@ function Body(p: BodyProps): React.ReactElement {
     case "directory":
       return <CardDirectory cards={p.view.cards} width={width} height={height} onPick={p.onPick} onClose={p.onClose} />;
     case "jobs":
-      return <JobsPanel jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
+      return <JobsPanel keys={p.jobsKeys} jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
     default:
       return <Text>{p.transcript.join("\n")}</Text>;
   }
@@ -156,36 +201,63 @@ interface PromptAreaProps {
   kind: AppLayout["prompt"];
   view: SessionView;
   width: number;
+  armed: boolean;
   composerActive: boolean;
   history: string[];
+  /** The commands the draft can still become, listed above the composer. */
+  commands: ReadonlyArray<readonly [string, string]>;
+  composerKeys: MutableRefObject<KeyHandler | undefined>;
+  composerControl: MutableRefObject<{ setText(text: string): void } | undefined>;
   controller: SessionController;
   onSubmit(text: string): void;
   onDraft(text: string): void;
 }
 
-/** Below the transcript: the approval or question the session waits on, else the composer. */
+/**
+ * Below the transcript: the approval or question the session waits on, the
+ * commands a `/` draft can become, and the composer, which stays mounted
+ * under a prompt so the draft is never lost.
+ */
 function PromptArea(p: PromptAreaProps): React.ReactElement {
   const { pendingApproval: approval, pendingQuestion: question } = p.view;
-  if (p.kind === "approval" && approval) {
-    return <ApprovalPrompt request={approval} width={p.width} onAnswer={(answer) => void p.controller.submit(approvalOp(approval.callId, answer))} />;
-  }
-  if (p.kind === "question" && question) {
-    return (
+  const prompt =
+    p.kind === "approval" && approval ? (
+      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => void p.controller.submit(approvalOp(approval.callId, answer))} />
+    ) : p.kind === "question" && question ? (
       <QuestionPrompt
         question={question}
         width={p.width}
         onAnswer={(answer) => void p.controller.submit({ type: "question_answer", callId: question.callId, answer })}
       />
-    );
-  }
-  return <Composer active={p.composerActive} width={p.width} history={p.history} maxRows={COMPOSER_MAX_ROWS} onSubmit={p.onSubmit} onChange={p.onDraft} />;
+    ) : null;
+  return (
+    <>
+      {prompt}
+      {p.commands.map(([name, what]) => (
+        <Text key={name} wrap="truncate">
+          <Text color="cyan">{`  ${name.padEnd(10)}`}</Text>
+          <Text color="gray">{what}</Text>
+        </Text>
+      ))}
+      <Composer
+        active={p.composerActive}
+        keys={p.composerKeys}
+        control={p.composerControl}
+        width={p.width}
+        history={p.history}
+        maxRows={COMPOSER_MAX_ROWS}
+        onSubmit={p.onSubmit}
+        onChange={p.onDraft}
+      />
+    </>
+  );
 }
 
-/** The prompt's answer as the operation the session takes ("allow always" stores the exact rule of the call). */
+/** The prompt's answer as the operation the session takes ("allow always" names the picked rule by its pattern). */
 function approvalOp(callId: string, answer: ApprovalAnswer): OpOf<"approval_answer"> {
   switch (answer.decision) {
     case "allow_always":
-      return { type: "approval_answer", callId, decision: "allow_always", scope: answer.scope };
+      return { type: "approval_answer", callId, decision: "allow_always", scope: answer.scope, ...(answer.rule.pattern === undefined ? {} : { pattern: answer.rule.pattern }) };
     case "reject_with_message":
       return { type: "approval_answer", callId, decision: "reject_with_message", message: answer.message };
     default:

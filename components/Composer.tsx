@@ -6,13 +6,24 @@
 // whole. Chips are shown as `[Pasted N lines]`, move and delete as one
 // character, and expand to their full text when the message is sent.
 
-import { Box, Text, useInput, useStdin } from "ink";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Box, Text, useInput, useStdin, type Key } from "ink";
+import { useEffect, useRef, useState, type MutableRefObject, type ReactNode } from "react";
 import { dropControls } from "../core/text/safe.js";
 import { theme } from "./theme.js";
 
+/** A key as Ink reports it. */
+export type KeyHandler = (input: string, key: Key) => void;
+
 export interface ComposerProps {
   active: boolean;
+  /**
+   * Set: the composer takes keys only through this handler, which the view
+   * calls for each key routed to it (a key that switches to Insert mode and
+   * the text right after it arrive before React renders again).
+   */
+  keys?: MutableRefObject<KeyHandler | undefined>;
+  /** Set: the view can replace the text (a completed command), cursor at its end. */
+  control?: MutableRefObject<{ setText(text: string): void } | undefined>;
   width: number;
   /** Sent messages, oldest first: Up recalls from the end. */
   history: string[];
@@ -130,69 +141,69 @@ export function Composer(props: ComposerProps): ReactNode {
     pasteTimer.current = setTimeout(endPaste, PASTE_TIMEOUT_MS);
   };
 
-  useInput(
-    (input, key) => {
-      const raw = lastRaw.current;
-      const b = buf.current;
-      if (input === "[200~") {
-        paste.current = "";
+  const onKey: KeyHandler = (input, key) => {
+    const raw = lastRaw.current;
+    const b = buf.current;
+    if (input === "[200~") {
+      paste.current = "";
+      armPaste();
+      return;
+    }
+    if (paste.current !== null) {
+      if (input === "[201~") endPaste();
+      else {
+        paste.current += raw || (key.return ? "\n" : key.tab ? "\t" : input);
         armPaste();
-        return;
       }
-      if (paste.current !== null) {
-        if (input === "[201~") endPaste();
-        else {
-          paste.current += raw || (key.return ? "\n" : key.tab ? "\t" : input);
-          armPaste();
-        }
-        return;
-      }
-      if (input === "[201~") return;
-      if (key.return && (key.shift || key.meta)) return set(insert(b, ["\n"]));
-      if (key.return) {
-        const text = textOf(b.tokens);
-        if (!text.trim()) return;
-        histIndex.current = null;
-        set(EMPTY);
-        cb.current.onSubmit(text);
-        return;
-      }
-      // Ctrl+J arrives as a bare LF (Enter is CR in raw mode).
-      if (input === "\n") return set(insert(b, ["\n"]));
-      if (key.upArrow || key.downArrow) {
-        const dir = key.upArrow ? -1 : 1;
-        const moved = vertical(b, dir);
-        if (moved) return set(moved);
-        return recall(dir);
-      }
-      if (key.leftArrow) return set({ ...b, cursor: Math.max(0, b.cursor - 1) });
-      if (key.rightArrow) return set({ ...b, cursor: Math.min(b.tokens.length, b.cursor + 1) });
-      if (key.home) return set({ ...b, cursor: lineStart(b.tokens, b.cursor) });
-      if (key.end) return set({ ...b, cursor: lineEnd(b.tokens, b.cursor) });
-      if (key.delete && /^\x1b\[3[~;:]/.test(raw)) return set(remove(b, b.cursor, b.cursor + 1));
-      if (key.backspace || key.delete) return set(remove(b, b.cursor - 1, b.cursor));
-      if (key.ctrl && input === "u") {
-        histIndex.current = null;
-        return set(EMPTY);
-      }
-      if (key.ctrl || key.meta || key.escape || key.tab || key.pageUp || key.pageDown || !input) return;
-      // Text and Enter in one chunk (fast typing, tmux send-keys, a slow
-      // terminal) is typing followed by Enter; a paste has its breaks inside.
-      if (/^[^\r\n]+\r$/.test(input)) {
-        const text = textOf(insert(b, tokensOf(input.slice(0, -1), false)).tokens);
-        if (!text.trim()) return;
-        histIndex.current = null;
-        set(EMPTY);
-        cb.current.onSubmit(text);
-        return;
-      }
-      // A chunk with line breaks is a paste from a terminal without bracketed paste.
-      const pasted = input.length > 1 && /[\r\n]/.test(input);
-      const add = tokensOf(input, pasted);
-      if (add.length) set(insert(b, add));
-    },
-    { isActive: active },
-  );
+      return;
+    }
+    if (input === "[201~") return;
+    if (key.return && (key.shift || key.meta)) return set(insert(b, ["\n"]));
+    if (key.return) {
+      const text = textOf(b.tokens);
+      if (!text.trim()) return;
+      histIndex.current = null;
+      set(EMPTY);
+      cb.current.onSubmit(text);
+      return;
+    }
+    // Ctrl+J arrives as a bare LF (Enter is CR in raw mode).
+    if (input === "\n") return set(insert(b, ["\n"]));
+    if (key.upArrow || key.downArrow) {
+      const dir = key.upArrow ? -1 : 1;
+      const moved = vertical(b, dir);
+      if (moved) return set(moved);
+      return recall(dir);
+    }
+    if (key.leftArrow) return set({ ...b, cursor: Math.max(0, b.cursor - 1) });
+    if (key.rightArrow) return set({ ...b, cursor: Math.min(b.tokens.length, b.cursor + 1) });
+    if (key.home) return set({ ...b, cursor: lineStart(b.tokens, b.cursor) });
+    if (key.end) return set({ ...b, cursor: lineEnd(b.tokens, b.cursor) });
+    if (key.delete && /^\x1b\[3[~;:]/.test(raw)) return set(remove(b, b.cursor, b.cursor + 1));
+    if (key.backspace || key.delete) return set(remove(b, b.cursor - 1, b.cursor));
+    if (key.ctrl && input === "u") {
+      histIndex.current = null;
+      return set(EMPTY);
+    }
+    if (key.ctrl || key.meta || key.escape || key.tab || key.pageUp || key.pageDown || !input) return;
+    // Text and Enter in one chunk (fast typing, tmux send-keys, a slow
+    // terminal) is typing followed by Enter; a paste has its breaks inside.
+    if (/^[^\r\n]+\r$/.test(input)) {
+      const text = textOf(insert(b, tokensOf(input.slice(0, -1), false)).tokens);
+      if (!text.trim()) return;
+      histIndex.current = null;
+      set(EMPTY);
+      cb.current.onSubmit(text);
+      return;
+    }
+    // A chunk with line breaks is a paste from a terminal without bracketed paste.
+    const pasted = input.length > 1 && /[\r\n]/.test(input);
+    const add = tokensOf(input, pasted);
+    if (add.length) set(insert(b, add));
+  };
+  if (props.keys) props.keys.current = onKey;
+  if (props.control) props.control.current = { setText: (text) => load(text) };
+  useInput(onKey, { isActive: active && !props.keys });
 
   function recall(dir: -1 | 1): void {
     const history = cb.current.history;

@@ -1,9 +1,11 @@
-// The jobs overlay: every job of the session, and the live tail of the
-// selected one's output. `k` kills (as the issue asks), so moving is on the
-// arrows and `j` only; the hint line says so.
+// The jobs overlay: the session's background jobs (a foreground command
+// shows in the activity line and its own card), and the live tail of the
+// selected one's output. j/k and the arrows move, as everywhere else; `x`
+// asks to kill the selected job and `y` (or `x` again) confirms.
 
 import { Box, Text, useInput } from "ink";
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type MutableRefObject, type ReactNode } from "react";
+import type { KeyHandler } from "./Composer.js";
 import type { JobView } from "../core/reducer.js";
 import { stripEscapes } from "../core/text/escapes.js";
 import { oneLine, screenOutput } from "../core/text/safe.js";
@@ -19,9 +21,11 @@ export interface JobsPanelProps {
   height: number;
   /** False while something else has the keys. */
   active?: boolean;
+  /** Set: keys come only through this handler, which the view calls (see the composer's). */
+  keys?: MutableRefObject<KeyHandler | undefined>;
 }
 
-const HINT = "↑/↓ or j select · k kill · Esc/q close";
+const HINT = "↑/↓ or j/k select · x kill · Esc/q close";
 
 function jobStatusText(job: JobView): { text: string; color: string } {
   switch (job.status) {
@@ -40,12 +44,14 @@ function jobStatusText(job: JobView): { text: string; color: string } {
   }
 }
 
-export function JobsPanel({ jobs, now, onKill, onClose, width, height, active = true }: JobsPanelProps): ReactNode {
-  const sorted = sortJobs(jobs);
+export function JobsPanel({ jobs, now, onKill, onClose, width, height, active = true, keys }: JobsPanelProps): ReactNode {
+  const sorted = sortJobs(jobs.filter((j) => j.background));
   // The selection follows a job id, not a row, so new jobs don't move it. It
   // lives in a ref, and the handler reads the live props: keys can arrive
   // before React has re-subscribed the handler of the last render.
   const picked = useRef<string | undefined>(undefined);
+  // The job a first `x` asked to kill; any other key drops the question.
+  const confirming = useRef<string | undefined>(undefined);
   const [note, setNote] = useState("");
   const [, rerender] = useState(0);
   const live = useRef({ jobs, onKill, onClose });
@@ -53,30 +59,38 @@ export function JobsPanel({ jobs, now, onKill, onClose, width, height, active = 
   const selected = selectedJob(sorted, picked.current);
   const index = selected ? sorted.indexOf(selected) : -1;
 
-  useInput(
-    (input, key) => {
-      const { jobs: all, onKill: kill, onClose: close } = live.current;
-      if (key.escape || input === "q") return close();
-      const list = sortJobs(all);
-      const sel = selectedJob(list, picked.current);
-      if (!sel) return;
-      const move = (d: number) => {
-        const i = list.indexOf(sel);
-        picked.current = list[Math.max(0, Math.min(list.length - 1, i + d))]!.jobId;
-        setNote("");
-        rerender((n) => n + 1);
-      };
-      if (key.upArrow) move(-1);
-      else if (key.downArrow || input === "j") move(1);
-      else if (input === "k") {
-        if (sel.status === "running") {
-          kill(sel.jobId);
-          setNote(`kill sent to ${sel.jobId}`);
-        } else setNote(`${sel.jobId} is not running`);
-      }
-    },
-    { isActive: active },
-  );
+  const onKey: KeyHandler = (input, key) => {
+    const { jobs: all, onKill: kill, onClose: close } = live.current;
+    const list = sortJobs(all.filter((j) => j.background));
+    const sel = selectedJob(list, picked.current);
+    const asked = confirming.current;
+    confirming.current = undefined;
+    if (asked && sel?.jobId === asked && (input === "y" || input === "x")) {
+      if (sel.status === "running") {
+        kill(sel.jobId);
+        setNote(`kill sent to ${sel.jobId}`);
+      } else setNote(`${sel.jobId} is not running`);
+      return;
+    }
+    if (asked) setNote("");
+    if (key.escape || input === "q") return asked ? rerender((n) => n + 1) : close();
+    if (!sel) return;
+    const move = (d: number) => {
+      const i = list.indexOf(sel);
+      picked.current = list[Math.max(0, Math.min(list.length - 1, i + d))]!.jobId;
+      setNote("");
+      rerender((n) => n + 1);
+    };
+    if (key.upArrow || input === "k") move(-1);
+    else if (key.downArrow || input === "j") move(1);
+    else if (input === "x") {
+      if (sel.status !== "running") return setNote(`${sel.jobId} is not running`);
+      confirming.current = sel.jobId;
+      setNote(`kill ${sel.jobId} (${oneLine(sel.label ?? sel.command)})? y or x to confirm, any other key to keep it`);
+    }
+  };
+  if (keys) keys.current = onKey;
+  useInput(onKey, { isActive: active && !keys });
 
   // Rows: title, list, a rule with the selected command, the tail, the hint.
   const listRows = Math.max(1, Math.min(sorted.length, Math.floor((height - 4) / 3)));
@@ -93,7 +107,7 @@ export function JobsPanel({ jobs, now, onKill, onClose, width, height, active = 
           {sorted.length} total, {sorted.filter((j) => j.status === "running").length} running
         </Text>
       </Text>
-      {sorted.length === 0 ? <Text color={theme.muted}>No jobs in this session.</Text> : null}
+      {sorted.length === 0 ? <Text color={theme.muted}>No background jobs in this session.</Text> : null}
       {visible.map((job) => {
         const here = job === selected;
         const status = jobStatusText(job);

@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import type { RequestView } from "../core/reducer.js";
 import { oneLine } from "../core/text/safe.js";
 import { truncate, truncateStart, widthOf } from "../core/text/width.js";
+import type { Activity } from "./activity.js";
 import { formatBytes, formatElapsed, short, since, theme } from "./theme.js";
 
 export interface StatusBarProps {
@@ -19,6 +20,8 @@ export interface StatusBarProps {
   sessionId?: string;
   width: number;
   yolo?: boolean;
+  /** What is happening now, in words (the view's account); without it, the request's state. */
+  activity?: Activity;
   /** The home directory `~` stands for (tests pass one). */
   home?: string;
 }
@@ -41,26 +44,23 @@ export function requestText(request: RequestView, now: number): string {
   return "idle";
 }
 
-/** `YYYYMMDD-HHMMSS-xxxxxx` → its random suffix; other ids → their first 8 characters. */
-export function shortSessionId(id: string): string {
-  const m = /^\d{8}-\d{6}-([0-9a-z]+)$/.exec(id);
-  return m ? m[1]! : id.slice(0, 8);
-}
+const TONE_COLOR: Record<Activity["tone"], string> = { busy: theme.warn, idle: theme.muted, attention: theme.accent, cancelled: theme.error };
 
 export function StatusBar(props: StatusBarProps): ReactNode {
   const { width } = props;
-  const busy = props.request.state !== "idle";
+  const activity = props.activity ?? { text: requestText(props.request, props.now), tone: props.request.state !== "idle" ? "busy" : "idle" };
   const left: Segment[] = [
     { text: ` ${props.mode} `, bold: true, inverse: true, color: props.mode === "INSERT" ? theme.insert : theme.normal },
     ...(props.yolo ? [{ text: " YOLO ", bold: true, inverse: true, color: theme.yolo }] : []),
     ...(props.profile ? [{ text: ` ${oneLine(props.profile)}`, bold: true }] : []),
     ...(props.hint ? [{ text: `${SEP}${oneLine(props.hint)}`, color: theme.muted, hint: true }] : []),
-    { text: `${SEP}${requestText(props.request, props.now)}`, ...(busy ? { color: theme.warn } : { color: theme.muted }) },
+    { text: `${SEP}${oneLine(activity.text)}`, color: TONE_COLOR[activity.tone], bold: activity.tone === "cancelled" },
     ...(props.runningJobs > 0
       ? [{ text: `${SEP}${props.runningJobs} job${props.runningJobs === 1 ? "" : "s"}`, color: theme.accent }]
       : []),
   ];
-  const sid = props.sessionId ? `${SEP}${oneLine(shortSessionId(props.sessionId))}` : "";
+  // The whole id: what `yuj status`, `--resume` and `yuj sessions` take.
+  const sid = props.sessionId ? `${SEP}${oneLine(props.sessionId)}` : "";
   // A directory name can hold any character but / and NUL.
   const cwd = oneLine(short(props.cwd, props.home));
 

@@ -3,25 +3,40 @@
 // and the effect carried out — outside any state updater, which React may
 // call more than once, so a turn is cancelled once and quit happens once.
 
-import { useRef } from "react";
+import { useCallback, useRef, type MutableRefObject } from "react";
 import { useInput } from "ink";
 import type { SessionController } from "../core/session-controller.js";
 import type { SessionView } from "../core/reducer.js";
 import type { PromptKind } from "./app-layout.js";
+import type { KeyHandler } from "./Composer.js";
 import { handleNormalKey, handleSearchKey, type KeyEffect } from "./keys.js";
+import { completeSlash } from "./slash.js";
 import type { UiState } from "./ui-state.js";
+
+type Key = Parameters<KeyHandler>[1];
 
 export interface AppKeysOptions {
   ui: UiState;
   setUi(ui: UiState): void;
   view: SessionView;
   prompt: PromptKind;
+  /** False while an approval waits for typing to pause: keys still go where they went before. */
+  armed: boolean;
   busy: boolean;
   bodyHeight: number;
   /** Where the transcript is scrolled to now (the viewport clamps it). */
   scroll: number;
   controller: SessionController;
   onQuit(): void;
+  /** Handlers the composer and the jobs panel register: the router calls them for their keys. */
+  composerKeys: MutableRefObject<KeyHandler | undefined>;
+  jobsKeys: MutableRefObject<KeyHandler | undefined>;
+  /** Replaces the draft (a completed command). */
+  composerControl: MutableRefObject<{ setText(text: string): void } | undefined>;
+  /** The draft as typed so far. */
+  draft: MutableRefObject<string>;
+  /** When the last key arrived (prompts arm after a pause). */
+  lastKeyAt: MutableRefObject<number>;
 }
 
 export function useAppKeys(o: AppKeysOptions): void {
@@ -29,33 +44,57 @@ export function useAppKeys(o: AppKeysOptions): void {
   // state the previous one left, not from the last render's.
   const latest = useRef(o.ui);
   latest.current = o.ui;
-  const set = (next: UiState) => {
-    latest.current = next;
-    o.setUi(next);
-  };
-  const carryOut = (effect: KeyEffect | undefined) => {
-    if (effect === "cancel") void o.controller.submit({ type: "cancel" });
-    else if (effect === "quit") o.onQuit();
-  };
-  const normalKey = (ui: UiState, input: string, key: Parameters<typeof handleNormalKey>[2]) => {
-    const out = handleNormalKey(ui, input, key, { view: o.view, bodyHeight: o.bodyHeight, running: o.busy, now: Date.now() });
-    set(out.ui);
-    carryOut(out.effect);
-  };
+  const live = useRef(o);
+  live.current = o;
+  const route = useCallback((input: string, key: Key) => {
+    const x = live.current;
+    x.lastKeyAt.current = Date.now();
+    const set = (next: UiState) => {
+      latest.current = next;
+      x.setUi(next);
+    };
+    const carryOut = (effect: KeyEffect | undefined) => {
+      if (effect === "cancel") void x.controller.submit({ type: "cancel" });
+      else if (effect === "quit") x.onQuit();
+    };
+    // Timed when the key arrives, not by the last frame.
+    const normalKey = (ui: UiState, k: string) => {
+      const out = handleNormalKey(ui, k, key, { view: x.view, bodyHeight: x.bodyHeight, running: x.busy, now: Date.now() });
+      set(out.ui);
+      carryOut(out.effect);
+      return out.ui;
+    };
+    if (latest.current.flash) set({ ...latest.current, flash: undefined });
+    const ui = latest.current;
+    const ctrlC = key.ctrl && input === "c";
+    // An open overlay and an armed prompt take the keys; Ctrl+C works everywhere.
+    const promptHasKeys = x.prompt === "question" || (x.prompt === "approval" && x.armed);
+    if (ui.overlay !== "none" || promptHasKeys) {
+      if (ctrlC) return void normalKey(ui, "\u0003");
+      // The jobs panel opened by the key before this one takes this one.
+      if (ui.overlay === "jobs" && !promptHasKeys) x.jobsKeys.current?.(input, key);
+      return;
+    }
+    if (ui.search?.editing) return set(handleSearchKey(ui, input, key, x.view));
+    if (ui.mode === "NORMAL") {
+      const next = normalKey({ ...ui, scroll: x.scroll }, input);
+      // A key Normal mode does not bind starts Insert mode and is typed there.
+      if (next.mode === "INSERT" && input !== "i" && input !== "a") x.composerKeys.current?.(input, key);
+      return;
+    }
+    if (key.escape) return set({ ...ui, mode: "NORMAL" });
+    if (ctrlC) return void normalKey(ui, "\u0003");
+    if (key.tab && x.draft.current.startsWith("/")) {
+      const completed = completeSlash(x.draft.current);
+      if (completed) x.composerControl.current?.setText(completed);
+      return;
+    }
+    x.composerKeys.current?.(input, key);
+  }, []);
 
   // One handler, always listening, routes each key by the state the
   // previous key left. Handlers switched on and off per mode would let Ink
-  // drop a key typed just after a mode change: with none listening for a
-  // moment it resets its input parser, and an Esc it was holding is lost.
-  useInput((input, key) => {
-    const ui = latest.current;
-    const searching = ui.search?.editing === true;
-    const onTranscript = ui.overlay === "none" && o.prompt === "composer";
-    if (searching && ui.overlay === "none") set(handleSearchKey(ui, input, key, o.view));
-    if (onTranscript && ui.mode === "NORMAL" && !searching) return normalKey({ ...ui, scroll: o.scroll }, input, key);
-    if (ui.mode !== "INSERT" && onTranscript) return;
-    // Keys every mode shares: Esc leaves Insert, Ctrl+C cancels or quits.
-    if (key.escape && onTranscript) set({ ...latest.current, mode: "NORMAL" });
-    if (key.ctrl && input === "c") normalKey(latest.current, "\u0003", key);
-  });
+  // drop a key typed just after a mode change, and would miss the keys of
+  // the same read (`i` and the text typed right after it).
+  useInput(route);
 }

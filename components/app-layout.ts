@@ -19,20 +19,28 @@ export interface AppLayout {
   bodyHeight: number;
 }
 
-/** The prompt the session waits on (an approval, a question) or the composer, and the room each part gets. */
-export function appLayout(size: { columns: number; rows: number }, ui: UiState, view: SessionView, draftRows: number): AppLayout {
+/**
+ * The prompt the session waits on (an approval, a question) or the composer,
+ * and the room each part gets. The composer stays below a prompt (what the
+ * user was typing stays theirs), with the list of commands above it while a
+ * command is typed (`commandRows`).
+ */
+export function appLayout(size: { columns: number; rows: number }, ui: UiState, view: SessionView, draftRows: number, commandRows = 0): AppLayout {
   const showSide = ui.sidePanel && size.columns >= SIDE_PANEL_MIN_COLUMNS;
   const mainWidth = Math.max(20, size.columns - (showSide ? SIDE_PANEL_WIDTH + 1 : 0));
   const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "question" : "composer";
   const rows = Math.max(8, size.rows);
-  const promptHeight = promptRows(prompt, view, draftRows);
+  const promptHeight = promptRows(prompt, view, draftRows) + commandRows;
   return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - 1) };
 }
 
 function promptRows(prompt: PromptKind, view: SessionView, draftRows: number): number {
-  if (prompt === "approval") return Math.min(22, 7 + (view.pendingApproval?.detail?.split("\n").length ?? 0));
-  if (prompt === "question") return 8;
-  return Math.min(COMPOSER_MAX_ROWS, draftRows) + 2;
+  const composer = Math.min(COMPOSER_MAX_ROWS, draftRows);
+  // The approval's rule picker lists each offered rule, then where, what and the keys.
+  const picker = (view.pendingApproval?.rules?.length ?? 1) + 4;
+  if (prompt === "approval") return Math.min(24, 6 + picker + (view.pendingApproval?.detail?.split("\n").length ?? 0)) + composer;
+  if (prompt === "question") return 8 + composer;
+  return composer + 2;
 }
 
 /** Rows the composer's draft takes at `columns` (each line wrapped, at least one). */
@@ -41,14 +49,15 @@ export function draftRowsFor(text: string, columns: number): number {
 }
 
 /** The keys that work now, for the status bar. */
-export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean): string {
+export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean, armed = true): string {
+  if (ui.flash) return ui.flash;
   if (ui.search?.editing) return `/${ui.search.query}▏ Enter find · Esc cancel`;
   if (ui.overlay === "directory") return "↑↓ select · Enter jump · Esc close";
-  if (prompt === "approval") return "y allow · a always · n reject · r reject with message";
+  if (prompt === "approval") return armed ? "y allow · a always · n reject · r reject with message" : "keys go to your message until you pause typing";
   if (prompt === "question") return "Enter answer · Tab custom";
-  if (ui.overlay === "jobs") return "↑↓ select · k kill · Esc close";
-  if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";
+  if (ui.overlay === "jobs") return "j/k select · x kill · Esc close";
   if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";
+  if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";
   const found = ui.search?.query ? ` · n/N next "${ui.search.query}"` : "";
   return (busy ? "Esc cancel · j/k cards · o fold · i insert · ? help" : "j/k cards · o fold · / search · Ctrl+T cards · ? help · q q quit") + found;
 }

@@ -101,6 +101,16 @@ function overlayOrSearch(ui: UiState, input: string, key: Key, view: SessionView
   }
   if (input === "J") return { ...ui, overlay: "jobs" };
   if (input === "s") return { ...ui, sidePanel: !ui.sidePanel };
-  if (input === "i" || input === "a") return { ...ui, mode: "INSERT", focus: undefined, scroll: 0, pending: undefined };
+  if (input === "i" || input === "a") return toInsert(ui);
+  // Any other text (a letter Normal mode does not bind, a paste) starts a
+  // message, as in Chord: the caller types the key into the composer.
+  if (input === PASTE_START || (!key.ctrl && !key.meta && /^[^\x00-\x1f\x7f]+$/u.test(input))) return toInsert(ui);
   return undefined;
+}
+
+/** How Ink reports the start marker of a bracketed paste. */
+const PASTE_START = "[200~";
+
+function toInsert(ui: UiState): UiState {
+  return { ...ui, mode: "INSERT", focus: undefined, scroll: 0, pending: undefined };
 }

@@ -5,10 +5,39 @@
 import type { Operation } from "../core/ops.js";
 import type { UiState } from "./ui-state.js";
 
+/** The commands, with what each does (the list shown while a command is typed). */
+const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
+  ["/help", "keys and commands"],
+  ["/model", "the model; /model NAME switches"],
+  ["/compact", "summarise older turns now"],
+  ["/clear", "back to the newest card, folds reset"],
+  ["/jobs", "the jobs panel"],
+  ["/todos", "the side panel with the todos"],
+  ["/quit", "quit yuj"],
+];
+
+const SLASH_COMMANDS = SLASH_HELP.map(([name]) => name);
+
 export interface SlashAction {
   ui(ui: UiState): UiState;
   op?: Operation;
   quit?: true;
+}
+
+/** The commands a draft that starts with `/` can still become (none once an argument is typed). */
+export function slashMatches(draft: string): Array<readonly [string, string]> {
+  if (!/^\/\S*$/.test(draft)) return [];
+  return SLASH_HELP.filter(([name]) => name.startsWith(draft));
+}
+
+/** Tab on a `/` draft: the one command it can be, or the longest start the matches share. */
+export function completeSlash(draft: string): string | undefined {
+  const names = slashMatches(draft).map(([name]) => name);
+  if (names.length === 0) return undefined;
+  if (names.length === 1) return `${names[0]} `;
+  let common = names[0]!;
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  return common.length > draft.length ? common : undefined;
 }
 
 const same = (ui: UiState) => ui;
@@ -32,7 +61,7 @@ export function slashAction(text: string): SlashAction {
     case "/compact":
       return { ui: top, op: { type: "compact" } };
     default:
-      // An unknown command: the help overlay lists the ones there are.
-      return { ui: (ui) => ({ ...ui, overlay: "help" }) };
+      // Said where the key hints are, until the next key.
+      return { ui: (ui) => ({ ...ui, flash: `unknown command ${name ?? "/"}: the commands are ${SLASH_COMMANDS.join(" ")}` }) };
   }
 }

@@ -18,6 +18,8 @@ export interface UiState {
   /** A first `g` waiting for the second (gg), a first q / Ctrl+C waiting for the second. */
   pending?: { key: "g" | "q" | "ctrl-c"; at: number };
   search?: { query: string; editing: boolean };
+  /** A one-off message in the status bar (an unknown command), gone at the next key. */
+  flash?: string;
 }
 
 export function initialUi(wide: boolean): UiState {

@@ -70,7 +70,7 @@ export function validateArgs(
   }
   const parsed = schema.safeParse(obj);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
+    for (const issue of parsed.error.issues.flatMap(fittingBranch)) {
       if (issue.code === "unrecognized_keys") {
         // A strict schema (ask_user) names each undeclared field, like reject mode.
         const base = "$" + issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
@@ -89,6 +89,20 @@ export function validateArgs(
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
   const lines = problems.map((p) => plain(p, opts.exposed));
   return { ok: false, text: `ERROR: bad arguments for ${tool}: ${lines.join("; ")}` };
+}
+
+/**
+ * A value that matches no branch of a union (`questions`: an array or one
+ * object) is described by the branch of its own shape — the array's bad
+ * item — not by "Invalid input": the branches that want another type at the
+ * union's own path are left out.
+ */
+function fittingBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union" || !issue.errors.length) return [issue];
+  const ownShape = issue.errors.filter((branch) => !branch.some((i) => i.code === "invalid_type" && i.path.length === 0));
+  const best = [...(ownShape.length ? ownShape : issue.errors)].sort((a, b) => a.length - b.length)[0]!;
+  if (!best.length) return [issue];
+  return best.flatMap((i) => fittingBranch({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue));
 }
 
 interface SchemaProblem {

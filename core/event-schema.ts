@@ -120,6 +120,10 @@ const operatorEvents = [
     detail: z.string().optional(),
     reason: z.string().optional().describe("Why it asks (the rule, or the built-in gate)"),
     rule: z.string().optional().describe('The rule "allow always" would store, as TOML'),
+    rules: z
+      .array(z.object({ pattern: z.string(), rule: z.string() }))
+      .optional()
+      .describe('The rules "allow always" offers, exact to broad: each pattern and the rule as TOML'),
   }),
   event("approval_resolved", {
     callId: z.string(),

@@ -31,9 +31,13 @@ export const operationSchema = z
         decision: z.enum(["allow_once", "allow_always", "reject", "reject_with_message"]),
         message: z.string().min(1).optional().describe("reject_with_message: what the model is told (required there, refused elsewhere)"),
         scope: z
-          .enum(["session", "project"])
+          .enum(["session", "project", "user"])
           .optional()
-          .describe("allow_always: where the exact rule for the call is stored (default session; project: ./.yuj/config.toml)"),
+          .describe("allow_always: where the rule is stored (default session, kept in the session's state; project: ./.yuj/config.toml; user: the user config)"),
+        pattern: z
+          .string()
+          .optional()
+          .describe("allow_always: which offered rule to store, by its pattern (one of approval_requested.rules; default the exact one)"),
       },
       "The answer to the approval a call waits on",
     ).superRefine((a, ctx) => {

@@ -172,7 +172,8 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
     case "tool_call_finished":
       return updateTool(s, event.callId, (c) => ({ ...c, argsText: event.args, status: "running" }));
     case "tool_result":
-      return updateTool(s, event.callId, (c) => ({
+      // A call that has its result asks nothing any more (a cancelled question, an approval the turn's cancel ended).
+      return updateTool(settlePrompts(s, event.callId), event.callId, (c) => ({
         ...c,
         status: event.cancelled ? "cancelled" : event.ok ? "ok" : "error",
         modelText: event.modelText,
@@ -292,10 +293,10 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
     case "config_untrusted":
       return addCard(s, { kind: "notice", level: "warning", text: event.text });
     case "turn_finished":
-      return { ...finishAssistant(s), request: { ...s.request, state: "idle" } };
+      return { ...finishAssistant(settlePrompts(s)), request: { ...s.request, state: "idle" } };
     case "run_finished":
       return {
-        ...finishAssistant(s),
+        ...finishAssistant(settlePrompts(s)),
         status: "finished",
         request: { ...s.request, state: "idle" },
         finish: event.message === undefined ? { reason: event.reason } : { reason: event.reason, message: event.message },
@@ -314,6 +315,17 @@ export function replayEvents(events: Iterable<CoreEvent>): SessionView {
   let view = initialView();
   for (const e of events) view = reduce(view, e);
   return view;
+}
+
+/** Drops the prompts of `callId` (or all): nothing can answer them once their call or turn is over. */
+function settlePrompts(s: SessionView, callId?: string): SessionView {
+  const ends = (p: { callId: string } | undefined) => p !== undefined && (callId === undefined || p.callId === callId);
+  if (!ends(s.pendingApproval) && !ends(s.pendingQuestion)) return s;
+  return {
+    ...s,
+    ...(ends(s.pendingApproval) ? { pendingApproval: undefined } : {}),
+    ...(ends(s.pendingQuestion) ? { pendingQuestion: undefined } : {}),
+  };
 }
 
 type NewCard = Card extends infer C ? (C extends Card ? Omit<C, "num"> : never) : never;

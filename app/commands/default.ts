@@ -52,7 +52,7 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
       banner:
         `DEMO MODEL (scripted, offline) in a copy of the demo repository: ${repo}. ` +
         "Type a message (for example: fix the failing test) and press Enter. " +
-        "To connect a real model, quit (q q) and run yuj setup.",
+        "To connect a real model, quit (Ctrl+C twice, in any mode) and run yuj setup.",
     },
   });
 }

@@ -21,6 +21,9 @@ import type { HistoryLog, SkippedLine } from "../../core/history-log.js";
 import { createSessionRecord, releaseRecord, type SessionRecord } from "../../core/session-record.js";
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
+import { createFrameStdout } from "./frame-writer.js";
+import { createKeyStdin } from "./key-stdin.js";
+import { warningsToSessionLog } from "./warnings.js";
 import { createViewStore } from "../../components/view-store.js";
 import { announceUntrusted } from "../trust-notice.js";
 import { announceDroppedTools } from "../tool-cap-notice.js";
@@ -38,10 +41,13 @@ export interface TuiOptions {
   resume?: { state: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; log?: HistoryLog };
 }
 
-// Alternate screen plus bracketed paste (a paste arrives marked, so its
-// newlines never submit the composer); both are undone on every way out.
-const ALT_SCREEN_ON = "\x1b[?1049h\x1b[H\x1b[?2004h";
-const ALT_SCREEN_OFF = "\x1b[?2004l\x1b[?1049l";
+// Alternate screen, bracketed paste (a paste arrives marked, so its newlines
+// never submit the composer), a hidden cursor (the composer draws its own)
+// and no autowrap (a row laid out for a wider terminal, painted just before
+// a resize is seen, is cut at the margin instead of wrapping and scrolling
+// the screen); all are undone on every way out.
+const ALT_SCREEN_ON = "\x1b[?1049h\x1b[H\x1b[?2004h\x1b[?25l\x1b[?7l";
+const ALT_SCREEN_OFF = "\x1b[?7h\x1b[?25h\x1b[?2004l\x1b[?1049l";
 
 export async function runTui(opts: TuiOptions): Promise<number> {
   const resolved = opts.resolved ?? resolveSession({
@@ -128,6 +134,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     session.emit({ type: "notice", level: "info", text: `Resumed session ${state.sessionId}: type a message to continue.` });
   }
 
+  const restoreWarnings = warningsToSessionLog(session.dir);
   const restore = () => process.stdout.write(ALT_SCREEN_OFF);
   process.stdout.write(ALT_SCREEN_ON);
   process.on("exit", restore);
@@ -135,16 +142,19 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   let quit!: () => void;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
   const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
+  // Ink paints frames; the frame writer puts only their changed rows on the
+  // terminal. Ink's debug mode hands over each whole frame as it is painted
+  // (the store already batches events into frames).
+  const screen = createFrameStdout(process.stdout);
   const ink = render(
     React.createElement(App, { store, controller, cwd: opts.cwd, color, onQuit: () => quit(), lspServers: lspServerNames(resolved.config, session.services.lsp) }),
-    // The store already batches events into frames; Ink's own limit must not
-    // halve that rate.
-    { exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
+    { stdout: screen as unknown as NodeJS.WriteStream, stdin: createKeyStdin(process.stdin), exitOnCtrlC: false, patchConsole: false, debug: true },
   );
   startSnapshot();
   await quitting;
   controller.stop();
   ink.unmount();
+  screen.close();
   await controller.idle().catch(() => undefined);
   // A session that never got a message was never saved: it is still staged, and closing removes it.
   try {
@@ -154,6 +164,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   }
   await session.close();
   restore();
+  restoreWarnings();
   process.off("exit", restore);
   return 0;
 }

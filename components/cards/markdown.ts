@@ -107,6 +107,13 @@ function markedFor(e: Engine, width: number, color: boolean): MarkedClass {
         const href = p.blue(p.underline(token.href));
         return stripEscapes(text) === token.href ? href : `${text} (${href})`;
       },
+      // A list item's text comes as a text token holding inline tokens;
+      // marked-terminal prints its raw source, so `**bold**` and `code`
+      // kept their markers inside lists. Rendered inline here.
+      text(token: Tokens.Text | Tokens.Escape) {
+        if ("tokens" in token && token.tokens?.length) return this.parser.parseInline(token.tokens);
+        return false;
+      },
       // Highlight only a named, known language (return false hands the block
       // to marked-terminal). Auto-detection tries every grammar (100+ ms for a
       // short block) and an unknown name makes highlight.js print a warning

@@ -1,6 +1,8 @@
 // Asks the user about one tool call: what it will do, why it asks, and the
-// rule "allow always" would store. Enter alone never approves, so a message
-// typed ahead into the composer cannot approve a call the user has not read.
+// rules "allow always" can store. It takes keys only once armed (typing has
+// paused), and Enter alone never approves (the key that ends a message,
+// pressed after a pause), so a message typed ahead cannot approve a call the
+// user has not read.
 
 import { Box, Text, useInput } from "ink";
 import { useRef, useState, type ReactNode } from "react";
@@ -8,6 +10,7 @@ import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import type { EventOf } from "../../core/events.js";
 import type { Action, Rule } from "../../core/permissions/types.js";
 import { Composer } from "../Composer.js";
+import { pickerKey, RulePicker, type PickerState } from "./RulePicker.js";
 import { oneLine, screenText } from "../../core/text/safe.js";
 import { truncate } from "../../core/text/width.js";
 import { theme } from "../theme.js";
@@ -18,6 +21,11 @@ export interface ApprovalPromptProps {
   width: number;
   /** False while an overlay is on top: keys go there. */
   active?: boolean;
+  /**
+   * False while the user is still typing (the prompt appeared mid-message):
+   * the prompt takes no key until input pauses, and says so.
+   */
+  armed?: boolean;
 }
 
 /** Lines of the detail shown; the rest is summarised. */
@@ -26,12 +34,14 @@ const DETAIL_LINES = 15;
 /** "done": answered; later keys (a doubled `y`) must not answer again. */
 type Step = "ask" | "always" | "reason" | "done";
 
-export function ApprovalPrompt({ request, onAnswer, width, active = true }: ApprovalPromptProps): ReactNode {
+export function ApprovalPrompt({ request, onAnswer, width, active = true, armed = true }: ApprovalPromptProps): ReactNode {
   // The step belongs to one request: a new request starts over at "ask", so a
   // confirmation begun for one call can never approve the next. It lives in a
   // ref because key events can arrive before React has re-subscribed the
   // handler of the last render; the handler reads the ref and the live props.
   const stepRef = useRef<{ callId: string; step: Step }>({ callId: request.callId, step: "ask" });
+  const pickRef = useRef<{ callId: string; state: PickerState }>({ callId: request.callId, state: { choice: 0, scope: "session" } });
+  const pickOf = (callId: string): PickerState => (pickRef.current.callId === callId ? pickRef.current.state : { choice: 0, scope: "session" });
   const [, rerender] = useState(0);
   const live = useRef({ request, onAnswer });
   live.current = { request, onAnswer };
@@ -42,6 +52,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true }: Appr
   };
   const step = stepOf(request.callId);
   const rule = parseRule(request.rule);
+  const offered = offeredRules(request);
   const inner = Math.max(10, width - 4);
 
   useInput(
@@ -52,19 +63,26 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true }: Appr
         setStep(req.callId, "done");
         live.current.onAnswer(a);
       };
-      const suggested = parseRule(req.rule);
+      const rules = offeredRules(req);
+      // Chord's keys alongside yuj's: Enter/A allow, D deny, M the rule picker.
       if (current === "ask") {
-        if (input === "y") answer({ decision: "allow_once" });
-        else if (input === "a" && suggested) setStep(req.callId, "always");
-        else if (input === "n" || key.escape) answer({ decision: "reject" });
-        else if (input === "r") setStep(req.callId, "reason");
+        if (input === "y" || input === "A") answer({ decision: "allow_once" });
+        else if ((input === "a" || input === "M") && rules.length) setStep(req.callId, "always");
+        else if (input === "n" || input === "D" || key.escape) answer({ decision: "reject" });
+        else if (input === "r" || input === "R") setStep(req.callId, "reason");
       } else if (current === "always") {
-        if (key.return && suggested) answer({ decision: "allow_always", rule: suggested, scope: "session" });
-        else if (input === "p" && suggested) answer({ decision: "allow_always", rule: suggested, scope: "project" });
-        else if (key.escape) setStep(req.callId, "ask");
+        const next = pickerKey(pickOf(req.callId), rules.length, input, key);
+        if (next === "back") setStep(req.callId, "ask");
+        else if (next === "store") {
+          const { choice, scope } = pickOf(req.callId);
+          answer({ decision: "allow_always", rule: rules[choice]!, scope });
+        } else {
+          pickRef.current = { callId: req.callId, state: next };
+          rerender((n) => n + 1);
+        }
       } else if (current === "reason" && key.escape) setStep(req.callId, "ask");
     },
-    { isActive: active },
+    { isActive: active && armed },
   );
 
   // The rule holds the model's command: shown by the same rules as the summary.
@@ -80,16 +98,17 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true }: Appr
       {request.detail ? <Detail text={request.detail} width={inner} /> : null}
       {request.reason ? <Text color={theme.muted} wrap="truncate">{`why: ${oneLine(request.reason)}`}</Text> : null}
       {ruleText ? <Text color={theme.muted} wrap="truncate">{`rule: ${ruleText}`}</Text> : null}
-      {step === "ask" ? (
+      {step === "ask" && !armed ? (
+        <Text color={theme.muted} wrap="truncate">
+          waiting for you to pause typing — keys go to your message until then
+        </Text>
+      ) : step === "ask" ? (
         <Text wrap="truncate">
-          <Key k="y" /> allow once {rule ? <><Key k="a" /> allow always </> : null}
-          <Key k="n/Esc" /> reject <Key k="r" /> reject with a message
+          <Key k="y/A" /> allow once {offered.length ? <><Key k="a/M" /> allow always… </> : null}
+          <Key k="n/D/Esc" /> reject <Key k="r/R" /> reject with a message
         </Text>
       ) : step === "always" ? (
-        <Text wrap="wrap">
-          Will store rule <Text color={theme.accent}>{ruleText}</Text> in this session's rules — <Key k="Enter" /> to
-          confirm, <Key k="p" /> for the project config (./.yuj/config.toml), <Key k="Esc" /> to go back
-        </Text>
+        <RulePicker rules={offered} state={pickOf(request.callId)} format={formatRule} />
       ) : step === "done" ? (
         <Text color={theme.muted}>answered</Text>
       ) : (
@@ -144,6 +163,14 @@ function diffColor(line: string): string | undefined {
   if (line.startsWith("-")) return theme.removed;
   if (line.startsWith("@@")) return theme.accent;
   return undefined;
+}
+
+/** The rules "allow always" offers, exact first; an older event has only the exact one. */
+function offeredRules(request: EventOf<"approval_requested">): Rule[] {
+  const listed = (request.rules ?? []).map((r) => parseRule(r.rule)).filter((r): r is Rule => r !== undefined);
+  if (listed.length) return listed;
+  const exact = parseRule(request.rule);
+  return exact ? [exact] : [];
 }
 
 /**

@@ -18,7 +18,8 @@ export interface QuestionPromptProps {
 }
 
 interface Pick {
-  callId: string;
+  /** The question this pick answers: one call can ask several, one after another. */
+  of: EventOf<"question_asked">;
   cursor: number;
   chosen: number[];
   custom: boolean;
@@ -29,16 +30,17 @@ interface Pick {
 export function QuestionPrompt({ question, onAnswer, width, active = true }: QuestionPromptProps): ReactNode {
   const options = question.options ?? [];
   const hasOptions = options.length > 0;
-  const fresh = (callId: string, custom: boolean): Pick => ({ callId, cursor: 0, chosen: [], custom });
+  const fresh = (of: EventOf<"question_asked">): Pick => ({ of, cursor: 0, chosen: [], custom: !of.options?.length });
   // The choice lives in a ref (keys can arrive before React re-subscribes the
   // handler of the last render) and belongs to one question: a new question
-  // starts from scratch even if this component stays mounted.
-  const pickRef = useRef<Pick>(fresh(question.callId, !hasOptions));
+  // starts from scratch even if this component stays mounted — also the
+  // second question of the same call, which must not inherit the first's
+  // "answered".
+  const pickRef = useRef<Pick>(fresh(question));
   const [, rerender] = useState(0);
   const live = useRef({ question, onAnswer });
   live.current = { question, onAnswer };
-  const current = (q: EventOf<"question_asked">): Pick =>
-    pickRef.current.callId === q.callId ? pickRef.current : fresh(q.callId, !q.options?.length);
+  const current = (q: EventOf<"question_asked">): Pick => (pickRef.current.of === q ? pickRef.current : fresh(q));
   const setPick = (next: Pick) => {
     pickRef.current = next;
     rerender((n) => n + 1);
@@ -95,7 +97,7 @@ export function QuestionPrompt({ question, onAnswer, width, active = true }: Que
       <Text wrap="wrap">{screenText(question.question)}</Text>
       {pick.custom ? (
         <Composer
-          key={question.callId}
+          key={`${question.callId}:${question.seq}`}
           active={active}
           width={inner}
           history={[]}

@@ -15,11 +15,16 @@ export interface ApprovalRequest {
   reason: string;
   /** The rule "allow always" would store. */
   suggestedRule: Rule;
+  /** The rules "allow always" offers, exact to broad, each verified to let this call through (the first is the exact one). */
+  candidates?: Rule[];
 }
+
+/** Where "allow always" stores its rule: this session (kept in its state), ./.yuj/config.toml, or the user config. */
+export type RuleScope = "session" | "project" | "user";
 
 export type ApprovalAnswer =
   | { decision: "allow_once" }
-  | { decision: "allow_always"; rule: Rule; scope: "session" | "project" }
+  | { decision: "allow_always"; rule: Rule; scope: RuleScope }
   | { decision: "reject" }
   | { decision: "reject_with_message"; message: string };
 

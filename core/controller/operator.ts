@@ -27,13 +27,19 @@ export interface Operator {
   attached(): boolean;
 }
 
-/** The answer an operation gives a request: "allow always" stores the exact rule of the call that asked. */
-export function approvalAnswerFor(op: OpOf<"approval_answer">, request: Pick<ApprovalRequest, "suggestedRule">): ApprovalAnswer {
+/**
+ * The answer an operation gives a request: "allow always" stores the offered
+ * rule the operation names by its pattern, by default the exact rule of the
+ * call that asked.
+ */
+export function approvalAnswerFor(op: OpOf<"approval_answer">, request: Pick<ApprovalRequest, "suggestedRule" | "candidates">): ApprovalAnswer {
   switch (op.decision) {
     case "allow_once":
       return { decision: "allow_once" };
-    case "allow_always":
-      return { decision: "allow_always", rule: asExactRule(request.suggestedRule), scope: op.scope ?? "session" };
+    case "allow_always": {
+      const picked = op.pattern === undefined ? undefined : request.candidates?.find((r) => r.pattern === op.pattern);
+      return { decision: "allow_always", rule: picked ?? asExactRule(request.suggestedRule), scope: op.scope ?? "session" };
+    }
     case "reject":
       return { decision: "reject" };
     case "reject_with_message":
@@ -112,6 +118,10 @@ export function createOperator(opts: {
     answerApproval(op) {
       const found = pick(approvals, op.callId, "approval");
       if ("problem" in found) return found.problem;
+      const offered = found.entry.request.candidates ?? [];
+      if (op.decision === "allow_always" && op.pattern !== undefined && !offered.some((r) => r.pattern === op.pattern)) {
+        return `pattern ${JSON.stringify(op.pattern)} is not one of the rules offered for call ${found.callId} (${offered.map((r) => JSON.stringify(r.pattern)).join(", ") || "none"})`;
+      }
       found.entry.resolve(approvalAnswerFor(op, found.entry.request));
       return undefined;
     },

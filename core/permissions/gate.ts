@@ -5,7 +5,7 @@
 import type { Emit } from "../events.js";
 import { describeCall } from "../approvals/describe.js";
 import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
-import { exactAllowRule } from "./always-rules.js";
+import { alwaysRuleCandidates, exactAllowRule } from "./always-rules.js";
 import { evaluate } from "./engine.js";
 import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
@@ -36,6 +36,8 @@ export interface GateOptions {
   preAnswered?: Map<string, ApprovalAnswer>;
   /** Stores a rule in the project config ("allow always" with project scope). */
   storeProjectRule?: (rule: Rule) => void;
+  /** Stores a rule in the user config ("allow always" with user scope). */
+  storeUserRule?: (rule: Rule) => void;
 }
 
 export interface PermissionGate {
@@ -45,11 +47,14 @@ export interface PermissionGate {
 }
 
 export function createPermissionGate(opts: GateOptions): PermissionGate {
+  // Rules this run stored in a config file: in force at once, not only from the next run.
+  const stored: Rule[] = [];
+  const inForce = () => [...opts.rules, ...stored, ...opts.sessionRules];
   return {
-    searchFilter: (tool) => hiddenFromSearch(tool, [...opts.rules, ...opts.sessionRules], opts),
+    searchFilter: (tool) => hiddenFromSearch(tool, inForce(), opts),
     async check(call, signal) {
       const permissionCall = { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd };
-      const decision = evaluate(permissionCall, [...opts.rules, ...opts.sessionRules], opts.policy);
+      const decision = evaluate(permissionCall, inForce(), opts.policy);
       if (decision.action === "allow") return { kind: "allow" };
       if (decision.action === "deny") return { kind: "deny", text: `ERROR: permission denied: ${decision.reason}` };
 
@@ -61,6 +66,7 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
         reason: decision.reason,
         // Exactly what asked, wildcards escaped: approving `rm -f *.log` must not allow every rm -f.
         suggestedRule: exactAllowRule(permissionCall, decision, opts.policy.surface),
+        candidates: alwaysRuleCandidates(permissionCall, inForce(), opts.policy),
         ...(detail === undefined ? {} : { detail }),
       };
       const recorded = opts.preAnswered?.get(call.callId);
@@ -73,12 +79,13 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
           summary,
           reason: decision.reason,
           rule: formatRule(request.suggestedRule),
+          ...(request.candidates?.length ? { rules: request.candidates.map((r) => ({ pattern: r.pattern ?? "*", rule: formatRule(r) })) } : {}),
           ...(detail ? { detail } : {}),
         });
       }
       const answer = recorded ?? (await opts.approver.ask(request, signal));
       if (answer === "pause") return { kind: "pause", request };
-      return resolve(answer, request, opts);
+      return resolve(answer, request, opts, stored);
     },
   };
 }
@@ -99,15 +106,18 @@ function hiddenFromSearch(tool: string, rules: Rule[], opts: GateOptions): ((pat
     });
 }
 
-function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOptions): GateVerdict {
+function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOptions, stored: Rule[]): GateVerdict {
   const base = { type: "approval_resolved" as const, callId: request.callId, decision: answer.decision };
   switch (answer.decision) {
     case "allow_once":
       opts.emit(base);
       return { kind: "allow" };
     case "allow_always": {
-      if (answer.scope === "project" && opts.storeProjectRule) opts.storeProjectRule(answer.rule);
-      else opts.sessionRules.push({ ...answer.rule, source: "session" });
+      const store = answer.scope === "project" ? opts.storeProjectRule : answer.scope === "user" ? opts.storeUserRule : undefined;
+      if (store) {
+        store(answer.rule);
+        stored.push({ ...answer.rule, source: answer.scope });
+      } else opts.sessionRules.push({ ...answer.rule, source: "session" });
       opts.emit({ ...base, rule: formatRule(answer.rule) });
       return { kind: "allow" };
     }

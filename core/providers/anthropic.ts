@@ -22,8 +22,8 @@ export function createAnthropicProvider(opts: ProviderOptions): Provider {
     async *stream(request, signal) {
       const base = await client();
       const body = toAnthropicBody(request);
-      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch) =>
-        attempt(base.withOptions({ fetch }), body, signal),
+      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch, attemptSignal) =>
+        attempt(base.withOptions({ fetch }), body, attemptSignal),
       );
     },
     async listModels(signal) {

@@ -25,8 +25,8 @@ export function createChatProvider(opts: ProviderOptions): Provider {
     async *stream(request, signal) {
       const base = await client();
       const body = toChatBody(request);
-      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch) =>
-        attempt(base.withOptions({ fetch }), body, signal),
+      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch, attemptSignal) =>
+        attempt(base.withOptions({ fetch }), body, attemptSignal),
       );
     },
     async listModels(signal) {

@@ -21,8 +21,8 @@ export function createResponsesProvider(opts: ProviderOptions): Provider {
     async *stream(request, signal) {
       const base = await client();
       const body = toResponsesBody(request);
-      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch) =>
-        attempt(base.withOptions({ fetch }), body, signal),
+      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch, attemptSignal) =>
+        attempt(base.withOptions({ fetch }), body, attemptSignal),
       );
     },
     async listModels(signal) {

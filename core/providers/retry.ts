@@ -26,7 +26,7 @@ export interface RetryOptions {
  * neutral events as they arrive and returns the stop reason; it throws when
  * the attempt fails (the loop decides whether to try again).
  */
-export type AttemptFn = (fetch: typeof globalThis.fetch) => AsyncGenerator<ProviderEvent, string>;
+export type AttemptFn = (fetch: typeof globalThis.fetch, signal: AbortSignal) => AsyncGenerator<ProviderEvent, string>;
 
 const DEFAULT_BASE_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
@@ -47,7 +47,11 @@ export async function* runWithRetries(
   for (let attemptNo = 1; ; attemptNo++) {
     if (signal.aborted) throw abortError(signal);
     const capture = createCaptureFetch({ idleTimeoutMs: options.idleTimeoutMs });
-    const run = attempt(capture.fetch);
+    // The SDKs add an abort listener to the signal of each request and never
+    // take it off: each attempt gets a signal of its own, tied to the run's
+    // by one listener that is removed when the attempt ends.
+    const tied = tiedSignal(signal);
+    const run = attempt(capture.fetch, tied.signal);
     let requestShown = false;
     let yieldedOutput = false;
     let finished = false;
@@ -77,6 +81,7 @@ export async function* runWithRetries(
     } finally {
       // Stopped early by our consumer: close the SDK stream (and its socket).
       if (!finished) await run.return("").catch(() => {});
+      tied.release();
     }
 
     if (!requestShown && capture.exchange.request) yield rawRequest(capture.exchange);
@@ -130,6 +135,15 @@ export function abortError(signal: AbortSignal): unknown {
   const err = new Error("The operation was aborted.");
   err.name = "AbortError";
   return err;
+}
+
+/** A signal that aborts with `parent`, until released. */
+function tiedSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const own = new AbortController();
+  const forward = () => own.abort(parent.reason);
+  if (parent.aborted) forward();
+  else parent.addEventListener("abort", forward, { once: true });
+  return { signal: own.signal, release: () => parent.removeEventListener("abort", forward) };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -9,6 +9,8 @@ import { ApprovalPrompt, parseRule } from "../../components/prompts/ApprovalProm
 // the timer fire before React's effects (which re-subscribe the key handler) ran.
 const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
+/** The frame as one line of words: the box and the wrapping gone. */
+const flat = (r: { lastFrame(): string | undefined }) => frame(r).replace(/[│╭╮╰╯─]/g, " ").replace(/\s+/g, " ");
 
 function request(over: Partial<EventOf<"approval_requested">> = {}): EventOf<"approval_requested"> {
   return {
@@ -46,7 +48,7 @@ describe("ApprovalPrompt", () => {
   it("shows the tool, summary, detail, reason, rule and keys", async () => {
     const { r } = await setup();
     const f = frame(r);
-    for (const s of ["bash", "rm -rf build", "+new", "-old", "why: rule ask bash rm *", 'rule: { tool = "bash"', "[y] allow once", "[a] allow always", "[r] reject with a message"]) {
+    for (const s of ["bash", "rm -rf build", "+new", "-old", "why: rule ask bash rm *", 'rule: { tool = "bash"', "[y/A] allow once", "[a/M] allow always", "[r/R] reject"]) {
       expect(f).toContain(s);
     }
     // The escape sequence in the detail is removed, never sent to the terminal.
@@ -92,15 +94,15 @@ describe("ApprovalPrompt", () => {
     cleanup();
     const b = await setup();
     await b.type("r", "\x1b");
-    expect(frame(b.r)).toContain("[y] allow once");
+    expect(frame(b.r)).toContain("allow once");
     expect(b.answers).toEqual([]);
   });
 
   it("a then Enter allows always in the session with the parsed rule", async () => {
     const { r, answers, type } = await setup();
     await type("a");
-    expect(frame(r)).toContain("Will store rule");
-    expect(frame(r)).toContain("./.yuj/config.toml");
+    expect(flat(r)).toContain('Will store { tool = "bash", pattern = "rm -rf build", action = "allow" } in this session');
+    for (const where of ["session", "project", "user"]) expect(frame(r)).toContain(where);
     expect(answers).toEqual([]);
     await type("\r");
     expect(answers).toEqual([
@@ -108,9 +110,11 @@ describe("ApprovalPrompt", () => {
     ]);
   });
 
-  it("a then p stores the rule in the project config", async () => {
-    const { answers, type } = await setup();
-    await type("a", "p");
+  it("a, Tab and Enter store the rule in the project config", async () => {
+    const { r, answers, type } = await setup();
+    await type("a", "\t");
+    expect(flat(r)).toContain("./.yuj/config.toml");
+    await type("\r");
     expect(answers).toEqual([
       { decision: "allow_always", scope: "project", rule: { tool: "bash", pattern: "rm -rf build", action: "allow" } },
     ]);
@@ -120,7 +124,21 @@ describe("ApprovalPrompt", () => {
     const { r, answers, type } = await setup();
     await type("a", "\x1b");
     expect(answers).toEqual([]);
-    expect(frame(r)).toContain("[y] allow once");
+    expect(frame(r)).toContain("allow once");
+  });
+
+  it("offers the broader rules, exact first, and stores the one picked where it is told", async () => {
+    const rules = ["rm -f build.log", "rm -f *.log", "rm *"].map((pattern) => ({ pattern, rule: `{ tool = "bash", pattern = ${JSON.stringify(pattern)}, action = "allow" }` }));
+    const { r, answers, type } = await setup(request({ summary: "rm -f build.log", rules }));
+    await type("M");
+    const f = frame(r);
+    expect(f.indexOf("1. rm -f build.log")).toBeLessThan(f.indexOf("2. rm -f *.log"));
+    expect(f.indexOf("2. rm -f *.log")).toBeLessThan(f.indexOf("3. rm *"));
+    await type("j", "\t", "\t");
+    expect(flat(r)).toContain('Will store { tool = "bash", pattern = "rm -f *.log", action = "allow" } in your user config');
+    expect(answers).toEqual([]);
+    await type("\r");
+    expect(answers).toEqual([{ decision: "allow_always", scope: "user", rule: { tool: "bash", pattern: "rm -f *.log", action: "allow" } }]);
   });
 
   it("Enter alone does not approve", async () => {
@@ -140,7 +158,7 @@ describe("ApprovalPrompt", () => {
     r.stdin.write("\r");
     await tick();
     expect(answers).toEqual([]);
-    expect(frame(r)).toContain("[y] allow once");
+    expect(frame(r)).toContain("allow once");
   });
 
   it("hides allow-always when there is no rule to store", async () => {

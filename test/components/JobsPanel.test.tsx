@@ -46,10 +46,16 @@ describe("JobsPanel", () => {
     expect(f).toContain("dev server");
     expect(f).toContain("› j3");
     expect(f).toContain("other output");
-    expect(f).toContain("k kill");
+    expect(f).toContain("x kill");
   });
 
-  it("moves with the arrows and j, shows the tail safely, and k kills the selected job", async () => {
+  it("lists background jobs only: a foreground command is not a job to manage here", async () => {
+    const { r } = await setup([...JOBS, job("j4", { background: false, command: "npm test" })]);
+    expect(frame(r)).not.toContain("npm test");
+    expect(frame(r)).toContain("3 total");
+  });
+
+  it("moves with the arrows and j/k, shows the tail safely, and x then y kills the selected job", async () => {
     const { r, killed, type } = await setup();
     await type("\x1b[A");
     const f = frame(r);
@@ -58,15 +64,21 @@ describe("JobsPanel", () => {
     expect(f).toContain("progress 90%");
     expect(f).not.toContain("progress 10%");
     expect(r.lastFrame()).not.toContain("\x1b[31mred");
-    await type("k");
+    await type("x");
+    expect(killed).toEqual([]);
+    expect(frame(r)).toContain("kill j2 (dev server)? y or x to confirm");
+    await type("y");
     expect(killed).toEqual(["j2"]);
-    await type("j", "k");
+    await type("j", "x", "x");
+    expect(killed).toEqual(["j2", "j3"]);
+    // Any other key keeps the job.
+    await type("k", "x", "n", "y");
     expect(killed).toEqual(["j2", "j3"]);
   });
 
   it("does not kill a job that has ended", async () => {
     const { r, killed, type } = await setup();
-    await type("\x1b[A", "\x1b[A", "k");
+    await type("\x1b[A", "\x1b[A", "x");
     expect(killed).toEqual([]);
     expect(frame(r)).toContain("j1 is not running");
   });
@@ -86,6 +98,6 @@ describe("JobsPanel", () => {
     expect(frame(r).split("\n").length).toBeLessThanOrEqual(16);
     cleanup();
     const empty = await setup([]);
-    expect(frame(empty.r)).toContain("No jobs in this session.");
+    expect(frame(empty.r)).toContain("No background jobs in this session.");
   });
 });

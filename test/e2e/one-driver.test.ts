@@ -88,7 +88,7 @@ async function tui() {
   await app.submit(TASK);
   await app.waitFor(/y allow/);
   app.keys("a");
-  await app.waitFor("Will store rule");
+  await app.waitFor("Will store");
   app.keys("Enter");
   // The done card shows as soon as the call is made; the run has ended once its end is saved.
   await app.waitFor(/cleaned/);

@@ -73,8 +73,9 @@ describe("the TUI", () => {
     app = startTui({ cwd, env });
     await app.waitFor(FIRST_FRAME, 15_000);
     await app.submit("clean the build");
-    const prompt = await app.waitFor(/rm -rf build/);
-    expect(prompt).toMatch(/y allow/);
+    await app.waitFor(/rm -rf build/);
+    // The prompt arms once typing has paused.
+    await app.waitFor(/\[y\/A\] allow once/);
     app.keys("y");
     await app.waitFor(/cleaned up/);
     expect(existsSync(join(cwd, "build"))).toBe(false);
@@ -89,7 +90,7 @@ describe("the TUI", () => {
     app = startTui({ cwd, env });
     await app.waitFor(FIRST_FRAME, 15_000);
     await app.submit("clean");
-    await app.waitFor(/y allow/);
+    await app.waitFor(/\[y\/A\] allow once/);
     app.keys("n");
     await app.waitFor("Understood, I left it.");
     expect(existsSync(join(cwd, "build"))).toBe(true);
@@ -133,7 +134,7 @@ describe("the TUI", () => {
     expect(screen + idle).not.toContain("never");
   }, 60_000);
 
-  it("lists a background job in the jobs panel and kills it with k", async () => {
+  it("lists a background job in the jobs panel and kills it with x, confirmed with y", async () => {
     const { cwd, env } = scripted(
       [{ tool_calls: [{ name: "bash", arguments: { cmd: "sleep 300", background: true } }] }, { text: "Started it." }],
       "[tools]\nbackground_enabled = true\n",
@@ -145,9 +146,12 @@ describe("the TUI", () => {
     app.keys("Escape");
     await app.waitFor("NORMAL");
     app.keys("J");
-    await app.waitFor("k kill · Esc close");
+    await app.waitFor("x kill · Esc close");
     await app.waitFor(/j1.*running/);
-    app.keys("k");
+    app.keys("x");
+    await app.waitFor(/kill j1 .*\? y or x to confirm/);
+    expect(app.screen()).toMatch(/j1.*running/);
+    app.keys("y");
     await app.waitFor(/j1.*(killed|stopping)/);
   }, 60_000);
 

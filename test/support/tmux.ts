@@ -3,6 +3,9 @@
 // capture-pane.
 
 import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { yujBin } from "./cli.js";
 
 export interface TmuxApp {
@@ -22,6 +25,10 @@ export interface TmuxApp {
   /** 1 while the program shows the alternate screen. */
   alternateOn(): boolean;
   paneDead(): boolean;
+  /** The bytes the program wrote to its terminal so far (recorded with pipe-pane). */
+  raw(): string;
+  /** The pane's scrollback and screen, as text. */
+  history(): string;
   kill(): void;
 }
 
@@ -44,10 +51,27 @@ function waitForServerGone(tmux: (...args: string[]) => string): void {
   }
 }
 
-export function startTui(opts: { cwd: string; env: Record<string, string>; args?: string[]; columns?: number; rows?: number }): TmuxApp {
+export interface TuiStart {
+  cwd: string;
+  env: Record<string, string>;
+  args?: string[];
+  columns?: number;
+  rows?: number;
+  /** Lines the pane prints before yuj starts (to see whether its scrollback survives). */
+  before?: string[];
+}
+
+export function startTui(opts: TuiStart): TmuxApp {
   const name = `yuj-test-${process.pid}-${++counter}`;
   const envArgs = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
-  const command = ["env", "-i", ...envArgs, process.execPath, yujBin, ...(opts.args ?? [])];
+  const yuj = ["env", "-i", ...envArgs, process.execPath, yujBin, ...(opts.args ?? [])];
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  // The program's bytes are recorded from its first write: the pane starts a
+  // shell that waits until pipe-pane is attached, then prints and runs yuj.
+  const rawFile = join(mkdtempSync(join(tmpdir(), "yuj-tmux-")), "raw");
+  const ready = `${rawFile}.ready`;
+  const script = [`while [ ! -e ${quote(ready)} ]; do sleep 0.02; done`, ...(opts.before ?? []).map((l) => `printf '%s\\n' ${quote(l)}`), `exec ${yuj.map(quote).join(" ")}`].join("; ");
+  const command = ["sh", "-c", script];
   // A server of our own per test process: runs in parallel (or a user's
   // tmux) never share sessions or a server that is starting or exiting.
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", `yuj-tests-${process.pid}`, ...args], { encoding: "utf8" });
@@ -64,6 +88,9 @@ export function startTui(opts: { cwd: string; env: Record<string, string>; args?
     }
   }
   tmux("set-option", "-t", name, "remain-on-exit", "on");
+  tmux("set-option", "-t", name, "history-limit", "5000");
+  tmux("pipe-pane", "-o", "-t", name, `cat >> ${quote(rawFile)}`);
+  writeFileSync(ready, "");
   const app: TmuxApp = {
     name,
     screen: () => tmux("capture-pane", "-p", "-t", name),
@@ -88,6 +115,8 @@ export function startTui(opts: { cwd: string; env: Record<string, string>; args?
     },
     resize: (columns, rows) => void tmux("resize-window", "-t", name, "-x", String(columns), "-y", String(rows)),
     alternateOn: () => tmux("display-message", "-p", "-t", name, "#{alternate_on}").trim() === "1",
+    raw: () => (existsSync(rawFile) ? readFileSync(rawFile, "latin1") : ""),
+    history: () => tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", name),
     paneDead: () => tmux("display-message", "-p", "-t", name, "#{pane_dead}").trim() === "1",
     kill: () => {
       try {

@@ -221,7 +221,7 @@ describe("question (Chord)", () => {
 
   it("says so when the user cancels, and when nobody can answer", async () => {
     const cancelled = await questionTool.run({ questions: [q2] }, { ...t.ctx, ask: () => Promise.reject(new Error("esc")) });
-    expect(cancelled).toEqual({ ok: false, modelText: "question cancelled: the user dismissed it without answering" });
+    expect(cancelled).toEqual({ ok: false, modelText: "question cancelled by the user: dismissed without an answer" });
     expect(await questionTool.run({ questions: [q2] }, t.ctx)).toEqual({
       ok: false,
       modelText: "question: nobody can answer in this session (no interactive user); decide from what the repository shows, and name the open question in your final answer",

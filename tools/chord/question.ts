@@ -60,7 +60,7 @@ export const questionTool: ToolHandler<typeof questionSchema> = {
           ...(q.multiple ? { multiple: true } : {}),
         });
       } catch {
-        return fail(`question cancelled: the user dismissed it without answering${answers.length ? `; answered before that: ${JSON.stringify({ answers })}` : ""}`);
+        return fail(`question cancelled by the user: dismissed without an answer${answers.length ? `; answered before that: ${JSON.stringify({ answers })}` : ""}`);
       }
       answers.push({ header: q.header, question: q.question, answer });
     }
