@@ -37,7 +37,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "pauseForAnswer"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "pauseForAnswer" | "subagents"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
   };
@@ -170,6 +170,7 @@ async function runHandler(
     ...(deps.session?.terminals ? { terminals: deps.session.terminals } : {}),
     ...(deps.session?.lsp ? { lsp: deps.session.lsp } : {}),
     ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
+    ...(deps.session?.subagents ? { subagents: deps.session.subagents } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
   // A question nobody can answer now (no operator, or the operator went away
