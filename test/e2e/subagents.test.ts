@@ -3,7 +3,7 @@
 // sequence of turns), and each child runs as its own session inside the
 // parent's folder, with its own trace and history.
 
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,8 +30,12 @@ interface Row {
 const rowsOf = (text: string): Row[] => text.trim().split("\n").filter((l) => l).map((l) => JSON.parse(l) as Row);
 const results = (rows: Row[], name: string) => rows.filter((r) => r.type === "tool_result" && r.name === name);
 
-async function run(cwd: string) {
+async function run(cwd: string, userAgents: Record<string, string> = {}) {
   const env = isolatedEnv();
+  for (const [name, text] of Object.entries(userAgents)) {
+    mkdirSync(join(env.XDG_CONFIG_HOME!, "yuj", "agents"), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME!, "yuj", "agents", name), text);
+  }
   const res = await runCli(["code", "go", "--config", "scripted.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
   const [trace] = traceFiles(env);
   const sessionDir = trace ? dirname(trace) : "";
@@ -64,10 +68,8 @@ describe("task: named agents as child sessions", () => {
     expect(saved.history[0]).toEqual({ role: "user", text: "What is the answer in notes.txt?" });
     // The parent's own trace has none of the child's rows.
     expect(results(rows, "read")).toEqual([]);
-    const usage = rows.filter((r) => r.type === "usage").at(-1) as unknown as { total?: { inputTokens: number } } | undefined;
-    const state = readdirSync(sessionDir).find((f) => f.startsWith("state"));
-    const stateUsage = state ? JSON.parse(readFileSync(join(sessionDir, state), "utf8")).usage : usage?.total;
-    expect(stateUsage).toMatchObject({ inputTokens: 330, outputTokens: 19 });
+    // Parent turns 10+20 in, child turns 100+200.
+    expect(JSON.parse(readFileSync(join(sessionDir, "state.json"), "utf8")).usage).toMatchObject({ inputTokens: 330, outputTokens: 19 });
   }, 90_000);
 
   it("a project agent in Markdown writes in the shared workspace and stops at its turn limit; the project file wins over the user's", async () => {
@@ -83,7 +85,8 @@ describe("task: named agents as child sessions", () => {
         { tool_calls: [{ name: "done", arguments: { message: "ok" } }] },
       ],
     );
-    const { res, rows, child } = await run(cwd);
+    // The user's writer is read-only: had it been chosen, no file would be written.
+    const { res, rows, child } = await run(cwd, { "writer.toml": 'description = "the user\'s writer"\n' });
     expect(res.code, res.stderr).toBe(0);
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("A\n");
     expect(readFileSync(join(cwd, "b.txt"), "utf8")).toBe("B\n");

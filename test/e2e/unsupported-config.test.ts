@@ -17,7 +17,6 @@ const SNIPPETS: Record<string, string> = {
   "loop.error_nudge_threshold": "[loop]\nerror_nudge_threshold = 5",
   "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
   "tools.collapse_similar_lines": "[tools]\ncollapse_similar_lines = false",
-  "tools.task_enabled": "[tools]\ntask_enabled = true",
   "tools.lazy_loading_enabled": "[tools]\nlazy_loading_enabled = true",
   "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
   "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
