@@ -53,6 +53,9 @@ export function createSubagentRunner(setup: RunnerSetup, lane: Lane = { busy: fa
         if (err instanceof AgentFileError) return fail(`task refused: ${err.message}`);
         throw err;
       }
+      if (def.mode === "main") {
+        return fail(`task refused: agent "${def.name}" (${def.file}) has mode = "main", so it is not run as a child; set mode = "subagent"`);
+      }
       if (def.workspace === "isolated") {
         return fail(`task refused: agent "${def.name}" asks for workspace = "isolated", which this version of yuj does not run yet; use workspace = "shared"`);
       }

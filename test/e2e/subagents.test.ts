@@ -103,6 +103,7 @@ describe("task: named agents as child sessions", () => {
     const cwd = project(
       {
         ".yuj/agents/broken.toml": 'description = "x"\nworkspace = "elsewhere"\n',
+        ".yuj/agents/boss.toml": 'description = "a main agent"\nmode = "main"\n',
         ".yuj/agents/nester.toml": 'description = "tries to nest"\nread_only = false\ntools = ["task"]\n',
         ".yuj/agents/greedy.toml": 'description = "read-only but asks for write"\ntools = ["read", "write"]\n',
       },
@@ -113,12 +114,13 @@ describe("task: named agents as child sessions", () => {
         { text: "could not nest" },
         { tool_calls: [{ name: "task", arguments: { agent: "missing", prompt: "go" } }] },
         { tool_calls: [{ name: "task", arguments: { agent: "greedy", prompt: "go" } }] },
+        { tool_calls: [{ name: "task", arguments: { agent: "boss", prompt: "go" } }] },
         { tool_calls: [{ name: "done", arguments: { message: "ok" } }] },
       ],
     );
     const { res, rows, child } = await run(cwd);
     expect(res.code, res.stderr).toBe(0);
-    const [broken, nester, missing, greedy] = results(rows, "task");
+    const [broken, nester, missing, greedy, boss] = results(rows, "task");
     expect(broken?.ok).toBe(false);
     expect(broken?.modelText).toContain(join(cwd, ".yuj/agents/broken.toml"));
     expect(broken?.modelText).toContain("field workspace");
@@ -127,6 +129,7 @@ describe("task: named agents as child sessions", () => {
     expect(grandchild?.ok).toBe(false);
     expect(grandchild?.modelText).toContain("beyond depth 1");
     expect(missing?.modelText).toMatch(/agent "missing": no missing\.toml or missing\.md/);
+    expect(boss?.modelText).toContain('has mode = "main", so it is not run as a child');
     expect(greedy?.modelText).toMatch(/greedy\.toml\): field tools: write can change files/);
   }, 90_000);
 });
