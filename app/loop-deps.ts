@@ -9,6 +9,12 @@ import { createRedact } from "../core/redact.js";
 import type { DispatchDeps } from "../core/dispatch.js";
 import { createGuards } from "../tools/guards/index.js";
 import { skillToolsGuard } from "../tools/guards/skill-tools.js";
+import { builtinHandlers } from "../tools/registry.js";
+import { createSubagentRunner } from "../core/agents/runner.js";
+import type { AgentDirs } from "../core/agents/find.js";
+import { configDir, PROJECT_DIR } from "../core/paths.js";
+import { packageRoot } from "./locate.js";
+import { join } from "node:path";
 import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
@@ -32,7 +38,7 @@ export interface LoopDepsInputs {
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
-  return {
+  const deps: Omit<LoopDeps, "signal"> = {
     provider: x.provider,
     model: x.choice.model,
     system: systemPromptFor(x.cwd, x.resolved.toolset, x.session.services.skills),
@@ -67,4 +73,12 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     wake: x.session.services.notices,
     redact: createRedact(x.secrets),
   };
+  if (!x.resolved.config.tools.task_enabled) return deps;
+  const subagents = createSubagentRunner({ parent: deps, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets });
+  return { ...deps, session: { ...deps.session, subagents } };
+}
+
+/** Project agents win over the user's, and both over those that ship with yuj. */
+function agentDirs(cwd: string): AgentDirs {
+  return { project: join(cwd, PROJECT_DIR, "agents"), user: join(configDir(), "agents"), builtin: join(packageRoot, "agents") };
 }

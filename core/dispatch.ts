@@ -37,7 +37,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
   };
@@ -171,6 +171,7 @@ async function runHandler(
     ...(deps.session?.lsp ? { lsp: deps.session.lsp } : {}),
     ...(deps.session?.skills ? { skills: deps.session.skills } : {}),
     ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
+    ...(deps.session?.subagents ? { subagents: deps.session.subagents } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
   // A question nobody can answer now (no operator, or the operator went away

@@ -78,6 +78,13 @@ export interface ToolContext {
    * exposed names steer it. Read-only: rewind asks it for the active checkpoint.
    */
   conversation?: { history: readonly HistoryItem[]; roles: ConversationRoles };
+  /** Runs named agents as child sessions (task), when the surface enables them. */
+  subagents?: SubagentRunner;
+}
+
+/** Runs one named agent to its end in a child session and returns its final text. */
+export interface SubagentRunner {
+  run(agent: string, prompt: string, signal: AbortSignal): Promise<ToolResult>;
 }
 
 export interface ToolResult {

@@ -38,6 +38,7 @@ import { saveArtifactTool } from "./chord/save_artifact.js";
 import { todoWriteTool } from "./chord/todo_write.js";
 import { rewindTool } from "./yuj/rewind.js";
 import { thinkTool } from "./yuj/think.js";
+import { taskTool } from "./yuj/task.js";
 import { writeTodosTool } from "./yuj/write_todos.js";
 // Code intelligence (tree-sitter loads on first use)
 import { listDefinitionsTool } from "./yuj/list_definitions.js";
@@ -70,6 +71,7 @@ const HANDLERS: readonly ToolHandler[] = [
   exitPlanModeTool,
   writeTodosTool,
   thinkTool,
+  taskTool,
   checkpointTool,
   rewindTool,
   // Code intelligence

@@ -77,6 +77,10 @@ const toolsSection = section({
   background_enabled: z.boolean().default(false),
   terminal_enabled: z.boolean().default(false),
   todos_enabled: z.boolean().default(false),
+  /** Offers task(agent, prompt): named agents run as child sessions. */
+  task_enabled: z.boolean().default(false),
+  /** How deep children may nest: 1 lets the top-level session start children that start none. */
+  task_max_depth: posInt.default(1),
   todos_max_items: posInt.default(20),
   checkpoint_enabled: z.boolean().default(false),
   notebook_edit_enabled: z.boolean().default(false),

@@ -1,0 +1,164 @@
+// Runs one named agent as a child session, to its end, inside the parent's
+// session folder: `<session>/tasks/<task_id>/` holds its own trace and its
+// history. The child shares the parent's provider, permission gate, guards
+// and background services, but has its own context, tools, turn limit and
+// token count, which is added to the parent's when it ends. One child runs
+// at a time, and nesting stops at [tools].task_max_depth.
+
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { createEmitter, type Emit } from "../events.js";
+import type { Config } from "../config/schema.js";
+import { atomicWriteSync } from "../atomic-write.js";
+import type { HistoryItem } from "../history.js";
+import { runLoop, type LoopDeps, type RunOutcome } from "../loop.js";
+import { activateTools, type ActiveTool, type ActiveToolset } from "../profiles/activate.js";
+import { fail, ok, type SubagentRunner, type ToolRegistry, type ToolResult } from "../tool-types.js";
+import { openTrace } from "../trace.js";
+import { AgentFileError, type AgentDefinition } from "./definition.js";
+import { findAgent, type AgentDirs } from "./find.js";
+
+/** Tools a child never gets: they talk to the operator or steer the top-level session. */
+const TOP_LEVEL_ONLY = new Set(["ask_user", "exit_plan_mode", "checkpoint", "rewind"]);
+
+export interface RunnerSetup {
+  /** The parent's loop as it runs (its provider, gate, services, usage…). */
+  parent: Omit<LoopDeps, "signal">;
+  registry: ToolRegistry;
+  agentDirs: AgentDirs;
+  /** Secrets the child's trace hides, as the parent's does. */
+  secrets: string[];
+  /** How deep the parent is: 0 for the top-level session. */
+  depth?: number;
+}
+
+/** Shared by a parent and all its descendants: children run one at a time. */
+interface Lane {
+  busy: boolean;
+}
+
+export function createSubagentRunner(setup: RunnerSetup, lane: Lane = { busy: false }): SubagentRunner {
+  const depth = setup.depth ?? 0;
+  return {
+    async run(agentName, prompt, signal) {
+      const maxDepth = setup.parent.config.tools.task_max_depth;
+      if (depth >= maxDepth) {
+        return fail(`task refused: a child session may not start another beyond depth ${maxDepth} ([tools].task_max_depth)`);
+      }
+      if (lane.busy) return fail("task refused: another child session is running; children run one at a time");
+      let def: AgentDefinition;
+      try {
+        def = findAgent(agentName, setup.agentDirs);
+      } catch (err) {
+        if (err instanceof AgentFileError) return fail(`task refused: ${err.message}`);
+        throw err;
+      }
+      if (def.mode === "main") {
+        return fail(`task refused: agent "${def.name}" (${def.file}) has mode = "main", so it is not run as a child; set mode = "subagent"`);
+      }
+      if (def.workspace === "isolated") {
+        return fail(`task refused: agent "${def.name}" asks for workspace = "isolated", which this version of yuj does not run yet; use workspace = "shared"`);
+      }
+      lane.busy = true;
+      try {
+        return await runChild(def, prompt, signal, setup, lane, depth);
+      } finally {
+        lane.busy = false;
+      }
+    },
+  };
+}
+
+async function runChild(def: AgentDefinition, prompt: string, signal: AbortSignal, setup: RunnerSetup, lane: Lane, depth: number): Promise<ToolResult> {
+  const parent = setup.parent;
+  const { taskId, dir } = newTaskDir(parent.sessionDir);
+  const config = childConfig(parent.config, def);
+  const model = def.model ?? parent.model;
+  let toolset: ActiveToolset;
+  try {
+    toolset = childToolset(def, setup.registry, config, parent.toolset, { provider: parent.provider.name, id: model });
+  } catch (err) {
+    return fail(`task refused: agent "${def.name}" (${def.file}): ${(err as Error).message}`);
+  }
+  const trace = openTrace(join(dir, "trace.jsonl"), { secrets: setup.secrets });
+  const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  const history: HistoryItem[] = [];
+  const saveHistory = () => atomicWriteSync(join(dir, "history.json"), JSON.stringify({ task_id: taskId, agent: def.name, history }));
+  // The child's rows carry the parent's session id and the task id as their agent.
+  const emitter = createEmitter(basename(parent.sessionDir), (event) => trace.write(event));
+  const emit: Emit = (body, extra) => emitter.emit(body, { ...extra, agentId: taskId });
+  emit({ type: "session_started", cwd: parent.cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "child", traceFile: trace.path });
+  let outcome: RunOutcome;
+  try {
+    outcome = await runLoop(history, prompt, {
+      ...parent,
+      model,
+      system: def.systemPrompt ?? parent.system,
+      toolset,
+      config,
+      emit,
+      setTurn: emitter.setTurn,
+      sessionDir: dir,
+      signal,
+      usage,
+      // A child is woken by nothing: it answers and ends.
+      wake: undefined,
+      onStep: saveHistory,
+      onFinish: undefined,
+      takeCompactRequest: undefined,
+      session: { ...parent.session, subagents: createSubagentRunner({ ...setup, parent: { ...parent, config, toolset }, depth: depth + 1 }, lane) },
+    } as LoopDeps);
+  } finally {
+    saveHistory();
+    trace.close();
+    parent.usage.inputTokens += usage.inputTokens;
+    parent.usage.outputTokens += usage.outputTokens;
+    parent.usage.cachedTokens += usage.cachedTokens;
+  }
+  const head = `task_id: ${taskId}\nagent: ${def.name}\nstatus: ${outcome.reason}\ntokens: ${usage.inputTokens} in, ${usage.outputTokens} out\n\n`;
+  const text = outcome.message ?? "";
+  if (outcome.reason === "answered" || outcome.reason === "done") return ok(head + text);
+  return fail(head + (text || `the child session ended (${outcome.reason}) without a final answer`));
+}
+
+/** The next free `task-<n>` under the session's tasks folder: stable for the session's life. */
+function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
+  const root = join(sessionDir, "tasks");
+  mkdirSync(root, { recursive: true });
+  let n = readdirSync(root).length + 1;
+  while (existsSync(join(root, `task-${n}`))) n++;
+  const taskId = `task-${n}`;
+  const dir = join(root, taskId);
+  mkdirSync(dir);
+  return { taskId, dir };
+}
+
+function childConfig(config: Config, def: AgentDefinition): Config {
+  if (def.maxTurns === undefined) return config;
+  return { ...config, loop: { ...config.loop, max_turns: Math.min(def.maxTurns, config.loop.max_turns) } };
+}
+
+/**
+ * The parent surface's tools for a child: those the agent's allowlist names
+ * (all, without one), minus the operator's tools, and for a read-only agent
+ * only handlers that change nothing.
+ */
+function childToolset(
+  def: AgentDefinition,
+  registry: ToolRegistry,
+  config: Config,
+  parentSet: ActiveToolset,
+  model: { provider: string; id: string },
+): ActiveToolset {
+  const all = activateTools(parentSet.profile, registry, config, { topLevel: false, model });
+  if (def.tools) {
+    const unknown = def.tools.filter((t) => !all.tools.has(t));
+    if (unknown.length > 0) throw new Error(`field tools: ${unknown.join(", ")} not among this surface's enabled tools (${[...all.tools.keys()].join(", ")})`);
+    const writing = def.readOnly ? def.tools.filter((t) => !all.tools.get(t)!.handler.readOnly) : [];
+    if (writing.length > 0) throw new Error(`field tools: ${writing.join(", ")} can change files, which a read-only agent may not; set read_only = false or drop them`);
+  }
+  const keep = (t: ActiveTool) =>
+    !TOP_LEVEL_ONLY.has(t.name) && (def.tools === undefined || def.tools.includes(t.name)) && (!def.readOnly || t.handler.readOnly);
+  const tools = new Map([...all.tools].filter(([, t]) => keep(t)));
+  return { profile: all.profile, editFormat: all.editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped: all.dropped };
+}
