@@ -16,7 +16,6 @@ const SNIPPETS: Record<string, string> = {
   "loop.duplicate_abort": "[loop]\nduplicate_abort = 0",
   "loop.error_nudge_threshold": "[loop]\nerror_nudge_threshold = 5",
   "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
-  "tools.task_enabled": "[tools]\ntask_enabled = true",
   "tools.lazy_loading_enabled": "[tools]\nlazy_loading_enabled = true",
   "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
   "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
@@ -25,9 +24,7 @@ const SNIPPETS: Record<string, string> = {
   "output.trace_reasoning_store_chars": "[output]\ntrace_reasoning_store_chars = 100",
   "model.max_tokens_fraction": "[model]\nmax_tokens_fraction = 0.5",
   post_edit_check: '[post_edit_check]\nenabled = true\n\n[[post_edit_check.checks]]\nname = "lint"\ncmd = "npm run lint"',
-  mcp: '[mcp.files]\ncommand = "npx"\nargs = ["some-mcp-server"]',
   hooks: '[[hooks.after_edit]]\ncommand = ["sh", "-c", "touch hooked"]',
-  skills: '[skills]\npaths = ["./skills"]',
 };
 
 const ORIGINAL = readFileSync(join(repoRoot, "fixtures/demo-repo/src/greet.js"), "utf8");
@@ -58,10 +55,10 @@ describe("config keys of features not implemented yet", () => {
     const cwd = tempDemoRepo();
     writeFileSync(join(cwd, "extra.toml"), SCRIPTED);
     mkdirSync(join(cwd, ".yuj"));
-    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS.mcp + "\n");
+    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS.hooks + "\n");
     const env = isolatedEnv();
     const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env });
-    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: mcp is not supported yet: yuj does not implement MCP servers`);
+    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: hooks is not supported yet: yuj does not implement hooks`);
     expect(res.code).toBe(2);
     expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
   });
