@@ -26,7 +26,7 @@ describe("builtin handlers", () => {
     expect([...handlers.keys()].sort()).toEqual([
       "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "checkpoint", "chord_apply_patch",
       "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "list_definitions", "lsp", "notebook_edit", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search",
+      "list_definitions", "lsp", "notebook_edit", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search", "task",
       "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "write", "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
@@ -67,6 +67,7 @@ describe("builtin handlers", () => {
       skill: true,
       structural_edit: false,
       structural_search: true,
+      task: false,
       terminal_io: false,
       terminal_start: false,
       think: true,
