@@ -67,6 +67,7 @@ export interface ServicesOptions {
 export function createSessionServices(opts: ServicesOptions): SessionServices {
   const sandbox = createSandbox(opts.config ?? defaultConfig(), process.env, {
     projectDir: opts.projectDir ?? process.cwd(),
+    installDir: packageRoot,
   });
   const config = opts.config ?? defaultConfig();
   // Built once: what every command and the terminal inherit, with secrets left out.

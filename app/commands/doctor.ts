@@ -15,6 +15,7 @@ import { projectConfigPath, stateDir, userConfigPath } from "../../core/paths.js
 import { safeText } from "../../core/text/safe.js";
 import type { ParsedArgs } from "../args.js";
 import { FatalError } from "../errors.js";
+import { packageRoot } from "../locate.js";
 import { buildProvider, resolveSession } from "../session.js";
 import { droppedLines } from "../tool-cap-notice.js";
 
@@ -92,7 +93,7 @@ function reportSandbox(config: Config, cwd: string, say: (status: Status, what: 
   if (probe.usable) say("ok", "bubblewrap", `${found}: starts a sandbox`);
   else say("warn", "bubblewrap", found ? `${found}: ${probe.reason}` : probe.reason);
 
-  const sandbox = createSandbox(config, process.env, { projectDir: cwd });
+  const sandbox = createSandbox(config, process.env, { projectDir: cwd, installDir: packageRoot });
   const mode = `mode ${sandbox.mode} (${sandbox.modeSource})`;
   const net = config.sandbox.network ? "network allowed" : "no network";
   if (sandbox.unavailable) say("fail", "sandbox", `${mode}: required but unavailable, so no command will run: ${sandbox.unavailable}`);

@@ -60,6 +60,8 @@ export interface BwrapPlan {
   hidden: readonly HiddenPath[];
   /** The project is bound read-only (language servers): nothing in it is writable, so nothing needs pinning. */
   projectReadOnly?: boolean;
+  /** yuj's own installation, bound back read-only when a fresh mount (/tmp) covers it. */
+  installDir?: string;
 }
 
 /** `child` is `parent` or lies inside it. */
@@ -127,6 +129,8 @@ export function bwrapArgs(plan: BwrapPlan, argv: readonly string[]): string[] {
   for (const link of plan.socketDirLinks) args.push("--symlink", link.target, link.path);
   for (const file of plan.socketDirFiles) args.push("--ro-bind", file, file);
   for (const h of ancestors) args.push(...hideArgs(h));
+  const install = plan.installDir;
+  if (install && !reachable(install) && !isHidden(install)) args.push("--ro-bind", install, install);
   args.push(plan.projectReadOnly ? "--ro-bind" : "--bind", project, project);
   // Pinned first: binding a directory again would uncover read-only mounts
   // made inside it before.

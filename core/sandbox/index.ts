@@ -84,6 +84,12 @@ export interface SandboxOptions {
   projectDir?: string;
   /** Skip the cached probe (doctor). */
   freshProbe?: boolean;
+  /**
+   * yuj's own installation: the language servers and test runners it starts
+   * come from its node_modules, so it stays readable inside the sandbox even
+   * where a fresh mount would cover it (yuj installed under /tmp).
+   */
+  installDir?: string;
 }
 
 /** The one line a refused command leaves where its output would be (after `yuj: `). */
@@ -185,6 +191,7 @@ export function createSandbox(config: Config, env: Env, opts: SandboxOptions = {
       readOnly: guard.readOnly,
       dockerSockets: docker ? dockerSockets() : [],
       hidden: resolved.hidden,
+      ...(opts.installDir ? { installDir: realOr(opts.installDir) } : {}),
       ...(wrapOpts.projectReadOnly ? { projectReadOnly: true } : {}),
     };
     const filter = seccompFile({ blockUnixSockets: unixSocketsBlocked(config) }, projectDir);

@@ -43,7 +43,8 @@ export function makeLspHarness(adjust: (config: Config) => void = () => undefine
   const events: CoreEvent[] = [];
   const { emit } = createEmitter("test", (e) => events.push(e));
   const env = commandEnv(process.env);
-  const sandbox = createSandbox(config, process.env, { projectDir: project });
+  // As the session services do: yuj's own installation (here the checkout, with the probe server) stays readable inside.
+  const sandbox = createSandbox(config, process.env, { projectDir: project, installDir: repoRoot });
   const lsp = createLspManager({ settings: config.lsp, projectDir: project, sessionDir, env, sandbox, searchDirs: [BIN_DIR], emit, ...(opts.clock ? { clock: opts.clock } : {}) });
   const abs = (rel: string) => path.join(project, rel);
   return {
