@@ -65,8 +65,9 @@ export interface ServicesOptions {
 }
 
 export function createSessionServices(opts: ServicesOptions): SessionServices {
+  const projectDir = opts.projectDir ?? process.cwd();
   const sandbox = createSandbox(opts.config ?? defaultConfig(), process.env, {
-    projectDir: opts.projectDir ?? process.cwd(),
+    projectDir,
     installDir: packageRoot,
   });
   const config = opts.config ?? defaultConfig();
@@ -79,7 +80,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs });
   const lsp = createLspManager({
     settings: config.lsp,
-    projectDir: opts.projectDir ?? process.cwd(),
+    projectDir,
     sessionDir: opts.sessionDir,
     stateDir: opts.stateDir,
     env,
@@ -90,7 +91,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   });
   const mcp = createMcpManager({
     settings: config.mcp,
-    projectDir: opts.projectDir ?? process.cwd(),
+    projectDir,
     sessionDir: opts.sessionDir,
     stateDir: opts.stateDir,
     env,
@@ -101,7 +102,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   const ownEnv = opts.env ?? process.env;
   const home = ownEnv.HOME ?? process.env.HOME ?? "/";
   const found = discoverSkills({
-    projectDir: opts.projectDir ?? process.cwd(),
+    projectDir,
     userConfigDir: configDir(ownEnv, home),
     paths: config.skills.paths,
     home,
