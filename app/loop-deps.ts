@@ -16,7 +16,7 @@ import { configDir, PROJECT_DIR } from "../core/paths.js";
 import { packageRoot } from "./locate.js";
 import { join } from "node:path";
 import type { ParsedArgs } from "./args.js";
-import { ruleHidingGuard } from "./permission-setup.js";
+import { ruleHidingGuard, surfaceOf } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
 import { oneQuestionGuard } from "./question-limit.js";
 import type { SessionRecord } from "../core/session-record.js";
@@ -54,8 +54,8 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     gate: x.gate,
     guards: [
       ruleHidingGuard(x.resolved, x.args),
-      oneQuestionGuard(() => x.record.state.question !== undefined),
-      ...createGuards(x.resolved.config, { services: x.resolved.services, lsp: x.session.services.lsp }),
+      ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
+      ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp }),
       skillToolsGuard(x.session.services.skills),
     ],
     session: {

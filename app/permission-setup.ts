@@ -11,7 +11,7 @@ import { writeConfigFile } from "../core/config/load.js";
 import { userConfigPath } from "../core/paths.js";
 import { createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
 import { loadProfileRules } from "../core/permissions/profile-rules.js";
-import type { Rule } from "../core/permissions/types.js";
+import type { PolicyOptions, Rule } from "../core/permissions/types.js";
 import { hiddenTools } from "../core/permissions/hidden.js";
 import type { Guard } from "../core/guards/types.js";
 import type { SessionState } from "../core/session-state.js";
@@ -57,11 +57,12 @@ export function surfaceOf(resolved: Resolved): "yuj" | "chord" {
   return resolved.toolset.profile.name === "chord" ? "chord" : "yuj";
 }
 
-function policyFor(resolved: Resolved, args: ParsedArgs) {
+function policyFor(resolved: Resolved, args: ParsedArgs): PolicyOptions {
   return {
     surface: surfaceOf(resolved),
     yolo: resolved.config.permissions.yolo || args.yolo === true,
     measurement: args.measure === true,
+    tools: resolved.toolset.catalog,
   };
 }
 

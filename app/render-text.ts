@@ -4,6 +4,7 @@
 // (core/text/safe.ts): nothing printed here can act on the terminal.
 
 import type { CoreEvent } from "../core/events.js";
+import { displayText } from "../core/display-text.js";
 import { parseArgsJson } from "../core/json-depth.js";
 import { oneLine, safeOutput, safeText } from "../core/text/safe.js";
 import { createSafeStream } from "../core/text/stream.js";
@@ -71,7 +72,7 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         line(`\n• ${oneLine(event.name)} ${summarizeArgs(event.args)}`);
         break;
       case "tool_result":
-        line(indent(preview(safeOutput(event.viewText)), event.ok ? "  " : "  ! "));
+        line(indent(preview(safeOutput(resultText(event))), event.ok ? "  " : "  ! "));
         afterTool = true;
         break;
       case "retry":
@@ -145,6 +146,11 @@ function summarizeArgs(raw: string): string {
     }
   }
   return clip(JSON.stringify(args));
+}
+
+/** What a result shows: its display as text; an earlier version's view text; else the model's text. */
+function resultText(e: Extract<CoreEvent, { type: "tool_result" }>): string {
+  return e.display ? displayText(e.display) : (e.viewText ?? e.modelText);
 }
 
 function preview(text: string): string {

@@ -82,16 +82,17 @@ export function prepareResume(
 
   const q = state.question;
   if (from === "input_required" && q && q.answer !== undefined && !q.delivered) {
-    const name = callName(history, q.callId) ?? "ask_user";
+    // The asking call is saved before its question is; a history without it is repaired under no name.
+    const name = callName(history, q.callId) ?? "unknown";
     const text = answerText(q.answer);
     placeLateResult(history, { role: "tool", callId: q.callId, name, text, isError: false });
     q.delivered = true;
     reports.push({ type: "question_answered", callId: q.callId, answer: q.answer });
-    reports.push({ type: "tool_result", callId: q.callId, name, ok: true, modelText: text, viewText: text, durationMs: 0 });
+    reports.push({ type: "tool_result", callId: q.callId, name, ok: true, modelText: text, durationMs: 0 });
   }
   for (const callId of closeInterruptedCalls(history, waiting)) {
     const name = callName(history, callId) ?? "unknown";
-    reports.push({ type: "tool_result", callId, name, ok: false, modelText: INTERRUPTED_TEXT, viewText: INTERRUPTED_TEXT, durationMs: 0 });
+    reports.push({ type: "tool_result", callId, name, ok: false, modelText: INTERRUPTED_TEXT, durationMs: 0 });
   }
 
   // yuj ends every job's process group when it stops, and the next start

@@ -51,8 +51,8 @@ export interface ServicesOptions {
   /** Values hidden from the job and terminal logs, as from every result. */
   secrets?: readonly string[];
   emit: Emit;
-  /** The tool that reads job output on this surface (job_output or bash_poll). */
-  readTool: string;
+  /** The active tool that reads a job's output, named in job notices. */
+  readTool?: string;
   /**
    * Signals that end yuj after a cleanup. The rest stay with the caller,
    * which must cancel its run and call shutdown() itself.

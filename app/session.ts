@@ -13,7 +13,7 @@ import { createEmitter, type CoreEvent, type Emit, type Usage } from "../core/ev
 import { HistoryLog } from "../core/history-log.js";
 import { findInstructions } from "../core/instructions.js";
 import { ownDirs, sessionsDir, stateDir, type Env } from "../core/paths.js";
-import { activateTools, type ActiveToolset } from "../core/profiles/activate.js";
+import { activateTools, toolWithRole, type ActiveToolset } from "../core/profiles/activate.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
 import { nodeServices, type Services } from "../core/services.js";
@@ -23,7 +23,7 @@ import { createSessionDir, createStagingDir, newSessionId, publishStagingDir, se
 import { lockSession, type SessionLock } from "../core/session-lock.js";
 import { writeState, type SessionState } from "../core/session-state.js";
 import { StateWriteError } from "../core/storage-error.js";
-import { buildSystemPrompt } from "../core/system-prompt.js";
+import { buildSystemPrompt, promptTools } from "../core/system-prompt.js";
 import type { SkillSession } from "../core/skills/session.js";
 import { openTrace, type TraceWriter } from "../core/trace.js";
 import { builtinHandlers } from "../tools/registry.js";
@@ -206,7 +206,7 @@ export async function openSession(
     env,
     secrets,
     emit,
-    readTool: resolved.toolset.tools.has("job_output") ? "job_output" : "bash_poll",
+    readTool: toolWithRole(resolved.toolset, "read_output"),
     exitSignals,
     config: resolved.config,
     projectDir: resolved.projectDir,
@@ -341,7 +341,7 @@ export function systemPromptFor(cwd: string, toolset: ActiveToolset, skills?: Sk
   const section = skillsSection(toolset, skills);
   return buildSystemPrompt({
     cwd,
-    toolNames: [...toolset.tools.keys()],
+    ...promptTools(toolset),
     instructions: findInstructions(cwd),
     date,
     ...(section ? { skills: section } : {}),

@@ -223,7 +223,7 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
   const prompt =
     p.kind === "approval" && approval ? (
       <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => void p.controller.submit(approvalOp(approval.callId, answer))} />
-    ) : p.kind === "question" && question ? (
+    ) : p.kind === "answer" && question ? (
       <QuestionPrompt
         question={question}
         width={p.width}

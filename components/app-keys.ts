@@ -68,7 +68,7 @@ export function useAppKeys(o: AppKeysOptions): void {
     const ui = latest.current;
     const ctrlC = key.ctrl && input === "c";
     // An open overlay and an armed prompt take the keys; Ctrl+C works everywhere.
-    const promptHasKeys = x.prompt === "question" || (x.prompt === "approval" && x.armed);
+    const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed);
     if (ui.overlay !== "none" || promptHasKeys) {
       if (ctrlC) return void normalKey(ui, "\u0003");
       // The jobs panel opened by the key before this one takes this one.

@@ -8,7 +8,7 @@ export const SIDE_PANEL_MIN_COLUMNS = 120;
 export const SIDE_PANEL_WIDTH = 34;
 export const COMPOSER_MAX_ROWS = 6;
 
-export type PromptKind = "approval" | "question" | "composer";
+export type PromptKind = "approval" | "answer" | "composer";
 
 export interface AppLayout {
   prompt: PromptKind;
@@ -28,7 +28,7 @@ export interface AppLayout {
 export function appLayout(size: { columns: number; rows: number }, ui: UiState, view: SessionView, draftRows: number, commandRows = 0): AppLayout {
   const showSide = ui.sidePanel && size.columns >= SIDE_PANEL_MIN_COLUMNS;
   const mainWidth = Math.max(20, size.columns - (showSide ? SIDE_PANEL_WIDTH + 1 : 0));
-  const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "question" : "composer";
+  const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "answer" : "composer";
   const rows = Math.max(8, size.rows);
   const promptHeight = promptRows(prompt, view, draftRows) + commandRows;
   return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - 1) };
@@ -39,7 +39,7 @@ function promptRows(prompt: PromptKind, view: SessionView, draftRows: number): n
   // The approval's rule picker lists each offered rule, then where, what and the keys.
   const picker = (view.pendingApproval?.rules?.length ?? 1) + 4;
   if (prompt === "approval") return Math.min(24, 6 + picker + (view.pendingApproval?.detail?.split("\n").length ?? 0)) + composer;
-  if (prompt === "question") return 8 + composer;
+  if (prompt === "answer") return 8 + composer;
   return composer + 2;
 }
 
@@ -54,7 +54,7 @@ export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean, armed = 
   if (ui.search?.editing) return `/${ui.search.query}▏ Enter find · Esc cancel`;
   if (ui.overlay === "directory") return "↑↓ select · Enter jump · Esc close";
   if (prompt === "approval") return armed ? "y allow · a always · n reject · r reject with message" : "keys go to your message until you pause typing";
-  if (prompt === "question") return "Enter answer · Tab custom";
+  if (prompt === "answer") return "Enter answer · Tab custom";
   if (ui.overlay === "jobs") return "j/k select · x kill · Esc close";
   if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";
   if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";

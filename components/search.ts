@@ -2,6 +2,12 @@
 // from the focused card in either direction.
 
 import type { Card } from "../core/reducer.js";
+import { displayText } from "../core/display-text.js";
+
+/** What a tool card's result shows, as text: its display, or an earlier version's view text. */
+function shownText(card: Extract<Card, { kind: "tool" }>): string {
+  return card.display ? displayText(card.display) : (card.viewText ?? "");
+}
 
 function cardText(card: Card): string {
   switch (card.kind) {
@@ -9,7 +15,7 @@ function cardText(card: Card): string {
     case "assistant":
       return card.text;
     case "tool":
-      return `${card.name} ${card.argsText} ${card.viewText ?? ""}`;
+      return `${card.name} ${card.argsText} ${shownText(card)}`;
     case "notice":
       return card.text;
   }

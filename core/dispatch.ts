@@ -14,9 +14,12 @@ import { boundOutput } from "./output-bound.js";
 import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
 import type { Services } from "./services.js";
 import type { SessionMemory } from "./session-memory.js";
-import { AnswerDeferred, type QuestionRequest, type ToolContext, type ToolResult } from "./tool-types.js";
+import { AnswerDeferred, type QuestionRequest, type ToolContext, type ToolHandler, type ToolResult } from "./tool-types.js";
 import { validateArgs } from "./arg-validation.js";
 import type { Guard, GuardCall, GuardContext } from "./guards/types.js";
+import { describeCall } from "./approvals/describe.js";
+import { boundDisplay } from "./display-bound.js";
+import { describedBy, guardCallOf, runsAlongside } from "./tool-facts.js";
 import type { PermissionGate } from "./permissions/gate.js";
 import type { ApprovalRequest } from "./approvals/types.js";
 
@@ -95,8 +98,9 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
   return { ready: true, call, tool, args: checked.args, ...(checked.notes.length ? { notes: checked.notes } : {}) };
 }
 
-export function isReadOnly(p: PreparedCall): boolean {
-  return !p.ready || p.tool.handler.readOnly;
+/** Whether the call may run beside others: its tool never changes anything (a call that cannot run changes nothing either). */
+export function runsAlongsideOthers(p: PreparedCall): boolean {
+  return !p.ready || runsAlongside(p.tool.handler);
 }
 
 export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<CallOutcome> {
@@ -109,10 +113,13 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
   } else if (!p.ready) {
     result = { ok: false, modelText: p.text };
   } else {
-    const guardCall: GuardCall = { callId: p.call.id, tool: p.call.name, handler: p.tool.handler.id, args: p.args };
-    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, signal: deps.signal };
+    const facts = { cwd: deps.cwd, name: p.call.name };
+    const handler = p.tool.handler;
+    const guardCall = guardCallOf(handler, p.call.id, p.args, facts);
+    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset), signal: deps.signal };
     const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
-    const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(guardCall, deps.signal) : undefined;
+    const gateCall = { callId: p.call.id, tool: p.call.name, args: p.args, describe: () => describedBy(handler, p.args, facts) ?? describeCall(p.call.name, p.args) };
+    const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(gateCall, deps.signal) : undefined;
     if (verdict?.kind === "pause") {
       return { call: p.call, ok: false, modelText: "", cancelled: false, paused: verdict.request };
     }
@@ -146,9 +153,20 @@ async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: Guar
   return undefined;
 }
 
-function hiddenFiles(gate: PermissionGate | undefined, tool: string): Pick<ToolContext, "hiddenByRules"> {
-  const hidden = gate?.searchFilter?.(tool);
+function hiddenFiles(gate: PermissionGate | undefined, tool: string, args: Record<string, unknown>): Pick<ToolContext, "hiddenByRules"> {
+  const hidden = gate?.searchFilter?.(tool, args);
   return hidden ? { hiddenByRules: hidden } : {};
+}
+
+/** The active tools' handlers by exposed name, made once per toolset. */
+const handlerMaps = new WeakMap<ActiveToolset, ReadonlyMap<string, ToolHandler>>();
+export function handlersOf(toolset: ActiveToolset): ReadonlyMap<string, ToolHandler> {
+  let map = handlerMaps.get(toolset);
+  if (!map) {
+    map = new Map([...toolset.tools].map(([name, t]) => [name, t.handler]));
+    handlerMaps.set(toolset, map);
+  }
+  return map;
 }
 
 async function runHandler(
@@ -165,7 +183,7 @@ async function runHandler(
     sessionDir: deps.sessionDir,
     memory: deps.memory,
     activeTools: deps.toolset.names,
-    ...hiddenFiles(deps.gate, p.call.name),
+    ...hiddenFiles(deps.gate, p.call.name, p.args),
     ...(deps.session?.jobs ? { jobs: deps.session.jobs } : {}),
     ...(deps.session?.terminals ? { terminals: deps.session.terminals } : {}),
     ...(deps.session?.lsp ? { lsp: deps.session.lsp } : {}),
@@ -220,10 +238,8 @@ export function settleResult(
       name: `${call.id}${suffix}`,
     });
   const model = bound(result.modelText, "");
-  const view =
-    result.viewText === undefined || result.viewText === result.modelText
-      ? model
-      : bound(result.viewText, ".view");
+  // A cancelled call's display would show work it did not finish: its text says what happened.
+  const display = result.display && !cancelled ? boundDisplay(result.display, deps.config.output.max_output_chars, redact) : undefined;
   const images = cancelled ? [] : saveImages(call.id, result.images, deps.sessionDir);
   const report: ToolResultEvent = {
     type: "tool_result",
@@ -231,7 +247,7 @@ export function settleResult(
     name: call.name,
     ok: result.ok,
     modelText: model.text,
-    viewText: view.text,
+    ...(display ? { display } : {}),
     durationMs,
     ...(model.fullOutputPath ? { fullOutputPath: model.fullOutputPath } : {}),
     ...(cancelled ? { cancelled: true } : {}),

@@ -9,6 +9,7 @@
 // caught by the tests that validate real runs' events.
 
 import { z } from "zod";
+import { todoItemSchema, toolCardSchema, toolDisplaySchema } from "./display-schema.js";
 
 const int = () => z.number().int();
 
@@ -25,14 +26,7 @@ export const finishReasonSchema = z
       "cancelled, input_required (paused for an answer), approval_required (paused for an approval), error",
   );
 
-export const todoStatusSchema = z.enum(["pending", "in_progress", "completed", "cancelled", "blocked"]);
-
-export const todoItemSchema = z.strictObject({
-  id: z.string().optional(),
-  description: z.string(),
-  status: todoStatusSchema,
-  activeForm: z.string().optional(),
-});
+export { todoItemSchema, todoStatusSchema } from "./display-schema.js";
 
 export const approvalDecisionSchema = z.enum(["allow_once", "allow_always", "reject", "reject_with_message"]);
 
@@ -93,15 +87,26 @@ const modelEvents = [
   ),
   event("assistant_text_delta", { text: z.string() }),
   event("assistant_message", { text: z.string() }),
-  event("tool_call_started", { callId: z.string(), name: z.string() }),
+  event("tool_call_started", {
+    callId: z.string(),
+    name: z.string(),
+    view: toolCardSchema.optional().describe("How the tool's card is laid out (absent for a name no tool has)"),
+  }),
   event("tool_call_args_delta", { callId: z.string(), delta: z.string() }),
-  event("tool_call_finished", { callId: z.string(), name: z.string(), args: z.string() }),
+  event("tool_call_finished", {
+    callId: z.string(),
+    name: z.string(),
+    args: z.string(),
+    summary: z.string().optional().describe("The call's key argument, for a header"),
+    preview: toolDisplaySchema.optional().describe("What the call will do, shown while it runs"),
+  }),
   event("tool_result", {
     callId: z.string(),
     name: z.string(),
     ok: z.boolean(),
     modelText: z.string().describe("What the model is sent (already bounded)"),
-    viewText: z.string().describe("What the view shows; may differ from the model's text"),
+    display: toolDisplaySchema.optional().describe("What the view shows (bounded); absent: the model's text as plain text"),
+    viewText: z.string().optional().describe("Written by earlier versions instead of `display`: the view's text"),
     durationMs: z.number(),
     fullOutputPath: z.string().optional().describe("Set when the model text was cut; the full text is at this path"),
     cancelled: z.boolean().optional(),

@@ -13,7 +13,8 @@ import { randomBytes } from "node:crypto";
 import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
-  isReadOnly,
+  runsAlongsideOthers,
+  handlersOf,
   prepareCall,
   reportResults,
   runPrepared,
@@ -23,7 +24,7 @@ import {
   type PermissionGate,
   type PreparedCall,
 } from "./dispatch.js";
-import { streamTurn } from "./turn-stream.js";
+import { streamTurn, toolViews } from "./turn-stream.js";
 import { conversationRoles, shapeHistory } from "./context/shape.js";
 import { compactHistory, contextLimit, estimateTokens, nearlyFull, requestHistory } from "./compaction.js";
 
@@ -149,7 +150,7 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
           tools,
           maxOutputTokens: deps.config.provider.max_output_tokens,
         },
-        { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId },
+        { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId, views: toolViews(deps.toolset, deps.cwd) },
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -247,8 +248,8 @@ async function dispatchAll(
       continue;
     }
     const batch: PreparedCall[] = [prepared[i++]!];
-    if (isReadOnly(batch[0]!) && !isFinishCall(batch[0]!)) {
-      while (i < prepared.length && isReadOnly(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
+    if (runsAlongsideOthers(batch[0]!) && !isFinishCall(batch[0]!)) {
+      while (i < prepared.length && runsAlongsideOthers(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
     }
     // Handlers that steer the conversation (rewind) read the history so far.
     const conversation = { history, roles: conversationRoles(deps.toolset.tools) };
@@ -273,7 +274,7 @@ async function dispatchAll(
 }
 
 function isFinishCall(p: PreparedCall): boolean {
-  return p.ready && p.tool.handler.id === "done";
+  return p.ready && p.tool.handler.role === "finish";
 }
 
 function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
@@ -282,7 +283,7 @@ function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
 
 /** The tool list of the next request: the active tools less those a guard hides now. */
 function visibleSpecs(deps: LoopDeps) {
-  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names };
+  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset) };
   const hidden = new Set<string>();
   for (const g of deps.guards ?? []) for (const name of g.hiddenTools?.(ctx) ?? []) hidden.add(name);
   return hidden.size ? deps.toolset.specs.filter((s) => !hidden.has(s.name)) : deps.toolset.specs;

@@ -8,6 +8,7 @@ import type {
   TodoItem,
   Usage,
 } from "./events.js";
+import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 
 export type ToolCardStatus = "streaming" | "running" | "ok" | "error" | "cancelled";
 
@@ -22,7 +23,16 @@ export type Card =
       name: string;
       argsText: string;
       status: ToolCardStatus;
+      /** How the tool's card is laid out; absent in traces of earlier versions. */
+      view?: ToolCardLayout;
+      /** The call's key argument, once its arguments are complete. */
+      summary?: string;
+      /** What the call will do, shown until its result says more. */
+      preview?: ToolDisplay;
       modelText?: string;
+      /** What the result shows; absent: the model's text as plain text. */
+      display?: ToolDisplay;
+      /** The view's text, from traces of earlier versions (before `display`). */
       viewText?: string;
       fullOutputPath?: string;
       durationMs?: number;
@@ -162,6 +172,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         name: event.name,
         argsText: "",
         status: "streaming",
+        ...(event.view ? { view: event.view } : {}),
         ...(event.turn === undefined ? {} : { turn: event.turn }),
       });
     case "tool_call_args_delta":
@@ -170,15 +181,22 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         event.delta.length,
       );
     case "tool_call_finished":
-      return updateTool(s, event.callId, (c) => ({ ...c, argsText: event.args, status: "running" }));
+      return updateTool(s, event.callId, (c) => ({
+        ...c,
+        argsText: event.args,
+        status: "running",
+        ...(event.summary === undefined ? {} : { summary: event.summary }),
+        ...(event.preview ? { preview: event.preview } : {}),
+      }));
     case "tool_result":
       // A call that has its result asks nothing any more (a cancelled question, an approval the turn's cancel ended).
       return updateTool(settlePrompts(s, event.callId), event.callId, (c) => ({
         ...c,
         status: event.cancelled ? "cancelled" : event.ok ? "ok" : "error",
         modelText: event.modelText,
-        viewText: event.viewText,
         durationMs: event.durationMs,
+        ...(event.display ? { display: event.display } : {}),
+        ...(event.viewText === undefined ? {} : { viewText: event.viewText }),
         ...(event.fullOutputPath ? { fullOutputPath: event.fullOutputPath } : {}),
       }));
     case "approval_requested":

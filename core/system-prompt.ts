@@ -2,10 +2,21 @@
 // then the skills' catalogue.
 
 import type { InstructionFile } from "./instructions.js";
+import { toolWithRole, type ActiveToolset } from "./profiles/activate.js";
+
+/** The tools the prompt names, by the roles they play. */
+export function promptTools(toolset: Pick<ActiveToolset, "tools">): Pick<PromptContext, "finishTool" | "planExitTool"> {
+  const finishTool = toolWithRole(toolset, "finish");
+  const planExitTool = toolWithRole(toolset, "plan_exit");
+  return { ...(finishTool ? { finishTool } : {}), ...(planExitTool ? { planExitTool } : {}) };
+}
 
 export interface PromptContext {
   cwd: string;
-  toolNames: string[];
+  /** The exposed name of the tool that finishes the task, when one is active. */
+  finishTool?: string;
+  /** The exposed name of the tool that ends the required planning phase, when one is active. */
+  planExitTool?: string;
   instructions: InstructionFile[];
   date: string;
   /** The skills' catalogue section, when the skills are read with read (no skill tool). */
@@ -13,12 +24,12 @@ export interface PromptContext {
 }
 
 export function buildSystemPrompt(ctx: PromptContext): string {
-  const finish = ctx.toolNames.includes("done")
-    ? "When the task is complete and checked, call done with a one-paragraph summary."
+  const finish = ctx.finishTool
+    ? `When the task is complete and checked, call ${ctx.finishTool} with a one-paragraph summary.`
     : "When the task is complete and checked, reply with a short summary.";
-  const planning = ctx.toolNames.includes("exit_plan_mode")
+  const planning = ctx.planExitTool
     ? "This task starts with a required planning phase: inspect the code, write your plan to .solver/plan.md, " +
-      "then call exit_plan_mode to unlock the implementation tools."
+      `then call ${ctx.planExitTool} to unlock the implementation tools.`
     : "";
   const parts = [
     `You are yuj, a coding agent pair-programming with a developer in their repository (${ctx.cwd}). ` +

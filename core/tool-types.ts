@@ -12,6 +12,10 @@ import type { ConversationRoles } from "./context/shape.js";
 import type { LspService } from "./lsp/manager.js";
 import type { SessionMemory } from "./session-memory.js";
 import type { SkillSession } from "./skills/session.js";
+import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
+import type { MatchTarget } from "./permissions/match-target.js";
+
+export type { DisplayOf, ToolDisplay } from "./display-schema.js";
 
 /** A question for the operator (ask_user, Chord's question). */
 export interface QuestionRequest {
@@ -87,13 +91,97 @@ export interface SubagentRunner {
   run(agent: string, prompt: string, signal: AbortSignal): Promise<ToolResult>;
 }
 
+/**
+ * What a call may do to the world. A tool states every effect any of its
+ * calls may have; a call may narrow that (bash `ls` only inspects).
+ *   inspect      reads files or state, changes nothing
+ *   mutate       changes files in the project
+ *   execute      runs commands (which may change anything)
+ *   network      reaches the network
+ *   orchestrate  delegates, hands off, cancels or finishes the work of others
+ *   converse     talks to the operator or shapes the conversation (todos, think, a question)
+ *   stop         stops commands the session started, starting nothing
+ */
+export type ToolEffect = "inspect" | "mutate" | "execute" | "network" | "orchestrate" | "converse" | "stop";
+
+/**
+ * What the loop and the session treat a tool as; they ask the role, never
+ * the name.
+ *   finish       ends the task: the run stops after it
+ *   ask          asks the operator a question
+ *   think        a scratchpad: left out of requests after some turns
+ *   checkpoint   marks the conversation before an exploration
+ *   rewind       returns the conversation to the active checkpoint
+ *   plan_exit    ends the required planning phase
+ *   read_output  reads a background command's output (job notices name it)
+ *   todos        sets the todo list (a rewind restores it)
+ *   skill        loads a skill (it stays usable while a skill narrows the tools)
+ */
+export type ToolRole = "finish" | "ask" | "think" | "checkpoint" | "rewind" | "plan_exit" | "read_output" | "todos" | "skill";
+
+/**
+ * A path a call reads or changes, as the model wrote it. The consumers
+ * resolve it as each needs: the permission engine to every name the file has,
+ * the guards to its real path.
+ *   reads     looked at
+ *   writes    created or replaced whole
+ *   updates   changed in place (must exist)
+ *   creates   must not exist yet (a patch's added file, a move's destination)
+ *   deletes   removed
+ */
+type TouchKind = "reads" | "writes" | "updates" | "creates" | "deletes";
+
+export interface Touch {
+  path: string;
+  as: TouchKind;
+  /** Part of a move: its source ("from", updated then gone) or its destination ("to"). */
+  move?: "from" | "to";
+}
+
+/** Facts a tool's description of a call may need, without running anything. */
+export interface CallFacts {
+  /** The task directory. */
+  cwd: string;
+  /** The name the model called the tool by. */
+  name: string;
+}
+
+/** How rules written for one tool also speak to others (the permission engine). */
+export type RuleFamily = "read" | "write" | "edit" | "delete";
+
+interface ToolPermissions {
+  /**
+   * read: its rules decide which files searches leave out; write / delete:
+   * its rules also govern the files a patch adds / deletes or moves away;
+   * edit: a rule naming one edit tool governs the others that have no rule
+   * of their own.
+   */
+  family?: RuleFamily;
+  /** Older names rules may still use for this tool. */
+  aliases?: readonly string[];
+  /** An ask rule allows it: the tool asks the operator itself. */
+  askAllows?: boolean;
+  /** On Yuj, why a call no rule matches asks instead of running; unset: it runs. */
+  askByDefault?: string;
+}
+
+/** How a tool's card looks: data from the arguments and the result, never the model's text. */
+interface ToolView extends ToolCardLayout {
+  /** The header's key argument: `src/a.ts:10-20`, `npm test`, `pattern in dir`. Arguments are unvalidated. */
+  summary?(args: Record<string, unknown>, facts: CallFacts): string;
+  /** What the call will do, before it runs (the card while it runs, the approval prompt). */
+  preview?(args: Record<string, unknown>, facts: CallFacts): ToolDisplay | undefined;
+  /** The approval prompt's words: one line, and the full detail when there is more. */
+  describe?(args: Record<string, unknown>, facts: CallFacts): { summary: string; detail?: string };
+}
+
 export interface ToolResult {
   /** false when the call failed; the model still sees `modelText`. */
   ok: boolean;
   /** What the model is sent. */
   modelText: string;
-  /** What the view shows; defaults to `modelText`. */
-  viewText?: string;
+  /** What the view shows; without one, `modelText` as plain text. */
+  display?: ToolDisplay;
   /** Images for the model, after the text (view_image); the dispatcher saves them in the session dir. */
   images?: Array<Omit<ToolImage, "file">>;
   /** Set by a finish tool: the loop ends after this call. */
@@ -110,15 +198,34 @@ export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {
   readonly id: string;
   /** Parameters; also the source of the JSON Schema sent to the model. */
   readonly schema: Schema;
-  /** Read-only handlers may run in parallel with each other. */
-  readonly readOnly: boolean;
+  /** Every effect a call of it may have. */
+  readonly effects: ReadonlySet<ToolEffect>;
+  /** The effects of one call, when they depend on its arguments; `effects` otherwise. */
+  callEffects?(args: z.infer<Schema>, facts: CallFacts): ReadonlySet<ToolEffect>;
+  /** The kinds of touch its calls make, known before any call (plan mode keeps a tool that writes whole files). */
+  readonly touchKinds?: ReadonlySet<TouchKind>;
+  /** The paths a call reads or changes. */
+  touches?(args: z.infer<Schema>, facts: CallFacts): Touch[];
+  /** What permission rules' patterns meet; by default the touched paths, or `*`. */
+  matchValue?(args: z.infer<Schema>, facts: CallFacts): MatchTarget;
+  readonly permissions?: ToolPermissions;
+  readonly role?: ToolRole;
+  /** True when this call, with this result, checked the files as they now are (the done guard). */
+  verifies?(args: z.infer<Schema>, result: ToolResult): boolean;
+  readonly view: ToolView;
   run(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export type ToolRegistry = ReadonlyMap<string, ToolHandler>;
 
-export const ok = (modelText: string, viewText?: string): ToolResult =>
-  viewText === undefined ? { ok: true, modelText } : { ok: true, modelText, viewText };
+export const ok = (modelText: string, display?: ToolDisplay): ToolResult =>
+  display === undefined ? { ok: true, modelText } : { ok: true, modelText, display };
 
-export const fail = (modelText: string, viewText?: string): ToolResult =>
-  viewText === undefined ? { ok: false, modelText } : { ok: false, modelText, viewText };
+export const fail = (modelText: string, display?: ToolDisplay): ToolResult =>
+  display === undefined ? { ok: false, modelText } : { ok: false, modelText, display };
+
+/** Effect sets most tools share. */
+export const INSPECTS: ReadonlySet<ToolEffect> = new Set(["inspect"]);
+export const MUTATES: ReadonlySet<ToolEffect> = new Set(["mutate"]);
+export const EXECUTES: ReadonlySet<ToolEffect> = new Set(["execute"]);
+export const CONVERSES: ReadonlySet<ToolEffect> = new Set(["converse"]);

@@ -5,6 +5,10 @@ import type { Emit, Usage } from "./events.js";
 import type { ModelRequest, ToolCall } from "./history.js";
 import { elideImageData } from "./providers/elide-images.js";
 import type { Provider } from "./providers/types.js";
+import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
+import type { ActiveToolset } from "./profiles/activate.js";
+import { boundDisplay } from "./display-bound.js";
+import { callView } from "./tool-facts.js";
 
 export interface CollectedTurn {
   text: string;
@@ -26,6 +30,27 @@ export interface TurnStreamDeps {
   usageTotal: Usage;
   /** Makes a call id when a provider sends none (or a duplicate). */
   newCallId: () => string;
+  /** How the tools' cards look: what tool_call_started and tool_call_finished carry for the view. */
+  views?: CallViews;
+}
+
+export interface CallViews {
+  layout(name: string): ToolCardLayout | undefined;
+  finished(name: string, args: string): { summary?: string; preview?: ToolDisplay };
+}
+
+/** The views of a toolset's tools; a name no tool has gets none. */
+export function toolViews(toolset: ActiveToolset, cwd: string): CallViews {
+  return {
+    layout: (name) => {
+      const view = toolset.tools.get(name)?.handler.view;
+      return view ? { card: view.card, ...(view.controlField ? { controlField: view.controlField } : {}) } : undefined;
+    },
+    finished: (name, args) => {
+      const tool = toolset.tools.get(name);
+      return tool ? callView(tool.handler, args, { cwd, name }) : {};
+    },
+  };
 }
 
 export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): Promise<CollectedTurn> {
@@ -78,7 +103,8 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
           idMap.set(ev.id, id);
           calls.set(id, { id, name: ev.name, args: "", ended: false });
           order.push(id);
-          emit({ type: "tool_call_started", callId: id, name: ev.name });
+          const layout = deps.views?.layout(ev.name);
+          emit({ type: "tool_call_started", callId: id, name: ev.name, ...(layout ? { view: layout } : {}) });
           break;
         }
         case "tool_call_delta": {
@@ -92,7 +118,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
           const call = calls.get(idMap.get(ev.id) ?? ev.id);
           if (!call || call.ended) break;
           call.ended = true;
-          emit({ type: "tool_call_finished", callId: call.id, name: call.name, args: call.args });
+          emit(finishedEvent(call, deps.views));
           break;
         }
         case "usage":
@@ -128,10 +154,25 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
     const call = calls.get(id)!;
     if (!call.ended) {
       call.ended = true;
-      emit({ type: "tool_call_finished", callId: call.id, name: call.name, args: call.args });
+      emit(finishedEvent(call, deps.views));
     }
   }
   return { ...collected(text, order, calls, stopReason, deps.signal.aborted), ...(usage ? { usage } : {}) };
+}
+
+/** A preview shows what a call will do; past this it is cut (the arguments themselves are in the event). */
+const PREVIEW_MAX_CHARS = 64 * 1024;
+
+function finishedEvent(call: { id: string; name: string; args: string }, views: CallViews | undefined) {
+  const { summary, preview } = views?.finished(call.name, call.args) ?? {};
+  return {
+    type: "tool_call_finished" as const,
+    callId: call.id,
+    name: call.name,
+    args: call.args,
+    ...(summary === undefined ? {} : { summary }),
+    ...(preview === undefined ? {} : { preview: boundDisplay(preview, PREVIEW_MAX_CHARS) }),
+  };
 }
 
 function collected(

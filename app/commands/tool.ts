@@ -59,12 +59,12 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       signal: controller.signal,
       session: { jobs: session.services.jobs, terminals: session.services.terminals, lsp: session.services.lsp },
       redact: createRedact(secrets),
-      guards: createGuards(resolved.config, { services: resolved.services, lsp: session.services.lsp }),
+      guards: createGuards(resolved.config, { services: resolved.services, surface: surfaceOf(resolved), lsp: session.services.lsp }),
       gate: createPermissionGate({
         cwd,
         rules: sessionRulesFor(resolved),
         sessionRules: [],
-        policy: { surface: surfaceOf(resolved), yolo: resolved.config.permissions.yolo || args.yolo === true, measurement: false },
+        policy: { surface: surfaceOf(resolved), yolo: resolved.config.permissions.yolo || args.yolo === true, measurement: false, tools: resolved.toolset.catalog },
         // One call from the command line has nobody to ask.
         approver: {
           ask: async () => ({

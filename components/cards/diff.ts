@@ -7,7 +7,6 @@ import { screenText } from "../../core/text/safe.js";
 import { wrapPrefixed } from "../../core/text/wrap.js";
 import { palette, type Paint, type Palette } from "./paint.js";
 
-export const WRITE_PREVIEW_LINES = 20;
 // Past this many differences Myers' diff gets slow; show old then new instead.
 const MAX_EDIT_LENGTH = 4000;
 
@@ -51,7 +50,7 @@ function markPaint(mark: string, p: Palette): Paint {
 }
 
 /** Whether a text holds a unified diff hunk (the edit tool's own view). */
-export function hasUnifiedDiff(text: string): boolean {
+function hasUnifiedDiff(text: string): boolean {
   return /^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/m.test(text);
 }
 
@@ -115,23 +114,22 @@ export function patchLines(patch: string, width: number, color: boolean): string
 }
 
 /**
- * Numbered content: `  12  text`. Shows `max` lines then "… N more lines"
- * (max undefined: all of them).
+ * The first lines of a file as it will be written, numbered: `  12  text`,
+ * then "… N more lines" for the rest of its `total`.
  */
-export function numberedPreview(content: string, width: number, color: boolean, max?: number): string[] {
+export function numberedLines(lines: readonly string[], total: number, width: number, color: boolean): string[] {
   const p = palette(color);
-  const lines = safeLines(content);
-  const shown = max === undefined ? lines : lines.slice(0, max);
+  const shown = lines.map((l) => screenText(l));
   const nw = String(Math.max(1, shown.length)).length;
   const rows: string[] = [];
   shown.forEach((l, i) => rows.push(...wrapPrefixed(`${p.dim(String(i + 1).padStart(nw))}  `, l, width)));
-  if (shown.length < lines.length) rows.push(p.dim(`… ${lines.length - shown.length} more lines`));
+  if (shown.length < total) rows.push(p.dim(`… ${total - shown.length} more lines`));
   return rows;
 }
 
 /**
- * The read tool's view: `N: text` rows become a dim number gutter and the
- * text; anything else (a reminder, an error) is shown dim as it is.
+ * Lines read from a file: `N: text` rows become a dim number gutter and the
+ * text; anything else (a note about the lines) is shown dim as it is.
  */
 export function readPreviewLines(lines: readonly string[], width: number, color: boolean): string[] {
   const p = palette(color);

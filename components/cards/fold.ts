@@ -1,9 +1,10 @@
-// Which cards fold, and how they start. Only tool calls whose output is a
-// listing (read, grep, glob, shell, polling, generic and MCP tools) fold: their
-// output can be long and is rarely worth reading in full. File changes,
-// questions, delegation and the long-text control tools are the point of the
-// card, so they are always expanded, their header is the tool name only and
-// the fold keys leave them alone.
+// Which cards fold, and how they start. A tool says how its card is laid out
+// (the tool_call_started event carries it): a listing (reads, searches,
+// commands, polling) folds, as its output can be long and is rarely worth
+// reading in full; changes, questions and todos are the point of the card,
+// so they are always expanded; a control card (a finish report) streams long
+// prose. A card from a trace of an earlier version, which carries no layout,
+// folds.
 //
 // Folding works on logical body lines (lines of the tool's output, before
 // wrapping), so a card does not fold or unfold when the terminal is resized.
@@ -14,39 +15,21 @@
 // and fall back to it, so a card that gains long output folds by itself.
 
 import type { Card } from "../../core/reducer.js";
-import { parseArgsJson } from "../../core/json-depth.js";
+import type { ToolDisplay } from "../../core/display-schema.js";
+import { displayText } from "../../core/display-text.js";
 import { screenOutput, screenText } from "../../core/text/safe.js";
 
 export type ToolCard = Extract<Card, { kind: "tool" }>;
 
 export const FOLD_PREVIEW_LINES = 10;
 
-export const ALWAYS_EXPANDED: ReadonlySet<string> = new Set([
-  "edit",
-  "write",
-  "apply_patch",
-  "udiff",
-  "notebook_edit",
-  "structural_edit",
-  "delete",
-  "todo_write",
-  "write_todos",
-  "question",
-  "ask_user",
-  "delegate",
-  "notify",
-  "handoff",
-  "done",
-  "complete",
-  "escalate",
-  "compact_context",
-]);
-
-/** Tools whose command is the key argument (and may span lines). */
-export const COMMAND_TOOLS: ReadonlySet<string> = new Set(["shell", "bash", "terminal_start", "exec_cell"]);
+/** How the card is laid out: as its tool says, else (an earlier version's trace) foldable. */
+export function cardLayout(card: ToolCard): "foldable" | "expanded" | "control" {
+  return card.view?.card ?? "foldable";
+}
 
 export function isFoldable(card: Card): boolean {
-  return card.kind === "tool" && !ALWAYS_EXPANDED.has(card.name);
+  return card.kind === "tool" && cardLayout(card) === "foldable";
 }
 
 /** Whether a card starts folded: foldable and longer than the preview. */
@@ -60,6 +43,19 @@ export function foldAffects(card: Card): boolean {
   return card.kind === "tool" && isFoldable(card) && foldableBodyLines(card).length > 0;
 }
 
+/** What the result shows: its display; an earlier version's view text; else the model's text. */
+export function resultDisplay(card: ToolCard): ToolDisplay | undefined {
+  if (card.display) return card.display;
+  const text = card.viewText ?? card.modelText;
+  return text === undefined ? undefined : { kind: "text", text };
+}
+
+/** The command a card runs, from its result or, until then, its preview. */
+function commandOf(card: ToolCard): string | undefined {
+  const d = card.display?.kind === "command" ? card.display : card.preview?.kind === "command" ? card.preview : undefined;
+  return d?.command;
+}
+
 // The transcript asks defaultFolded for every visible card on every frame;
 // splitting a 64 KiB output each time would be the slowest thing on screen.
 const bodyMemo = new WeakMap<ToolCard, string[]>();
@@ -67,27 +63,20 @@ const bodyMemo = new WeakMap<ToolCard, string[]>();
 /**
  * The logical, terminal-safe, uncoloured body lines of a foldable tool card:
  * a multi-line command in full (the header has room for its first line only),
- * then the tool's output as the user should see it (viewText, else modelText).
+ * then what the result shows, as text.
  */
 export function foldableBodyLines(card: ToolCard): string[] {
   const hit = bodyMemo.get(card);
   if (hit) return hit;
   const lines: string[] = [];
-  if (COMMAND_TOOLS.has(card.name)) {
-    const cmd = commandOf(card.argsText);
-    const cmdLines = cmd === undefined ? [] : screenText(cmd).split("\n");
-    if (cmdLines.length > 1) lines.push(...cmdLines.map((l, i) => (i === 0 ? `$ ${l}` : `  ${l}`)));
-  }
-  const output = card.viewText ?? card.modelText ?? "";
+  const cmd = commandOf(card);
+  const cmdLines = cmd === undefined ? [] : screenText(cmd).split("\n");
+  if (cmdLines.length > 1) lines.push(...cmdLines.map((l, i) => (i === 0 ? `$ ${l}` : `  ${l}`)));
+  const result = resultDisplay(card);
+  const output = result ? displayText(result) : "";
   // Command output keeps what a terminal would show of a line redrawn with \r.
   const trimmed = screenOutput(output).trimEnd();
   if (trimmed !== "") lines.push(...trimmed.split("\n"));
   bodyMemo.set(card, lines);
   return lines;
-}
-
-function commandOf(argsText: string): string | undefined {
-  const a = parseArgsJson(argsText)?.value as Record<string, unknown> | null | undefined;
-  const v = a?.cmd ?? a?.command ?? a?.source;
-  return typeof v === "string" ? v : undefined;
 }

@@ -1,6 +1,7 @@
 // The first line of every card: a numbered badge by kind (USER #12,
 // ASSISTANT #13, TOOL CALL #14, NOTICE, AGENT COMPLETE / AGENT BLOCKED), and
-// for tool calls the name, the key argument, the status and the duration:
+// for tool calls the name, the key argument (foldable cards), the status and
+// the duration:
 //
 //   TOOL CALL #14 ▾ read src/a.ts:1-40 ✓ 12ms     (foldable: ▸ folded, ▾ open)
 //   TOOL CALL #15 edit ⠋                          (always expanded: name only)
@@ -9,7 +10,7 @@
 
 import { isAbsolute, relative } from "node:path";
 import type { Card, ToolCardStatus } from "../../core/reducer.js";
-import { COMMAND_TOOLS, foldAffects, isFoldable, type ToolCard } from "./fold.js";
+import { foldAffects, isFoldable, type ToolCard } from "./fold.js";
 import { oneLine } from "../../core/text/safe.js";
 import { truncate, widthOf } from "../../core/text/width.js";
 import { palette, type Paint, type Palette } from "./paint.js";
@@ -34,7 +35,7 @@ export function parseArgs(argsText: string): Record<string, unknown> | undefined
  * while the JSON is still streaming, from a value whose closing quote has
  * arrived, so a read card names its file before the call is complete.
  */
-export function argString(argsText: string, keys: readonly string[]): string | undefined {
+function argString(argsText: string, keys: readonly string[]): string | undefined {
   const args = parseArgs(argsText);
   for (const k of keys) {
     if (args) {
@@ -63,67 +64,20 @@ export function displayPath(p: string, cwd: string): string {
 
 const PATH_KEYS = ["path", "file_path", "filePath", "filename"];
 
-/** The one argument that says what a call is about, for the header. */
+/**
+ * The one argument that says what a call is about, for the header: as the
+ * tool words it once the arguments are complete; until then (and for an
+ * earlier version's trace) a path, else a key value, else `k=v` pairs.
+ */
 export function keyArgument(card: ToolCard, cwd: string): string {
-  const a = card.argsText;
-  const path = () => {
-    const p = argString(a, PATH_KEYS);
-    return p === undefined ? undefined : displayPath(p, cwd);
-  };
-  if (COMMAND_TOOLS.has(card.name)) {
-    const cmd = argString(a, ["cmd", "command", "source"]);
-    if (cmd === undefined) return "";
-    const lines = cmd.trim().split("\n");
-    return lines.length > 1 ? `${lines[0]} …` : (lines[0] ?? "");
-  }
-  switch (card.name) {
-    case "read": {
-      const p = path() ?? "";
-      const args = parseArgs(a);
-      const offset = typeof args?.offset === "number" ? args.offset : 0;
-      const limit = typeof args?.limit === "number" ? args.limit : 0;
-      if (offset <= 0 && limit <= 0) return p;
-      return `${p}:${offset + 1}-${limit > 0 ? offset + limit : ""}`;
-    }
-    case "grep":
-    case "glob": {
-      const pattern = argString(a, ["pattern", "patterns", "query"]) ?? "";
-      const where = argString(a, ["path", "paths"]);
-      const glob = argString(a, ["glob", "includes"]);
-      let s = pattern;
-      if (where && where !== ".") s += ` in ${displayPath(where, cwd)}`;
-      if (glob) s += ` (${glob})`;
-      return s;
-    }
-    case "bash_poll":
-    case "bash_kill":
-      return argString(a, ["proc_id"]) ?? "";
-    case "job_output":
-    case "job_kill":
-      return argString(a, ["job_id"]) ?? "";
-    case "cancel":
-      return argString(a, ["task_id", "agent_id"]) ?? "";
-    case "terminal_io":
-      return argString(a, ["terminal_id"]) ?? "";
-    case "job_list":
-      return "";
-    case "lsp": {
-      // `find references src/a.ts:3:9`, the position as the call gives it (zero-based).
-      const args = parseArgs(a);
-      const kind = argString(a, ["kind"]) ?? "";
-      const where = path() ?? "";
-      if (kind === "document_symbols") return `document symbols ${where}`;
-      const at = typeof args?.line === "number" && typeof args?.character === "number" ? `:${args.line}:${args.character}` : "";
-      return `find ${kind === "definition" ? "definition" : kind} ${where}${at}`;
-    }
-    default:
-      return path() ?? genericSummary(a);
-  }
+  if (card.summary !== undefined) return card.summary;
+  const p = argString(card.argsText, PATH_KEYS);
+  return p === undefined ? genericSummary(card.argsText) : displayPath(p, cwd);
 }
 
 const GENERIC_KEYS = ["cmd", "command", "pattern", "query", "url", "name", "id", "task_id", "job_id", "message"];
 
-/** Generic and MCP tools: a key value if there is one, else `k=v` pairs. */
+/** A key value if there is one, else `k=v` pairs. */
 function genericSummary(argsText: string): string {
   const key = argString(argsText, GENERIC_KEYS);
   if (key !== undefined) return key;

@@ -13,22 +13,15 @@
 // without a blank row: spacing between cards is the transcript's to choose.
 
 import type { Card } from "../../core/reducer.js";
-import { controlBody, isControlTool, receivedLine } from "./control.js";
-import {
-  argsDiffLines,
-  hasUnifiedDiff,
-  numberedDiffLines,
-  numberedPreview,
-  patchLines,
-  readPreviewLines,
-  WRITE_PREVIEW_LINES,
-} from "./diff.js";
-import { ALWAYS_EXPANDED, FOLD_PREVIEW_LINES, foldableBodyLines, type ToolCard } from "./fold.js";
-import { argString, cardHeader, displayPath, parseArgs } from "./header.js";
+import { controlBody, receivedLine } from "./control.js";
+import { readPreviewLines } from "./diff.js";
+import { displayRows, noteLines, painted, type DrawCtx } from "./display.js";
+import { cardLayout, FOLD_PREVIEW_LINES, foldableBodyLines, resultDisplay, type ToolCard } from "./fold.js";
+import { cardHeader, displayPath } from "./header.js";
 import { plainLines, renderMarkdown, renderStreaming } from "./markdown.js";
-import { oneLine, screenText } from "../../core/text/safe.js";
+import { oneLine } from "../../core/text/safe.js";
 import { fitLines, wrapPrefixed } from "../../core/text/wrap.js";
-import { palette, type Paint, type Palette } from "./paint.js";
+import { palette, type Paint } from "./paint.js";
 
 export interface RenderOpts {
   width: number;
@@ -38,12 +31,8 @@ export interface RenderOpts {
   color: boolean;
 }
 
-interface BodyCtx {
-  width: number;
+interface BodyCtx extends DrawCtx {
   folded: boolean;
-  cwd: string;
-  color: boolean;
-  p: Palette;
 }
 
 export function renderCard(card: Card, opts: RenderOpts): string[] {
@@ -71,18 +60,13 @@ function body(card: Card, c: BodyCtx): string[] {
       return card.streaming ? renderStreaming(card.text, c.width, card.num) : renderMarkdown(card.text, c.width, c.color);
     case "notice":
       return painted(card.text, c.width, card.level === "error" ? c.p.red : card.level === "warning" ? c.p.yellow : c.p.dim);
-    case "tool":
-      if (isControlTool(card.name)) return controlBody(card, c.width, c.color);
+    case "tool": {
+      const layout = cardLayout(card);
+      if (layout === "control") return controlBody(card, c.width, c.color);
       if (card.status === "streaming") return [c.p.dim(receivedLine(card.argsText.length))];
-      return ALWAYS_EXPANDED.has(card.name) ? expandedBody(card, c) : foldableBody(card, c);
+      return layout === "expanded" ? expandedBody(card, c) : foldableBody(card, c);
+    }
   }
-}
-
-/** Untrusted text, wrapped, each row painted on its own. */
-function painted(text: string, width: number, paint: Paint): string[] {
-  const s = screenText(text).trimEnd();
-  if (s === "") return [];
-  return s.split("\n").flatMap((l) => wrapPrefixed("", l, width, paint));
 }
 
 // ---------------------------------------------------------------------------
@@ -96,8 +80,9 @@ function foldableBody(card: ToolCard, c: BodyCtx): string[] {
   const cut = c.folded && lines.length > 0;
   const shown = cut ? lines.slice(0, keep) : lines;
   const paint: Paint = card.status === "error" ? c.p.red : (s) => s;
+  // Lines read from a file get a number gutter; a failed read shows its error as it is.
   const rows =
-    card.name === "read" && card.status === "ok"
+    card.display?.kind === "file" && card.status === "ok"
       ? readPreviewLines(shown, c.width, c.color)
       : shown.flatMap((l) => wrapPrefixed("", l, c.width, paint));
   if (cut) {
@@ -105,146 +90,28 @@ function foldableBody(card: ToolCard, c: BodyCtx): string[] {
     rows.push(c.p.dim(keep ? `… ${hidden} more lines (o to open)` : `… ${hidden} line${hidden === 1 ? "" : "s"} folded (o to open)`));
   }
   if (lines.length === 0 && card.status === "cancelled") rows.push(c.p.dim("cancelled"));
-  if (card.fullOutputPath) {
-    rows.push(...wrapPrefixed(c.p.dim("full output: "), oneLine(displayPath(card.fullOutputPath, c.cwd)), c.width, c.p.dim));
-  }
+  const full = card.fullOutputPath ?? (card.display?.kind === "command" ? card.display.fullOutputPath : undefined);
+  if (full) rows.push(...wrapPrefixed(c.p.dim("full output: "), oneLine(displayPath(full, c.cwd)), c.width, c.p.dim));
   return rows;
 }
 
 // ---------------------------------------------------------------------------
-// Always-expanded tools: what the call does, then its result.
+// Always-expanded tools: what the call does, then its result. A result that
+// shows more than words (a diff with line numbers, the todo list, the
+// answered questions) takes the place of the preview; words follow it.
 
 function expandedBody(card: ToolCard, c: BodyCtx): string[] {
-  const a = card.argsText;
-  const args = parseArgs(a) ?? {};
-  const rows: string[] = [];
-  const pathLine = () => {
-    const path = argString(a, ["path", "file_path", "filePath"]);
-    if (path !== undefined) rows.push(...wrapPrefixed("", oneLine(displayPath(path, c.cwd)), c.width, c.p.bold));
-  };
-  let result = resultText(card);
-  // What after-hooks appended (the formatter's report, a language server's
-  // diagnostics) follows the tool's own text: kept aside, so cutting the
-  // tool's diff out of its text below does not cut them away too.
-  let reports = "";
-  const reportAt = result?.search(/\n\n(?:Diagnostics \(|\[formatter\] )/) ?? -1;
-  if (result !== undefined && reportAt >= 0) {
-    reports = result.slice(reportAt + 2);
-    result = result.slice(0, reportAt);
-  }
-  switch (card.name) {
-    case "edit":
-    case "notebook_edit":
-    case "structural_edit": {
-      pathLine();
-      if (result !== undefined && hasUnifiedDiff(result)) {
-        // The tool's own diff has the file's line numbers: prefer it.
-        const at = result.search(/^(--- |@@ )/m);
-        rows.push(...numberedDiffLines(result.slice(at), c.width, c.color));
-        result = result.slice(0, at);
-      } else {
-        const oldStr = argString(a, ["old_str", "old_string", "old_source"]);
-        const newStr = argString(a, ["new_str", "new_string", "new_source"]);
-        if (oldStr !== undefined || newStr !== undefined) {
-          rows.push(...argsDiffLines(oldStr ?? "", newStr ?? "", c.width, c.color));
-        }
-      }
-      break;
-    }
-    case "write":
-      pathLine();
-      rows.push(...numberedPreview(argString(a, ["content", "text"]) ?? "", c.width, c.color, WRITE_PREVIEW_LINES));
-      break;
-    case "apply_patch":
-    case "udiff":
-      rows.push(...patchLines(argString(a, ["patch", "input", "diff"]) ?? "", c.width, c.color));
-      break;
-    case "delete":
-      for (const path of listOf(args.paths ?? args.path)) {
-        rows.push(...wrapPrefixed("• ", oneLine(displayPath(path, c.cwd)), c.width));
-      }
-      break;
-    case "todo_write":
-    case "write_todos":
-      rows.push(...todoLines(args.todos, c));
-      if (card.status === "ok") result = undefined;
-      break;
-    case "question":
-    case "ask_user":
-      rows.push(...painted(argString(a, ["question", "prompt", "message"]) ?? "", c.width, c.p.bold));
-      for (const o of listOf(args.options)) rows.push(...wrapPrefixed("• ", oneLine(o), c.width));
-      break;
-    case "delegate":
-    case "handoff":
-    case "notify": {
-      const who = argString(a, ["agent", "agent_type", "role", "target", "target_role", "target_task_id"]);
-      if (who !== undefined) rows.push(...wrapPrefixed(c.p.dim("→ "), oneLine(who), c.width, c.p.cyan));
-      const prose = argString(a, ["message", "description", "prompt", "task", "plan", "summary"]);
-      if (prose !== undefined) rows.push(...renderMarkdown(prose, c.width, c.color));
-      break;
-    }
-    default: {
-      const prose = argString(a, ["message", "description", "summary", "reason", "content"]);
-      if (prose !== undefined) rows.push(...painted(prose, c.width, (s) => s));
-    }
-  }
-  rows.push(...resultLines(card, reports ? [result?.trim(), reports].filter(Boolean).join("\n\n") : result, c));
+  const result = card.status === "running" ? undefined : resultDisplay(card);
+  const shown = result?.kind === "text" ? undefined : result;
+  const rows = shown ? displayRows(shown, c) : card.preview ? displayRows(card.preview, c) : [];
+  if (result?.kind === "text") rows.push(...resultLines(card, result.text, c));
+  else if (card.status === "cancelled" && !shown) rows.push(c.p.dim("↳ cancelled"));
   return rows;
 }
 
-function resultText(card: ToolCard): string | undefined {
-  if (card.status === "running" || card.status === "streaming") return undefined;
-  return card.viewText ?? card.modelText;
-}
-
-/** `↳ result`: red on error, dim when it is only a status word like OK; diagnostics by their severity. */
-function resultLines(card: ToolCard, text: string | undefined, c: BodyCtx): string[] {
-  const s = text === undefined ? "" : screenText(text).trim();
-  if (s === "") return card.status === "cancelled" ? [c.p.dim("↳ cancelled")] : [];
-  const paint: Paint =
-    card.status === "error" ? c.p.red : /^(OK|done)\b/.test(s) && !s.includes("\n") ? c.p.dim : (x) => x;
-  return s
-    .split("\n")
-    .flatMap((l, i) => wrapPrefixed(i === 0 ? c.p.dim("↳ ") : "  ", l, c.width, diagnosticPaint(l, c.p) ?? paint));
-}
-
-/** A language server's diagnostic line (`[E] 12:5 …`, as edits report them): red errors, yellow warnings. */
-function diagnosticPaint(line: string, p: Palette): Paint | undefined {
-  const m = /^\[([EWIH])\] \d+:\d+ /.exec(line);
-  if (!m) return /^Diagnostics \(/.test(line) ? p.bold : undefined;
-  return m[1] === "E" ? p.red : m[1] === "W" ? p.yellow : p.dim;
-}
-
-function listOf(v: unknown): string[] {
-  if (typeof v === "string") return [v];
-  if (!Array.isArray(v)) return [];
-  return v.flatMap((x) => {
-    if (typeof x === "string") return [x];
-    if (x && typeof x === "object") {
-      const o = x as Record<string, unknown>;
-      const label = o.label ?? o.text ?? o.path ?? o.value;
-      return typeof label === "string" ? [label] : [];
-    }
-    return [];
-  });
-}
-
-const TODO_MARKS: Record<string, [string, keyof Palette]> = {
-  completed: ["✓", "green"],
-  in_progress: ["▶", "yellow"],
-  pending: ["○", "gray"],
-  cancelled: ["⊘", "gray"],
-  blocked: ["✗", "red"],
-};
-
-function todoLines(todos: unknown, c: BodyCtx): string[] {
-  if (!Array.isArray(todos)) return [];
-  if (todos.length === 0) return [c.p.dim("(list cleared)")];
-  return todos.flatMap((t) => {
-    const o = (t && typeof t === "object" ? t : { description: String(t) }) as Record<string, unknown>;
-    const text = [o.description, o.content, o.text, o.title, o.task].find((x) => typeof x === "string");
-    const [mark, color] = TODO_MARKS[String(o.status)] ?? ["○", "gray"];
-    const paint: Paint = o.status === "completed" ? c.p.dim : (s) => s;
-    return wrapPrefixed(`${c.p[color](mark)} `, oneLine(String(text ?? "")), c.width, paint);
-  });
+/** `↳ result`: red on error, dim when it is only a status word like OK. */
+function resultLines(card: ToolCard, text: string, c: BodyCtx): string[] {
+  const rows = noteLines(text, c, card.status === "error" ? c.p.red : undefined);
+  if (rows.length === 0 && card.status === "cancelled") return [c.p.dim("↳ cancelled")];
+  return rows;
 }

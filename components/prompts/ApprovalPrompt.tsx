@@ -31,8 +31,8 @@ export interface ApprovalPromptProps {
 /** Lines of the detail shown; the rest is summarised. */
 const DETAIL_LINES = 15;
 
-/** "done": answered; later keys (a doubled `y`) must not answer again. */
-type Step = "ask" | "always" | "reason" | "done";
+/** "answered": later keys (a doubled `y`) must not answer again. */
+type Step = "ask" | "always" | "reason" | "answered";
 
 export function ApprovalPrompt({ request, onAnswer, width, active = true, armed = true }: ApprovalPromptProps): ReactNode {
   // The step belongs to one request: a new request starts over at "ask", so a
@@ -60,7 +60,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
       const { request: req } = live.current;
       const current = stepOf(req.callId);
       const answer = (a: ApprovalAnswer) => {
-        setStep(req.callId, "done");
+        setStep(req.callId, "answered");
         live.current.onAnswer(a);
       };
       const rules = offeredRules(req);
@@ -109,7 +109,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
         </Text>
       ) : step === "always" ? (
         <RulePicker rules={offered} state={pickOf(request.callId)} format={formatRule} />
-      ) : step === "done" ? (
+      ) : step === "answered" ? (
         <Text color={theme.muted}>answered</Text>
       ) : (
         <Box flexDirection="column">
@@ -122,7 +122,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
             width={inner}
             history={[]}
             onSubmit={(message) => {
-              setStep(request.callId, "done");
+              setStep(request.callId, "answered");
               live.current.onAnswer({ decision: "reject_with_message", message });
             }}
           />

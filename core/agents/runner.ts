@@ -13,13 +13,17 @@ import { atomicWriteSync } from "../atomic-write.js";
 import type { HistoryItem } from "../history.js";
 import { runLoop, type LoopDeps, type RunOutcome } from "../loop.js";
 import { activateTools, type ActiveTool, type ActiveToolset } from "../profiles/activate.js";
-import { fail, ok, type SubagentRunner, type ToolRegistry, type ToolResult } from "../tool-types.js";
+import { fail, ok, type SubagentRunner, type ToolHandler, type ToolRegistry, type ToolResult, type ToolRole } from "../tool-types.js";
 import { openTrace } from "../trace.js";
 import { AgentFileError, type AgentDefinition } from "./definition.js";
 import { findAgent, type AgentDirs } from "./find.js";
 
 /** Tools a child never gets: they talk to the operator or steer the top-level session. */
-const TOP_LEVEL_ONLY = new Set(["ask_user", "exit_plan_mode", "checkpoint", "rewind"]);
+/** A read-only agent keeps only the tools that can change nothing: they inspect or talk, whatever the call. */
+const onlyLooks = (handler: ToolHandler): boolean => [...handler.effects].every((e) => e === "inspect" || e === "converse");
+
+/** Roles only the top-level session has: a child asks nobody, plans nothing, and keeps no checkpoints. */
+const TOP_LEVEL_ONLY: ReadonlySet<ToolRole> = new Set<ToolRole>(["ask", "plan_exit", "checkpoint", "rewind"]);
 
 export interface RunnerSetup {
   /** The parent's loop as it runs (its provider, gate, services, usage…). */
@@ -154,11 +158,11 @@ function childToolset(
   if (def.tools) {
     const unknown = def.tools.filter((t) => !all.tools.has(t));
     if (unknown.length > 0) throw new Error(`field tools: ${unknown.join(", ")} not among this surface's enabled tools (${[...all.tools.keys()].join(", ")})`);
-    const writing = def.readOnly ? def.tools.filter((t) => !all.tools.get(t)!.handler.readOnly) : [];
+    const writing = def.readOnly ? def.tools.filter((t) => !onlyLooks(all.tools.get(t)!.handler)) : [];
     if (writing.length > 0) throw new Error(`field tools: ${writing.join(", ")} can change files, which a read-only agent may not; set read_only = false or drop them`);
   }
   const keep = (t: ActiveTool) =>
-    !TOP_LEVEL_ONLY.has(t.name) && (def.tools === undefined || def.tools.includes(t.name)) && (!def.readOnly || t.handler.readOnly);
+    !(t.handler.role !== undefined && TOP_LEVEL_ONLY.has(t.handler.role)) && (def.tools === undefined || def.tools.includes(t.name)) && (!def.readOnly || onlyLooks(t.handler));
   const tools = new Map([...all.tools].filter(([, t]) => keep(t)));
-  return { profile: all.profile, editFormat: all.editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped: all.dropped };
+  return { profile: all.profile, editFormat: all.editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped: all.dropped, catalog: all.catalog };
 }

@@ -18,10 +18,6 @@ export function describeCall(tool: string, args: Record<string, unknown>): { sum
     return { summary: `${tool}: ${path} (${Buffer.byteLength(content)} bytes)`, detail: clip(content) };
   }
   if (str("patch") !== undefined) return { summary: `${tool}: patch of ${str("patch")!.split("\n").length} lines`, detail: clip(str("patch")!) };
-  // A structural rewrite: what it looks for and what it puts in its place.
-  if (str("query") !== undefined && str("replacement") !== undefined) {
-    return { summary: `${tool}: ${path ?? "(no path)"}`, detail: clip(`query:\n${str("query")}\nreplacement:\n${str("replacement")}`) };
-  }
   if (path !== undefined) return { summary: `${tool}: ${path}` };
   const json = JSON.stringify(args);
   return { summary: `${tool}: ${oneLine(json)}` };

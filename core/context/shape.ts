@@ -1,5 +1,5 @@
 // The conversation a request carries, shaped from the durable history without
-// changing it. Two tools change what the model sees later, while the history
+// changing it. Tools of three roles change what the model sees later, while the history
 // (and so the trace and a resumed session) keeps every raw row:
 //
 // * think: a scratchpad call and its result are left out of requests once
@@ -13,15 +13,17 @@
 // same replay which checkpoint is active.
 
 import type { HistoryItem, ToolCall } from "../history.js";
+import type { ToolRole } from "../tool-types.js";
 
 type AssistantItem = Extract<HistoryItem, { role: "assistant" }>;
 type ToolItem = Extract<HistoryItem, { role: "tool" }>;
 
-/** Exposed names of the tools whose calls shape the conversation. */
+/** Exposed names of the tools whose calls shape the conversation, and of those that set the todo list a rewind restores. */
 export interface ConversationRoles {
   think: ReadonlySet<string>;
   checkpoint: ReadonlySet<string>;
   rewind: ReadonlySet<string>;
+  todos: ReadonlySet<string>;
 }
 
 export interface ShapeOptions {
@@ -53,12 +55,12 @@ export interface StateTracker<S> {
   after(call: ToolCall, result: ToolItem): S | undefined;
 }
 
-const NO_ROLES: ConversationRoles = { think: new Set(), checkpoint: new Set(), rewind: new Set() };
+const NO_ROLES: ConversationRoles = { think: new Set(), checkpoint: new Set(), rewind: new Set(), todos: new Set() };
 
-/** The roles by handler id, from the tools active in this session. */
-export function conversationRoles(tools: ReadonlyMap<string, { name: string; handler: { id: string } }>): ConversationRoles {
-  const by = (id: string) => new Set([...tools.values()].filter((t) => t.handler.id === id).map((t) => t.name));
-  const roles = { think: by("think"), checkpoint: by("checkpoint"), rewind: by("rewind") };
+/** The exposed names of the active tools, by the role their handlers state. */
+export function conversationRoles(tools: ReadonlyMap<string, { name: string; handler: { role?: ToolRole } }>): ConversationRoles {
+  const by = (role: ToolRole) => new Set([...tools.values()].filter((t) => t.handler.role === role).map((t) => t.name));
+  const roles = { think: by("think"), checkpoint: by("checkpoint"), rewind: by("rewind"), todos: by("todos") };
   return roles.think.size + roles.checkpoint.size + roles.rewind.size === 0 ? NO_ROLES : roles;
 }
 

@@ -1,18 +1,24 @@
 // Guards on the loop: checks that run around every call after its arguments
 // are validated — before the permission gate and the handler (refuse), and
 // after the handler (record what happened, add a warning). Guards are handed
-// to the core by the app, like the tools they know about.
+// to the core by the app, like the tools they know about. They see what a
+// call's tool says of it (effects, touches, role), never its name's meaning.
 
-import type { ToolResult } from "../tool-types.js";
+import type { ToolEffect, ToolHandler, ToolResult, ToolRole, Touch } from "../tool-types.js";
 import type { Config } from "../config/schema.js";
 
 export interface GuardCall {
   callId: string;
-  /** Exposed tool name. */
+  /** Exposed tool name (for messages). */
   tool: string;
-  /** Handler id behind the name. */
-  handler: string;
   args: Record<string, unknown>;
+  /** What this call may do (its tool's effects, narrowed by the call). */
+  effects: ReadonlySet<ToolEffect>;
+  role?: ToolRole;
+  /** The paths it reads or changes, as the model wrote them. */
+  touches: readonly Touch[];
+  /** Whether it checked the files as they now are, given its result. */
+  verifies(result: ToolResult): boolean;
 }
 
 export interface GuardContext {
@@ -22,6 +28,8 @@ export interface GuardContext {
   activeTools: ReadonlySet<string>;
   /** The call's cancellation (Esc): an after-hook that waits should stop waiting. */
   signal?: AbortSignal;
+  /** The active tools' handlers, by exposed name (what each may do before any call). */
+  handlers: ReadonlyMap<string, ToolHandler>;
 }
 
 export interface Guard {
@@ -33,3 +41,6 @@ export interface Guard {
   /** Tools this guard hides from the next request (plan mode), by exposed name. */
   hiddenTools?(ctx: GuardContext): ReadonlySet<string>;
 }
+
+/** Touch kinds that change a file. */
+export const CHANGES: ReadonlySet<Touch["as"]> = new Set(["writes", "updates", "creates", "deletes"]);

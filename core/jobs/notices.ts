@@ -9,8 +9,8 @@ export interface JobNotices extends WakeSource {
   observe(event: CoreEvent): void;
 }
 
-/** `readTool` is the surface's tool for reading output: job_output or bash_poll. */
-export function createJobNotices(readTool: string): JobNotices {
+/** `readTool` is the exposed name of the active tool that reads a job's output, if one is. */
+export function createJobNotices(readTool: string | undefined): JobNotices {
   const running = new Map<string, string>(); // background job id → label
   const queue: string[] = [];
   let waiters: Array<() => void> = [];
@@ -63,7 +63,7 @@ export function createJobNotices(readTool: string): JobNotices {
   };
 }
 
-function describeExit(e: Extract<CoreEvent, { type: "job_exited" }>, label: string, readTool: string): string {
+function describeExit(e: Extract<CoreEvent, { type: "job_exited" }>, label: string, readTool: string | undefined): string {
   const how =
     e.status === "timed_out"
       ? "was stopped at its deadline"
@@ -71,5 +71,5 @@ function describeExit(e: Extract<CoreEvent, { type: "job_exited" }>, label: stri
         ? `finished with exit code ${e.exitCode}`
         : `ended by signal ${e.signal ?? "unknown"}`;
   const took = e.durationMs === undefined ? "" : ` after ${(e.durationMs / 1000).toFixed(1)}s`;
-  return `Background job ${e.jobId} (${label}) ${how}${took}. Read its output with ${readTool}.`;
+  return `Background job ${e.jobId} (${label}) ${how}${took}.${readTool ? ` Read its output with ${readTool}.` : ""}`;
 }

@@ -7,14 +7,13 @@
 
 import { invocationsOf } from "../shell/invocations.js";
 import { isCompound, parseShell } from "../shell/index.js";
-import { evaluate } from "./engine.js";
+import { evaluate, matchTarget } from "./engine.js";
 import { escapeGlob, isLiteral, isUniversal } from "./glob.js";
-import { matchTarget } from "./match-values.js";
-import type { Decision, PermissionCall, PolicyOptions, Rule } from "./types.js";
+import type { Decision, PermissionCall, PolicyOptions, Rule, ToolCatalog } from "./types.js";
 
 /** The rule naming exactly the value that made the call ask. */
-export function exactAllowRule(call: PermissionCall, decision: Pick<Decision, "matchValues" | "value">, surface: PolicyOptions["surface"]): Rule {
-  const { kind } = matchTarget(call, surface);
+export function exactAllowRule(call: PermissionCall, decision: Pick<Decision, "matchValues" | "value">, tools: ToolCatalog): Rule {
+  const { kind } = matchTarget(call, tools);
   const value = decision.value ?? decision.matchValues[0];
   if (kind === "any" || value === undefined) return { tool: call.tool, pattern: "*", action: "allow" };
   // Host patterns have their own syntax and a host has no wildcard characters.
@@ -36,8 +35,8 @@ export function asExactRule(rule: Rule): Rule {
 export function alwaysRuleCandidates(call: PermissionCall, rules: readonly Rule[], policy: PolicyOptions): Rule[] {
   const strict: PolicyOptions = { ...policy, yolo: false, measurement: false };
   const decision = evaluate(call, [...rules], strict);
-  const exact = exactAllowRule(call, decision, policy.surface);
-  const { kind } = matchTarget(call, policy.surface);
+  const exact = exactAllowRule(call, decision, policy.tools);
+  const { kind } = matchTarget(call, policy.tools);
   const value = decision.value ?? decision.matchValues[0] ?? "";
   const broader = kind === "command" ? commandPatterns(value) : kind === "path" ? pathPatterns(value) : [];
   const seen = new Set<string>();

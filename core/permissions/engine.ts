@@ -5,10 +5,12 @@
 // Evaluation:
 //   * Rules are scanned last to first; the first whose tool glob matches the
 //     exposed tool name and whose pattern matches the call's match value
-//     (match-values.ts) decides. A call with several values (apply_patch,
-//     delete) is decided per value and takes the strictest (deny > ask > allow).
+//     (the tool's own, match-target.ts) decides. A call with several values
+//     (a patch, a delete) is decided per value and takes the strictest
+//     (deny > ask > allow).
 //   * No match: Chord denies; Yuj keeps its normal behaviour (yuj-default.ts):
-//     it allows, but asks for web_fetch and for MCP tools not marked read-only.
+//     it allows, but asks for a tool that says so (web_fetch, MCP tools not
+//     marked read-only).
 //   * Shell commands (command-rules.ts): judged as a whole with the compound
 //     guard (a specific allow never covers `ls; rm -rf /`), and each program
 //     they run on its own, found through wrappers, `bash -c` and the like;
@@ -17,44 +19,51 @@
 //     written, re-rooted into the project, through symlinks, other hard
 //     links; each name is decided and the strictest stands. An absolute
 //     pattern inside the project is read relative to it.
-//   * Edit family: a rule naming edit also governs apply_patch and udiff (and
-//     each governs the others) while the called tool has no rule naming it.
-//     `patch` is the legacy name of apply_patch.
-//   * apply_patch: Add paths also meet explicit `write` rules, Delete and Move
-//     sources explicit `delete` rules; the stricter decision stands.
-//   * cancel is denied while delegate is denied everywhere.
-//   * question: ask becomes allow. handoff, done: ask becomes allow (their
-//     built-in confirmations still apply).
-//   * YOLO turns the remaining asks into allows, except for the protected
-//     tools (handoff, delegate, cancel, done), which under YOLO are granted only
-//     by a rule naming them: a broad `*` allow or ask is skipped for them.
+//   * The edit family: a rule naming one edit tool also governs the others
+//     while the called tool has no rule naming it. A tool's older names
+//     (aliases) in a rule mean the tool.
+//   * Patches: added files also meet explicit rules of the write tools,
+//     deleted files and move sources those of the delete tools; the stricter
+//     decision stands.
+//   * A tool that asks the operator itself: ask becomes allow. A finish tool:
+//     ask becomes allow (its own checks still apply).
+//   * YOLO turns the remaining asks into allows, except for the guarded tools
+//     (finishing, orchestrating), which under YOLO are granted only by a
+//     rule naming them: a broad `*` allow or ask is skipped for them.
 //   * Measurement runs turn every remaining ask into a deny.
 
 import { decideCommand } from "./command-rules.js";
 import { globMatch, isLiteral, isUniversal, literalValue } from "./glob.js";
-import { matchTarget, type MatchKind, type MatchTarget, type PatchRole } from "./match-values.js";
+import { cleanPath } from "./clean-path.js";
+import { ANY, type MatchKind, type MatchTarget, type PatchRole } from "./match-target.js";
 import { hostMatches } from "./net.js";
 import { pathNames, projectRoots, type Roots } from "./path-names.js";
-import { defaultAskReason } from "./yuj-default.js";
-import type { Decision, PermissionCall, PolicyOptions, Rule } from "./types.js";
+import type { Decision, PermissionCall, PolicyOptions, Rule, ToolCatalog, ToolRuleFacts } from "./types.js";
 import { describeRule, SEVERITY, stricter, VERB, type Scope, type ToolMatcher, type Verdict } from "./verdict.js";
 
-/** Tools YOLO never waves through. */
-export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(["handoff", "delegate", "cancel", "done"]);
-const EDIT_FAMILY: ReadonlySet<string> = new Set(["edit", "apply_patch", "udiff"]);
-const TOOL_ALIASES: Readonly<Record<string, string>> = { patch: "apply_patch" };
+export type { ToolMatcher };
 
-/** The tool a rule names, legacy aliases resolved. */
-const ruleTool = (rule: Rule): string => TOOL_ALIASES[rule.tool] ?? rule.tool;
+const UNKNOWN: ToolRuleFacts = { matchValue: () => ANY, aliases: [], guarded: false };
 
-/** Whether a rule speaks to calls of a tool: tool glob, edit-family coupling, YOLO protection. */
+/** The facts of an exposed name; a name the surface does not declare has none. */
+export const factsOf = (tools: ToolCatalog, name: string): ToolRuleFacts => tools.get(name) ?? UNKNOWN;
+
+/** The tool a rule names, older names resolved. */
+function ruleTool(rule: Rule, tools: ToolCatalog): string {
+  if (tools.has(rule.tool)) return rule.tool;
+  for (const [name, facts] of tools) if (facts.aliases.includes(rule.tool)) return name;
+  return rule.tool;
+}
+
+/** Whether a rule speaks to calls of a tool: tool glob, edit-family coupling, YOLO's guarded tools. */
 export function toolMatcher(rules: readonly Rule[], opts: PolicyOptions): ToolMatcher {
-  const named = new Set(rules.map(ruleTool).filter(isLiteral));
+  const named = new Set(rules.map((r) => ruleTool(r, opts.tools)).filter(isLiteral));
+  const isEdit = (name: string) => factsOf(opts.tools, name).family === "edit";
   return (rule, tool) => {
-    const name = ruleTool(rule);
-    if (opts.yolo && PROTECTED_TOOLS.has(tool) && name !== tool && rule.action !== "deny") return false;
+    const name = ruleTool(rule, opts.tools);
+    if (opts.yolo && factsOf(opts.tools, tool).guarded && name !== tool && rule.action !== "deny") return false;
     if (name === tool || globMatch(name, tool)) return true;
-    return EDIT_FAMILY.has(tool) && EDIT_FAMILY.has(name) && !named.has(tool);
+    return isEdit(tool) && isEdit(name) && !named.has(tool);
   };
 }
 
@@ -64,43 +73,49 @@ export function lastToolRule(tool: string, rules: readonly Rule[], applies: Tool
   return undefined;
 }
 
-/** Why delegate is denied for every target (so cancel is too), or undefined. */
-export function delegateDeniedEverywhere(rules: readonly Rule[], opts: PolicyOptions, applies: ToolMatcher): string | undefined {
-  const last = lastToolRule("delegate", rules, applies);
-  if (!last) return opts.surface === "chord" ? "no rule allows delegate (chord default: deny)" : undefined;
-  return last.action === "deny" && isUniversal(last.pattern) ? `delegate is denied by rule ${describeRule(last)}` : undefined;
+/** The values a call is matched on: the tool's own, paths made repository-relative. */
+export function matchTarget(call: PermissionCall, tools: ToolCatalog): MatchTarget {
+  const target = factsOf(tools, call.tool).matchValue(call.args, call.cwd);
+  if (target.kind !== "path") return target;
+  const clean = (p: string) => (p === "*" ? p : cleanPath(p, call.cwd));
+  return {
+    kind: "path",
+    values: [...new Set(target.values.map(clean))],
+    ...(target.ops ? { ops: target.ops.map((o) => ({ path: clean(o.path), role: o.role })) } : {}),
+  };
 }
 
 export function evaluate(call: PermissionCall, rules: Rule[], opts: PolicyOptions): Decision {
+  const target = matchTarget(call, opts.tools);
+  return evaluateTarget(call.tool, call.cwd, target, rules, opts);
+}
+
+/** The decision for a match target already known (a search asking whether a file may be read). */
+export function evaluateTarget(tool: string, cwd: string, target: MatchTarget, rules: Rule[], opts: PolicyOptions): Decision {
   const applies = toolMatcher(rules, opts);
-  const target = matchTarget(call, opts.surface);
-  const finish = (v: Verdict): Decision => ({ ...v, matchValues: target.values });
-  if (call.tool === "cancel") {
-    const why = delegateDeniedEverywhere(rules, opts, applies);
-    if (why !== undefined) return finish({ action: "deny", reason: `cancel is unavailable: ${why}` });
-  }
-  const roots = target.kind === "path" ? projectRoots(call.cwd) : undefined;
-  const defaultAsk = opts.surface === "yuj" ? defaultAskReason(call.handler) : undefined;
+  const roots = target.kind === "path" ? projectRoots(cwd) : undefined;
+  const defaultAsk = opts.surface === "yuj" ? factsOf(opts.tools, tool).defaultAsk : undefined;
   const scope: Scope = {
     rules,
     opts,
     applies,
-    cwd: call.cwd,
+    cwd,
     label: target.values.length > 1,
     ...(roots ? { roots } : {}),
     ...(defaultAsk ? { defaultAsk } : {}),
   };
-  return finish(adjust(call.tool, decideTarget(call.tool, target, scope), opts));
+  return { ...adjust(tool, decideTarget(tool, target, scope), opts), matchValues: target.values };
 }
 
 /** Tool-specific normalisations, YOLO and measurement, applied to the rules' verdict. */
 function adjust(tool: string, v: Verdict, opts: PolicyOptions): Verdict {
   if (v.action !== "ask") return v;
-  if (tool === "question") return { ...v, action: "allow", reason: `allowed: ask is treated as allow for question (${v.reason})` };
-  if (tool === "handoff" || tool === "done") {
+  const facts = factsOf(opts.tools, tool);
+  if (facts.ask === "allow") return { ...v, action: "allow", reason: `allowed: ask is treated as allow for ${tool} (${v.reason})` };
+  if (facts.ask === "available") {
     return { ...v, action: "allow", reason: `allowed: ask only makes ${tool} available (${v.reason})` };
   }
-  if (opts.yolo && !PROTECTED_TOOLS.has(tool)) return { ...v, action: "allow", reason: `allowed by YOLO, which skips the ask (${v.reason})` };
+  if (opts.yolo && !facts.guarded) return { ...v, action: "allow", reason: `allowed by YOLO, which skips the ask (${v.reason})` };
   if (opts.measurement) return { ...v, action: "deny", reason: `denied: measurement runs treat ask as deny (${v.reason})` };
   return v;
 }
@@ -123,13 +138,14 @@ function decidePatchPath(tool: string, written: string, role: PatchRole, scope: 
 
 function decidePatchName(tool: string, path: string, written: string, role: PatchRole, scope: Scope): Verdict {
   const own = decideName(tool, path, written, scope);
-  const coupled = role === "add" ? "write" : role === "delete" || role === "move_source" ? "delete" : undefined;
+  const coupled = role === "add" ? "write" : role === "remove" || role === "move_source" ? "delete" : undefined;
   if (coupled === undefined) return own;
-  // Only rules naming write/delete themselves take part, not wildcards.
-  const explicit = scope.rules.filter((r) => ruleTool(r) === coupled);
-  const hit = scan(coupled, path, "path", explicit, () => true, scope.roots);
+  // Only rules naming a write/delete tool itself take part, not wildcards.
+  const tools = scope.opts.tools;
+  const explicit = scope.rules.filter((r) => factsOf(tools, ruleTool(r, tools)).family === coupled);
+  const hit = scan(tool, path, "path", explicit, () => true, scope.roots);
   if (!hit || SEVERITY[hit.action] <= SEVERITY[own.action]) return own;
-  const what = role === "add" ? "added file" : role === "delete" ? "deleted file" : "moved-away file";
+  const what = role === "add" ? "added file" : role === "remove" ? "deleted file" : "moved-away file";
   return { action: hit.action, rule: hit, value: path, reason: `${VERB[hit.action]} by rule ${describeRule(hit)} (${what} ${JSON.stringify(path)}${aliasNote(path, written)})` };
 }
 
@@ -146,7 +162,9 @@ function namesOf(tool: string, written: string, scope: Scope): string[] {
   if (!scope.roots || written === "*") return [written];
   const fences = scope.rules.filter((r) => r.action !== "allow" && !isUniversal(r.pattern));
   const literalPaths = fences.filter((r) => isLiteral(r.pattern!)).map((r) => literalValue(r.pattern!));
-  return pathNames(written, scope.cwd, { hardLinks: fences.some((r) => scope.applies(r, tool) || r.tool === "write" || r.tool === "delete"), literalPaths });
+  const family = (r: Rule) => factsOf(scope.opts.tools, ruleTool(r, scope.opts.tools)).family;
+  const changesFiles = (r: Rule) => family(r) === "write" || family(r) === "delete";
+  return pathNames(written, scope.cwd, { hardLinks: fences.some((r) => scope.applies(r, tool) || changesFiles(r)), literalPaths });
 }
 
 const aliasNote = (name: string, written: string): string => (name === written ? "" : `, a name of ${JSON.stringify(written)}`);

@@ -6,7 +6,8 @@ import type { Emit } from "../events.js";
 import { describeCall } from "../approvals/describe.js";
 import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
 import { alwaysRuleCandidates, exactAllowRule } from "./always-rules.js";
-import { evaluate } from "./engine.js";
+import { cleanPath } from "./clean-path.js";
+import { evaluate, evaluateTarget, matchTarget } from "./engine.js";
 import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
 
@@ -19,8 +20,9 @@ type GateVerdict =
 interface GateCall {
   callId: string;
   tool: string;
-  handler: string;
   args: Record<string, unknown>;
+  /** The approval prompt's words for the call (its tool's view, else a generic description). */
+  describe?(): { summary: string; detail?: string };
 }
 
 export interface GateOptions {
@@ -42,8 +44,8 @@ export interface GateOptions {
 
 export interface PermissionGate {
   check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
-  /** For a search tool: which files its results leave out, or undefined when no path rule could refuse one. */
-  searchFilter?(tool: string): ((path: string) => boolean) | undefined;
+  /** For a search call: which files its results leave out, or undefined when no path rule could refuse one. */
+  searchFilter?(tool: string, args: Record<string, unknown>): ((path: string) => boolean) | undefined;
 }
 
 export function createPermissionGate(opts: GateOptions): PermissionGate {
@@ -51,21 +53,21 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
   const stored: Rule[] = [];
   const inForce = () => [...opts.rules, ...stored, ...opts.sessionRules];
   return {
-    searchFilter: (tool) => hiddenFromSearch(tool, inForce(), opts),
+    searchFilter: (tool, args) => hiddenFromSearch(tool, args, inForce(), opts),
     async check(call, signal) {
-      const permissionCall = { tool: call.tool, handler: call.handler, args: call.args, cwd: opts.cwd };
+      const permissionCall = { tool: call.tool, args: call.args, cwd: opts.cwd };
       const decision = evaluate(permissionCall, inForce(), opts.policy);
       if (decision.action === "allow") return { kind: "allow" };
       if (decision.action === "deny") return { kind: "deny", text: `ERROR: permission denied: ${decision.reason}` };
 
-      const { summary, detail } = describeCall(call.tool, call.args);
+      const { summary, detail } = call.describe?.() ?? describeCall(call.tool, call.args);
       const request: ApprovalRequest = {
         callId: call.callId,
         tool: call.tool,
         summary,
         reason: decision.reason,
         // Exactly what asked, wildcards escaped: approving `rm -f *.log` must not allow every rm -f.
-        suggestedRule: exactAllowRule(permissionCall, decision, opts.policy.surface),
+        suggestedRule: exactAllowRule(permissionCall, decision, opts.policy.tools),
         candidates: alwaysRuleCandidates(permissionCall, inForce(), opts.policy),
         ...(detail === undefined ? {} : { detail }),
       };
@@ -91,17 +93,20 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
 }
 
 /**
- * A file is left out of grep and glob results when a path rule refuses
- * reading it (deny, or an ask YOLO does not lift) — on Yuj also a grep rule,
- * whose match value is a path. A universal rule is no path fence: it says
- * whether the tool runs at all, which the call itself was checked for.
+ * A file is left out of search results when a path rule refuses reading it
+ * (deny, or an ask YOLO does not lift): a rule of a read tool, or of the
+ * search tool itself when its calls are matched on paths (Yuj grep's search
+ * path). A universal rule is no path fence: it says whether the tool runs at
+ * all, which the call itself was checked for.
  */
-function hiddenFromSearch(tool: string, rules: Rule[], opts: GateOptions): ((path: string) => boolean) | undefined {
+function hiddenFromSearch(tool: string, args: Record<string, unknown>, rules: Rule[], opts: GateOptions): ((path: string) => boolean) | undefined {
   if (!rules.some((r) => r.action !== "allow" && !isUniversal(r.pattern))) return undefined;
-  const judges = opts.policy.surface === "yuj" && tool === "grep" ? ["read", "grep"] : ["read"];
+  const catalog = opts.policy.tools;
+  const judges = [...catalog].filter(([, facts]) => facts.family === "read").map(([name]) => name);
+  if (!judges.includes(tool) && matchTarget({ tool, args, cwd: opts.cwd }, catalog).kind === "path") judges.push(tool);
   return (path) =>
     judges.some((t) => {
-      const d = evaluate({ tool: t, handler: t, args: { path }, cwd: opts.cwd }, rules, opts.policy);
+      const d = evaluateTarget(t, opts.cwd, { kind: "path", values: [cleanPath(path, opts.cwd)] }, rules, opts.policy);
       return d.action !== "allow" && d.rule !== undefined && !isUniversal(d.rule.pattern);
     });
 }

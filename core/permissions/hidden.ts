@@ -3,13 +3,12 @@
 //     (`*` or none) — no call of it could ever run;
 //   * on the Chord surface, a tool no rule names at all (every call would
 //     meet the default deny) — an extension of the same idea;
-//   * done and handoff whenever they are denied (allow and ask just make them
-//     available);
-//   * cancel while delegate is denied everywhere.
-// Rules are read as evaluate() reads them: edit-family coupling, the `patch`
-// alias, and under YOLO the protected tools seeing only rules naming them.
+//   * a finish tool whenever it is denied (allow and ask just make it
+//     available).
+// Rules are read as evaluate() reads them: edit-family coupling, older
+// names, and under YOLO the guarded tools seeing only rules naming them.
 
-import { delegateDeniedEverywhere, evaluate, lastToolRule, toolMatcher } from "./engine.js";
+import { evaluate, factsOf, lastToolRule, toolMatcher } from "./engine.js";
 import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
 
@@ -17,13 +16,9 @@ export function hiddenTools(toolNames: Iterable<string>, rules: Rule[], opts: Po
   const applies = toolMatcher(rules, opts);
   const hidden = new Set<string>();
   for (const name of toolNames) {
-    if (name === "done" || name === "handoff") {
-      const d = evaluate({ tool: name, handler: name, args: {}, cwd: "/" }, rules, opts);
+    if (factsOf(opts.tools, name).ask === "available") {
+      const d = evaluate({ tool: name, args: {}, cwd: "/" }, rules, opts);
       if (d.action === "deny") hidden.add(name);
-      continue;
-    }
-    if (name === "cancel" && delegateDeniedEverywhere(rules, opts, applies) !== undefined) {
-      hidden.add(name);
       continue;
     }
     const last = lastToolRule(name, rules, applies);

@@ -12,7 +12,7 @@
 
 import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import * as path from "node:path";
-import { cleanPath } from "./match-values.js";
+import { cleanPath } from "./clean-path.js";
 
 /** How many directory entries the search for other hard-link names reads at most. */
 const HARD_LINK_SEARCH_LIMIT = 50_000;

@@ -1,6 +1,9 @@
 // The permission engine's contract: a pure decision from a tool call, the
 // rules and the mode to allow / ask / deny, with the rule that decided it.
 
+import type { RuleFamily } from "../tool-types.js";
+import type { MatchTarget } from "./match-target.js";
+
 export type Action = "allow" | "ask" | "deny";
 
 export interface Rule {
@@ -16,12 +19,28 @@ export interface Rule {
 export interface PermissionCall {
   /** Exposed tool name. */
   tool: string;
-  /** Handler id behind the name (tells apart e.g. Yuj and Chord tools of one name). */
-  handler: string;
   args: Record<string, unknown>;
   /** The task directory, to make paths repository-relative. */
   cwd: string;
 }
+
+/** What the engine knows of one tool of the surface (from its handler). */
+export interface ToolRuleFacts {
+  /** The values a call's rules are matched against, paths as written. */
+  matchValue(args: Record<string, unknown>, cwd: string): MatchTarget;
+  family?: RuleFamily;
+  /** Older names rules may use for it. */
+  aliases: readonly string[];
+  /** YOLO never lifts its asks, and only a rule naming it grants it. */
+  guarded: boolean;
+  /** What an ask rule means for it: an allow (it asks the operator itself), or only that it is offered (a finish tool, whose own checks still apply). */
+  ask?: "allow" | "available";
+  /** On Yuj, why a call no rule matches asks instead of running (the tool reaches outside or runs code yuj does not know). */
+  defaultAsk?: string;
+}
+
+/** Every tool the surface declares, on or off in this session, by exposed name: rules may name any of them. */
+export type ToolCatalog = ReadonlyMap<string, ToolRuleFacts>;
 
 export interface Decision {
   action: Action;
@@ -42,4 +61,6 @@ export interface PolicyOptions {
   yolo: boolean;
   /** Measurement runs: every ask becomes a deny. */
   measurement: boolean;
+  /** The surface's tools: what their calls are matched on and how rules for one speak to another. */
+  tools: ToolCatalog;
 }

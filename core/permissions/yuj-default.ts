@@ -12,7 +12,7 @@
 
 import { invocationsOf, type Invocation } from "../shell/invocations.js";
 import type { Word } from "../shell/index.js";
-import { cleanPath } from "./match-values.js";
+import { cleanPath } from "./clean-path.js";
 
 /**
  * Handlers whose calls ask on Yuj when no rule speaks to them: tools that

@@ -6,10 +6,12 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Config } from "../config/schema.js";
 import type { ToolSpec } from "../history.js";
-import type { ToolHandler, ToolRegistry } from "../tool-types.js";
+import type { ToolHandler, ToolRegistry, ToolRole } from "../tool-types.js";
 import { descriptionPath, type Profile, type ProfileTool } from "./load.js";
 import { conditionHolds } from "./tool-entry.js";
 import { applyCap, type DroppedTool } from "./cap.js";
+import { ruleFacts, toolCatalog } from "../permissions/catalog.js";
+import type { ToolCatalog, ToolRuleFacts } from "../permissions/types.js";
 
 export interface ActiveTool {
   /** Exposed name. */
@@ -28,6 +30,8 @@ export interface ActiveToolset {
   specs: ToolSpec[];
   /** Enabled tools the max_tools cap left out, each with the reason. */
   dropped: DroppedTool[];
+  /** Every tool the profile declares, on or off, as the permission rules see them. */
+  catalog: ToolCatalog;
 }
 
 export interface ActivateOptions {
@@ -50,7 +54,9 @@ export function activateTools(
 ): ActiveToolset {
   const editFormat = config.tools.edit_format ?? profile.editFormat;
   const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, measurement: opts.measurement ?? false, loopRunning: opts.loopRunning ?? false, config, model: opts.model };
-  const on = profile.tools.filter((t) => t.enabled_when.every((c) => conditionHolds(c, condCtx)));
+  // Nobody is ever asked anything in a measurement run: no tool that asks is offered.
+  const asks = (t: ProfileTool) => opts.measurement === true && registry.get(t.handler)?.role === "ask";
+  const on = profile.tools.filter((t) => !asks(t) && t.enabled_when.every((c) => conditionHolds(c, condCtx)));
   const { kept, dropped } = applyCap(on, profile.maxTools, profile.capOrder, (c) => conditionHolds(c, condCtx));
   const paramCtx = { ...condCtx, active: new Set(kept.map((t) => t.name)) };
   const descMode = config.experiment.tool_desc;
@@ -70,7 +76,21 @@ export function activateTools(
       },
     });
   }
-  return { profile, editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped };
+  return {
+    profile,
+    editFormat,
+    tools,
+    names: new Set(tools.keys()),
+    specs: [...tools.values()].map((t) => t.spec),
+    dropped,
+    catalog: toolCatalog(profile.tools, registry),
+  };
+}
+
+/** The exposed name of the first active tool of a role, if any. */
+export function toolWithRole(toolset: Pick<ActiveToolset, "tools">, role: ToolRole): string | undefined {
+  for (const [name, t] of toolset.tools) if (t.handler.role === role) return name;
+  return undefined;
 }
 
 /** The JSON Schema of a tool's parameters, as sent to the model. */
@@ -117,6 +137,8 @@ export function addTools(toolset: ActiveToolset, extra: readonly ActiveTool[]): 
     toolset.tools.set(tool.name, tool);
     toolset.specs.push(tool.spec);
     (toolset.names as Set<string>).add(tool.name);
+    // Rules may name it from now on, and see what its handler says of it.
+    (toolset.catalog as Map<string, ToolRuleFacts>).set(tool.name, ruleFacts(tool.handler, tool.name));
     added.push(tool.name);
   }
   return added;

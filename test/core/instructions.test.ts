@@ -17,7 +17,7 @@ describe("project instructions", () => {
     writeFileSync(join(root, "pkg/sub/AGENTS.md"), "sub rules");
     const found = findInstructions(join(root, "pkg/sub"));
     expect(found.map((f) => f.text)).toEqual(["root rules", "pkg rules", "sub rules"]);
-    const prompt = buildSystemPrompt({ cwd: join(root, "pkg/sub"), toolNames: ["done"], instructions: found, date: "2026-01-01" });
+    const prompt = buildSystemPrompt({ cwd: join(root, "pkg/sub"), finishTool: "done", instructions: found, date: "2026-01-01" });
     expect(prompt).toContain("# Project instructions from ../../AGENTS.md\n\nroot rules");
     expect(prompt.indexOf("root rules")).toBeLessThan(prompt.indexOf("sub rules"));
     expect(prompt).not.toContain("never read");

@@ -114,7 +114,8 @@ describe("runLoop", () => {
     const log: string[] = [];
     const slow = (id: string, readOnly: boolean): ToolHandler => ({
       id,
-      readOnly,
+      effects: new Set([readOnly ? "inspect" : "mutate"]),
+      view: { card: "foldable" },
       schema: z.object({ tag: z.string() }),
       async run(raw) {
         const args = raw as { tag: string };

@@ -23,7 +23,7 @@ describe("the default profile", () => {
 
   it("keeps the first request (system prompt and tools) within 12 KB", () => {
     const toolset = baseToolset();
-    const system = buildSystemPrompt({ cwd: "/home/user/project", toolNames: [...toolset.tools.keys()], instructions: [], date: "2026-01-01" });
+    const system = buildSystemPrompt({ cwd: "/home/user/project", finishTool: "done", instructions: [], date: "2026-01-01" });
     const bytes = Buffer.byteLength(JSON.stringify({ system, tools: toolset.specs }));
     expect(bytes).toBeLessThan(12 * 1024);
   });

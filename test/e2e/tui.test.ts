@@ -107,7 +107,8 @@ describe("the TUI", () => {
     await app.waitFor("Which punctuation should greet() end with?");
     await app.waitFor("Enter answer");
     await app.submit("an exclamation mark");
-    await app.waitFor("The operator answered: an exclamation mark");
+    // The card shows the question and its answer as data (the model is told "The operator answered: …").
+    await app.waitFor("↳ an exclamation mark");
     await app.waitFor("noted the answer");
   }, 60_000);
 

@@ -36,9 +36,9 @@ const inRepo = async (mutation: boolean, verify: boolean) => {
 describe("done guard: changes made by commands", () => {
   it("counts a file a command created", async () => {
     const s = await inRepo(true, false);
-    expect((await s.call("done")).modelText).toBe(doneText.noChange);
+    expect((await s.call("done")).modelText).toBe(doneText.noChange("done"));
     expect((await s.call("bash", { cmd: "ls src" })).ok).toBe(true);
-    expect((await s.call("done")).modelText).toBe(doneText.noChange);
+    expect((await s.call("done")).modelText).toBe(doneText.noChange("done"));
     expect((await s.call("bash", { cmd: "cp src/a.js src/b.js" })).ok).toBe(true);
     expect((await s.call("done")).ok).toBe(true);
   });
@@ -47,14 +47,14 @@ describe("done guard: changes made by commands", () => {
     const s = await inRepo(true, false);
     await fsp.writeFile(path.join(s.cwd, "notes.md"), "edited before the run\n");
     expect(git(s.cwd, "status", "--porcelain")).toBe(" M notes.md\n");
-    expect((await s.call("done")).modelText).toBe(doneText.noChange);
+    expect((await s.call("done")).modelText).toBe(doneText.noChange("done"));
     expect((await s.call("bash", { cmd: "cp src/a.js notes.md" })).ok).toBe(true);
     expect((await s.call("done")).ok).toBe(true);
   });
 
   it("counts what a background command changed by the time of done", async () => {
     const s = await inRepo(true, false);
-    expect((await s.call("done")).modelText).toBe(doneText.noChange);
+    expect((await s.call("done")).modelText).toBe(doneText.noChange("done"));
     const started = await s.call("bash", { cmd: "sleep 0.3; rm src/a.js", background: true });
     const id = /proc_id: (\S+)/.exec(started.modelText)![1]!;
     expect((await s.call("bash_poll", { proc_id: id, timeout_s: 10 })).modelText).not.toContain("running");
@@ -64,7 +64,7 @@ describe("done guard: changes made by commands", () => {
   it("asks for a check after a failing command changed files, naming them", async () => {
     const s = await inRepo(false, true);
     expect((await s.call("bash", { cmd: "rm src/a.js; exit 1" })).ok).toBe(false);
-    expect((await s.call("done")).modelText).toBe(doneText.unchecked(["src/a.js"]));
+    expect((await s.call("done")).modelText).toBe(doneText.unchecked(["src/a.js"], "done"));
     expect((await s.call("bash", { cmd: "node -e 'process.exit(0)'" })).ok).toBe(true);
     expect((await s.call("done")).ok).toBe(true);
   });

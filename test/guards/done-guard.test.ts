@@ -28,8 +28,8 @@ const guarded = async (mutation: boolean, verify: boolean) => {
 
 describe("done guard", () => {
   it("exports the texts it sends", () => {
-    expect(doneText.noChange).toBe(NO_CHANGE);
-    expect(doneText.unchecked(["src/a.js"])).toBe(unchecked("src/a.js"));
+    expect(doneText.noChange("done")).toBe(NO_CHANGE);
+    expect(doneText.unchecked(["src/a.js"], "done")).toBe(unchecked("src/a.js"));
   });
 
   it("refuses done until a file changed, and the plan file does not count", async () => {

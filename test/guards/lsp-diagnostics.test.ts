@@ -14,6 +14,8 @@ import { writeTool } from "../../tools/yuj/write.js";
 import { applyPatchTool } from "../../tools/yuj/apply_patch.js";
 import { chordEditTool } from "../../tools/chord/edit.js";
 import { nodeServices } from "../../core/services.js";
+import { guardCallOf } from "../../core/tool-facts.js";
+import { displayText } from "../../core/display-text.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { makeLspHarness, TS_CONFIG, type LspHarness } from "../lsp/support.js";
 
@@ -42,7 +44,8 @@ afterAll(async () => {
 
 async function call<S extends ToolHandler["schema"]>(handler: ToolHandler<S>, args: Record<string, unknown>, g: Guard = guard) {
   const result = await handler.run(args as never, t.ctx);
-  return g.after!({ callId: `c${++seq}`, tool: handler.id, handler: handler.id, args }, result, { cwd: t.cwd, config: t.ctx.config, activeTools: new Set() });
+  const guardCall = guardCallOf(handler as ToolHandler, `c${++seq}`, args, { cwd: t.cwd, name: handler.id });
+  return g.after!(guardCall, result, { cwd: t.cwd, config: t.ctx.config, activeTools: new Set(), handlers: new Map() });
 }
 
 describe("diagnostics after an edit", () => {
@@ -52,7 +55,7 @@ describe("diagnostics after an edit", () => {
     expect(r.modelText).toContain(
       "\n\nDiagnostics (typescript) src/b.ts: 1 at severity error or above\n[E] 2:7 [2322] Type 'number' is not assignable to type 'string'.",
     );
-    expect(r.viewText ?? r.modelText).toContain("[E] 2:7 [2322]");
+    expect(r.display && displayText(r.display)).toContain("[E] 2:7 [2322]");
   }, 90_000);
 
   it("edit that fixes it: none, said so", async () => {

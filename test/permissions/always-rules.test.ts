@@ -70,10 +70,8 @@ describe("alwaysRuleCandidates", () => {
 
 describe("the rule the gate suggests", () => {
   it("is the exact, escaped value", () => {
-    expect(exactAllowRule(bash("rm -f *.log"), decide(bash("rm -f *.log"), [], YUJ), "yuj")).toEqual({ tool: "bash", pattern: "rm -f \\*.log", action: "allow" });
-    expect(exactAllowRule(call("web_fetch", { url: "https://a.example.com/x" }), { matchValues: ["a.example.com:443"] }, "chord").pattern).toBe(
-      "a.example.com:443",
-    );
+    expect(exactAllowRule(bash("rm -f *.log"), decide(bash("rm -f *.log"), [], YUJ), YUJ.tools)).toEqual({ tool: "bash", pattern: "rm -f \\*.log", action: "allow" });
+    expect(exactAllowRule(call("read", { path: "a*.txt" }), decide(call("read", { path: "a*.txt" }), [], CHORD), CHORD.tools).pattern).toBe("a\\*.txt");
   });
 
   it("names the file's real path when that is the name that asked", async () => {
@@ -89,7 +87,7 @@ describe("the rule the gate suggests", () => {
       approver: { ask: async (r) => (requests.push(r), "pause") },
       emit: createEmitter("t", () => {}).emit,
     });
-    await gate.check({ callId: "c", tool: "read", handler: "chord_read", args: { path: "link.txt" } }, new AbortController().signal);
+    await gate.check({ callId: "c", tool: "read", args: { path: "link.txt" } }, new AbortController().signal);
     expect(requests[0]!.suggestedRule).toEqual({ tool: "read", pattern: "secret.txt", action: "allow" });
   });
 

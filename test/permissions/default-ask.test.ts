@@ -4,10 +4,27 @@
 // default stays deny.
 
 import { describe, expect, it } from "vitest";
-import { action, call, CHORD, decide, rule, YUJ } from "./support.js";
+import { ruleFacts } from "../../core/permissions/catalog.js";
+import type { McpTool } from "../../core/mcp/connection.js";
+import type { McpService } from "../../core/mcp/manager.js";
+import type { PolicyOptions } from "../../core/permissions/types.js";
+import { mcpHandler } from "../../tools/lib/mcp/handler.js";
+import { action, call, CHORD as CHORD_BASE, decide, rule, YUJ as YUJ_BASE } from "./support.js";
 
-const mcpWrite = call("mcp_github_create_issue", { title: "x" }, "mcp");
-const mcpRead = call("mcp_github_get_issue", { n: 1 }, "mcp_read_only");
+/** The two tools a connected server registered, joined to the surface as a session joins them. */
+function withServerTools(opts: PolicyOptions): PolicyOptions {
+  const tools = new Map(opts.tools);
+  for (const [remote, readOnly] of [["create_issue", false], ["get_issue", true]] as const) {
+    const tool: McpTool = { server: "github", remote, exposed: `mcp_github_${remote}`, description: "", inputSchema: { type: "object" }, readOnly } as McpTool;
+    tools.set(tool.exposed, ruleFacts(mcpHandler(tool, {} as McpService), tool.exposed));
+  }
+  return { ...opts, tools };
+}
+const YUJ = withServerTools(YUJ_BASE);
+const CHORD = withServerTools(CHORD_BASE);
+
+const mcpWrite = call("mcp_github_create_issue", { title: "x" });
+const mcpRead = call("mcp_github_get_issue", { n: 1 });
 const fetch = (url: string) => call("web_fetch", { url });
 
 describe("Yuj's default for outside tools", () => {

@@ -53,7 +53,7 @@ describe("a denied call never runs", () => {
         cwd,
         rules,
         sessionRules: [],
-        policy: { surface: pick(["yuj", "chord"] as const), yolo: random() < 0.5, measurement: false },
+        policy: { surface: pick(["yuj", "chord"] as const), yolo: random() < 0.5, measurement: false, tools: toolset.catalog },
         approver: { ask: async () => ({ decision: "allow_once" }) },
         emit,
       });

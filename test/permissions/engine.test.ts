@@ -190,14 +190,15 @@ describe("edit family coupling", () => {
 });
 
 describe("apply_patch paths", () => {
+  // The paths come from the parser that applies the patch: every patch here is one it would apply.
   const base = [rule("*", undefined, "allow")];
 
   it("checks every path and keeps the strictest (deny > ask > allow)", () => {
     const rules = [...base, rule("apply_patch", "docs/*", "ask"), rule("apply_patch", "secret/*", "deny")];
-    expect(action(patch("*** Update File: a.ts", "*** Update File: docs/x.md"), rules)).toBe("ask");
-    expect(action(patch("*** Update File: docs/x.md", "*** Add File: secret/k", "+x"), rules)).toBe("deny");
-    expect(action(patch("*** Update File: a.ts", "*** Update File: b.ts"), rules)).toBe("allow");
-    expect(action(patch("*** Update File: x", "*** Move to: secret/x"), rules)).toBe("deny");
+    expect(action(patch("*** Update File: a.ts", "@@", "-a", "+b", "*** Update File: docs/x.md", "@@", "-a", "+b"), rules)).toBe("ask");
+    expect(action(patch("*** Update File: docs/x.md", "@@", "-a", "+b", "*** Add File: secret/k", "+x"), rules)).toBe("deny");
+    expect(action(patch("*** Update File: a.ts", "@@", "-a", "+b", "*** Update File: b.ts", "@@", "-a", "+b"), rules)).toBe("allow");
+    expect(action(patch("*** Update File: x", "*** Move to: secret/x", "@@", "-a", "+b"), rules)).toBe("deny");
   });
 
   it("checks Add paths against explicit write rules too", () => {
@@ -229,8 +230,8 @@ describe("apply_patch paths", () => {
     expect(action(patch("*** Update File: a.ts", "@@", "-a", "+b"), rules)).toBe("allow");
     expect(action(patch("*** Add File: n.ts", "+x"), rules)).toBe("allow");
     const denyOld = [...base, rule("delete", "old/*", "deny")];
-    expect(action(patch("*** Update File: old/a.ts", "*** Move to: new/a.ts"), denyOld)).toBe("deny");
-    expect(action(patch("*** Update File: new/a.ts", "*** Move to: old/a.ts"), denyOld)).toBe("allow");
+    expect(action(patch("*** Update File: old/a.ts", "*** Move to: new/a.ts", "@@", "-a", "+b"), denyOld)).toBe("deny");
+    expect(action(patch("*** Update File: new/a.ts", "*** Move to: old/a.ts", "@@", "-a", "+b"), denyOld)).toBe("allow");
   });
 
   it("checks the udiff paths the same way", () => {
@@ -247,39 +248,7 @@ describe("apply_patch paths", () => {
   });
 });
 
-describe("web_fetch rules", () => {
-  const get = (url: string) => call("web_fetch", { url });
-  const rules = [
-    rule("web_fetch", "*.example.com", "allow"),
-    rule("web_fetch", "example.com:443", "allow"),
-    rule("web_fetch", "10.0.0.0/8", "deny"),
-    rule("web_fetch", "[fd00::/8]:8000-8999", "ask"),
-    rule("web_fetch", "localhost:*", "allow"),
-  ];
-  it.each<[string, string]>([
-    ["https://api.example.com/v1", "allow"],
-    ["https://example.com/", "allow"],
-    ["http://example.com/", "deny"],
-    ["http://10.9.8.7/", "deny"],
-    ["http://[fd00::1]:8080/", "ask"],
-    ["http://[fd00::1]:9000/", "deny"],
-    ["http://localhost:5173/", "allow"],
-    ["https://evil.io/?u=api.example.com", "deny"],
-  ])("%s → %s", (url, expected) => {
-    expect(action(get(url), rules)).toBe(expected);
-  });
-});
-
 describe("other match values", () => {
-  it("matches skill names, delegate agent types and task agents", () => {
-    expect(action(call("skill", { name: "pdf" }), [rule("skill", "p*", "allow")])).toBe("allow");
-    expect(action(call("skill", { name: "xlsx" }), [rule("skill", "p*", "allow")])).toBe("deny");
-    expect(action(call("delegate", { agent_type: "reviewer" }), [rule("delegate", "reviewer", "allow")])).toBe("allow");
-    expect(action(call("delegate", { agent_type: "builder" }), [rule("delegate", "reviewer", "allow")])).toBe("deny");
-    expect(action(call("task", { agent: "explorer" }), [rule("task", "writer", "deny")], YUJ)).toBe("allow");
-    expect(action(call("task", { agent: "writer" }), [rule("task", "writer", "deny")], YUJ)).toBe("deny");
-  });
-
   it("matches grep by pattern on Chord and by path on Yuj", () => {
     expect(action(call("grep", { pattern: "password" }), [rule("grep", "*", "allow"), rule("grep", "pass*", "deny")])).toBe("deny");
     expect(action(call("grep", { pattern: "x", path: "secrets" }), [rule("grep", "secrets*", "deny")], YUJ)).toBe("deny");

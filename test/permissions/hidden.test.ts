@@ -3,19 +3,19 @@ import { hiddenTools } from "../../core/permissions/hidden.js";
 import type { Rule } from "../../core/permissions/types.js";
 import { CHORD, rule, YUJ } from "./support.js";
 
-const TOOLS = ["shell", "read", "edit", "apply_patch", "write", "delete", "web_fetch", "question", "delegate", "cancel", "handoff", "done"];
+const TOOLS = ["shell", "read", "edit", "apply_patch", "write", "delete", "job_output", "question", "done"];
 const hidden = (rules: Rule[], opts = CHORD, tools = TOOLS) => [...hiddenTools(tools, rules, opts)].sort();
 
 describe("hiddenTools", () => {
   it("hides a tool whose last name-matching rule is a wildcard deny", () => {
     const all = rule("*", undefined, "allow");
-    expect(hidden([all, rule("web_fetch", undefined, "deny")])).toEqual(["web_fetch"]);
-    expect(hidden([all, rule("web_fetch", "*", "deny")])).toEqual(["web_fetch"]);
-    expect(hidden([all, rule("web_*", undefined, "deny")])).toEqual(["web_fetch"]);
-    expect(hidden([all, rule("web_fetch", "evil.io", "deny")])).toEqual([]);
-    expect(hidden([rule("web_fetch", undefined, "deny"), all])).toEqual([]);
-    expect(hidden([all, rule("web_fetch", undefined, "deny"), rule("web_fetch", "x.io", "allow")])).toEqual([]);
-    expect(hidden([all, rule("web_fetch", undefined, "ask")])).toEqual([]);
+    expect(hidden([all, rule("job_output", undefined, "deny")])).toEqual(["job_output"]);
+    expect(hidden([all, rule("job_output", "*", "deny")])).toEqual(["job_output"]);
+    expect(hidden([all, rule("job_*", undefined, "deny")])).toEqual(["job_output"]);
+    expect(hidden([all, rule("read", "secret/*", "deny")])).toEqual([]);
+    expect(hidden([rule("job_output", undefined, "deny"), all])).toEqual([]);
+    expect(hidden([all, rule("read", undefined, "deny"), rule("read", "src/*", "allow")])).toEqual([]);
+    expect(hidden([all, rule("job_output", undefined, "ask")])).toEqual([]);
   });
 
   it("hides everything under a final * deny, on both surfaces", () => {
@@ -34,22 +34,16 @@ describe("hiddenTools", () => {
     expect(hidden([rule("*", undefined, "allow"), rule("patch", undefined, "deny")])).toEqual(["apply_patch", "edit"]);
   });
 
-  it("hides done and handoff when denied, shows them on allow or ask", () => {
+  it("hides the finish tool when denied, shows it on allow or ask", () => {
     const all = rule("*", undefined, "allow");
-    expect(hidden([all, rule("done", undefined, "deny"), rule("handoff", "*", "deny")])).toEqual(["done", "handoff"]);
-    expect(hidden([all, rule("done", undefined, "ask"), rule("handoff", undefined, "ask")])).toEqual([]);
+    expect(hidden([all, rule("done", undefined, "deny")])).toEqual(["done"]);
+    expect(hidden([all, rule("done", "*", "deny")])).toEqual(["done"]);
+    expect(hidden([all, rule("done", undefined, "ask")])).toEqual([]);
   });
 
-  it("hides cancel while delegate is denied everywhere", () => {
-    const all = rule("*", undefined, "allow");
-    expect(hidden([all, rule("delegate", undefined, "deny")])).toEqual(["cancel", "delegate"]);
-    expect(hidden([all, rule("delegate", undefined, "deny"), rule("delegate", "reviewer", "allow")])).toEqual([]);
-    expect(hidden([all, rule("delegate", "builder", "deny")])).toEqual([]);
-  });
-
-  it("under YOLO, hides protected tools that only a broad rule allowed", () => {
+  it("under YOLO, hides the finish tool when only a broad rule allowed it", () => {
     const yolo = { ...CHORD, yolo: true };
-    expect(hidden([rule("*", undefined, "allow")], yolo)).toEqual(["cancel", "delegate", "done", "handoff"]);
-    expect(hidden([rule("*", undefined, "allow"), rule("done", undefined, "allow")], yolo)).toEqual(["cancel", "delegate", "handoff"]);
+    expect(hidden([rule("*", undefined, "allow")], yolo)).toEqual(["done"]);
+    expect(hidden([rule("*", undefined, "allow"), rule("done", undefined, "allow")], yolo)).toEqual([]);
   });
 });

@@ -1,14 +1,18 @@
+// What each tool's calls are matched on, asked of the real handlers through
+// the catalog the permission engine uses (the shipped profiles' tools).
+
 import { describe, expect, it } from "vitest";
-import {
-  cleanPath,
-  matchTarget,
-  parsePatchEnvelope,
-  parseUnifiedDiffPaths,
-} from "../../core/permissions/match-values.js";
+import { cleanPath } from "../../core/permissions/clean-path.js";
+import { toolCatalog } from "../../core/permissions/catalog.js";
+import { matchTarget } from "../../core/permissions/engine.js";
+import type { ToolCatalog } from "../../core/permissions/types.js";
+import { builtinHandlers } from "../../tools/registry.js";
+import { catalogOf } from "./support.js";
 
 const CWD = "/repo";
-const values = (tool: string, args: Record<string, unknown>, surface: "yuj" | "chord" = "chord", handler = tool) =>
-  matchTarget({ tool, handler, args, cwd: CWD }, surface).values;
+const CATALOGS = { yuj: catalogOf("_base"), chord: catalogOf("chord") };
+const target = (tool: string, args: Record<string, unknown>, tools: ToolCatalog) => matchTarget({ tool, args, cwd: CWD }, tools);
+const values = (tool: string, args: Record<string, unknown>, surface: "yuj" | "chord" = "chord") => target(tool, args, CATALOGS[surface]).values;
 
 describe("match values per tool", () => {
   it.each<[string, Record<string, unknown>, string[], ("yuj" | "chord")?]>([
@@ -34,10 +38,6 @@ describe("match values per tool", () => {
     ["glob", { patterns: ["**/*.ts", "*.md"] }, ["**/*.ts"]],
     ["glob", { patterns: "*.md" }, ["*.md"]],
     ["glob", { pattern: "src/**" }, ["src/**"], "yuj"],
-    ["web_fetch", { url: "https://docs.example.com/a" }, ["docs.example.com:443"]],
-    ["skill", { name: "pdf" }, ["pdf"]],
-    ["delegate", { agent_type: "reviewer", description: "x" }, ["reviewer"]],
-    ["task", { agent: "explorer", prompt: "x" }, ["explorer"], "yuj"],
     ["todo_write", { todos: [] }, ["*"]],
     ["question", { questions: [] }, ["*"]],
     ["done", { report: "ok" }, ["*"]],
@@ -46,12 +46,13 @@ describe("match values per tool", () => {
     expect(values(tool, args, surface)).toEqual(expected);
   });
 
-  it("looks up the handler before the exposed name", () => {
-    expect(values("run", { cmd: "make" }, "yuj", "bash")).toEqual(["make"]);
-    expect(values("read", { path: "a" }, "chord", "chord_read")).toEqual(["a"]);
+  it("follows the handler behind the name, whatever the profile calls it", () => {
+    const renamed = toolCatalog([{ name: "run", handler: "bash" }, { name: "look", handler: "chord_read" }], builtinHandlers());
+    expect(target("run", { cmd: "make" }, renamed).values).toEqual(["make"]);
+    expect(target("look", { path: "./a" }, renamed).values).toEqual(["a"]);
   });
 
-  it("gives apply_patch every Add/Update/Delete/Move path with its role", () => {
+  it("gives Chord apply_patch every Add/Update/Delete/Move path with its role", () => {
     const patch = [
       "*** Begin Patch",
       "*** Add File: new/a.ts",
@@ -65,19 +66,32 @@ describe("match values per tool", () => {
       "*** Update File: src/d.ts",
       "@@",
       " x",
+      "-y",
+      "+z",
       "*** End Patch",
     ].join("\n");
-    const t = matchTarget({ tool: "apply_patch", handler: "apply_patch", args: { patch }, cwd: CWD }, "chord");
+    const t = target("apply_patch", { patch }, CATALOGS.chord);
     expect(t.values).toEqual(["new/a.ts", "src/b.ts", "src/c.ts", "old.ts", "src/d.ts"]);
-    expect(t.ops?.map((o) => o.role)).toEqual(["add", "move_source", "move_target", "delete", "update"]);
+    expect(t.ops?.map((o) => o.role)).toEqual(["add", "move_source", "move_target", "remove", "update"]);
   });
 
-  it("gives an unparseable patch the value *", () => {
+  it("gives a patch that does not parse (and so changes nothing) the value *", () => {
     expect(values("apply_patch", { patch: "garbage" })).toEqual(["*"]);
     expect(values("apply_patch", { patch: "*** Begin Patch\n*** End Patch" })).toEqual(["*"]);
+    // Yuj's apply_patch requires the Begin marker; Chord's reads a patch that starts with an operation.
+    expect(values("apply_patch", { patch: "*** Add File: a\n+x" }, "yuj")).toEqual(["*"]);
+    expect(values("apply_patch", { patch: "*** Add File: a\n+x" })).toEqual(["a"]);
   });
 
-  it("gives udiff its ---/+++ paths", () => {
+  it("gives Yuj's apply_patch both paths of a move", () => {
+    expect(values("apply_patch", { patch: "*** Begin Patch\n*** Update File: a\n*** Move to: b\n@@\n-x\n+y\n*** End Patch" }, "yuj")).toEqual(["a", "b"]);
+  });
+
+  it("reads CRLF envelopes", () => {
+    expect(values("apply_patch", { patch: "*** Begin Patch\r\n*** Add File: a.txt\r\n+x\r\n*** End Patch" })).toEqual(["a.txt"]);
+  });
+
+  it("gives udiff its ---/+++ paths with their roles", () => {
     const diff = [
       "--- a/src/x.ts\t2024-01-01",
       "+++ b/src/x.ts",
@@ -86,24 +100,18 @@ describe("match values per tool", () => {
       "+b",
       "--- /dev/null",
       "+++ b/new.ts",
+      "@@ -0,0 +1 @@",
+      "+n",
       "--- a/gone.ts",
       "+++ /dev/null",
-      "--- a/from.ts",
-      "+++ b/to.ts",
+      "@@ -1 +0,0 @@",
+      "-g",
     ].join("\n");
-    expect(parseUnifiedDiffPaths(diff)).toEqual([
-      { path: "src/x.ts", role: "update" },
-      { path: "new.ts", role: "add" },
-      { path: "gone.ts", role: "delete" },
-      { path: "from.ts", role: "move_source" },
-      { path: "to.ts", role: "move_target" },
-    ]);
-    expect(values("udiff", { patch: diff }, "yuj")).toEqual(["src/x.ts", "new.ts", "gone.ts", "from.ts", "to.ts"]);
-  });
-
-  it("needs *** Begin Patch to read an envelope", () => {
-    expect(parsePatchEnvelope("*** Add File: a")).toBeUndefined();
-    expect(parsePatchEnvelope("*** Begin Patch\r\n*** Add File: a.txt\r\n+x\r\n*** End Patch")).toEqual([{ path: "a.txt", role: "add" }]);
+    const t = target("udiff", { patch: diff }, CATALOGS.yuj);
+    expect(t.values).toEqual(["src/x.ts", "new.ts", "gone.ts"]);
+    expect(t.ops?.map((o) => o.role)).toEqual(["update", "add", "remove"]);
+    // A rename is refused whole by udiff: nothing to fence.
+    expect(values("udiff", { patch: "--- a/from.ts\n+++ b/to.ts\n@@ -1 +1 @@\n-a\n+b" }, "yuj")).toEqual(["*"]);
   });
 });
 

@@ -128,21 +128,15 @@ describe("the Chord baseline", () => {
     expect(act(shell(command))).toBe(expected);
   });
 
-  it("allows most tools, asks for delete, denies handoff, delegate and cancel", () => {
+  it("allows most tools, asks for delete, and hides the tools it denies outright", () => {
     expect(act(call("read", { path: "a" }))).toBe("allow");
     expect(act(call("write", { path: "a", content: "" }))).toBe("allow");
-    expect(act(call("web_fetch", { url: "https://x.io" }))).toBe("allow");
+    expect(act(call("job_list", {}))).toBe("allow");
     expect(act(call("delete", { paths: ["a"], reason: "x" }))).toBe("ask");
     expect(act(call("question", { questions: [] }))).toBe("allow");
     expect(act(call("done", { report: "x" }))).toBe("allow");
-    expect(act(call("handoff", { plan_path: "p.md" }))).toBe("deny");
-    expect(act(call("delegate", { agent_type: "x" }))).toBe("deny");
-    expect(act(call("cancel", { target_task_id: "t" }))).toBe("deny");
-    expect([...hiddenTools(["shell", "read", "delegate", "cancel", "handoff", "done"], baseline, CHORD)].sort()).toEqual([
-      "cancel",
-      "delegate",
-      "handoff",
-    ]);
+    // Its rules for tools yuj has no handler for yet (handoff, delegate) deny them outright: they would be hidden.
+    expect([...hiddenTools(["shell", "read", "delegate", "handoff", "done"], baseline, CHORD)].sort()).toEqual(["delegate", "handoff"]);
   });
 
   it("lets user rules appended after it extend it and win", () => {

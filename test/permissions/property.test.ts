@@ -3,10 +3,11 @@
 // case is printed by the assertion message.
 
 import { describe, expect, it } from "vitest";
-import { evaluate, PROTECTED_TOOLS } from "../../core/permissions/engine.js";
+import { evaluate, factsOf } from "../../core/permissions/engine.js";
 import { isUniversal } from "../../core/permissions/glob.js";
 import { isCompound, parseShell } from "../../core/shell/index.js";
 import type { Action, PermissionCall, PolicyOptions, Rule } from "../../core/permissions/types.js";
+import { CHORD, YUJ } from "./support.js";
 
 /** mulberry32: small, fast, good enough for test data. */
 function rng(seed: number): () => number {
@@ -23,12 +24,16 @@ function rng(seed: number): () => number {
 const SIMPLE = ["ls", "ls -la", "rm -rf x", "git push", "git status", "echo 'a; b'", "cat f", "sudo rm y", "npm test", "echo $(rm z)", "xargs rm"];
 const JOINERS = ["; ", " && ", " || ", " | ", " & ", "\n"];
 const PATHS = ["a.ts", "src/a.ts", "src/secret/k.pem", "../out.txt", "/etc/passwd", "docs/read me.md"];
-const URLS = ["https://example.com/x", "http://api.example.com:8080/", "http://10.1.2.3/", "https://[::1]:8443/"];
-const CALL_TOOLS = ["shell", "bash", "read", "write", "edit", "apply_patch", "delete", "web_fetch", "done", "delegate", "cancel", "question", "handoff", "todo_write"];
-const RULE_TOOLS = [...CALL_TOOLS, "*", "patch", "sh*", "?ash", "d*"];
+// The tools each shipped surface declares (a few of each kind of match value;
+// the shell tool twice, so compound commands are common enough).
+const CALL_TOOLS = {
+  yuj: ["bash", "bash", "read", "write", "edit", "apply_patch", "udiff", "grep", "done", "ask_user", "write_todos"],
+  chord: ["shell", "shell", "read", "write", "edit", "apply_patch", "delete", "grep", "done", "question", "todo_write"],
+} as const;
+const RULE_TOOLS = [...new Set([...CALL_TOOLS.yuj, ...CALL_TOOLS.chord]), "*", "patch", "sh*", "?ash", "d*"];
 const COMMAND_PATTERNS = ["ls *", "rm *", "git *", "echo *", "l?", "*rm*", "npm test", "cat f", "sudo *", "ls"];
 const PATH_PATTERNS = ["src/*", "*.ts", "/etc/*", "docs/*", "a.ts", "src/secret/*"];
-const HOST_PATTERNS = ["example.com", "*.example.com", "10.0.0.0/8", "[::1]:8000-9000", "*:443"];
+
 const ACTIONS: Action[] = ["allow", "ask", "deny"];
 
 interface Case {
@@ -44,25 +49,26 @@ function generate(r: () => number): Case {
     while (r() < 0.4 && parts.length < 4) parts.push(pick(JOINERS), pick(SIMPLE));
     return parts.join("");
   };
-  const tool = pick(CALL_TOOLS);
+  const surface = r() < 0.5 ? "chord" : "yuj";
+  const tool: string = pick(CALL_TOOLS[surface]);
   const args: Record<string, unknown> = {};
   if (tool === "shell") args.command = command();
   else if (tool === "bash") args.cmd = command();
-  else if (tool === "web_fetch") args.url = pick(URLS);
   else if (tool === "delete") args.paths = [pick(PATHS), pick(PATHS)];
   else if (tool === "apply_patch") {
     args.patch = ["*** Begin Patch", `*** Add File: ${pick(PATHS)}`, "+x", `*** Delete File: ${pick(PATHS)}`, "*** End Patch"].join("\n");
-  } else if (tool === "delegate") args.agent_type = pick(["reviewer", "builder"]);
+  } else if (tool === "udiff") args.patch = [`--- a/${pick(PATHS)}`, `+++ b/${pick(PATHS)}`, "@@ -1 +1 @@", "-a", "+b"].join("\n");
+  else if (tool === "grep") Object.assign(args, { pattern: pick(COMMAND_PATTERNS), path: pick(PATHS) });
   else args.path = pick(PATHS);
   const rules: Rule[] = [];
   const n = Math.floor(r() * 7);
   for (let i = 0; i < n; i++) {
-    const patterns = [...COMMAND_PATTERNS, ...PATH_PATTERNS, ...HOST_PATTERNS, "*", undefined];
+    const patterns = [...COMMAND_PATTERNS, ...PATH_PATTERNS, "*", undefined];
     const pattern = pick(patterns);
     rules.push({ tool: pick(RULE_TOOLS), ...(pattern === undefined ? {} : { pattern }), action: pick(ACTIONS), source: `r${i}` });
   }
-  const opts: PolicyOptions = { surface: r() < 0.5 ? "chord" : "yuj", yolo: r() < 0.3, measurement: false };
-  return { call: { tool, handler: tool, args, cwd: "/repo" }, rules, opts };
+  const opts: PolicyOptions = { ...(surface === "chord" ? CHORD : YUJ), yolo: r() < 0.3 };
+  return { call: { tool, args, cwd: "/repo" }, rules, opts };
 }
 
 const CASES = 4000;
@@ -119,7 +125,7 @@ describe("engine invariants", () => {
     const r = rng(11);
     for (let i = 0; i < CASES; i++) {
       const c = generate(r);
-      if (PROTECTED_TOOLS.has(c.call.tool)) continue;
+      if (factsOf(c.opts.tools, c.call.tool).guarded) continue;
       const plain = evaluate(c.call, c.rules, { ...c.opts, yolo: false }).action;
       const yolo = evaluate(c.call, c.rules, { ...c.opts, yolo: true }).action;
       expect(yolo, show(c)).toBe(plain === "ask" ? "allow" : plain);

@@ -81,7 +81,7 @@ async function run(surface: Surface, cwd: string, rules: Rule[] | undefined, nam
     cwd,
     rules: all,
     sessionRules: [],
-    policy: { surface: chord ? "chord" : "yuj", yolo: true, measurement: false },
+    policy: { surface: chord ? "chord" : "yuj", yolo: true, measurement: false, tools: tools.catalog },
     approver: { ask: async () => ({ decision: "reject" }) },
     emit,
   });

@@ -75,11 +75,12 @@ export function controlledSession(
   record = createSessionRecord(dir, state, { usage, lastSeq: () => events.length, ...(opts.stateFs ? { fs: opts.stateFs } : {}) });
   const operator = createOperator({ emit, attached: opts.attached ?? true });
   const jobs = opts.jobs ?? createJobManager({ sessionDir: dir, emit });
+  const toolset = opts.toolset ?? baseToolset(config);
   const gate = createPermissionGate({
     cwd,
     rules: opts.rules ?? [{ tool: "bash", pattern: "rm *", action: "ask" }],
     sessionRules: state.sessionRules,
-    policy: { surface: "yuj", yolo: false, measurement: false },
+    policy: { surface: "yuj", yolo: false, measurement: false, tools: toolset.catalog },
     approver: operator.approver,
     emit,
   });
@@ -94,7 +95,7 @@ export function controlledSession(
         provider: scriptedProvider(parseScenario({ turns }), { delayMs: opts.delayMs ?? 0 }),
         model: "scripted",
         system: "test system prompt",
-        toolset: opts.toolset ?? baseToolset(config),
+        toolset,
         config,
         services: nodeServices(),
         emit,

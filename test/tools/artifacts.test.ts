@@ -42,7 +42,7 @@ describe("save_artifact: named artifacts", () => {
 
   it("refuses to create twice, appends a block, overwrites", async () => {
     await save({ filename: "log.md", content: "one" });
-    expect(await save({ filename: "log.md", content: "two" })).toEqual({
+    expect(await save({ filename: "log.md", content: "two" })).toMatchObject({
       ok: false,
       modelText: "artifact already exists; use mode=append or mode=overwrite to update it",
     });
@@ -56,20 +56,20 @@ describe("save_artifact: named artifacts", () => {
   });
 
   it("keeps names path-safe: traversal refused, directories stripped", async () => {
-    expect(await save({ filename: "../../escape.md", content: "x" })).toEqual({
+    expect(await save({ filename: "../../escape.md", content: "x" })).toMatchObject({
       ok: false,
       modelText: 'filename "../../escape.md" must not contain "..": artifacts stay in the session\'s artifacts directory',
     });
     expect(JSON.parse((await save({ filename: "reports/q1 plan.md", content: "x" })).modelText).rel_path).toBe("artifacts/q1_plan.md");
-    expect(await save({ filename: "/", content: "x" })).toEqual({ ok: false, modelText: "filename is required" });
-    expect(await save({ filename: "a.md", content: "  \n" })).toEqual({ ok: false, modelText: "content is required" });
+    expect(await save({ filename: "/", content: "x" })).toMatchObject({ ok: false, modelText: "filename is required" });
+    expect(await save({ filename: "a.md", content: "  \n" })).toMatchObject({ ok: false, modelText: "content is required" });
   });
 
   it("does not write through a symbolic link", async () => {
     mkdirSync(join(t.ctx.sessionDir, "artifacts"), { recursive: true });
     symlinkSync(join(t.cwd, "target.md"), join(t.ctx.sessionDir, "artifacts", "link.md"));
     const r = await save({ filename: "link.md", content: "x", mode: "overwrite" });
-    expect(r).toEqual({ ok: false, modelText: "artifact link.md is a symbolic link; it is not written through" });
+    expect(r).toMatchObject({ ok: false, modelText: "artifact link.md is a symbolic link; it is not written through" });
     expect(readdirSync(t.cwd)).toEqual([]);
   });
 });
@@ -106,10 +106,10 @@ describe("read_artifact", () => {
   it("pages an artifact with a header naming lines, total and digest", async () => {
     await save({ filename: "notes.md", content: "a\nb\nc\nd" });
     const digest = sha("a\nb\nc\nd\n");
-    expect(await read({ path: "artifacts/notes.md" })).toEqual({ ok: true, modelText: `ARTIFACT_RESULT lines=1-4 total=4 sha256=${digest}\na\nb\nc\nd\n` });
+    expect(await read({ path: "artifacts/notes.md" })).toMatchObject({ ok: true, modelText: `ARTIFACT_RESULT lines=1-4 total=4 sha256=${digest}\na\nb\nc\nd\n` });
     expect((await read({ rel_path: "artifacts/notes.md", offset: 1, limit: 2, id: "notes" })).modelText).toBe(`ARTIFACT_RESULT lines=2-3 total=4 sha256=${digest}\nb\nc\n`);
     expect((await read({ path: "artifacts/notes.md", offset: 4 })).modelText).toBe(`ARTIFACT_RESULT lines=none total=4 sha256=${digest}\n`);
-    expect(await read({ path: "artifacts/notes.md", offset: 5 })).toEqual({ ok: false, modelText: "offset 5 is past the end of the artifact (4 lines)" });
+    expect(await read({ path: "artifacts/notes.md", offset: 5 })).toMatchObject({ ok: false, modelText: "offset 5 is past the end of the artifact (4 lines)" });
     expect(readArtifactSchema.safeParse({ path: "x", limit: 2001 }).success).toBe(false);
     expect(readArtifactSchema.safeParse({ path: "x", offset: -1 }).success).toBe(false);
   });
@@ -120,7 +120,7 @@ describe("read_artifact", () => {
       `ARTIFACT_RESULT lines=1-1 total=1 sha256=${ref.sha256}\n{"ok":true}\n`,
     );
     const wrong = "0".repeat(64);
-    expect(await read({ path: ref.rel_path, expected_sha256: wrong })).toEqual({ ok: false, modelText: `artifact digest mismatch: expected ${wrong}, got ${ref.sha256}` });
+    expect(await read({ path: ref.rel_path, expected_sha256: wrong })).toMatchObject({ ok: false, modelText: `artifact digest mismatch: expected ${wrong}, got ${ref.sha256}` });
     expect((await read({ path: ref.rel_path, expected_sha256: "abc" })).modelText).toBe("expected_sha256 must be a 64-character hexadecimal SHA-256 digest");
   });
 

@@ -58,7 +58,7 @@ describe("Yuj bash: reads inside a compound line", () => {
 
   it("routes a display piped into a line filter, keeps a count in the shell", async () => {
     expect((await call(bashTool, { cmd: "cat src/app.py | grep app" })).modelText).toContain("use the read tool for `cat src/app.py`");
-    expect(await call(bashTool, { cmd: "cat src/app.py | wc -l" })).toEqual({ ok: true, modelText: "1" });
+    expect(await call(bashTool, { cmd: "cat src/app.py | wc -l" })).toMatchObject({ ok: true, modelText: "1" });
   });
 });
 
@@ -76,7 +76,7 @@ describe("Yuj bash: a find routed to glob", () => {
     const refused = await call(globTool, { pattern: "**/*.py" });
     expect(refused.modelText).toContain("unscoped recursive glob");
     const r = await call(bashTool, { cmd: "find . -name '*.py' | sort" });
-    expect(r).toEqual({ ok: true, modelText: "./src/app.py\n./src/lib/util.py" });
+    expect(r).toMatchObject({ ok: true, modelText: "./src/app.py\n./src/lib/util.py" });
     const plain = await call(bashTool, { cmd: "find . -name '*.py'" });
     expect(plain.ok).toBe(true);
     expect(plain.modelText.split("\n").sort()).toEqual(["./src/app.py", "./src/lib/util.py"]);

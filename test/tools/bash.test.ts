@@ -46,7 +46,7 @@ async function waitDead(pids: number[], ms = 4000): Promise<boolean> {
 describe("bash", () => {
   it("runs in cwd and returns the output without a trailing newline", async () => {
     await t.put({ "here.txt": "" });
-    expect(await bash("ls && pwd")).toEqual({ ok: true, modelText: `here.txt\n${await fsp.realpath(t.cwd)}` });
+    expect(await bash("ls && pwd")).toMatchObject({ ok: true, modelText: `here.txt\n${await fsp.realpath(t.cwd)}` });
   });
 
   it("combines stdout and stderr in arrival order", async () => {
@@ -55,13 +55,13 @@ describe("bash", () => {
   });
 
   it("says when a command produced no output", async () => {
-    expect(await bash("true")).toEqual({ ok: true, modelText: "(command produced no output)" });
+    expect(await bash("true")).toMatchObject({ ok: true, modelText: "(command produced no output)" });
     expect((await bash("printf '\\n\\n'")).modelText).toBe("(command produced no output)");
   });
 
   it("appends the exit code on failure", async () => {
-    expect(await bash("echo oops; exit 3")).toEqual({ ok: false, modelText: "oops\n[exit code: 3]" });
-    expect(await bash("exit 2")).toEqual({ ok: false, modelText: "[exit code: 2]" });
+    expect(await bash("echo oops; exit 3")).toMatchObject({ ok: false, modelText: "oops\n[exit code: 3]" });
+    expect(await bash("exit 2")).toMatchObject({ ok: false, modelText: "[exit code: 2]" });
   });
 
   it("uses pipefail", async () => {
@@ -146,7 +146,7 @@ describe("bash", () => {
     setTimeout(() => t.abort.abort(), 300);
     const started = Date.now();
     const r = await bash(`sleep 100 & echo $! > ${pidFile}; sleep 100 & echo $! >> ${pidFile}; wait`);
-    expect(r).toEqual({ ok: false, modelText: "ERROR: command cancelled" });
+    expect(r).toMatchObject({ ok: false, modelText: "ERROR: command cancelled" });
     expect(Date.now() - started).toBeLessThan(4000);
     const pids = (await fsp.readFile(pidFile, "utf8")).trim().split("\n").map(Number);
     expect(await waitDead(pids)).toBe(true);
@@ -176,11 +176,11 @@ describe("bash", () => {
 
   it("returns at once when already cancelled", async () => {
     t.abort.abort();
-    expect(await bash("echo hi")).toEqual({ ok: false, modelText: "ERROR: command cancelled" });
+    expect(await bash("echo hi")).toMatchObject({ ok: false, modelText: "ERROR: command cancelled" });
   });
 
   it("refuses background commands for now", async () => {
-    expect(await bash("sleep 1", true)).toEqual({
+    expect(await bash("sleep 1", true)).toMatchObject({
       ok: false,
       modelText: "ERROR: background commands are disabled (set [tools].background_enabled = true)",
     });

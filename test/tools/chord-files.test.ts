@@ -20,7 +20,7 @@ const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`
 describe("chord read", () => {
   it("prints the header and raw LF text without a gutter", async () => {
     await t.put({ "a.txt": "one\r\ntwo\r\nthree\r\n" });
-    expect(await read({ path: "a.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-3 total=3\none\ntwo\nthree\n" });
+    expect(await read({ path: "a.txt" })).toMatchObject({ ok: true, modelText: "READ_RESULT lines=1-3 total=3\none\ntwo\nthree\n" });
   });
 
   it("pages with 1-based offset/limit and defaults limit to 2000", async () => {
@@ -40,7 +40,7 @@ describe("chord read", () => {
 
   it("rejects an offset past the end with suggested_offset", async () => {
     await t.put({ "e.txt": "", "a.txt": lines(10) });
-    expect(await read({ path: "a.txt", offset: 50, limit: 4 })).toEqual({
+    expect(await read({ path: "a.txt", offset: 50, limit: 4 })).toMatchObject({
       ok: false,
       modelText:
         "offset 50 exceeds file length (10 lines); suggested_offset=7 reads the last 4 lines with limit=4; eof_offset=11 is valid but returns no lines",
@@ -63,9 +63,9 @@ describe("chord read", () => {
 
   it("reports missing, binary, too-large files and a missing path", async () => {
     await t.put({ "bin.dat": Buffer.from([0x89, 0x50, 0, 1, 2]) });
-    expect(await read({ path: "nope.txt" })).toEqual({ ok: false, modelText: "file not found: nope.txt" });
-    expect(await read({ path: "bin.dat" })).toEqual({ ok: false, modelText: "cannot read binary file: bin.dat" });
-    expect(await read({ path: "" })).toEqual({ ok: false, modelText: "path is required" });
+    expect(await read({ path: "nope.txt" })).toMatchObject({ ok: false, modelText: "file not found: nope.txt" });
+    expect(await read({ path: "bin.dat" })).toMatchObject({ ok: false, modelText: "cannot read binary file: bin.dat" });
+    expect(await read({ path: "" })).toMatchObject({ ok: false, modelText: "path is required" });
     const huge = path.join(t.cwd, "huge.log");
     await fsp.writeFile(huge, "");
     await fsp.truncate(huge, 52428801);
@@ -78,7 +78,7 @@ describe("chord read", () => {
 describe("chord write gating", () => {
   it("creates new files without a read", async () => {
     const res = await write("sub/new.txt", "héllo\n");
-    expect(res).toEqual({ ok: true, modelText: "Created sub/new.txt (7 bytes)" });
+    expect(res).toMatchObject({ ok: true, modelText: "Created sub/new.txt (7 bytes)" });
     expect(await fsp.readFile(path.join(t.cwd, "sub/new.txt"), "utf8")).toBe("héllo\n");
   });
 
@@ -89,7 +89,7 @@ describe("chord write gating", () => {
     expect(refused.modelText).toMatch(/^write refused: a\.txt exists and has not been read in full/);
     expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("old\n");
     await read({ path: "a.txt" });
-    expect(await write("a.txt", "new\n")).toEqual({ ok: true, modelText: "Replaced a.txt (4 bytes)" });
+    expect(await write("a.txt", "new\n")).toMatchObject({ ok: true, modelText: "Replaced a.txt (4 bytes)" });
   });
 
   it("does not count a paged or budget-truncated read", async () => {
@@ -137,7 +137,7 @@ describe("chord edit", () => {
 
   it("replaces a unique match, keeping CRLF", async () => {
     await t.put({ "a.txt": "alpha\r\nbeta\r\n" });
-    expect(await edit({ path: "a.txt", old_string: "beta", new_string: "gamma\ndelta" })).toEqual({
+    expect(await edit({ path: "a.txt", old_string: "beta", new_string: "gamma\ndelta" })).toMatchObject({
       ok: true,
       modelText: "Edited a.txt: replaced 1 occurrence",
     });
@@ -165,7 +165,7 @@ describe("chord edit", () => {
     await read({ path: "a.txt" });
     await edit({ path: "a.txt", old_string: "one", new_string: "two" });
     const res = await write("a.txt", "three\n");
-    expect(res).toEqual({ ok: true, modelText: "Replaced a.txt (6 bytes)" });
+    expect(res).toMatchObject({ ok: true, modelText: "Replaced a.txt (6 bytes)" });
   });
 });
 
@@ -202,11 +202,11 @@ describe("chord delete", () => {
 
   it("refuses directories and missing files without deleting anything", async () => {
     await t.put({ "dir/x.txt": "x", "a.txt": "a" });
-    expect(await del(["a.txt", "dir"])).toEqual({
+    expect(await del(["a.txt", "dir"])).toMatchObject({
       ok: false,
       modelText: "nothing deleted: dir is a directory; delete removes files and symlinks only",
     });
-    expect(await del(["a.txt", "nope"])).toEqual({ ok: false, modelText: "nothing deleted: file not found: nope" });
+    expect(await del(["a.txt", "nope"])).toMatchObject({ ok: false, modelText: "nothing deleted: file not found: nope" });
     expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("a");
     expect((await del(["a.txt"], " ")).modelText).toBe("reason is required");
   });

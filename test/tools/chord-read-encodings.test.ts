@@ -48,8 +48,8 @@ const SJIS_TEXT =
 describe("chord read: UTF-8", () => {
   it("shows UTF-8, with or without a BOM, with no encoding field", async () => {
     await t.put({ "plain.txt": "héllo\nwörld\n", "bom.txt": Buffer.concat([hex("efbbbf"), Buffer.from("héllo\r\nwörld\r\n")]) });
-    expect(await read({ path: "plain.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld\n" });
-    expect(await read({ path: "bom.txt" })).toEqual({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld\n" });
+    expect(await read({ path: "plain.txt" })).toMatchObject({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld\n" });
+    expect(await read({ path: "bom.txt" })).toMatchObject({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhéllo\nwörld\n" });
   });
 });
 
@@ -62,11 +62,11 @@ describe("chord read: Unicode with a BOM", () => {
     ["utf-32be", utf32(text, false)],
   ])("decodes %s, LF-normalised, and names the encoding", async (name, bytes) => {
     await t.put({ "u.txt": bytes });
-    expect(await read({ path: "u.txt" })).toEqual({
+    expect(await read({ path: "u.txt" })).toMatchObject({
       ok: true,
       modelText: `READ_RESULT lines=1-3 total=3 encoding="${name}"\nfirst ✓\nsecond 😀\nthird\n`,
     });
-    expect(await read({ path: "u.txt", offset: 2, limit: 1 })).toEqual({
+    expect(await read({ path: "u.txt", offset: 2, limit: 1 })).toMatchObject({
       ok: true,
       modelText: `READ_RESULT lines=2-2 total=3 encoding="${name}"\nsecond 😀\n`,
     });
@@ -74,7 +74,7 @@ describe("chord read: Unicode with a BOM", () => {
 
   it("names the encoding of an empty UTF-16 file too", async () => {
     await t.put({ "empty16.txt": hex("fffe") });
-    expect(await read({ path: "empty16.txt" })).toEqual({ ok: true, modelText: 'READ_RESULT lines=none total=0 encoding="utf-16le"\n' });
+    expect(await read({ path: "empty16.txt" })).toMatchObject({ ok: true, modelText: 'READ_RESULT lines=none total=0 encoding="utf-16le"\n' });
   });
 
   it("refuses UTF-16 without a BOM, a broken surrogate or an odd length as binary", async () => {
@@ -84,7 +84,7 @@ describe("chord read: Unicode with a BOM", () => {
       "odd.txt": Buffer.concat([utf16le("ab"), hex("41")]),
     });
     for (const p of ["nobom.txt", "lone.txt", "odd.txt"]) {
-      expect(await read({ path: p })).toEqual({ ok: false, modelText: `cannot read binary file: ${p}` });
+      expect(await read({ path: p })).toMatchObject({ ok: false, modelText: `cannot read binary file: ${p}` });
     }
   });
 
@@ -104,12 +104,12 @@ describe("chord read: legacy CJK encodings", () => {
     ["shift_jis", SHIFT_JIS, SJIS_TEXT],
   ])("recognises %s", async (name, bytes, text) => {
     await t.put({ "cjk.txt": bytes });
-    expect(await read({ path: "cjk.txt" })).toEqual({ ok: true, modelText: `READ_RESULT lines=1-2 total=2 encoding="${name}"\n${text}\n` });
+    expect(await read({ path: "cjk.txt" })).toMatchObject({ ok: true, modelText: `READ_RESULT lines=1-2 total=2 encoding="${name}"\n${text}\n` });
   });
 
   it("normalises CRLF in a legacy file", async () => {
     await t.put({ "crlf.txt": hex("b5dad2bbd0d00d0ab5dab6fed0d00d0a") }); // 第一行\r\n第二行\r\n in GB18030
-    expect(await read({ path: "crlf.txt" })).toEqual({ ok: true, modelText: 'READ_RESULT lines=1-2 total=2 encoding="gb18030"\n第一行\n第二行\n' });
+    expect(await read({ path: "crlf.txt" })).toMatchObject({ ok: true, modelText: 'READ_RESULT lines=1-2 total=2 encoding="gb18030"\n第一行\n第二行\n' });
   });
 
   it("fails fast when the bytes do not settle on one encoding", async () => {
@@ -123,7 +123,7 @@ describe("chord read: legacy CJK encodings", () => {
 
   it("refuses Latin-1 text as an unsupported encoding, not as binary", async () => {
     await t.put({ "latin1.txt": Buffer.from("Café au lait, déjà vu, naïve résumé.\n", "latin1") });
-    expect(await read({ path: "latin1.txt" })).toEqual({
+    expect(await read({ path: "latin1.txt" })).toMatchObject({
       ok: false,
       modelText: "cannot read latin1.txt: unsupported text encoding (supported: UTF-8, UTF-16/UTF-32 with a BOM, GB18030, Big5, Shift-JIS)",
     });
@@ -133,14 +133,14 @@ describe("chord read: legacy CJK encodings", () => {
     // No NUL at all, but control bytes no text has.
     const noise = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 37 + 11) % 256).filter((b) => b !== 0));
     await t.put({ "nul.bin": hex("89504e470d0a1a0a0000000d"), "noise.bin": noise });
-    expect(await read({ path: "nul.bin" })).toEqual({ ok: false, modelText: "cannot read binary file: nul.bin" });
-    expect(await read({ path: "noise.bin" })).toEqual({ ok: false, modelText: "cannot read binary file: noise.bin" });
+    expect(await read({ path: "nul.bin" })).toMatchObject({ ok: false, modelText: "cannot read binary file: nul.bin" });
+    expect(await read({ path: "noise.bin" })).toMatchObject({ ok: false, modelText: "cannot read binary file: noise.bin" });
   });
 });
 
 describe("decodeForChord", () => {
   it("keeps ASCII-only text UTF-8 and prefers UTF-32 over UTF-16 for FF FE 00 00", () => {
-    expect(decodeForChord(Buffer.from("abc"))).toEqual({ ok: true, text: "abc" });
-    expect(decodeForChord(utf32("a", true))).toEqual({ ok: true, text: "a", encoding: "utf-32le" });
+    expect(decodeForChord(Buffer.from("abc"))).toMatchObject({ ok: true, text: "abc" });
+    expect(decodeForChord(utf32("a", true))).toMatchObject({ ok: true, text: "a", encoding: "utf-32le" });
   });
 });

@@ -20,7 +20,7 @@ import { startSseServer, type SseServer } from "../support/sse-server.js";
 
 const call = (id: string, name: string, args: object = {}) => ({ id, name, args: JSON.stringify(args) });
 const result = (callId: string, name: string, text = "ok", isError = false): HistoryItem => ({ role: "tool", callId, name, text, isError });
-const roles: ConversationRoles = { think: new Set(["think"]), checkpoint: new Set(["checkpoint"]), rewind: new Set(["rewind"]) };
+const roles: ConversationRoles = { think: new Set(["think"]), checkpoint: new Set(["checkpoint"]), rewind: new Set(["rewind"]), todos: new Set<string>() };
 
 describe("shapeHistory", () => {
   const thinking: HistoryItem[] = [

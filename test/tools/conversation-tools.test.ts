@@ -35,7 +35,7 @@ describe("write_todos (Yuj)", () => {
       { description: "Ask about i18n", status: "blocked" as const },
     ];
     const r = await writeTodosTool.run({ todos }, t.ctx);
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       modelText:
         "Todo list updated (4 items: 1 in_progress, 1 pending, 1 blocked, 1 completed).\n" +
@@ -54,14 +54,14 @@ describe("write_todos (Yuj)", () => {
       { todos: [{ description: "a", status: "in_progress" }, { description: "b", status: "pending" }, { description: "c", status: "in_progress" }] },
       t.ctx,
     );
-    expect(r).toEqual({ ok: false, modelText: "ERROR: write_todos: at most one item may be in_progress; items 1, 3 are" });
+    expect(r).toMatchObject({ ok: false, modelText: "ERROR: write_todos: at most one item may be in_progress; items 1, 3 are" });
     expect(t.events).toEqual([]);
   });
 
   it("keeps to todos_max_items", async () => {
     t.ctx.config.tools.todos_max_items = 2;
     const three = ["a", "b", "c"].map((description) => ({ description, status: "pending" as const }));
-    expect(await writeTodosTool.run({ todos: three }, t.ctx)).toEqual({
+    expect(await writeTodosTool.run({ todos: three }, t.ctx)).toMatchObject({
       ok: false,
       modelText: "ERROR: write_todos: 3 items is more than the limit of 2 ([tools].todos_max_items); merge or drop items",
     });
@@ -103,15 +103,15 @@ describe("todo_write (Chord)", () => {
       ],
     });
     const refusal = "2 todos are in_progress (a, b); several in_progress items need a unique active_form each, otherwise keep one in_progress";
-    expect(await todoWriteTool.run(two(), t.ctx)).toEqual({ ok: false, modelText: refusal });
-    expect(await todoWriteTool.run(two("Doing A", "Doing A"), t.ctx)).toEqual({ ok: false, modelText: refusal });
+    expect(await todoWriteTool.run(two(), t.ctx)).toMatchObject({ ok: false, modelText: refusal });
+    expect(await todoWriteTool.run(two("Doing A", "Doing A"), t.ctx)).toMatchObject({ ok: false, modelText: refusal });
     expect((await todoWriteTool.run(two("Doing A", "Doing B"), t.ctx)).ok).toBe(true);
   });
 
   it("refuses duplicate ids and Yuj's blocked status", async () => {
     expect(
       await todoWriteTool.run({ todos: [{ id: "1", content: "A", status: "pending" }, { id: "1", content: "B", status: "pending" }] }, t.ctx),
-    ).toEqual({ ok: false, modelText: 'duplicate todo id "1": each item needs its own id' });
+    ).toMatchObject({ ok: false, modelText: 'duplicate todo id "1": each item needs its own id' });
     expect(todoWriteSchema.safeParse({ todos: [{ id: "1", content: "A", status: "blocked" }] }).success).toBe(false);
     expect(todoWriteSchema.safeParse({ todos: [{ content: "A", status: "pending" }] }).success).toBe(false);
   });
@@ -120,10 +120,10 @@ describe("todo_write (Chord)", () => {
 describe("think", () => {
   it("returns the empty success envelope and shows the thought", async () => {
     expect(THINK_RESULT).toBe('<tool_result tool_name="think" status="ok" v="1">\n\n</tool_result>');
-    expect(await thinkTool.run({ thought: "check the edge case first" }, t.ctx)).toEqual({
+    expect(await thinkTool.run({ thought: "check the edge case first" }, t.ctx)).toMatchObject({
       ok: true,
       modelText: THINK_RESULT,
-      viewText: "check the edge case first",
+      display: { kind: "text", text: "check the edge case first" },
     });
     expect(t.events).toEqual([]);
     expect(thinkSchema.safeParse({ thought: "" }).success).toBe(false);
@@ -132,7 +132,7 @@ describe("think", () => {
 
 describe("checkpoint and rewind handlers", () => {
   const call = (id: string, name: string, args: object) => ({ id, name, args: JSON.stringify(args) });
-  const roles = { think: new Set<string>(), checkpoint: new Set(["checkpoint"]), rewind: new Set(["rewind"]) };
+  const roles = { think: new Set<string>(), checkpoint: new Set(["checkpoint"]), rewind: new Set(["rewind"]), todos: new Set(["write_todos", "todo_write"]) };
 
   it("sets a checkpoint and says how it works", async () => {
     const r = await checkpointTool.run({ goal: "find the config loader" }, t.ctx);
@@ -144,7 +144,7 @@ describe("checkpoint and rewind handlers", () => {
 
   it("refuses a rewind with no checkpoint", async () => {
     const history: HistoryItem[] = [{ role: "user", text: "task" }, { role: "assistant", text: "", toolCalls: [call("r1", "rewind", { report: "x" })] }];
-    expect(await rewindTool.run({ report: "x" }, { ...t.ctx, callId: "r1", conversation: { history, roles } })).toEqual({
+    expect(await rewindTool.run({ report: "x" }, { ...t.ctx, callId: "r1", conversation: { history, roles } })).toMatchObject({
       ok: false,
       modelText: "ERROR: rewind: no active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
     });
@@ -173,7 +173,7 @@ describe("checkpoint and rewind handlers", () => {
       { role: "assistant", text: "", toolCalls: [call("r1", "rewind", { report: "found it" })] },
     ];
     const r = await rewindTool.run({ report: "found it" }, { ...t.ctx, callId: "r1", conversation: { history, roles } });
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       modelText:
         'Rewound to the checkpoint "find it": from the next request on, the exploration after it is no longer in your context and your report is what you keep. ' +
@@ -195,7 +195,7 @@ describe("question (Chord)", () => {
       { callId: t.ctx.callId, question: q1.question, header: "Database", options: q1.options },
       { callId: t.ctx.callId, question: q2.question, header: "Notes" },
     ]);
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       modelText: JSON.stringify({ answers: [{ header: "Database", question: q1.question, answer: "PostgreSQL" }, { header: "Notes", question: q2.question, answer: "no" }] }),
     });
@@ -221,8 +221,8 @@ describe("question (Chord)", () => {
 
   it("says so when the user cancels, and when nobody can answer", async () => {
     const cancelled = await questionTool.run({ questions: [q2] }, { ...t.ctx, ask: () => Promise.reject(new Error("esc")) });
-    expect(cancelled).toEqual({ ok: false, modelText: "question cancelled by the user: dismissed without an answer" });
-    expect(await questionTool.run({ questions: [q2] }, t.ctx)).toEqual({
+    expect(cancelled).toMatchObject({ ok: false, modelText: "question cancelled by the user: dismissed without an answer" });
+    expect(await questionTool.run({ questions: [q2] }, t.ctx)).toMatchObject({
       ok: false,
       modelText: "question: nobody can answer in this session (no interactive user); decide from what the repository shows, and name the open question in your final answer",
     });
@@ -231,7 +231,7 @@ describe("question (Chord)", () => {
 
   it("pauses a headless session that can wait, with the questions as one text", async () => {
     const r = await questionTool.run({ questions: [q1, q2] }, { ...t.ctx, pauseForAnswer: true });
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       modelText: "",
       question:
@@ -249,8 +249,8 @@ describe("done", () => {
 
   it("Chord's loop done requires a report and finishes with it", async () => {
     const r = await chordDoneTool.run({ report: "  ## Done\nAll green.  " }, t.ctx);
-    expect(r).toEqual({ ok: true, modelText: "Done requested: report received (18 chars)", finish: { message: "## Done\nAll green." } });
-    expect(await chordDoneTool.run({ report: "   " }, t.ctx)).toEqual({ ok: false, modelText: "missing required argument: report" });
+    expect(r).toMatchObject({ ok: true, modelText: "Done requested: report received (18 chars)", finish: { message: "## Done\nAll green." } });
+    expect(await chordDoneTool.run({ report: "   " }, t.ctx)).toMatchObject({ ok: false, modelText: "missing required argument: report" });
     expect(chordDoneSchema.safeParse({}).success).toBe(false);
     expect(chordDoneSchema.safeParse({ report: "" }).success).toBe(false);
   });

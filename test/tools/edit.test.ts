@@ -27,7 +27,8 @@ describe("edit", () => {
   it("shows a small diff in the view only", async () => {
     await t.put({ "a.py": "a\nb\nc\nd\ne\n" });
     const r = await edit("a.py", "c", "C");
-    expect(r.viewText).toBe("OK\n--- a.py\n+++ a.py\n@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e");
+    expect(r.modelText).toBe("OK");
+    expect(r.display).toEqual({ kind: "diff", files: [{ path: "a.py", op: "update", hunks: "@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e" }], note: "OK" });
   });
 
   it("inserts new_str literally ($ patterns are not special)", async () => {

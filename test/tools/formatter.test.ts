@@ -12,6 +12,9 @@ import { nodeServices } from "../../core/services.js";
 import { createFormatterGuard, createGuards } from "../../tools/guards/index.js";
 import { defaultConfig } from "../../core/config/schema.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
+import { guardCallOf } from "../../core/tool-facts.js";
+import type { ToolHandler } from "../../core/tool-types.js";
+import { notebookEditTool } from "../../tools/yuj/notebook_edit.js";
 
 const scripts = mkdtempSync(join(tmpdir(), "yuj-formatters-"));
 const script = (name: string, body: string) => {
@@ -166,8 +169,8 @@ describe("formatter guard", () => {
     await s.put({ "nb.ipynb": '{"cells": []}\n' });
     const services = nodeServices();
     const guard = createFormatterGuard({ fs: services.fs, services, command: [process.execPath, UPPER, "{path}"], extensions: ["ipynb"], timeoutS: 10 });
-    const ctx = { cwd: s.cwd, config: s.config, activeTools: new Set<string>() };
-    const call = { callId: "c1", tool: "notebook_edit", handler: "notebook_edit", args: { path: "nb.ipynb", cell_index: 0 } };
+    const ctx = { cwd: s.cwd, config: s.config, activeTools: new Set<string>(), handlers: new Map() };
+    const call = guardCallOf(notebookEditTool as ToolHandler, "c1", { path: "nb.ipynb", cell_index: 0 }, { cwd: s.cwd, name: "notebook_edit" });
     const out = await guard.after!(call, { ok: true, modelText: "OK" }, ctx);
     expect(out.modelText).toContain("[formatter] nb.ipynb: ok");
     expect(file("nb.ipynb")).toBe('{"CELLS": []}\n');

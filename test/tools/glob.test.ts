@@ -32,7 +32,7 @@ const envelope = (attrs: string, lines: string[]) =>
 describe("glob", () => {
   it("matches within one directory with *", async () => {
     const r = await glob({ pattern: "*.ts", path: "src" });
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       modelText: envelope('total="2" shown="2" page="1" next_page="0" pattern="*.ts" scope="src"', [
         "src/a.ts",
@@ -134,8 +134,8 @@ describe("glob", () => {
   });
 
   it("rejects empty and absolute patterns", async () => {
-    expect(await glob({ pattern: "" })).toEqual({ ok: false, modelText: "ERROR: glob pattern must be a non-empty string" });
-    expect(await glob({ pattern: "/etc/*" })).toEqual({
+    expect(await glob({ pattern: "" })).toMatchObject({ ok: false, modelText: "ERROR: glob pattern must be a non-empty string" });
+    expect(await glob({ pattern: "/etc/*" })).toMatchObject({
       ok: false,
       modelText: "ERROR: glob pattern must be relative (got '/etc/*'); use the `path` argument for the search scope",
     });

@@ -28,7 +28,7 @@ describe("grep", () => {
 
   it("prints path:line:content sorted by path then line, in the envelope", async () => {
     const r = await grep({ pattern: "main" });
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: true,
       modelText: [
         '<search_result tool="grep" total="4" shown="4" page="1" next_page="0" pattern="main" scope=".">',
@@ -79,7 +79,7 @@ describe("grep", () => {
     const bad = await grep({ pattern: "(unclosed" });
     expect(bad.ok).toBe(false);
     expect(bad.modelText).toMatch(/^ERROR: grep failed: regex parse error/);
-    expect(await grep({ pattern: "x", path: "missing" })).toEqual({
+    expect(await grep({ pattern: "x", path: "missing" })).toMatchObject({
       ok: false,
       modelText: "ERROR: grep failed: missing: No such file or directory (os error 2)",
     });
@@ -100,7 +100,7 @@ describe("grep", () => {
       spawn: ((_cmd: string, _args: string[], opts: object) => spawn("sleep", ["30"], opts)) as typeof spawn,
     };
     const started = Date.now();
-    expect(await grep({ pattern: "x" })).toEqual({ ok: false, modelText: "ERROR: grep timed out after 1s" });
+    expect(await grep({ pattern: "x" })).toMatchObject({ ok: false, modelText: "ERROR: grep timed out after 1s" });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -111,7 +111,7 @@ describe("grep", () => {
       spawn: ((_cmd: string, _args: string[], opts: object) => spawn("sleep", ["30"], opts)) as typeof spawn,
     };
     setTimeout(() => t.abort.abort(), 100);
-    expect(await grep({ pattern: "x" })).toEqual({ ok: false, modelText: "ERROR: grep cancelled" });
+    expect(await grep({ pattern: "x" })).toMatchObject({ ok: false, modelText: "ERROR: grep cancelled" });
   });
 });
 

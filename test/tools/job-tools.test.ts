@@ -74,7 +74,7 @@ describe("chord shell", () => {
 
   it("stops a foreground command at timeout_ms", async () => {
     const r = await call(shellTool, { command: "echo begun; sleep 20; echo never", timeout_ms: 400, yield_time_ms: 60_000 });
-    expect(r.ok).toBe(false);
+    expect(r.ok, JSON.stringify(r)).toBe(false);
     expect(r.modelText).toBe("begun\n[status: timed out (stopped at its deadline)]\nThe command was stopped at its deadline.");
   });
 

@@ -141,6 +141,9 @@ describe("list_definitions: repository-wide", () => {
       "sample.py:12", "sample.py:15", "sample.rs:14", "sample.rs:19", "sample.ts:15", "sample.ts:19", "sample.tsx:7", "sample.tsx:10",
     ]);
     expect(refs).toContain('sample.py:12 ref target return target(who) + "é"');
+    // The view's rows are the same rows as data.
+    expect(defs.display).toMatchObject({ kind: "matches", total: 7, page: 1, nextPage: 0 });
+    expect(defs.display?.kind === "matches" && defs.display.matches[3]).toEqual({ path: "sample.py", line: 5, text: "def target def target(name: str) -> str" });
   });
 
   it("lists the declarations each language has", async () => {

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { evaluate } from "../../core/permissions/engine.js";
+import { catalogOf } from "../permissions/support.js";
 import { loadProfileRules } from "../../core/permissions/profile-rules.js";
 import { savedOutputRules } from "../../app/permission-setup.js";
 import { chordReadTool } from "../../tools/chord/read.js";
@@ -60,8 +61,8 @@ describe("Chord file tools take local paths", () => {
 
   it("the baseline rules ask about every path outside the project, and allow the session's saved output", () => {
     const rules = [...loadProfileRules(path.join(repoRoot, "profiles", "chord")), ...savedOutputRules(t.ctx.sessionDir)];
-    const decide = (tool: string, handler: string, p: string) =>
-      evaluate({ tool, handler, args: { path: p }, cwd: t.cwd }, rules, { surface: "chord", yolo: false, measurement: false }).action;
+    const decide = (tool: string, _handler: string, p: string) =>
+      evaluate({ tool, args: { path: p }, cwd: t.cwd }, rules, { surface: "chord", yolo: false, measurement: false, tools: catalogOf("chord") }).action;
     expect(decide("read", "chord_read", "src/a.ts")).toBe("allow");
     expect(decide("read", "chord_read", path.join(t.cwd, "src/a.ts"))).toBe("allow");
     expect(decide("read", "chord_read", "/etc/hostname")).toBe("ask");

@@ -69,11 +69,17 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
       1,
     );
     expect(r.modelText).toBe('OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb');
-    expect(r.viewText).toBe(
-      'OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb\n' +
-        '--- nb.ipynb cell 1 (id "a1b2c3d4")\n+++ nb.ipynb cell 1 (id "a1b2c3d4")\n@@ -1,4 +1,3 @@\n' +
-        " import pandas as pd\n-import matplotlib.pyplot as plt\n-\n+import numpy as np\n %matplotlib inline",
-    );
+    expect(r.display).toEqual({
+      kind: "diff",
+      files: [
+        {
+          path: 'nb.ipynb cell 1 (id "a1b2c3d4")',
+          op: "update",
+          hunks: "@@ -1,4 +1,3 @@\n import pandas as pd\n-import matplotlib.pyplot as plt\n-\n+import numpy as np\n %matplotlib inline",
+        },
+      ],
+      note: 'OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb',
+    });
   });
 
   it("selects by id; escapes like Jupyter and writes non-ASCII as is", async () => {

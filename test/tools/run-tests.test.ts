@@ -74,6 +74,14 @@ describe.skipIf(!PYTEST)("pytest", () => {
       ].join("\n"),
     );
     expect(r.modelText.endsWith("</failing-assertion>\n</test_results>")).toBe(true);
+    // The person is shown the command and its output, never the envelope; a failing run checked nothing.
+    expect(r.display).toMatchObject({ kind: "command", status: "exited", exitCode: 1 });
+    const shown = r.display?.kind === "command" ? r.display : undefined;
+    expect(shown?.command).toMatch(/pytest/);
+    expect(shown?.output).toContain("FAILED tests/test_calc.py::test_add");
+    expect(shown?.output).not.toContain("<test_results");
+    expect(shown?.output.endsWith("[pytest: failed]")).toBe(true);
+    expect(runTestsTool.verifies!({}, r)).toBe(false);
   }, 60_000);
 
   it("k selects tests by name; last_failed repeats the failed ones; a passing run is passed with exit code 0", async () => {
@@ -81,6 +89,8 @@ describe.skipIf(!PYTEST)("pytest", () => {
     expect(passed.ok).toBe(true);
     expect(header(passed.modelText)).toBe('<test_results status="passed" exit_code="0" runner="pytest">');
     expect(passed.modelText).not.toContain("failing-assertion");
+    // A passing run is the done guard's check of the work.
+    expect(runTestsTool.verifies!({ k: "mul" }, passed)).toBe(true);
     await run(); // records test_add as failed
     const again = await run({ last_failed: true });
     expect(again.modelText).toMatch(/^1 failed in /m);
@@ -185,7 +195,7 @@ describe.skipIf(!CMAKE)("ctest", () => {
 
   it("says what to do when CMake has not written any tests yet", async () => {
     await t.put({ "CMakeLists.txt": "project(x NONE)\n" });
-    expect(await run()).toEqual({
+    expect(await run()).toMatchObject({
       ok: false,
       modelText:
         '<test_results status="error" runner="ctest">\nERROR: ctest: no CTestTestfile.cmake in the repository root or build/: configure and build first (cmake -S . -B build && cmake --build build)\n</test_results>',
@@ -196,12 +206,12 @@ describe.skipIf(!CMAKE)("ctest", () => {
 describe("errors", () => {
   it("is refused while [tools.run_tests] is off, with the setting named", async () => {
     t.ctx.config.tools.run_tests.enabled = false;
-    expect(await run()).toEqual({ ok: false, modelText: RUN_TESTS_DISABLED });
+    expect(await run()).toMatchObject({ ok: false, modelText: RUN_TESTS_DISABLED });
     expect(RUN_TESTS_DISABLED).toBe("ERROR: run_tests tool is disabled (tools.run_tests.enabled=false)");
   });
 
   it("refuses a path outside the repository before running anything", async () => {
-    expect(await run({ path: "../elsewhere" })).toEqual({ ok: false, modelText: "ERROR: path escapes cwd: ../elsewhere" });
+    expect(await run({ path: "../elsewhere" })).toMatchObject({ ok: false, modelText: "ERROR: path escapes cwd: ../elsewhere" });
   });
 
   it("a run the sandbox refuses is a tool error: status error, no exit code", async () => {

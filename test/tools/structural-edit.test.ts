@@ -13,7 +13,6 @@ import { structuralEditTool } from "../../tools/yuj/structural_edit.js";
 import { structuralSearchTool } from "../../tools/yuj/structural_search.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
-import { describeCall } from "../../core/approvals/describe.js";
 
 let t: TestToolContext;
 beforeEach(async () => {
@@ -74,7 +73,12 @@ describe("structural rewrite: preview, then edit", () => {
     expect(r.ok, r.modelText).toBe(true);
     expect(readFileSync(abs("app.py"), "utf8")).toBe(REWRITTEN);
     expect(r.modelText).toContain('changes="2"');
-    expect(r.viewText).toContain("+new_näme = 1");
+    // The person sees the change as a diff of the file, never the envelope.
+    expect(r.display?.kind).toBe("diff");
+    const hunks = r.display?.kind === "diff" ? r.display.files[0]!.hunks : "";
+    expect(hunks).toMatch(/^@@ /);
+    expect(hunks).toContain("+new_näme = 1");
+    expect(r.display?.kind === "diff" && r.display.files[0]!.path).toBe("app.py");
   });
 
   it("puts each capture's text in place of ${name}", async () => {
@@ -229,7 +233,7 @@ describe("structural_edit through the dispatcher and the guards", () => {
 
 describe("structural_edit in an approval prompt", () => {
   it("names the file and shows the query and the replacement", () => {
-    expect(describeCall("structural_edit", { ...base, expected_sha256: "f".repeat(64) })).toEqual({
+    expect(structuralEditTool.view.describe!({ ...base, expected_sha256: "f".repeat(64) }, { cwd: "/repo", name: "structural_edit" })).toEqual({
       summary: "structural_edit: app.py",
       detail: `query:\n${Q}\nreplacement:\nnew_näme`,
     });

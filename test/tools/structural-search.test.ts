@@ -125,6 +125,8 @@ describe("structural_search: directories", () => {
     const last = await search({ ...q, page: 5 });
     expect(last.modelText).toMatch(/total="21" shown="1" page="5" next_page="0"/);
     expect(parsed(last.modelText).map((m) => `${m[0]}:${m[1]}:${m[2]}`)).toEqual(["m6.py:2:5"]);
+    // The view gets the matches as data, not the envelope.
+    expect(last.display).toEqual({ kind: "matches", matches: [{ path: "m6.py", line: 2, text: "(identifier) v" }], total: 21, page: 5, nextPage: 0 });
     const past = await search({ ...q, page: 9 });
     expect(past.modelText).toContain("past the last page of 21 matches");
   });

@@ -21,7 +21,7 @@ describe("udiff safety", () => {
   it("refuses +++ /dev/null whose hunk removes only some lines, and keeps the file", async () => {
     await t.put({ "sample.txt": "keep\nremove\n" });
     const r = await run("--- a/sample.txt", "+++ /dev/null", "@@ -2 +0,0 @@", "-remove");
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       ok: false,
       modelText:
         '<udiff ok="false" error_kind="delete_not_empty" v="1">\n' +
@@ -34,14 +34,14 @@ describe("udiff safety", () => {
   it("deletes a file whose hunk removes every line", async () => {
     await t.put({ "gone.txt": "a\nb\n" });
     const r = await run("--- a/gone.txt", "+++ /dev/null", "@@ -1,2 +0,0 @@", "-a", "-b");
-    expect(r).toEqual({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  deleted: gone.txt\n</udiff>' });
+    expect(r).toMatchObject({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  deleted: gone.txt\n</udiff>' });
     await expect(fsp.stat(path.join(t.cwd, "gone.txt"))).rejects.toThrow();
   });
 
   it("@@ -1,0 +2 @@ inserts after line 1", async () => {
     await t.put({ "sample.txt": "one\nthree\n" });
     const r = await run("--- a/sample.txt", "+++ b/sample.txt", "@@ -1,0 +2 @@", "+two");
-    expect(r).toEqual({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  updated: sample.txt (1 hunk, ~0/+1)\n</udiff>' });
+    expect(r).toMatchObject({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  updated: sample.txt (1 hunk, ~0/+1)\n</udiff>' });
     expect(await read("sample.txt")).toBe("one\ntwo\nthree\n");
   });
 
@@ -53,7 +53,7 @@ describe("udiff safety", () => {
 
   it("a new file marked '\\ No newline at end of file' ends without one", async () => {
     const r = await run("--- /dev/null", "+++ b/no-newline.txt", "@@ -0,0 +1 @@", "+last line", "\\ No newline at end of file");
-    expect(r).toEqual({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  added: no-newline.txt (1 line)\n</udiff>' });
+    expect(r).toMatchObject({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  added: no-newline.txt (1 line)\n</udiff>' });
     expect(await read("no-newline.txt")).toBe("last line");
   });
 

@@ -5,7 +5,8 @@
 
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { matchTarget } from "../../core/permissions/match-values.js";
+import { matchTarget } from "../../core/permissions/engine.js";
+import { catalogOf } from "../permissions/support.js";
 import type { ToolResult } from "../../core/tool-types.js";
 import { viewImageTool } from "../../tools/chord/view_image.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -340,8 +341,9 @@ describe("view_image refuses", () => {
 describe("view_image permissions", () => {
   it("is matched on its path like read", () => {
     const cwd = "/repo";
-    const target = (tool: string, handler: string) => matchTarget({ tool, handler, args: { path: "./img/../shot.png" }, cwd }, "chord");
-    expect(target("view_image", "view_image")).toEqual(target("read", "chord_read"));
-    expect(target("view_image", "view_image")).toEqual({ kind: "path", values: ["shot.png"] });
+    const chord = catalogOf("chord");
+    const target = (tool: string) => matchTarget({ tool, args: { path: "./img/../shot.png" }, cwd }, chord);
+    expect(target("view_image")).toEqual(target("read"));
+    expect(target("view_image")).toEqual({ kind: "path", values: ["shot.png"] });
   });
 });

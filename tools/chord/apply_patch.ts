@@ -14,12 +14,15 @@
 // endings; text the encoding cannot hold fails the patch, writing nothing.
 
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { fail, MUTATES, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { parseV4A } from "../lib/patch/v4a-parse.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
 import type { FileState, PatchPlan } from "../lib/patch/plan.js";
 import { backupBytes, noteOwnChange, observation, sha256 } from "../lib/chord/observations.js";
+import { patchTarget } from "../../core/permissions/match-target.js";
+import { PATCH_TOUCH_KINDS, v4aTouches } from "../lib/patch/touches.js";
+import { patchPreview } from "../lib/previews.js";
 
 export const chordApplyPatchSchema = z.object({
   patch: z.string(),
@@ -98,7 +101,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   id: "chord_apply_patch",
   schema: chordApplyPatchSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: PATCH_TOUCH_KINDS,
+  touches: (args) => v4aTouches(args.patch, { chord: true }),
+  matchValue: (args) => patchTarget(v4aTouches(args.patch, { chord: true })),
+  permissions: { family: "edit", aliases: ["patch"] },
+  view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
   async run(args, ctx) {
     const parsed = parseV4A(args.patch, { chord: true });
     if (!parsed.ok) return fail(`apply_patch failed (${parsed.kind}): ${parsed.message}\n${NONE_APPLIED}`);

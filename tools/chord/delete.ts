@@ -7,8 +7,10 @@
 import { readlink } from "node:fs/promises";
 import { z } from "zod";
 import { chordPaths } from "../lib/file-access.js";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { backupBytes, backupFile, forget, resolveNoFollow } from "../lib/chord/observations.js";
+import { oneLine } from "../../core/text/safe.js";
+import { listArg, shownPath, str } from "../lib/view.js";
 
 export const chordDeleteSchema = z.object({
   paths: z.union([z.string(), z.array(z.string()).min(1)]),
@@ -25,7 +27,24 @@ interface Target {
 export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
   id: "chord_delete",
   schema: chordDeleteSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: new Set(["deletes"]),
+  touches: (args) => listArg(args.paths).map((path) => ({ path, as: "deletes" as const })),
+  permissions: { family: "delete" },
+  view: {
+    card: "expanded",
+    preview: (args, facts) => {
+      const paths = listArg(args.paths).map((p) => shownPath(p, facts.cwd));
+      return { kind: "paths", paths, total: paths.length };
+    },
+    describe: (args, facts) => {
+      const reason = str(args, "reason");
+      return {
+        summary: `${facts.name}: ${listArg(args.paths).map((p) => oneLine(p)).join(", ")}`,
+        ...(reason ? { detail: `reason: ${reason}` } : {}),
+      };
+    },
+  },
   async run(args, ctx) {
     const inputs = typeof args.paths === "string" ? [args.paths] : args.paths;
     if (inputs.length === 0 || inputs.some((p) => p.trim() === "")) return fail("paths must name at least one file");
@@ -62,7 +81,13 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
       forget(ctx.memory, t.abs);
       lines.push(`- ${t.shown}${t.link ? " (symlink; target untouched)" : ""}; backup: ${backup}`);
     }
-    return ok(`Deleted ${lines.length} path${lines.length === 1 ? "" : "s"}:\n${lines.join("\n")}`);
+    const gone = targets.map((t) => `${t.display}${t.link ? " (symlink; target untouched)" : ""}`);
+    return ok(`Deleted ${lines.length} path${lines.length === 1 ? "" : "s"}:\n${lines.join("\n")}`, {
+      kind: "paths",
+      paths: gone,
+      total: gone.length,
+      hint: "deleted; each one backed up in the session folder",
+    });
   },
 };
 

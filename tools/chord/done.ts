@@ -5,7 +5,7 @@
 // tools/done.ts: optional message, always present.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolHandler } from "../../core/tool-types.js";
 
 export const chordDoneSchema = z.object({
   report: z.string().min(1),
@@ -14,8 +14,10 @@ export const chordDoneSchema = z.object({
 export const chordDoneTool: ToolHandler<typeof chordDoneSchema> = {
   id: "chord_done",
   schema: chordDoneSchema,
-  // Runs alone, after the calls before it, so nothing of the response runs past the exit.
-  readOnly: false,
+  effects: CONVERSES,
+  // A finish call runs alone, after the calls before it, so nothing of the response runs past the exit.
+  role: "finish",
+  view: { card: "control", controlField: "report" },
   async run(args) {
     const report = args.report.trim();
     if (report === "") return fail("missing required argument: report");

@@ -10,8 +10,8 @@
 // the change does not touch them, and the result says so.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
+import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMean, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
@@ -19,6 +19,8 @@ import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError
 import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
+import { replacePreview } from "../lib/previews.js";
+import { str } from "../lib/view.js";
 
 export const chordEditSchema = z.object({
   path: z.string(),
@@ -31,7 +33,14 @@ export const chordEditSchema = z.object({
 export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
   id: "chord_edit",
   schema: chordEditSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: new Set(["updates"]),
+  touches: (args) => [{ path: args.path, as: "updates" }],
+  permissions: { family: "edit" },
+  view: {
+    card: "expanded",
+    preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_string"), str(args, "new_string"), facts.cwd),
+  },
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
     if (args.old_string === "") {

@@ -8,10 +8,12 @@ import * as path from "node:path";
 import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { textTarget } from "../../core/permissions/match-target.js";
+import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { plain } from "../lib/chord/observations.js";
+import { listArg, searchSummary, str } from "../lib/view.js";
 
 export const chordGlobSchema = z.object({
   patterns: z.union([z.string(), z.array(z.string()).min(1)]),
@@ -28,7 +30,13 @@ const capFooter = (n: number) =>
 export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
   id: "chord_glob",
   schema: chordGlobSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  // A rule fences the first pattern: the paths are only known once the walk is done.
+  matchValue: (args) => textTarget(listArg(args.patterns)[0] ?? ""),
+  view: {
+    card: "foldable",
+    summary: (args, facts) => searchSummary(listArg(args.patterns).join(", "), str(args, "path"), undefined, facts.cwd),
+  },
   async run(args, ctx) {
     const patterns = (typeof args.patterns === "string" ? [args.patterns] : args.patterns)
       .map((p) => p.trim())

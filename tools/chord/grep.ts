@@ -10,7 +10,8 @@
 
 import * as path from "node:path";
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { textTarget } from "../../core/permissions/match-target.js";
+import { fail, INSPECTS, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { plain } from "../lib/chord/observations.js";
 import { budgetedMatches, GREP_MAX_MATCHES } from "../lib/grep/chord-output.js";
 import { searchWithRg } from "../lib/grep/engine.js";
@@ -18,6 +19,7 @@ import { eventCollector, eventDecoder, eventLines, JSON_FLAGS, type GrepLine } f
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
+import { listArg, searchSummary, str } from "../lib/view.js";
 
 export { CONTEXT_OMITTED_FOOTER } from "../lib/grep/chord-output.js";
 
@@ -116,7 +118,13 @@ async function searchRoots(ctx: ToolContext, rg: string, args: Args, roots: Root
 export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
   id: "chord_grep",
   schema: chordGrepSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  matchValue: (args) => textTarget(args.pattern),
+  view: {
+    card: "foldable",
+    summary: (args, facts) =>
+      searchSummary(str(args, "pattern") ?? "", listArg(args.paths).join(", ") || undefined, listArg(args.includes).join(", ") || undefined, facts.cwd),
+  },
   async run(args, ctx) {
     if (args.pattern === "") return fail("pattern is required");
     const notes: string[] = [];

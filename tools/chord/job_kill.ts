@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { str } from "../lib/view.js";
 import type { JobManager } from "../../core/jobs/types.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { isLive, statusLine } from "../lib/job-format.js";
@@ -21,7 +22,8 @@ export function unknownJob(jobs: JobManager, id: string): string {
 export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
   id: "job_kill",
   schema: jobKillSchema,
-  readOnly: false,
+  effects: new Set(["stop"]),
+  view: { card: "foldable", summary: (args) => str(args, "job_id") ?? "" },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);

@@ -1,7 +1,7 @@
 // Chord `job_list`: the jobs this session can read or stop.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { jobRow } from "../lib/job-format.js";
 
@@ -12,7 +12,8 @@ export const jobListSchema = z.object({
 export const jobListTool: ToolHandler<typeof jobListSchema> = {
   id: "job_list",
   schema: jobListSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  view: { card: "foldable", summary: () => "" },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);

@@ -3,8 +3,9 @@
 // error. Repeated empty non-blocking reads are called polling, then refused.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { memoryKey } from "../../core/session-memory.js";
+import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
+import { str } from "../lib/view.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { formatDuration, isLive, repoNoticeLine, statusLine } from "../lib/job-format.js";
 import { unknownJob } from "./job_kill.js";
@@ -26,7 +27,9 @@ const EMPTY_READS = memoryKey("job_output empty reads", () => new Map<string, nu
 export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
   id: "job_output",
   schema: jobOutputSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  role: "read_output",
+  view: { card: "foldable", summary: (args) => str(args, "job_id") ?? "" },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);

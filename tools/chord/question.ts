@@ -7,7 +7,7 @@
 // as ask_user), and anywhere else the call fails with a clear error.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 
 export const QUESTION_HEADER_MAX = 30;
 
@@ -38,7 +38,11 @@ export interface QuestionAnswer {
 export const questionTool: ToolHandler<typeof questionSchema> = {
   id: "question",
   schema: questionSchema,
-  readOnly: false,
+  effects: CONVERSES,
+  role: "ask",
+  // The question is put to the user anyway: an ask rule adds nothing to confirm.
+  permissions: { askAllows: true },
+  view: { card: "expanded", preview: (args) => questionsPreview(args.questions) },
   async run(args, ctx) {
     const items: Item[] = Array.isArray(args.questions) ? args.questions : [args.questions];
     for (const [i, q] of items.entries()) {
@@ -64,9 +68,33 @@ export const questionTool: ToolHandler<typeof questionSchema> = {
       }
       answers.push({ header: q.header, question: q.question, answer });
     }
-    return ok(JSON.stringify({ answers }));
+    const shown: ToolDisplay = { kind: "questions", items: items.map((q, i) => ({ ...shownItem(q), answer: answers[i]!.answer })) };
+    return ok(JSON.stringify({ answers }), shown);
   },
 };
+
+function shownItem(q: Item): { question: string; header: string; options?: string[]; multiple?: boolean } {
+  return {
+    question: q.question,
+    header: q.header,
+    ...(q.options?.length ? { options: q.options.map((o) => o.label) } : {}),
+    ...(q.multiple ? { multiple: true } : {}),
+  };
+}
+
+/** The questions as sent, for the card while they wait (unchecked: only what reads as a question). */
+function questionsPreview(given: unknown): ToolDisplay | undefined {
+  const list = Array.isArray(given) ? given : given && typeof given === "object" ? [given] : [];
+  const items = list.flatMap((q) => {
+    const o = (q && typeof q === "object" ? q : {}) as Record<string, unknown>;
+    if (typeof o.question !== "string") return [];
+    const options = Array.isArray(o.options)
+      ? o.options.flatMap((x) => (x && typeof x === "object" && typeof (x as { label?: unknown }).label === "string" ? [(x as { label: string }).label] : []))
+      : [];
+    return [{ question: o.question, ...(typeof o.header === "string" ? { header: o.header } : {}), ...(options.length ? { options } : {}) }];
+  });
+  return items.length ? { kind: "questions", items } : undefined;
+}
 
 /** One question as plain text, for a session that saves it and waits (headless). */
 function questionText(q: Item): string {

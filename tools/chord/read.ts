@@ -10,7 +10,7 @@
 // Shift-JIS) is decoded and named in the header as `encoding="<name>"`.
 
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolContext, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { locateFile } from "../lib/chord/locate-file.js";
 import { decodeForChord, unicodeBom, type ChordDecoded } from "../lib/chord/decode.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
@@ -18,6 +18,7 @@ import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
 import { noteCompleteRead, sha256 } from "../lib/chord/observations.js";
 import { saveFullOutput } from "../lib/saved-output.js";
+import { num, rangeSummary, shownPath, str } from "../lib/view.js";
 
 export const chordReadSchema = z.object({
   path: z.string(),
@@ -32,7 +33,13 @@ export const READ_BUDGET_BYTES = Math.min(50 * 1024, 60000);
 export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
   id: "chord_read",
   schema: chordReadSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  touches: (args) => [{ path: args.path, as: "reads" }],
+  permissions: { family: "read" },
+  view: {
+    card: "foldable",
+    summary: (args, facts) => rangeSummary(shownPath(str(args, "path") ?? "", facts.cwd), num(args, "offset") ?? 0, num(args, "limit") ?? 0),
+  },
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
     // 0 is tolerated as "from the start" (and is EOF of an empty file).

@@ -9,7 +9,7 @@
 // still shows its prefix.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { splitLines } from "../lib/text-file.js";
 import { ArtifactError, resolveArtifactPath, sha256Hex } from "../lib/chord/artifact-store.js";
 import { READ_BUDGET_BYTES, cutToBytes } from "./read.js";
@@ -28,7 +28,8 @@ export const readArtifactSchema = z.object({
 export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
   id: "read_artifact",
   schema: readArtifactSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  view: { card: "foldable" },
   async run(args, ctx) {
     const byPath = args.path?.trim() ?? "";
     const byAlias = args.rel_path?.trim() ?? "";

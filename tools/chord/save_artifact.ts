@@ -11,7 +11,7 @@
 import { z } from "zod";
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, ok, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
 import {
   ArtifactError,
   ARTIFACTS_DIR,
@@ -48,10 +48,17 @@ export interface ResultRef {
   size_bytes: number;
 }
 
+/** The model gets the record as JSON; the view says what was saved where. */
+function saved(record: { rel_path: string; size_bytes: number; sha256: string }): ToolResult {
+  return ok(JSON.stringify(record), { kind: "text", text: `saved ${record.rel_path} (${record.size_bytes} bytes, sha256 ${record.sha256})` });
+}
+
 export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
   id: "save_artifact",
   schema: saveArtifactSchema,
-  readOnly: false,
+  // It writes the session's artifact store, never the project's files.
+  effects: new Set(["converse"]),
+  view: { card: "foldable" },
   async run(args, ctx) {
     try {
       if (args.result_type !== undefined || args.result !== undefined) {
@@ -60,9 +67,9 @@ export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
         }
         if (!args.result_type?.trim()) return fail("result_type is required when result is provided");
         if (args.result === undefined) return fail("result is required when result_type is provided");
-        return ok(JSON.stringify(await saveResult(ctx.services.fs, ctx.sessionDir, args.result_type, args.result)));
+        return saved(await saveResult(ctx.services.fs, ctx.sessionDir, args.result_type, args.result));
       }
-      return ok(JSON.stringify(await saveNamed(ctx.services.fs, ctx.sessionDir, args)));
+      return saved(await saveNamed(ctx.services.fs, ctx.sessionDir, args));
     } catch (err) {
       if (err instanceof ArtifactError) return fail(err.message);
       return fail(`cannot save the artifact: ${(err as Error).message}`);

@@ -4,7 +4,11 @@
 // a job so no turn ever blocks on it (Chord "Command execution and timeouts").
 
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { commandTarget } from "../../core/permissions/match-target.js";
+import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { commandEffects, commandReads, commandVerifies } from "../lib/shell-inspection.js";
+import { commandPreview } from "../lib/previews.js";
+import { commandSummary, str } from "../lib/view.js";
 import type { JobSnapshot } from "../../core/jobs/types.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
@@ -32,7 +36,20 @@ type Args = z.infer<typeof shellSchema>;
 export const shellTool: ToolHandler<typeof shellSchema> = {
   id: "shell",
   schema: shellSchema,
-  readOnly: false,
+  effects: new Set<ToolEffect>(["inspect", "execute"]),
+  callEffects: (args) => commandEffects(args.command),
+  // Chord's shell may run below the task directory: a file it reads is found from there.
+  touches: (args) => (args.run_in_background ? [] : commandReads(args.command, args.workdir)),
+  // The workdir is not part of the value: a rule fences the command.
+  matchValue: (args) => commandTarget(args.command),
+  // A command handed over to a background job has not finished, so it has checked nothing yet.
+  verifies: (args, result) =>
+    !args.run_in_background && commandVerifies(args.command, result) && !/continues as background job /.test(result.modelText),
+  view: {
+    card: "foldable",
+    summary: (args) => commandSummary(str(args, "command")),
+    preview: (args) => commandPreview(str(args, "command")),
+  },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);

@@ -3,17 +3,22 @@
 // then on the skill is in use: its allowed-tools, if it lists them, narrow
 // the tools. The permission match value is the name.
 
+import { str } from "../lib/view.js";
 import * as fs from "node:fs";
 import { z } from "zod";
 import { skillBody } from "../../core/skills/discover.js";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { textTarget } from "../../core/permissions/match-target.js";
+import { fail, ok, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
 
 const schema = z.object({ name: z.string().min(1), args: z.string().optional() });
 
 export const skillTool: ToolHandler<typeof schema> = {
   id: "skill",
   schema,
-  readOnly: true,
+  effects: new Set<ToolEffect>(["inspect"]),
+  role: "skill",
+  matchValue: (args) => textTarget(args.name),
+  view: { card: "foldable", summary: (args) => str(args, "name") ?? "" },
   async run(args, ctx) {
     const skills = ctx.skills;
     const skill = skills?.find(args.name);

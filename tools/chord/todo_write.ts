@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import type { TodoItem } from "../../core/events.js";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { renderTodos } from "../lib/todo-list.js";
 
 const todo = z.object({
@@ -20,10 +20,25 @@ export const todoWriteSchema = z.object({
   todos: z.array(todo),
 });
 
+const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;
+
+/** The list as the model sends it, for the card while the call runs (unchecked: only what reads as items). */
+function todosPreview(given: unknown): ToolDisplay | undefined {
+  if (!Array.isArray(given)) return undefined;
+  const todos = given.flatMap((t): TodoItem[] => {
+    const o = t && typeof t === "object" ? (t as Record<string, unknown>) : {};
+    const status = STATUSES.find((s) => s === o.status) ?? "pending";
+    return typeof o.content === "string" ? [{ description: o.content, status }] : [];
+  });
+  return { kind: "todos", todos };
+}
+
 export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
   id: "todo_write",
   schema: todoWriteSchema,
-  readOnly: false,
+  effects: CONVERSES,
+  role: "todos",
+  view: { card: "expanded", preview: (args) => todosPreview(args.todos) },
   async run(args, ctx) {
     const seen = new Set<string>();
     for (const t of args.todos) {
@@ -47,6 +62,6 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
       ...(t.active_form?.trim() ? { activeForm: t.active_form.trim() } : {}),
     }));
     ctx.emit({ type: "todo_updated", todos });
-    return ok(renderTodos(todos));
+    return ok(renderTodos(todos), { kind: "todos", todos });
   },
 };

@@ -6,7 +6,7 @@
 
 import * as path from "node:path";
 import { z } from "zod";
-import { fail, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, type ToolHandler } from "../../core/tool-types.js";
 import { FORMAT_NAMES, MAX_EDGE, normaliseImage, sniffImage, unsupportedMessage } from "../lib/image.js";
 import { locateFile } from "../lib/chord/locate-file.js";
 
@@ -23,7 +23,9 @@ const SUPPORTED = "PNG, JPEG, WebP, GIF, BMP or TIFF";
 export const viewImageTool: ToolHandler<typeof viewImageSchema> = {
   id: "view_image",
   schema: viewImageSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  touches: (args) => [{ path: args.path, as: "reads" }],
+  view: { card: "foldable" },
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
     const { fs } = ctx.services;

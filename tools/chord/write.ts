@@ -8,13 +8,15 @@
 // given, as for UTF-8. A new file is UTF-8.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
+import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "../lib/chord/observations.js";
 import { directoryTargetError } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
+import { writePreview } from "../lib/previews.js";
+import { str } from "../lib/view.js";
 
 export const chordWriteSchema = z.object({
   path: z.string(),
@@ -24,7 +26,14 @@ export const chordWriteSchema = z.object({
 export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
   id: "chord_write",
   schema: chordWriteSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: new Set(["writes"]),
+  touches: (args) => [{ path: args.path, as: "writes" }],
+  permissions: { family: "write" },
+  view: {
+    card: "expanded",
+    preview: (args, facts) => writePreview(str(args, "path"), str(args, "content"), facts.cwd),
+  },
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
     const asDir = directoryTargetError(args.path);

@@ -1,32 +1,36 @@
-// The finish rule: with done_guard_enabled, `done` is refused while the
-// session lacks what the config requires — a file change
+// The finish rule: with done_guard_enabled, the finish tool is refused
+// while the session lacks what the config requires — a file change
 // (done_require_mutation) and a check that ran after the last change
 // (done_require_verify). The refusal says exactly what is still missing.
 //
-// A change is a successful call of a file tool (the table in mutations.ts)
-// or a file change a command made: what `git status` lists differently after
-// the command than before it, or at `done` than when the run started (a
-// background job's writes). A command that changes files and is itself a
-// check (a generator run, a formatter) counts as both. The plan file
-// (.solver/plan.md) is harness state, never a change. With no change at all
-// there is nothing to check, so done_require_verify alone does not hold done
-// back; done_require_mutation is the knob for that.
+// A change is a successful call whose tool says it changed a file (writes,
+// updates, creates or deletes it), or a file change a command made: what
+// `git status` lists differently after a call of a tool that runs commands
+// (or lets a background one run on while it waits or stops it) than before
+// it, or at the finish than when the run started (a background job's
+// writes). A check is a successful call whose tool says it verified the work
+// (a command that is not pure inspection, a test run that passed); a command
+// that changes files and is itself a check (a generator run, a formatter)
+// counts as both. The plan file (.solver/plan.md) is harness state, never a
+// change. With no change at all there is nothing to check, so
+// done_require_verify alone does not hold the finish back;
+// done_require_mutation is the knob for that.
 
 import type { Guard, GuardCall } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
 import { gitRunner, type GitRunner } from "../../core/git.js";
 import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
-import { isVerification, mutationTargets } from "./mutations.js";
+import { CHANGES, type GuardContext } from "../../core/guards/types.js";
 import { changedBetween, worktreeState, type WorktreeState } from "./worktree-changes.js";
 
 export const doneText = {
-  noChange:
+  noChange: (tool: string) =>
     "ERROR: done_guard: no file has been changed yet — make the change the task asks for " +
-    "(with the file tools, or a command that writes files) before calling done.",
-  unchecked: (paths: readonly string[]) =>
+    `(with the file tools, or a command that writes files) before calling ${tool}.`,
+  unchecked: (paths: readonly string[], tool: string) =>
     `ERROR: done_guard: nothing has checked the last change (${paths.join(", ")}) — ` +
-    "run the tests or a command that exercises it, then call done.",
+    `run the tests or a command that exercises it, then call ${tool}.`,
 };
 
 export interface DoneGuardOptions {
@@ -37,8 +41,17 @@ export interface DoneGuardOptions {
   git?: GitRunner;
 }
 
-/** Handlers that run commands: what they change is seen in git status. */
-const COMMANDS = new Set(["bash", "shell", "bash_poll", "bash_kill", "job_output", "job_kill", "terminal_io", "run_tests"]);
+/**
+ * Calls of a tool that runs commands, or that reads or stops a background
+ * one (which writes on while it is waited on): what they change is seen in
+ * git status. Asked of the tool, not the call, so a command that only looks
+ * (`ls`) is watched all the same.
+ */
+function runsCommands(call: GuardCall, ctx: GuardContext): boolean {
+  const handler = ctx.handlers.get(call.tool);
+  if (!handler) return false;
+  return handler.effects.has("execute") || handler.effects.has("stop") || handler.role === "read_output";
+}
 
 export function createDoneGuard(opts: DoneGuardOptions): Guard {
   const git = opts.git ?? gitRunner();
@@ -51,9 +64,9 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
   const beforeCommand = new Map<string, WorktreeState | undefined>();
 
   const changedPaths = async (call: GuardCall, cwd: string): Promise<string[]> => {
-    const targets = mutationTargets(call.handler, call.args) ?? [];
     const shown: string[] = [];
-    for (const t of targets) {
+    for (const t of call.touches) {
+      if (!CHANGES.has(t.as)) continue;
       const where = await resolveInCwd(opts.fs, cwd, t.path);
       const display = where.ok ? where.display : t.path;
       if (display !== PLAN_FILE && !shown.includes(display)) shown.push(display);
@@ -79,14 +92,14 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
       // Both taken in full before the call runs, so they show nothing it did.
       atStart ??= worktreeState(ctx.cwd, git);
       await atStart;
-      if (COMMANDS.has(call.handler)) beforeCommand.set(call.callId, await worktreeState(ctx.cwd, git));
-      if (call.handler !== "done") return undefined;
+      if (runsCommands(call, ctx)) beforeCommand.set(call.callId, await worktreeState(ctx.cwd, git));
+      if (call.role !== "finish") return undefined;
       if (opts.requireMutation && lastChange.length === 0) {
         const sinceStart = await changedSince(atStart, ctx.cwd);
-        if (sinceStart.length === 0) return doneText.noChange;
+        if (sinceStart.length === 0) return doneText.noChange(call.tool);
         recordChange(sinceStart, checkedSinceChange);
       }
-      if (opts.requireVerify && lastChange.length > 0 && !checkedSinceChange) return doneText.unchecked(lastChange);
+      if (opts.requireVerify && lastChange.length > 0 && !checkedSinceChange) return doneText.unchecked(lastChange, call.tool);
       return undefined;
     },
 
@@ -95,11 +108,11 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
       beforeCommand.delete(call.callId);
       // A failing command may still have written files.
       const byCommand = before ? await changedSince(before, ctx.cwd) : [];
-      if (byCommand.length > 0) recordChange(byCommand, result.ok && isVerification(call, result));
+      if (byCommand.length > 0) recordChange(byCommand, result.ok && call.verifies(result));
       if (!result.ok) return result;
       const changed = await changedPaths(call, ctx.cwd);
       if (changed.length > 0) recordChange(changed, false);
-      else if (byCommand.length === 0 && isVerification(call, result)) checkedSinceChange = true;
+      else if (byCommand.length === 0 && call.verifies(result)) checkedSinceChange = true;
       return result;
     },
   };

@@ -1,6 +1,6 @@
 // Formatter results (spec "Formatter results", digest 1.21): after a
-// successful edit, write, apply_patch, udiff, notebook_edit or structural_edit
-// of a file whose extension [formatter].extensions lists, the configured
+// successful call that changed a file (its tool says it writes, updates or
+// creates it) whose extension [formatter].extensions lists, the configured
 // formatter runs on that file and a report is appended to the tool's result.
 // It is an after-guard, so the handlers know nothing about it, and it only
 // exists when [formatter].command is set: no formatter runs by default.
@@ -16,7 +16,7 @@
 //   repository-visible file the formatter changed (formatter-run.ts).
 // * It must run before the stale-file guard's after-hook, which then records
 //   the formatted bytes as the ones the model last changed (index.ts).
-// * Only Yuj's mutation handlers: the Chord surface has no formatter setting.
+// * The Yuj surface only (index.ts): the Chord surface has no formatter setting.
 
 import * as path from "node:path";
 import type { Guard, GuardCall } from "../../core/guards/types.js";
@@ -32,7 +32,7 @@ import {
   SNAPSHOT_MAX_PATHS,
   type FormatterStatus,
 } from "../lib/formatter-run.js";
-import { mutationTargets } from "./mutations.js";
+import { appendNote } from "../../core/display-text.js";
 
 export interface FormatterGuardOptions {
   fs: FileSystem;
@@ -43,16 +43,6 @@ export interface FormatterGuardOptions {
   extensions: readonly string[];
   timeoutS: number;
 }
-
-/** Handler ids whose successful calls are formatted. */
-export const FORMATTED_HANDLERS: ReadonlySet<string> = new Set([
-  "edit",
-  "write",
-  "apply_patch",
-  "udiff",
-  "notebook_edit",
-  "structural_edit",
-]);
 
 const normExt = (e: string) => e.replace(/^\./, "").toLowerCase();
 
@@ -68,8 +58,8 @@ export function createFormatterGuard(opts: FormatterGuardOptions): Guard {
   /** The existing files the call changed whose extension is listed, each once. */
   const formattable = async (call: GuardCall, cwd: string): Promise<Target[]> => {
     const out: Target[] = [];
-    for (const t of mutationTargets(call.handler, call.args) ?? []) {
-      if (t.kind === "delete") continue;
+    for (const t of call.touches) {
+      if (t.as === "reads" || t.as === "deletes") continue;
       const where = await resolveInCwd(fs, cwd, t.path);
       if (!where.ok || out.some((o) => o.abs === where.abs)) continue;
       if (!exts.has(normExt(path.extname(where.abs)))) continue;
@@ -116,7 +106,7 @@ export function createFormatterGuard(opts: FormatterGuardOptions): Guard {
     name: "formatter",
 
     async after(call, result, ctx): Promise<ToolResult> {
-      if (!result.ok || !FORMATTED_HANDLERS.has(call.handler) || exts.size === 0) return result;
+      if (!result.ok || exts.size === 0) return result;
       const targets = await formattable(call, ctx.cwd);
       if (targets.length === 0) return result;
       const root = await fs.realpath(ctx.cwd).catch(() => ctx.cwd);
@@ -124,11 +114,8 @@ export function createFormatterGuard(opts: FormatterGuardOptions): Guard {
       const reports: string[] = [];
       for (const t of targets) reports.push(await formatOne(t, root, top));
       const report = reports.join("\n\n");
-      return {
-        ...result,
-        modelText: `${result.modelText}\n\n${report}`,
-        ...(result.viewText !== undefined ? { viewText: `${result.viewText}\n\n${report}` } : {}),
-      };
+      const display = appendNote(result.display, `\n${report}`);
+      return { ...result, modelText: `${result.modelText}\n\n${report}`, ...(display ? { display } : {}) };
     },
   };
 }

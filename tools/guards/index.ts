@@ -30,6 +30,12 @@ export interface GuardOptions {
   services?: Services;
   /** The session's language servers: with [lsp].enabled, edits get their diagnostics. */
   lsp?: LspService;
+  /**
+   * The session's tool surface. The formatter and the stale-file check serve
+   * the Yuj surface: the Chord surface has no formatter setting, and its file
+   * tools keep their own record of what the model saw. Default "yuj".
+   */
+  surface?: "yuj" | "chord";
 }
 
 export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
@@ -48,8 +54,9 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
       }),
     );
   }
+  const yuj = (opts.surface ?? "yuj") === "yuj";
   const fmt = config.formatter;
-  if (fmt.command.length > 0 && fmt.extensions.length > 0) {
+  if (yuj && fmt.command.length > 0 && fmt.extensions.length > 0) {
     guards.push(
       createFormatterGuard({ fs, services, command: fmt.command, extensions: fmt.extensions, timeoutS: fmt.timeout_s }),
     );
@@ -57,20 +64,11 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
   if (config.lsp.enabled && opts.lsp) {
     guards.push(createLspDiagnosticsGuard({ fs, lsp: opts.lsp, severity: config.lsp.severity, timeoutS: config.lsp.timeout_s }));
   }
-  if (config.tools.stale_file !== "off") guards.push(createStaleFileGuard({ fs, mode: config.tools.stale_file }));
+  if (yuj && config.tools.stale_file !== "off") guards.push(createStaleFileGuard({ fs, mode: config.tools.stale_file }));
   return guards;
 }
 
 export { createDoneGuard, doneText, type DoneGuardOptions } from "./done-guard.js";
-export { createFormatterGuard, FORMATTED_HANDLERS, type FormatterGuardOptions } from "./formatter.js";
-export { createPlanModeGuard, planText, PLAN_PHASE_TOOLS, type PlanModeGuard, type PlanModeOptions } from "./plan-mode.js";
+export { createFormatterGuard, type FormatterGuardOptions } from "./formatter.js";
+export { createPlanModeGuard, planText, type PlanModeGuard, type PlanModeOptions } from "./plan-mode.js";
 export { createStaleFileGuard, staleBlockText, staleWarningText, type StaleFileMode, type StaleFileOptions } from "./stale-file.js";
-export {
-  isInspectionCommand,
-  isMutationHandler,
-  isVerification,
-  mutationTargets,
-  shellCall,
-  type MutationKind,
-  type MutationTarget,
-} from "./mutations.js";

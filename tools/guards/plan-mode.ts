@@ -1,44 +1,49 @@
 // The required planning phase (spec "Required planning phase", digest 1.17):
 // with [loop].plan_mode = "required" the model first looks around and writes
-// .solver/plan.md; only a successful exit_plan_mode unlocks the rest. Until
-// then every other call is refused before it runs (and before the permission
-// gate), and the refused tools are hidden from the request.
+// .solver/plan.md; only a successful call of the plan-exit tool unlocks the
+// rest. Until then every other call is refused before it runs (and before
+// the permission gate), and the refused tools are hidden from the request.
 //
-// Allowed in the phase (by handler id):
-//   inspection  read, glob, grep, list_definitions, lsp, structural_search
-//   harness     think, write_todos, ask_user, exit_plan_mode
-//   jobs        bash_poll, bash_kill, job_output, job_list, job_kill (only
-//               read-only commands can have started them)
-//   bash/shell  only commands that pass isInspectionCommand (mutations.ts)
-//   write       only to .solver/plan.md
-// Everything else — edit and the other change tools, run_tests, terminals,
-// task and subagents, exec_cell and code mode, load_tools, checkpoint/rewind,
-// done — is refused: the list is an allowlist, so a new tool starts refused.
+// Allowed in the phase, by what the call's tool says of it:
+//   * calls that only inspect, converse or stop the session's own commands
+//     (reads and searches, the todo list, a question, thinking, reading and
+//     stopping jobs — only inspection can have started them) — but not the
+//     calls that steer the run: finishing, a checkpoint, a rewind;
+//   * a shell command that only inspects (its tool narrows the call: `ls`
+//     inspects, `rm` executes);
+//   * the plan-exit tool;
+//   * a whole-file write of the plan file and nothing else.
+// Everything else — edits, commands that run things, terminals, delegation,
+// finishing — is refused, so a new tool is refused unless it says it only
+// looks.
 //
 // [loop].plan_max_turns: the phase's model requests are counted (hiddenTools
 // is asked once per request, see core/loop.ts visibleSpecs). Once that many
-// requests went by without an accepted plan, only write to the plan file,
-// exit_plan_mode and ask_user remain, and everything else is refused with a
-// message telling the model to write the plan now.
+// requests went by without an accepted plan, only the plan write, the plan
+// exit and a question remain, and everything else is refused with a message
+// telling the model to write the plan now.
 
 import type { Guard, GuardCall, GuardContext } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
+import type { ToolEffect, ToolHandler, ToolRole } from "../../core/tool-types.js";
 import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
-import { isInspectionCommand, shellCall } from "./mutations.js";
 
-/** Tools allowed whatever their arguments while the phase lasts. */
-export const PLAN_PHASE_TOOLS: ReadonlySet<string> = new Set([
-  "read", "glob", "grep", "list_definitions", "lsp", "structural_search",
-  "think", "write_todos", "ask_user", "exit_plan_mode",
-  "bash_poll", "bash_kill", "job_output", "job_list", "job_kill",
-]);
+const LOOKING: ReadonlySet<ToolEffect> = new Set(["inspect", "converse", "stop"]);
+/** Calls that steer the run itself wait for the plan, whatever their effects. */
+const STEERING: ReadonlySet<ToolRole> = new Set(["finish", "checkpoint", "rewind"]);
 
-/** Tools allowed with some arguments (checked per call), so they stay visible. */
-const PARTLY_ALLOWED: ReadonlySet<string> = new Set(["bash", "shell", "write"]);
+const only = (effects: ReadonlySet<ToolEffect>) => [...effects].every((e) => LOOKING.has(e));
+const any = (effects: ReadonlySet<ToolEffect>) => [...effects].some((e) => LOOKING.has(e));
 
-/** What is left once plan_max_turns is used up. */
-const LAST_CALL_TOOLS: ReadonlySet<string> = new Set(["write", "exit_plan_mode", "ask_user"]);
+/** Whether this call only looks (its tool's effects, narrowed by the call). */
+const looks = (call: GuardCall): boolean => only(call.effects) && (call.role === undefined || !STEERING.has(call.role));
+
+/** Whether some call of this tool could run in the phase: the tool stays in the request. */
+function mayRun(handler: ToolHandler, lastCall: boolean): boolean {
+  if (handler.role === "plan_exit" || handler.role === "ask" || handler.touchKinds?.has("writes")) return true;
+  return !lastCall && any(handler.effects) && (handler.role === undefined || !STEERING.has(handler.role));
+}
 
 const NEXT_STEP = `write your plan to ${PLAN_FILE}, then call exit_plan_mode.`;
 
@@ -79,12 +84,20 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     return where.ok && where.display === PLAN_FILE;
   };
 
+  /** A call that writes whole files: allowed when it writes the plan and nothing else. */
+  const writesOnlyThePlan = async (call: GuardCall, cwd: string): Promise<boolean> => {
+    for (const t of call.touches) if (t.as !== "writes" || !(await isPlanFile(cwd, t.path))) return false;
+    return call.touches.length > 0;
+  };
+
   const refusal = async (call: GuardCall, ctx: GuardContext): Promise<string | undefined> => {
-    if (call.handler === "write") return (await isPlanFile(ctx.cwd, call.args.path)) ? undefined : planText.write(call.tool);
-    if (outOfTurns()) return LAST_CALL_TOOLS.has(call.handler) ? undefined : planText.turns(opts.maxTurns);
-    const shell = shellCall(call.handler, call.args);
-    if (shell) return isInspectionCommand(shell.command) ? undefined : planText.shell(call.tool);
-    return PLAN_PHASE_TOOLS.has(call.handler) ? undefined : planText.tool(call.tool);
+    const handler = ctx.handlers.get(call.tool);
+    if (handler?.touchKinds?.has("writes")) return (await writesOnlyThePlan(call, ctx.cwd)) ? undefined : planText.write(call.tool);
+    if (call.role === "plan_exit" || call.role === "ask") return undefined;
+    if (outOfTurns()) return planText.turns(opts.maxTurns);
+    if (looks(call)) return undefined;
+    // A tool that may only look, asked to do more (a shell command that changes things).
+    return handler && any(handler.effects) && !STEERING.has(handler.role!) ? planText.shell(call.tool) : planText.tool(call.tool);
   };
 
   return {
@@ -98,18 +111,15 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     },
 
     after(call, result) {
-      if (call.handler === "exit_plan_mode" && result.ok) accepted = true;
+      if (call.role === "plan_exit" && result.ok) accepted = true;
       return result;
     },
 
-    // Names here are exposed names; the shipped profiles expose each of these
-    // tools under its handler id.
     hiddenTools(ctx) {
-      if (accepted) return new Set(ctx.activeTools.has("exit_plan_mode") ? ["exit_plan_mode"] : []);
+      const tools = [...ctx.handlers];
+      if (accepted) return new Set(tools.filter(([, h]) => h.role === "plan_exit").map(([name]) => name));
       requests++;
-      const visible = (name: string) =>
-        outOfTurns() ? LAST_CALL_TOOLS.has(name) : PLAN_PHASE_TOOLS.has(name) || PARTLY_ALLOWED.has(name);
-      return new Set([...ctx.activeTools].filter((name) => !visible(name)));
+      return new Set(tools.filter(([, h]) => !mayRun(h, outOfTurns())).map(([name]) => name));
     },
   };
 }

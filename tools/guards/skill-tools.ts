@@ -7,7 +7,6 @@
 import type { Guard } from "../../core/guards/types.js";
 import type { SkillSession } from "../../core/skills/session.js";
 
-const ALWAYS = new Set(["skill", "done", "chord_done"]);
 const SAME: Record<string, string[]> = { bash: ["shell"], shell: ["bash"] };
 
 export function skillToolsGuard(skills: SkillSession): Guard {
@@ -15,7 +14,7 @@ export function skillToolsGuard(skills: SkillSession): Guard {
     name: "skill-tools",
     before(call) {
       const skill = skills.narrowing();
-      if (!skill || ALWAYS.has(call.handler)) return undefined;
+      if (!skill || call.role === "skill" || call.role === "finish") return undefined;
       const allowed = new Set(skill.allowedTools!.flatMap((t) => {
         const name = t.replace(/\(.*$/, "").trim().toLowerCase();
         return [name, ...(SAME[name] ?? [])];

@@ -1,8 +1,9 @@
 // Read before edit (spec "Read before edit", digest 1.16): an edit made from
 // an old or imagined picture of a file silently clobbers what changed since.
 // The guard remembers the sha256 of each file as the model last saw it — a
-// typed read, one simple single-file shell read, or its own successful
-// change — and checks it before a tool changes an existing file.
+// call that read it whole or in part (a read, one simple single-file shell
+// read: what its tool says it reads), or its own successful change — and
+// checks it before a tool changes an existing file.
 //
 // block: `ERROR: stale_file: read PATH first`, nothing runs.
 // warn:  the change runs; a WARNING line is appended to its result.
@@ -11,14 +12,13 @@
 // hash is always of the whole file, so what matters is that the model looked
 // at the current version. New files need no read.
 
-import * as path from "node:path";
 import type { Guard, GuardCall } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
 import type { ToolResult } from "../../core/tool-types.js";
-import { simpleSingleFileRead } from "../lib/shell-rules.js";
+import { CHANGES } from "../../core/guards/types.js";
+import { appendNote } from "../../core/display-text.js";
 import { hashFile } from "../lib/file-hash.js";
 import { resolveInCwd } from "../lib/paths.js";
-import { mutationTargets, shellCall } from "./mutations.js";
 
 export type StaleFileMode = "warn" | "block";
 
@@ -77,26 +77,16 @@ export function createStaleFileGuard(opts: StaleFileOptions): Guard {
   };
 
   /** Paths the call read or changed, whose current bytes the model now knows. */
-  const observed = (call: GuardCall): string[] => {
-    if (call.handler === "read") return typeof call.args.path === "string" ? [call.args.path] : [];
-    const targets = mutationTargets(call.handler, call.args);
-    if (targets) return targets.map((t) => t.path);
-    const shell = shellCall(call.handler, call.args);
-    if (!shell || shell.background) return [];
-    const file = simpleSingleFileRead(shell.command);
-    if (file === undefined) return [];
-    return [shell.workdir && !path.isAbsolute(file) ? path.join(shell.workdir, file) : file];
-  };
+  const observed = (call: GuardCall): string[] => call.touches.map((t) => t.path);
 
   return {
     name: "stale_file",
 
     async before(call, ctx) {
-      const targets = mutationTargets(call.handler, call.args);
-      if (!targets) return undefined;
       const stale: string[] = [];
-      for (const t of targets) {
-        if (t.kind === "create") continue;
+      for (const t of call.touches) {
+        // A new file needs no read, and reading is what makes a file known.
+        if (t.as === "creates" || !CHANGES.has(t.as)) continue;
         const where = await locate(ctx.cwd, t.path);
         if (!where) continue;
         const now = await hashOf(where.abs);
@@ -116,11 +106,8 @@ export function createStaleFileGuard(opts: StaleFileOptions): Guard {
       if (result.ok) for (const p of observed(call)) await remember(ctx.cwd, p);
       if (!stale) return result;
       const warning = staleWarningText(stale, result.ok);
-      return {
-        ...result,
-        modelText: `${result.modelText}\n${warning}`,
-        ...(result.viewText !== undefined ? { viewText: `${result.viewText}\n${warning}` } : {}),
-      };
+      const display = appendNote(result.display, warning);
+      return { ...result, modelText: `${result.modelText}\n${warning}`, ...(display ? { display } : {}) };
     },
   };
 }

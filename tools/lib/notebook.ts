@@ -228,7 +228,7 @@ export function renderSource(text: string, node: Node, source: string): string {
 const CONTEXT_LINES = 2;
 
 /** A small unified diff of one cell's source, numbered by the cell's own lines (view only). */
-export function cellDiff(title: string, before: string, after: string): string {
+export function cellDiff(before: string, after: string): string {
   const a = before === "" ? [] : before.split("\n");
   const b = after === "" ? [] : after.split("\n");
   let head = 0;
@@ -247,8 +247,6 @@ export function cellDiff(title: string, before: string, after: string): string {
   // Unified diff convention: an empty side starts at the line before it.
   const start = (count: number) => (count === 0 ? from : from + 1);
   return [
-    `--- ${title}`,
-    `+++ ${title}`,
     `@@ -${start(oldCount)},${oldCount} +${start(newCount)},${newCount} @@`,
     ...ctxBefore.map((l) => ` ${l}`),
     ...removed.map((l) => `-${l}`),

@@ -22,8 +22,18 @@ export interface OutputRange {
   lines: number;
 }
 
-/** The model's view of [from, to) of a job's log. */
-export function sinkView(log: LogReader, range: OutputRange, tools: Config["tools"]): string {
+/**
+ * [from, to) of a job's log as the model reads it (`text`) and as the person
+ * watching is shown it (`shown`: the same lines, without the metadata
+ * element meant for the model, and the file named in `fullOutputPath`).
+ */
+export interface SinkText {
+  text: string;
+  shown: string;
+  fullOutputPath?: string;
+}
+
+export function sinkView(log: LogReader, range: OutputRange, tools: Config["tools"]): SinkText {
   const size = range.to - range.from;
   const parts = log.kept(range.from, range.to);
   const kept = parts.reduce((n, p) => n + p.to - p.from, 0);
@@ -31,7 +41,7 @@ export function sinkView(log: LogReader, range: OutputRange, tools: Config["tool
   // a thousand similar download lines) into the budget is shown whole.
   if (kept === size && size <= COLLAPSE_READ_LIMIT_BYTES) {
     const whole = filterOutput(text(log.read(range.from, range.to)), tools, SINK_THRESHOLD_BYTES).replace(/\n+$/, "");
-    if (size <= SINK_THRESHOLD_BYTES || Buffer.byteLength(whole) <= SINK_THRESHOLD_BYTES) return whole;
+    if (size <= SINK_THRESHOLD_BYTES || Buffer.byteLength(whole) <= SINK_THRESHOLD_BYTES) return { text: whole, shown: whole };
   }
   const { head: headRange, tail: tailRange } = sinkEdges(parts, tools);
   const head = cleanEdge(text(log.read(headRange.from, headRange.to)), "end");
@@ -44,13 +54,18 @@ export function sinkView(log: LogReader, range: OutputRange, tools: Config["tool
   const where = dropped
     ? `${dropped} of them dropped from the saved file, which keeps the first and the last part ([output].max_job_log_bytes); the rest is available via full_path attribute`
     : "full output available via full_path attribute";
-  return [
-    strip(head).replace(/\n$/, ""),
+  const headText = strip(head).replace(/\n$/, "");
+  const tailText = strip(tail).replace(/\n+$/, "");
+  const modelText = [
+    headText,
     `... [body truncated: ${omitted} of ${size} bytes omitted — ${where}] ...`,
-    strip(tail).replace(/\n+$/, ""),
+    tailText,
     `<tool_result_meta truncated="true" original_bytes="${size}" original_lines="${lineCount(log, range)}"` +
       `${dropped ? ` dropped_bytes="${dropped}"` : ""} full_path="${xmlEscape(log.path)}"/>`,
   ].join("\n");
+  const gone = dropped ? ` (${dropped} of them no longer in the saved file)` : "";
+  const shown = [headText, `… ${omitted} of ${size} bytes not shown${gone} …`, tailText].join("\n");
+  return { text: modelText, shown, fullOutputPath: log.path };
 }
 
 /** sink_head_bytes from the first kept part, sink_tail_bytes from the last, never overlapping. */

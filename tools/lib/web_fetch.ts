@@ -2,10 +2,11 @@
 // is with raw. Both surfaces; on Yuj it is off unless [web_fetch].enabled and
 // asks unless a rule allows the host.
 
+import { str } from "./view.js";
 import { z } from "zod";
 import { globMatch, isUniversal } from "../../core/permissions/glob.js";
-import { hostMatches } from "../../core/permissions/net.js";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { hostMatches, urlMatchValue } from "../../core/permissions/net.js";
+import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
 import { FetchError, fetchUrl } from "./web/fetch.js";
 import { renderPage } from "./web/page.js";
 
@@ -20,7 +21,10 @@ const DEFAULT_TIMEOUT_S = 30;
 export const webFetchTool: ToolHandler<typeof schema> = {
   id: "web_fetch",
   schema,
-  readOnly: true,
+  effects: new Set<ToolEffect>(["network"]),
+  matchValue: (args) => ({ kind: "host", values: [urlMatchValue(args.url)] }),
+  permissions: { askByDefault: "ask before fetching a URL" },
+  view: { card: "foldable", summary: (args) => str(args, "url") ?? "" },
   async run(args, ctx) {
     const settings = ctx.config.web_fetch;
     const deadline = AbortSignal.any([ctx.signal, AbortSignal.timeout((args.timeout ?? DEFAULT_TIMEOUT_S) * 1000)]);

@@ -9,9 +9,12 @@
 // `apply_patch`.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { envelopeFail, envelopeOk } from "../lib/patch/envelope.js";
+import { patchTarget } from "../../core/permissions/match-target.js";
+import { MUTATES, type ToolHandler } from "../../core/tool-types.js";
+import { patchApplied, patchRefused } from "../lib/patch/envelope.js";
 import { planAndCommit } from "../lib/patch/commit.js";
+import { PATCH_TOUCH_KINDS, v4aTouches } from "../lib/patch/touches.js";
+import { patchPreview } from "../lib/previews.js";
 import { parseV4A } from "../lib/patch/v4a-parse.js";
 
 export const applyPatchSchema = z.object({
@@ -21,12 +24,17 @@ export const applyPatchSchema = z.object({
 export const applyPatchTool: ToolHandler<typeof applyPatchSchema> = {
   id: "apply_patch",
   schema: applyPatchSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: PATCH_TOUCH_KINDS,
+  touches: (args) => v4aTouches(args.patch),
+  matchValue: (args) => patchTarget(v4aTouches(args.patch)),
+  permissions: { family: "edit", aliases: ["patch"] },
+  view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
   async run(args, ctx) {
     const parsed = parseV4A(args.patch);
-    if (!parsed.ok) return fail(envelopeFail("apply_patch", parsed.kind, parsed.message));
+    if (!parsed.ok) return patchRefused("apply_patch", parsed.kind, parsed.message);
     const result = await planAndCommit(parsed.ops, ctx);
-    if (!result.ok) return fail(envelopeFail("apply_patch", result.error.kind, result.error.message));
-    return ok(envelopeOk("apply_patch", "ops", result.summaries));
+    if (!result.ok) return patchRefused("apply_patch", result.error.kind, result.error.message);
+    return patchApplied("apply_patch", "ops", result.summaries);
   },
 };

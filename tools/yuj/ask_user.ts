@@ -8,7 +8,8 @@
 // One question per session is enforced by the session (app/question-limit.ts).
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { str } from "../lib/view.js";
 
 // Strict even when general schema validation is off: only `question`.
 export const askUserSchema = z.strictObject({
@@ -23,7 +24,15 @@ export function answerText(answer: string): string {
 export const askUserTool: ToolHandler<typeof askUserSchema> = {
   id: "ask_user",
   schema: askUserSchema,
-  readOnly: false,
+  effects: CONVERSES,
+  role: "ask",
+  view: {
+    card: "expanded",
+    preview: (args) => {
+      const question = str(args, "question");
+      return question === undefined ? undefined : { kind: "questions", items: [{ question }] };
+    },
+  },
   async run(args, ctx) {
     if (!ctx.ask) {
       if (ctx.pauseForAnswer) return { ok: true, modelText: "", question: args.question };
@@ -35,6 +44,6 @@ export const askUserTool: ToolHandler<typeof askUserSchema> = {
     } catch {
       return fail("ERROR: ask_user: the question was cancelled before the operator answered");
     }
-    return ok(answerText(answer));
+    return ok(answerText(answer), { kind: "questions", items: [{ question: args.question, answer }] });
   },
 };

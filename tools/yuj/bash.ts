@@ -5,12 +5,16 @@
 
 import { constants as osConstants } from "node:os";
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { commandTarget } from "../../core/permissions/match-target.js";
+import { fail, ok, type ToolContext, type ToolDisplay, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
 import type { JobSnapshot } from "../../core/jobs/types.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { repoNoticeLine } from "../lib/job-format.js";
-import { sinkView } from "../lib/output-sink.js";
 import { exitMeaning, interactiveCommand, interactiveRefusal, readSideRoute, shellRefusal } from "../lib/shell-rules.js";
+import { sinkView, type SinkText } from "../lib/output-sink.js";
+import { commandEffects, commandReads, commandVerifies } from "../lib/shell-inspection.js";
+import { commandPreview } from "../lib/previews.js";
+import { commandSummary, str } from "../lib/view.js";
 
 export const bashSchema = z.object({
   cmd: z.string(),
@@ -24,7 +28,16 @@ const BACKGROUND_DISABLED = "ERROR: background commands are disabled (set [tools
 export const bashTool: ToolHandler<typeof bashSchema> = {
   id: "bash",
   schema: bashSchema,
-  readOnly: false,
+  effects: new Set<ToolEffect>(["inspect", "execute"]),
+  callEffects: (args) => commandEffects(args.cmd),
+  touches: (args) => (args.background ? [] : commandReads(args.cmd)),
+  matchValue: (args) => commandTarget(args.cmd),
+  verifies: (args, result) => !args.background && commandVerifies(args.cmd, result),
+  view: {
+    card: "foldable",
+    summary: (args) => commandSummary(str(args, "cmd")),
+    preview: (args) => commandPreview(str(args, "cmd")),
+  },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);
@@ -79,17 +92,30 @@ async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult>
   return formatResult(cmd, output, read.snapshot, [note, repoNoticeLine(read.snapshot)].filter(Boolean).join("\n"), tools.bash_timeout);
 }
 
-function formatResult(cmd: string, output: string, snap: JobSnapshot, note: string, timeoutS: number): ToolResult {
+/** The model's text, and the same words around the output the person is shown. */
+function formatResult(cmd: string, output: SinkText, snap: JobSnapshot, note: string, timeoutS: number): ToolResult {
+  const view = (shown: string, status: "exited" | "timed_out", exitCode?: number): ToolDisplay => ({
+    kind: "command",
+    command: cmd,
+    output: shown,
+    status,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(output.fullOutputPath ? { fullOutputPath: output.fullOutputPath } : {}),
+  });
   if (snap.status === "timed_out") {
     const message = [`ERROR: command timed out after ${timeoutS}s`, repoNoticeLine(snap)].filter(Boolean).join("\n");
-    return fail(message, output ? `${output}\n${message}` : message);
+    return fail(message, view(output.shown ? `${output.shown}\n${message}` : message, "timed_out"));
   }
   const code = snap.exitCode ?? (snap.signal ? 128 + signalNumber(snap.signal) : 0);
-  const body = [output, note].filter((p) => p.trim() !== "").join("\n");
-  if (code === 0) return ok(body.trim() === "" ? "(command produced no output)" : body);
+  const withNote = (o: string) => [o, note].filter((p) => p.trim() !== "").join("\n");
+  if (code === 0) {
+    const words = (o: string) => (withNote(o).trim() === "" ? "(command produced no output)" : withNote(o));
+    return ok(words(output.text), view(words(output.shown), "exited", 0));
+  }
   const meaning = exitMeaning(cmd, code);
   const marker = meaning ? `[exit code: ${code} — ${meaning}]` : `[exit code: ${code}]`;
-  return fail(body.trim() ? `${body}\n${marker}` : marker);
+  const words = (o: string) => (withNote(o).trim() ? `${withNote(o)}\n${marker}` : marker);
+  return fail(words(output.text), view(words(output.shown), "exited", code));
 }
 
 function signalNumber(name: string): number {

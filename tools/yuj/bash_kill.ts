@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { str } from "../lib/view.js";
 import type { JobManager } from "../../core/jobs/types.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { isLive } from "../lib/job-format.js";
@@ -18,7 +19,8 @@ export function unknownProc(jobs: JobManager, id: string): string {
 export const bashKillTool: ToolHandler<typeof bashKillSchema> = {
   id: "bash_kill",
   schema: bashKillSchema,
-  readOnly: false,
+  effects: new Set(["stop"]),
+  view: { card: "foldable", summary: (args) => str(args, "proc_id") ?? "" },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);

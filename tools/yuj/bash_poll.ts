@@ -3,7 +3,8 @@
 // new; the usual output filters and size limit apply.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
+import { str } from "../lib/view.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { isLive, repoNoticeLine } from "../lib/job-format.js";
 import { sinkView } from "../lib/output-sink.js";
@@ -20,7 +21,9 @@ const MAX_WAIT_S = 60;
 export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
   id: "bash_poll",
   schema: bashPollSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  role: "read_output",
+  view: { card: "foldable", summary: (args) => str(args, "proc_id") ?? "" },
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);
@@ -40,7 +43,7 @@ export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
         : snap.status === "killed"
           ? `[status: killed${snap.exitCode !== null ? `; exit code: ${snap.exitCode}` : ""}]`
           : `[exit code: ${snap.exitCode ?? `signal ${snap.signal}`}]`;
-    const body = output.trim() ? output : "(no new output)";
-    return ok([body, status, repoNoticeLine(snap)].filter(Boolean).join("\n"));
+    const words = (o: string) => [o.trim() ? o : "(no new output)", status, repoNoticeLine(snap)].filter(Boolean).join("\n");
+    return ok(words(output.text), { kind: "text", text: words(output.shown) });
   },
 };

@@ -5,7 +5,7 @@
 // core/context/shape.ts), so a resumed session knows it too.
 
 import { z } from "zod";
-import { ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { activeCheckpoints } from "./rewind.js";
 
 export const checkpointSchema = z.object({
@@ -15,7 +15,9 @@ export const checkpointSchema = z.object({
 export const checkpointTool: ToolHandler<typeof checkpointSchema> = {
   id: "checkpoint",
   schema: checkpointSchema,
-  readOnly: false,
+  effects: CONVERSES,
+  role: "checkpoint",
+  view: { card: "foldable" },
   async run(args, ctx) {
     const outer = ctx.conversation ? activeCheckpoints(ctx.conversation, ctx.callId).checkpoints : [];
     const nested = outer.length ? ` It is nested in the checkpoint "${outer[outer.length - 1]!.goal}": a rewind returns here first.` : "";

@@ -2,7 +2,7 @@
 // after this call; the literal `done` is what the reference returns.
 
 import { z } from "zod";
-import { ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, ok, type ToolHandler } from "../../core/tool-types.js";
 
 export const doneSchema = z.object({
   message: z.string().optional(),
@@ -11,7 +11,9 @@ export const doneSchema = z.object({
 export const doneTool: ToolHandler<typeof doneSchema> = {
   id: "done",
   schema: doneSchema,
-  readOnly: true,
+  effects: CONVERSES,
+  role: "finish",
+  view: { card: "control", controlField: "message" },
   async run(args) {
     const result = ok("done");
     result.finish = args.message === undefined ? {} : { message: args.message };

@@ -4,7 +4,7 @@
 // strategy. The file keeps its BOM and every line its own ending.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import type { Config } from "../../core/config/schema.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import {
@@ -21,6 +21,8 @@ import { readExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
 import { decodeTextKeepingEndings, encodeText } from "../lib/text-file.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
+import { replacePreview } from "../lib/previews.js";
+import { str } from "../lib/view.js";
 
 export const editSchema = z.object({
   path: z.string(),
@@ -67,7 +69,14 @@ function exactOrFuzzy(text: string, oldStr: string, newStr: string, config: Conf
 export const editTool: ToolHandler<typeof editSchema> = {
   id: "edit",
   schema: editSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: new Set(["updates"]),
+  touches: (args) => [{ path: args.path, as: "updates" }],
+  permissions: { family: "edit" },
+  view: {
+    card: "expanded",
+    preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_str"), str(args, "new_str"), facts.cwd),
+  },
   async run(args, ctx) {
     if (args.old_str === "") return fail(EMPTY_OLD_STR);
     const { fs } = ctx.services;
@@ -113,7 +122,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
       }
     }
     const status = rep.strategy ? `OK (${rep.strategy.replace(/_/g, "-")})` : "OK";
-    return ok(status, `${status}\n${diffView(file.display, text, rep)}`);
+    return ok(status, { kind: "diff", files: [{ path: file.display, op: "update", hunks: diffHunk(text, rep) }], note: status });
   },
 };
 
@@ -127,11 +136,11 @@ function countNewlines(text: string, from: number, to: number): number {
 }
 
 /**
- * A small unified diff of the changed lines, for the view only. Only the
+ * The unified diff hunk of the changed lines, for the view only. Only the
  * lines around the change are cut out of `before`: splitting a large file
  * into all of its lines cost more than the edit itself.
  */
-function diffView(display: string, before: string, rep: Replacement): string {
+function diffHunk(before: string, rep: Replacement): string {
   const firstLine = countNewlines(before, 0, rep.start);
   const lineStart = rep.start === 0 ? 0 : before.lastIndexOf("\n", rep.start - 1) + 1;
   const nextNl = before.indexOf("\n", rep.end);
@@ -156,8 +165,6 @@ function diffView(display: string, before: string, rep: Replacement): string {
   const oldCount = ctxBefore.length + removed.length + ctxAfter.length;
   const newCount = ctxBefore.length + added.length + ctxAfter.length;
   return [
-    `--- ${display}`,
-    `+++ ${display}`,
     `@@ -${from},${oldCount} +${from},${newCount} @@`,
     ...ctxBefore.map((l) => ` ${l}`),
     ...removed.map((l) => `-${l}`),

@@ -4,7 +4,7 @@
 // tools, so the handler itself holds no state.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { PLAN_FILE } from "../lib/plan-file.js";
 
@@ -15,7 +15,9 @@ export const exitPlanModeTool: ToolHandler<typeof exitPlanModeSchema> = {
   id: "exit_plan_mode",
   schema: exitPlanModeSchema,
   // Changes no file; the phase change happens in the guard, after the call.
-  readOnly: true,
+  effects: CONVERSES,
+  role: "plan_exit",
+  view: { card: "foldable" },
   async run(_args, ctx) {
     const { fs } = ctx.services;
     const where = await resolveInCwd(fs, ctx.cwd, PLAN_FILE);

@@ -7,10 +7,12 @@ import * as path from "node:path";
 import { z } from "zod";
 import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
+import { textTarget } from "../../core/permissions/match-target.js";
 import { displayPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { paginate, refusalEnvelope, searchEnvelope } from "../lib/search-envelope.js";
+import { searchSummary, str } from "../lib/view.js";
 
 export const globSchema = z.object({
   pattern: z.string(),
@@ -39,10 +41,25 @@ function walkDepth(pattern: string): number {
 }
 
 
+/** What the view shows: the paths and where the list stands, without the envelope. */
+const pathsView = (paths: string[], total: number, page?: number, nextPage?: number, hint?: string): ToolDisplay => ({
+  kind: "paths",
+  paths,
+  total,
+  ...(page === undefined ? {} : { page, nextPage: nextPage ?? 0 }),
+  ...(hint === undefined ? {} : { hint }),
+});
+
 export const globTool: ToolHandler<typeof globSchema> = {
   id: "glob",
   schema: globSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  // A rule fences the pattern: the paths are only known once the walk is done.
+  matchValue: (args) => textTarget(args.pattern),
+  view: {
+    card: "foldable",
+    summary: (args, facts) => searchSummary(str(args, "pattern") ?? "", str(args, "path"), undefined, facts.cwd),
+  },
   async run(args, ctx) {
     const { pattern } = args;
     const scope = args.path ?? ".";
@@ -57,7 +74,7 @@ export const globTool: ToolHandler<typeof globSchema> = {
     const paged = tools.search_pagination_enabled;
     const unscoped = scope === "" || scope === "." || scope === "./";
     if (paged && tools.glob_refuse_unscoped_recursive && unscoped && pattern.startsWith("**/")) {
-      return ok(refusalEnvelope("glob", pattern, scope, 0, UNSCOPED_HINT));
+      return ok(refusalEnvelope("glob", pattern, scope, 0, UNSCOPED_HINT), pathsView([], 0, 1, 0, UNSCOPED_HINT));
     }
 
     const where = await resolveInCwd(ctx.services.fs, ctx.cwd, scope === "" ? "." : scope, yujPaths(ctx, "write"));
@@ -74,13 +91,13 @@ export const globTool: ToolHandler<typeof globSchema> = {
       .filter((shown) => !hiddenFrom?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
-    if (!paged) return ok(matches.length ? matches.join("\n") : "No files found.");
+    if (!paged) return ok(matches.length ? matches.join("\n") : "No files found.", pathsView(matches, matches.length));
 
     const limit = tools.glob_max_listed_paths;
     const page = paginate(matches, args.page, tools.glob_max_matches_per_page);
     // Later pages stay reachable: the hint itself points the model at page=2+.
     if (limit > 0 && matches.length > limit && page.page === 1) {
-      return ok(refusalEnvelope("glob", pattern, scope, matches.length, TOO_BROAD_HINT));
+      return ok(refusalEnvelope("glob", pattern, scope, matches.length, TOO_BROAD_HINT), pathsView([], matches.length, 1, 0, TOO_BROAD_HINT));
     }
     return ok(
       searchEnvelope(
@@ -95,6 +112,7 @@ export const globTool: ToolHandler<typeof globSchema> = {
         },
         page.items,
       ),
+      pathsView(page.items, matches.length, page.page, page.nextPage),
     );
   },
 };

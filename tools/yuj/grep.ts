@@ -5,13 +5,15 @@
 
 import * as path from "node:path";
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { pathTarget } from "../../core/permissions/match-target.js";
+import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { searchWithRg } from "../lib/grep/engine.js";
 import { grepFallback } from "../lib/grep/fallback.js";
 import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
+import { searchSummary, str } from "../lib/view.js";
 import { searchEnvelope } from "../lib/search-envelope.js";
 
 export const grepSchema = z.object({
@@ -33,7 +35,14 @@ function rgError(stderr: string, cwdReal: string): string {
 export const grepTool: ToolHandler<typeof grepSchema> = {
   id: "grep",
   schema: grepSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  // Yuj file tools are fenced by repository paths, and a regex is no path: a
+  // rule fences the search path (and so a directory).
+  matchValue: (args) => pathTarget([args.path ?? "."]),
+  view: {
+    card: "foldable",
+    summary: (args, facts) => searchSummary(str(args, "pattern") ?? "", str(args, "path"), str(args, "glob"), facts.cwd),
+  },
   async run(args, ctx) {
     const scope = args.path ?? ".";
     const tools = ctx.config.tools;
@@ -84,7 +93,14 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     }
 
     const found = matches.result();
-    if (!tools.search_pagination_enabled) return ok(found.lines.length ? found.lines.join("\n") : "No matches found.");
+    const paged = tools.search_pagination_enabled;
+    const view: ToolDisplay = {
+      kind: "matches",
+      matches: found.matches,
+      total: found.total,
+      ...(paged ? { page: found.page, nextPage: found.nextPage } : {}),
+    };
+    if (!paged) return ok(found.lines.length ? found.lines.join("\n") : "No matches found.", view);
     return ok(
       searchEnvelope(
         {
@@ -98,6 +114,7 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
         },
         found.lines,
       ),
+      view,
     );
   },
 };

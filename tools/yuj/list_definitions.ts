@@ -4,7 +4,9 @@
 // run; tree-sitter loads on the first call.
 
 import { z } from "zod";
-import type { ToolHandler } from "../../core/tool-types.js";
+import { pathTarget } from "../../core/permissions/match-target.js";
+import { INSPECTS, type ToolHandler } from "../../core/tool-types.js";
+import { shownPath, str } from "../lib/view.js";
 
 export const listDefinitionsSchema = z.object({
   path: z.string(),
@@ -17,7 +19,16 @@ export const listDefinitionsSchema = z.object({
 export const listDefinitionsTool: ToolHandler<typeof listDefinitionsSchema> = {
   id: "list_definitions",
   schema: listDefinitionsSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  // Rules match the path it looks in; it is no read of the file (it shows an outline,
+  // not the file), so the stale-file guard does not count it as one.
+  matchValue: (args) => pathTarget([args.path]),
+  view: {
+    card: "foldable",
+    // `src/ def parse`: the scope, then what was asked for.
+    summary: (args, facts) =>
+      [shownPath(str(args, "path") ?? "", facts.cwd), str(args, "kind"), str(args, "symbol")].filter(Boolean).join(" "),
+  },
   async run(args, ctx) {
     if (args.repo_wide === true) {
       const { runRepoDefinitions } = await import("../lib/structural/repo-definitions-run.js");

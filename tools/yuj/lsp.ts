@@ -7,11 +7,13 @@
 // the search tools leave them out.
 
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { pathTarget } from "../../core/permissions/match-target.js";
+import { fail, INSPECTS, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import type { DocumentSymbol, Location, LocationLink, SymbolInformation } from "../../core/lsp/protocol.js";
 import type { LspAnswer } from "../../core/lsp/manager.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { lineCache, locationLine, relativeOrAbsolute, symbolLines, toShown, type ShownLocation } from "../lib/lsp-text.js";
+import { num, shownPath, str } from "../lib/view.js";
 
 export const lspSchema = z.object({
   kind: z.enum(["definition", "references", "document_symbols"]),
@@ -29,7 +31,14 @@ const DISABLED = "ERROR: the lsp tool is disabled (lsp.tool_enabled=false)";
 export const lspTool: ToolHandler<typeof lspSchema> = {
   id: "lsp",
   schema: lspSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  // Rules match the path it looks in; it is no read of the file (it shows positions,
+  // not the file), so the stale-file guard does not count it as one.
+  matchValue: (args) => pathTarget([args.path]),
+  view: {
+    card: "foldable",
+    summary: (args, facts) => lspSummary(args, facts.cwd),
+  },
   async run(args, ctx) {
     if (!ctx.config.lsp.tool_enabled) return fail(DISABLED);
     const lsp = ctx.lsp;
@@ -81,6 +90,17 @@ export const lspTool: ToolHandler<typeof lspSchema> = {
     return ok([head, ...cap(lines), ...(left ? [`(${left} more in files your permission rules keep from reading)`] : [])].join("\n"));
   },
 };
+
+/** `find references src/a.ts:3:9`: what was asked, at the position as the call gives it (zero-based). */
+function lspSummary(args: Record<string, unknown>, cwd: string): string {
+  const kind = str(args, "kind") ?? "";
+  const where = shownPath(str(args, "path") ?? "", cwd);
+  if (kind === "document_symbols") return `document symbols ${where}`;
+  const line = num(args, "line");
+  const character = num(args, "character");
+  const at = line !== undefined && character !== undefined ? `:${line}:${character}` : "";
+  return `find ${kind} ${where}${at}`;
+}
 
 function listOf<T>(v: T | T[] | null | undefined): T[] {
   return v === null || v === undefined ? [] : Array.isArray(v) ? v : [v];

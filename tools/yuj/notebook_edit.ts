@@ -6,11 +6,13 @@
 // file's indentation, escaping, BOM and line endings all stay as they were.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
+import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "../lib/notebook.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { readExistingFile } from "../lib/paths.js";
+import { replacePreview } from "../lib/previews.js";
+import { str } from "../lib/view.js";
 
 export const notebookEditSchema = z.object({
   path: z.string(),
@@ -42,7 +44,13 @@ function selectorOf(args: { cell_index?: number | undefined; cell_id?: string | 
 export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
   id: "notebook_edit",
   schema: notebookEditSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: new Set(["updates"]),
+  touches: (args) => [{ path: args.path, as: "updates" }],
+  view: {
+    card: "expanded",
+    preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_source"), str(args, "new_source"), facts.cwd),
+  },
   async run(args, ctx) {
     const selector = selectorOf(args);
     if (typeof selector === "string") return fail(selector);
@@ -92,6 +100,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
       }
     }
     const status = after === text ? `OK: no file change: the new source equals the current source of ${label} in ${shown}` : `OK: updated ${cell.cellType} ${label} in ${shown}`;
-    return ok(status, `${status}\n${cellDiff(`${file.display} ${label}`, cell.source, args.new_source)}`);
+    const hunks = cellDiff(cell.source, args.new_source);
+    return ok(status, { kind: "diff", files: [{ path: `${file.display} ${label}`, op: "update", hunks }], note: status });
   },
 };

@@ -6,12 +6,13 @@
 // chunk. A whole-file read of a file past the size limit is refused unread.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { echoPath, locateExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
 import { locateInSkillDir } from "../lib/skill-files.js";
+import { num, rangeSummary, shownPath, str } from "../lib/view.js";
 
 export const readSchema = z.object({
   path: z.string(),
@@ -21,10 +22,25 @@ export const readSchema = z.object({
 
 const reminder = (text: string) => `<system-reminder>${text}</system-reminder>`;
 
+/** What the view shows of lines read: the lines themselves, numbered by the view. */
+const fileView = (path: string, startLine: number, lines: string[], notes: string[] = []): ToolDisplay => ({
+  kind: "file",
+  path,
+  startLine,
+  lines,
+  ...(notes.length ? { notes } : {}),
+});
+
 export const readTool: ToolHandler<typeof readSchema> = {
   id: "read",
   schema: readSchema,
-  readOnly: true,
+  effects: INSPECTS,
+  touches: (args) => [{ path: args.path, as: "reads" }],
+  permissions: { family: "read" },
+  view: {
+    card: "foldable",
+    summary: (args, facts) => rangeSummary(shownPath(str(args, "path") ?? "", facts.cwd), num(args, "offset") ?? 0, num(args, "limit") ?? 0),
+  },
   async run(args, ctx) {
     const offset = args.offset ?? 0;
     const limit = args.limit ?? 0;
@@ -39,7 +55,10 @@ export const readTool: ToolHandler<typeof readSchema> = {
       (await locateInSkillDir(ctx, args.path, directory)) ??
       (await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, { directory, access: yujPaths(ctx, "read") }));
     if (!file.ok) return fail(file.error);
-    if (file.size === 0) return ok(reminder(`File ${shown} exists but is empty (0 bytes).`));
+    if (file.size === 0) {
+      const empty = `File ${shown} exists but is empty (0 bytes).`;
+      return ok(reminder(empty), fileView(file.display, 1, [], [empty]));
+    }
     if (limit === 0 && tooLarge(file.size)) {
       return fail(
         `ERROR: ${shown} is too large to read whole ${sizeAndLimit(file.size)}; ` +
@@ -74,23 +93,20 @@ export const readTool: ToolHandler<typeof readSchema> = {
 
     const slice = scan.lines;
     if (offset > 0 && slice.length === 0) {
+      const past = `Read offset ${offset} is past EOF for ${shown} (file has ${scan.total ?? 0} lines).`;
       return ok(
-        reminder(
-          `Read offset ${offset} is past EOF for ${shown} (file has ${scan.total ?? 0} lines). ` +
-            "No content returned — call read with a smaller offset to inspect the file.",
-        ),
+        reminder(`${past} No content returned — call read with a smaller offset to inspect the file.`),
+        fileView(file.display, offset + 1, [], [past]),
       );
     }
 
     let text = slice.map((line, i) => `${offset + i + 1}: ${line}`).join("\n");
+    const notes: string[] = [];
     if (limit > 0 && scan.more) {
-      text +=
-        "\n\n" +
-        reminder(
-          `Read returned the first ${slice.length} lines of ${shown}. ` +
-            "The file is longer — re-read with a higher limit or a specific offset to see more.",
-        );
+      const first = `Read returned the first ${slice.length} lines of ${shown}.`;
+      notes.push(`${first} The file is longer.`);
+      text += "\n\n" + reminder(`${first} The file is longer — re-read with a higher limit or a specific offset to see more.`);
     }
-    return ok(text);
+    return ok(text, fileView(file.display, offset + 1, slice, notes));
   },
 };

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { HistoryItem } from "../../core/history.js";
 import type { TodoItem } from "../../core/events.js";
 import { replay, type Replay } from "../../core/context/shape.js";
-import { fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { todosFromArgs, writeTodosSchema } from "./write_todos.js";
 
 export const rewindSchema = z.object({
@@ -26,9 +26,9 @@ export function activeCheckpoints(conv: NonNullable<ToolContext["conversation"]>
   const current = at < 0 ? [] : conv.history.slice(at);
   // Only the replay's checkpoints and todo state matter here, not think shaping.
   const result = replay(before, { roles: conv.roles, thinkKeepTurns: Number.MAX_SAFE_INTEGER }, {
-    // checkpoint/rewind exist on the Yuj surface only, whose todo tool is write_todos.
+    // checkpoint/rewind exist on the Yuj surface only, whose todo tool takes write_todos' arguments.
     after(call) {
-      if (call.name !== "write_todos") return undefined;
+      if (!conv.roles.todos.has(call.name)) return undefined;
       try {
         const parsed = writeTodosSchema.safeParse(JSON.parse(call.args));
         return parsed.success ? todosFromArgs(parsed.data) : undefined;
@@ -43,7 +43,9 @@ export function activeCheckpoints(conv: NonNullable<ToolContext["conversation"]>
 export const rewindTool: ToolHandler<typeof rewindSchema> = {
   id: "rewind",
   schema: rewindSchema,
-  readOnly: false,
+  effects: CONVERSES,
+  role: "rewind",
+  view: { card: "foldable" },
   async run(_args, ctx) {
     if (!ctx.conversation) return fail("ERROR: rewind: no active checkpoint (this call has no conversation to rewind)");
     const { checkpoints, state, current } = activeCheckpoints(ctx.conversation, ctx.callId);

@@ -17,7 +17,7 @@
 
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { fail, ok, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { EXECUTES, type ToolDisplay, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
 import type { LogReader } from "../../core/jobs/job-log.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { filterOutput } from "../lib/output-filters.js";
@@ -25,6 +25,7 @@ import { resolveInCwd } from "../lib/paths.js";
 import { detectRunner, planRun, type TestRunner } from "../lib/test-runners/runners.js";
 import { failingAssertionBlocks } from "../lib/test-runners/assertions.js";
 import { runnerHints } from "../lib/test-runners/hints.js";
+import { shownPath, str } from "../lib/view.js";
 
 export const runTestsSchema = z.object({
   path: z.string().optional(),
@@ -40,16 +41,22 @@ const MAX_READ_BYTES = 4 * 1024 * 1024;
 export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
   id: "run_tests",
   schema: runTestsSchema,
-  readOnly: false,
+  effects: EXECUTES,
+  // A passing run checked the files as they are now (the done guard).
+  verifies: (_args, result) => result.ok,
+  view: {
+    card: "foldable",
+    summary: (args, facts) => testsSummary(args, facts.cwd),
+  },
   async run(args, ctx) {
     const settings = ctx.config.tools.run_tests;
-    if (!settings.enabled) return fail(RUN_TESTS_DISABLED);
+    if (!settings.enabled) return refused(RUN_TESTS_DISABLED);
     const jobs = ctx.jobs;
-    if (!jobs) return fail(NO_JOBS);
+    if (!jobs) return refused(NO_JOBS);
     let rel: string | undefined;
     if (args.path !== undefined && args.path.trim() !== "") {
       const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.path, { forbidNewline: true });
-      if (!where.ok) return fail(where.error);
+      if (!where.ok) return refused(where.error);
       rel = where.display;
     }
     const runner = await detectRunner(ctx.cwd);
@@ -58,13 +65,13 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
       ...(args.k ? { k: args.k } : {}),
       ...(args.last_failed ? { lastFailed: true } : {}),
     });
-    if ("error" in plan) return envelope(false, "error", undefined, runner, `ERROR: ${plan.error}`);
+    if ("error" in plan) return envelope({ status: "error", runner, body: `ERROR: ${plan.error}` });
 
     const job = jobs.start({ command: plan.command, cwd: ctx.cwd, background: false, callId: ctx.callId, deadlineMs: settings.timeout * 1000, label: `run_tests (${runner.name})` });
     const end = await waitForeground(jobs, job.id, Number.POSITIVE_INFINITY, ctx.signal);
     if (end === "cancelled" || ctx.signal.aborted) {
       await jobs.kill(job.id, "cancelled by the user");
-      return fail("ERROR: cancelled by the user before the tests finished");
+      return refused("ERROR: cancelled by the user before the tests finished", plan.command, "killed");
     }
     // The runner exited and left helpers behind (workers, a server a test started): they go too.
     if (end === "leader_exited") await jobs.kill(job.id, "left running by the test runner");
@@ -75,11 +82,11 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
 
     if (snap.status === "timed_out") {
       const body = [`ERROR: command timed out after ${settings.timeout}s`, ...notes, output].filter((p) => p !== "").join("\n");
-      return envelope(false, "timed_out", undefined, runner, body);
+      return envelope({ status: "timed_out", runner, body, command: plan.command });
     }
     const refusal = /^yuj: (sandbox unavailable: .*|failed to start bash: .*)$/m.exec(output);
     if (refusal && (snap.exitCode === 126 || snap.exitCode === 127)) {
-      return envelope(false, "error", undefined, runner, `ERROR: ${refusal[1]}`);
+      return envelope({ status: "error", runner, body: `ERROR: ${refusal[1]}`, command: plan.command });
     }
     const exitCode = snap.exitCode ?? 128;
     const status = runner.status(exitCode, output);
@@ -88,14 +95,49 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
     if (status === "failed" || status === "collection_error") {
       parts.push(...(await failingAssertionBlocks(output, ctx.cwd, ctx.services.fs, { radius: settings.assertion_context_lines, max: settings.assertion_context_max })));
     }
-    return envelope(status === "passed", status, exitCode, runner, parts.join("\n"));
+    return envelope({ status, runner, body: parts.join("\n"), command: plan.command, exitCode });
   },
 };
 
-function envelope(passed: boolean, status: string, exitCode: number | undefined, runner: TestRunner, body: string): ToolResult {
-  const code = exitCode === undefined ? "" : ` exit_code="${exitCode}"`;
-  const text = `<test_results status="${status}"${code} runner="${runner.name}">\n${body}\n</test_results>`;
-  return passed ? ok(text) : fail(text);
+/** `tests/test_a.py -k name --last-failed`: what the run was narrowed to; empty for the whole suite. */
+function testsSummary(args: Record<string, unknown>, cwd: string): string {
+  const path = str(args, "path");
+  const k = str(args, "k");
+  return [path ? shownPath(path, cwd) : "", k ? `-k ${k}` : "", args.last_failed === true ? "--last-failed" : ""].filter(Boolean).join(" ");
+}
+
+interface Verdict {
+  status: string;
+  runner: TestRunner;
+  body: string;
+  /** The command line run; absent when none was. */
+  command?: string;
+  exitCode?: number;
+}
+
+/**
+ * The model reads the verdict in a `<test_results>` envelope; the person is
+ * shown the command and what it printed, the status in the card's header.
+ */
+function envelope(v: Verdict): ToolResult {
+  const code = v.exitCode === undefined ? "" : ` exit_code="${v.exitCode}"`;
+  const modelText = `<test_results status="${v.status}"${code} runner="${v.runner.name}">\n${v.body}\n</test_results>`;
+  const display: ToolDisplay =
+    v.command === undefined
+      ? { kind: "text", text: v.body }
+      : {
+          kind: "command",
+          command: v.command,
+          output: `${v.body}\n[${v.runner.name}: ${v.status.replace(/_/g, " ")}]`,
+          status: v.status === "timed_out" ? "timed_out" : "exited",
+          ...(v.exitCode === undefined ? {} : { exitCode: v.exitCode }),
+        };
+  return { ok: v.status === "passed", modelText, display };
+}
+
+/** A run refused or stopped before the runner gave a verdict: the words alone, no envelope. */
+function refused(text: string, command?: string, status?: "killed"): ToolResult {
+  return command === undefined ? { ok: false, modelText: text } : { ok: false, modelText: text, display: { kind: "command", command, output: text, status: status ?? "exited" } };
 }
 
 /** The whole log when it is small enough, else its start and its end (where the failures and the summary are). */

@@ -4,7 +4,9 @@
 // (and tree-sitter with it) loads on the first call, not at start-up.
 
 import { z } from "zod";
-import type { ToolHandler } from "../../core/tool-types.js";
+import { pathTarget } from "../../core/permissions/match-target.js";
+import { INSPECTS, type ToolHandler } from "../../core/tool-types.js";
+import { searchSummary, str } from "../lib/view.js";
 
 export const structuralSearchSchema = z.object({
   path: z.string(),
@@ -19,7 +21,14 @@ export const structuralSearchTool: ToolHandler<typeof structuralSearchSchema> = 
   id: "structural_search",
   schema: structuralSearchSchema,
   // A preview writes nothing to the repository (only its record in the session folder).
-  readOnly: true,
+  effects: INSPECTS,
+  // Rules match the path it looks in; it is no read of the file (it shows match snippets,
+  // not the file), so the stale-file guard does not count it as one.
+  matchValue: (args) => pathTarget([args.path]),
+  view: {
+    card: "foldable",
+    summary: (args, facts) => searchSummary(str(args, "query") ?? "", str(args, "path"), str(args, "glob"), facts.cwd),
+  },
   async run(args, ctx) {
     const { runSearch } = await import("../lib/structural/search-run.js");
     return runSearch(args, ctx);

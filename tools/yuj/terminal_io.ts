@@ -3,7 +3,9 @@
 // only what is new; or stop the process with terminate=true.
 
 import { z } from "zod";
-import { fail, type ToolHandler } from "../../core/tool-types.js";
+import { ANY, commandTarget } from "../../core/permissions/match-target.js";
+import { EXECUTES, fail, type ToolHandler } from "../../core/tool-types.js";
+import { str } from "../lib/view.js";
 import { TERMINALS_UNAVAILABLE, terminalResult } from "./terminal_start.js";
 
 export const terminalIoSchema = z.object({
@@ -20,7 +22,10 @@ const MAX_TIMEOUT_S = 30;
 export const terminalIoTool: ToolHandler<typeof terminalIoSchema> = {
   id: "terminal_io",
   schema: terminalIoSchema,
-  readOnly: false,
+  effects: EXECUTES,
+  // What it types is what a rule fences; a call that only reads has nothing to fence.
+  matchValue: (args) => (args.input === undefined ? ANY : commandTarget(args.input)),
+  view: { card: "foldable", summary: (args) => str(args, "terminal_id") ?? "" },
   async run(args, ctx) {
     if (!ctx.terminals) return fail(TERMINALS_UNAVAILABLE);
     // Clamped rather than rejected: a too-long wait is a harmless mistake.

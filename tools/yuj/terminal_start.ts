@@ -4,7 +4,10 @@
 // terminal_io shares that shape so both tools read the same way.
 
 import { z } from "zod";
-import { fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { commandTarget } from "../../core/permissions/match-target.js";
+import { EXECUTES, fail, ok, type ToolContext, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { commandPreview } from "../lib/previews.js";
+import { commandSummary, str } from "../lib/view.js";
 import { statusText, type TerminalOutcome } from "../../core/jobs/terminal.js";
 import { filterOutput } from "../lib/output-filters.js";
 
@@ -33,7 +36,9 @@ export function terminalResult(outcome: TerminalOutcome, ctx: ToolContext): Tool
 export const terminalStartTool: ToolHandler<typeof terminalStartSchema> = {
   id: "terminal_start",
   schema: terminalStartSchema,
-  readOnly: false,
+  effects: EXECUTES,
+  matchValue: (args) => commandTarget(args.cmd),
+  view: { card: "foldable", summary: (args) => commandSummary(str(args, "cmd")), preview: (args) => commandPreview(str(args, "cmd")) },
   async run(args, ctx) {
     if (!ctx.terminals) return fail(TERMINALS_UNAVAILABLE);
     if (args.cmd.trim() === "") return fail("ERROR: cmd is empty");

@@ -4,7 +4,7 @@
 // after [tools].think_keep_turns turns, while the trace keeps the raw rows.
 
 import { z } from "zod";
-import { ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, ok, type ToolHandler } from "../../core/tool-types.js";
 
 export const thinkSchema = z.object({
   thought: z.string().trim().min(1, "thought must be a non-empty string"),
@@ -21,8 +21,10 @@ export const THINK_RESULT = '<tool_result tool_name="think" status="ok" v="1">\n
 export const thinkTool: ToolHandler<typeof thinkSchema> = {
   id: "think",
   schema: thinkSchema,
-  readOnly: true,
+  effects: CONVERSES,
+  role: "think",
+  view: { card: "foldable" },
   async run(args) {
-    return ok(THINK_RESULT, args.thought);
+    return ok(THINK_RESULT, { kind: "text", text: args.thought });
   },
 };

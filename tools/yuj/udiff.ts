@@ -14,9 +14,12 @@
 // `diff --git`, `index`, and similar header lines are skipped.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
-import { envelopeFail, envelopeOk } from "../lib/patch/envelope.js";
+import { patchTarget } from "../../core/permissions/match-target.js";
+import { MUTATES, type ToolHandler } from "../../core/tool-types.js";
+import { patchApplied, patchRefused } from "../lib/patch/envelope.js";
 import { planAndCommit } from "../lib/patch/commit.js";
+import { PATCH_TOUCH_KINDS, udiffTouches } from "../lib/patch/touches.js";
+import { patchPreview } from "../lib/previews.js";
 import { parseUdiff } from "../lib/patch/udiff-parse.js";
 
 export const udiffSchema = z.object({
@@ -26,12 +29,17 @@ export const udiffSchema = z.object({
 export const udiffTool: ToolHandler<typeof udiffSchema> = {
   id: "udiff",
   schema: udiffSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: PATCH_TOUCH_KINDS,
+  touches: (args) => udiffTouches(args.patch),
+  matchValue: (args) => patchTarget(udiffTouches(args.patch)),
+  permissions: { family: "edit" },
+  view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
   async run(args, ctx) {
     const parsed = parseUdiff(args.patch);
-    if (!parsed.ok) return fail(envelopeFail("udiff", parsed.kind, parsed.message));
+    if (!parsed.ok) return patchRefused("udiff", parsed.kind, parsed.message);
     const result = await planAndCommit(parsed.ops, ctx, { unifiedDiff: true });
-    if (!result.ok) return fail(envelopeFail("udiff", result.error.kind, result.error.message));
-    return ok(envelopeOk("udiff", "files", result.summaries));
+    if (!result.ok) return patchRefused("udiff", result.error.kind, result.error.message);
+    return patchApplied("udiff", "files", result.summaries);
   },
 };

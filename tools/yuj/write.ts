@@ -2,10 +2,12 @@
 // directories. The replacement is atomic, so a failure never leaves half a file.
 
 import { z } from "zod";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { directoryTargetError, resolveInCwd } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
+import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
+import { writePreview } from "../lib/previews.js";
+import { str } from "../lib/view.js";
 
 export const writeSchema = z.object({
   path: z.string(),
@@ -15,7 +17,14 @@ export const writeSchema = z.object({
 export const writeTool: ToolHandler<typeof writeSchema> = {
   id: "write",
   schema: writeSchema,
-  readOnly: false,
+  effects: MUTATES,
+  touchKinds: new Set(["writes"]),
+  touches: (args) => [{ path: args.path, as: "writes" }],
+  permissions: { family: "write" },
+  view: {
+    card: "expanded",
+    preview: (args, facts) => writePreview(str(args, "path"), str(args, "content"), facts.cwd),
+  },
   async run(args, ctx) {
     const { fs } = ctx.services;
     const asDir = directoryTargetError(args.path);

@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import type { TodoItem } from "../../core/events.js";
-import { fail, ok, type ToolHandler } from "../../core/tool-types.js";
+import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { renderTodos } from "../lib/todo-list.js";
 
 export const YUJ_TODO_STATUSES = ["pending", "in_progress", "completed", "cancelled", "blocked"] as const;
@@ -19,6 +19,17 @@ export const writeTodosSchema = z.object({
   todos: z.array(todoItem),
 });
 
+/** The list as the model sends it, for the card while the call runs (unchecked: only what reads as items). */
+function todosPreview(args: Record<string, unknown>): ToolDisplay | undefined {
+  if (!Array.isArray(args.todos)) return undefined;
+  const todos = args.todos.flatMap((t): TodoItem[] => {
+    const o = t && typeof t === "object" ? (t as Record<string, unknown>) : {};
+    const status = YUJ_TODO_STATUSES.find((s) => s === o.status) ?? "pending";
+    return typeof o.description === "string" ? [{ description: o.description, status }] : [];
+  });
+  return { kind: "todos", todos };
+}
+
 /** The list a successful call sets (rewind uses it to restore the checkpoint's list). */
 export function todosFromArgs(args: z.infer<typeof writeTodosSchema>): TodoItem[] {
   return args.todos.map((t) => ({ description: t.description, status: t.status }));
@@ -28,7 +39,9 @@ export const writeTodosTool: ToolHandler<typeof writeTodosSchema> = {
   id: "write_todos",
   schema: writeTodosSchema,
   // Calls replace one shared list: they run alone, in the order sent.
-  readOnly: false,
+  effects: CONVERSES,
+  role: "todos",
+  view: { card: "expanded", preview: (args) => todosPreview(args) },
   async run(args, ctx) {
     const max = ctx.config.tools.todos_max_items;
     if (args.todos.length > max) {
@@ -40,6 +53,6 @@ export const writeTodosTool: ToolHandler<typeof writeTodosSchema> = {
     }
     const todos = todosFromArgs(args);
     ctx.emit({ type: "todo_updated", todos });
-    return ok(renderTodos(todos));
+    return ok(renderTodos(todos), { kind: "todos", todos });
   },
 };

@@ -8,49 +8,34 @@ beforeAll(() => loadMarkdown());
 const REPORT = "## Summary\n\nFixed the **parser**.\n\n- one\n- two";
 
 describe("long-text control tools", () => {
-  it.each(["done", "complete", "escalate"])("%s: N chars received while streaming", (name) => {
-    const partial = `{"${name === "escalate" ? "reason" : "message"}": "${"x".repeat(1234)}`;
-    const lines = plain(renderCard(tool(name, partial, "streaming"), opts()));
+  // Chord's finish tool holds its report in `report`, Yuj's in `message`: each says so in its view.
+  const chordDone = { view: { card: "control" as const, controlField: "report" } };
+
+  it("done: N chars received while streaming", () => {
+    const partial = `{"message": "${"x".repeat(1234)}`;
+    const lines = plain(renderCard(tool("done", partial, "streaming"), opts()));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`TOOL CALL #\\d+ ${name} ⋯$`));
+    expect(lines[0]).toMatch(/TOOL CALL #\d+ done ⋯$/);
     expect(lines[1]).toBe(`    ${partial.length.toLocaleString("en-US")} chars received`);
   });
 
-  it("done: the report as Markdown once finished", () => {
-    for (const key of ["message", "report"]) {
-      const lines = plain(renderCard(tool("done", { [key]: REPORT }, "ok"), opts()));
+  it("done: the report as Markdown once finished, from the field its tool names", () => {
+    for (const [args, extra] of [[{ message: REPORT }, {}], [{ report: REPORT }, chordDone]] as const) {
+      const lines = plain(renderCard(tool("done", args, "ok", extra), opts()));
       expect(lines[0]).toMatch(/TOOL CALL #\d+ done ✓$/);
       expect(lines.slice(1)).toEqual(["    ## Summary", "", "    Fixed the parser.", "", "      * one", "      * two"]);
     }
     const coloured = renderCard(tool("done", { message: REPORT }, "ok"), opts({ color: true }));
     expect(coloured.join("\n")).toContain("\x1b[1mparser\x1b[22m");
+    // Another field is not the report.
+    expect(plain(renderCard(tool("done", { report: REPORT }, "ok"), opts())).slice(1)).toEqual(["    (no report)"]);
   });
 
-  it("complete: summary and structured details", () => {
-    const card = tool("complete", {
-      summary: "Implemented *it*.",
-      files_changed: ["src/a.ts", { path: "src/b.ts", summary: "new file" }],
-      remaining_limitations: "no Windows support",
-      known_risks: ["race in cache"],
-      follow_up_recommended: ["add tests"],
-      artifacts: [{ rel_path: "artifacts/report.md", result_type: "report" }],
-    }, "ok");
-    const text = plain(renderCard(card, opts())).join("\n");
-    expect(text).toContain("Implemented it.");
-    for (const s of [
-      "Files changed", "• src/a.ts", "• src/b.ts — new file", "Remaining limitations", "• no Windows support",
-      "Known risks", "• race in cache", "Follow-up recommended", "• add tests", "Artifacts",
-      "• artifacts/report.md — report",
-    ]) expect(text).toContain(s);
-  });
-
-  it("escalate: kind and reason; an error result in red", () => {
-    const card = tool("escalate", { kind: "needs_repair", reason: "Need the **API key** policy." }, "error", {
-      modelText: "ERROR: escalation limit reached",
-    });
+  it("done refused: the refusal in red after the report", () => {
+    const card = tool("done", { message: "Finished." }, "error", { modelText: "ERROR: done_guard: nothing has checked the last change" });
     const lines = plain(renderCard(card, opts()));
-    expect(lines.slice(1, 3)).toEqual(["    kind: needs_repair", "    Need the API key policy."]);
-    expect(lines.at(-1)).toBe("    ERROR: escalation limit reached");
+    expect(lines.slice(1, 2)).toEqual(["    Finished."]);
+    expect(lines.at(-1)).toBe("    ERROR: done_guard: nothing has checked the last change");
     expect(renderCard(card, opts({ color: true })).at(-1)).toContain("\x1b[31m");
   });
 

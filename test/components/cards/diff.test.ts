@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { argsDiffLines, numberedDiffLines, numberedPreview, patchLines } from "../../../components/cards/diff.js";
+import { argsDiffLines, numberedDiffLines, numberedLines, patchLines } from "../../../components/cards/diff.js";
 import { renderCard } from "../../../components/cards/render.js";
-import { expectSafe, hasAnsi, opts, plain, tool } from "./helpers.js";
+import { chordTool, expectSafe, hasAnsi, opts, plain, tool } from "./helpers.js";
 
 const GREEN = "\x1b[32m";
 const RED = "\x1b[31m";
@@ -18,14 +18,19 @@ describe("diffs and previews", () => {
     expect(coloured[0]).not.toContain("\x1b");
   });
 
-  it("edit card: args diff, also with old_string/new_string", () => {
-    const card = tool("edit", { path: "/repo/src/a.ts", old_string: "x = 1", new_string: "x = 2" }, "running");
-    expect(plain(renderCard(card, opts())).slice(1)).toEqual(["    src/a.ts", "    - x = 1", "    + x = 2"]);
+  it("edit card: the diff asked for, by each surface's edit (old_str/new_str, old_string/new_string)", () => {
+    for (const card of [
+      tool("edit", { path: "/repo/src/a.ts", old_str: "x = 1", new_str: "x = 2" }, "running"),
+      chordTool("edit", { path: "/repo/src/a.ts", old_string: "x = 1", new_string: "x = 2" }, "running"),
+    ]) {
+      expect(plain(renderCard(card, opts())).slice(1)).toEqual(["    src/a.ts", "    - x = 1", "    + x = 2"]);
+    }
   });
 
   it("edit card: the tool's own diff with file line numbers", () => {
-    const view = "OK\n--- src/a.ts\n+++ src/a.ts\n@@ -654,3 +654,3 @@\n a\n-b\n+B\n c";
-    const card = tool("edit", { path: "src/a.ts", old_str: "b", new_str: "B" }, "ok", { viewText: view });
+    const hunks = "@@ -654,3 +654,3 @@\n a\n-b\n+B\n c";
+    const display = { kind: "diff" as const, files: [{ path: "src/a.ts", op: "update" as const, hunks }], note: "OK" };
+    const card = tool("edit", { path: "src/a.ts", old_str: "b", new_str: "B" }, "ok", { modelText: "OK", display });
     expect(plain(renderCard(card, opts())).slice(1)).toEqual([
       "    src/a.ts",
       "    654   a",
@@ -69,7 +74,7 @@ describe("diffs and previews", () => {
 
   it("write: first 20 lines numbered, then how many more", () => {
     const content = Array.from({ length: 26 }, (_, i) => `row ${i + 1}`).join("\n");
-    const lines = numberedPreview(content, 80, false, 20);
+    const lines = numberedLines(content.split("\n").slice(0, 20), 26, 80, false);
     expect(lines).toHaveLength(21);
     expect(lines[0]).toBe(" 1  row 1");
     expect(lines[19]).toBe("20  row 20");

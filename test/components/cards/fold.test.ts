@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_EXPANDED, defaultFolded, FOLD_PREVIEW_LINES, isFoldable } from "../../../components/cards/fold.js";
+import { cardLayout, defaultFolded, FOLD_PREVIEW_LINES, isFoldable } from "../../../components/cards/fold.js";
 import { renderCard } from "../../../components/cards/render.js";
 import { numbered, opts, plain, tool } from "./helpers.js";
 
-const FOLDABLE = ["read", "grep", "glob", "shell", "bash", "bash_poll", "job_output", "job_list", "cancel", "mcp_search_web", "some_unknown_tool"];
+// The layout is the tool's own (its handler's view); a tool no handler
+// knows (a card from an older trace) folds.
+const FOLDABLE = [
+  "read", "grep", "glob", "shell", "bash", "bash_poll", "job_output", "job_list", "lsp", "run_tests",
+  "structural_search", "list_definitions", "some_unknown_tool",
+];
 const EXPANDED = [
-  "edit", "write", "apply_patch", "udiff", "notebook_edit", "delete", "todo_write", "write_todos", "question",
-  "ask_user", "delegate", "notify", "handoff", "done", "complete", "escalate", "compact_context",
+  "edit", "write", "apply_patch", "udiff", "notebook_edit", "structural_edit", "delete", "todo_write", "write_todos",
+  "question", "ask_user",
 ];
 
 describe("fold rules", () => {
@@ -15,9 +20,15 @@ describe("fold rules", () => {
   });
 
   it.each(EXPANDED)("%s is always expanded", (name) => {
-    expect(ALWAYS_EXPANDED.has(name)).toBe(true);
     const card = tool(name, {}, "ok", { viewText: numbered(40) });
+    expect(cardLayout(card)).toBe("expanded");
     expect(isFoldable(card)).toBe(false);
+    expect(defaultFolded(card)).toBe(false);
+  });
+
+  it("done is a control card, whatever its result's length", () => {
+    const card = tool("done", { message: "m" }, "ok", { viewText: numbered(40) });
+    expect(cardLayout(card)).toBe("control");
     expect(defaultFolded(card)).toBe(false);
   });
 

@@ -32,7 +32,7 @@ describe("card headers", () => {
   });
 
   it("status marks; duration only when finished", () => {
-    const base = tool("shell", { cmd: "make test" }, "running", { durationMs: 5 });
+    const base = tool("shell", { command: "make test" }, "running", { durationMs: 5 });
     base.num = 1;
     expect(h(base)).toBe("TOOL CALL #1 ▾ shell make test ⠿");
     expect(h({ ...base, status: "error" })).toBe("TOOL CALL #1 ▾ shell make test ✗ 5ms");
@@ -63,7 +63,7 @@ describe("card headers", () => {
   });
 
   it("neutralises escapes in arguments and fits the width", () => {
-    const card = tool("shell", { cmd: `echo \x1b]0;pwned\x07 ${"x".repeat(200)}` }, "ok", { durationMs: 3 });
+    const card = tool("shell", { command: `echo \x1b]0;pwned\x07 ${"x".repeat(200)}` }, "ok", { durationMs: 3 });
     const line = h(card, { width: 40 });
     expect(line).not.toMatch(/[\x00-\x1f]/);
     expect(stringWidth(line)).toBeLessThanOrEqual(40);

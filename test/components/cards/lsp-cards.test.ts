@@ -1,18 +1,23 @@
 // What the cards show of language servers: an edit's diagnostics under its
-// diff (kept when the tool's own diff is drawn from its text, coloured by
-// severity), a formatter report kept the same way, and the lsp card's header.
+// diff (coloured by severity), a formatter report kept the same way, and the
+// lsp card's header, as the lsp tool words it.
 
 import { describe, expect, it } from "vitest";
 import { renderCard } from "../../../components/cards/render.js";
 import { cardHeader } from "../../../components/cards/header.js";
 import { opts, plain, tool } from "./helpers.js";
 
-const DIFF = "OK: replaced 1 occurrence in src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -4,1 +4,1 @@\n-export const n: number = 1;\n+export const n: string = 1;\n";
+const HUNKS = "@@ -4,1 +4,1 @@\n-export const n: number = 1;\n+export const n: string = 1;";
 const REPORT = "Diagnostics (typescript) src/a.ts: 1 at severity error or above\n[E] 4:14 [2322] Type 'number' is not assignable to type 'string'.";
+/** An edit's result as the edit tool and the after-guard leave it: the diff, the report in its note. */
+const edited = (note: string) => ({
+  modelText: `OK\n\n${note}`,
+  display: { kind: "diff" as const, files: [{ path: "src/a.ts", op: "update" as const, hunks: HUNKS }], note: `OK\n\n${note}` },
+});
 
 describe("diagnostics in an edit card", () => {
-  it("follow the diff, whole, even when the card draws the tool's own diff", () => {
-    const lines = plain(renderCard(tool("edit", { path: "src/a.ts", old_str: "number", new_str: "string" }, "ok", { modelText: `${DIFF}\n\n${REPORT}` }), opts({ width: 100 })));
+  it("follow the diff, whole", () => {
+    const lines = plain(renderCard(tool("edit", { path: "src/a.ts", old_str: "number", new_str: "string" }, "ok", edited(REPORT)), opts({ width: 100 })));
     const at = lines.findIndex((l) => l.includes("Diagnostics (typescript)"));
     expect(at).toBeGreaterThan(0);
     expect(lines.slice(0, at).some((l) => /^\s+4 \+ export const n: string = 1;/.test(l))).toBe(true);
@@ -27,8 +32,7 @@ describe("diagnostics in an edit card", () => {
   });
 
   it("keeps a formatter's report too", () => {
-    const text = `${DIFF}\n\n[formatter] src/a.ts: ok\nroot: /repo`;
-    const lines = plain(renderCard(tool("edit", { path: "src/a.ts", old_str: "a", new_str: "b" }, "ok", { modelText: text }), opts({ width: 100 })));
+    const lines = plain(renderCard(tool("edit", { path: "src/a.ts", old_str: "a", new_str: "b" }, "ok", edited("[formatter] src/a.ts: ok\nroot: /repo")), opts({ width: 100 })));
     expect(lines.some((l) => l.includes("[formatter] src/a.ts: ok"))).toBe(true);
   });
 });

@@ -8,24 +8,41 @@ import { expectSafe, hasAnsi, numbered, opts, plain, tool } from "./helpers.js";
 beforeAll(() => loadMarkdown());
 
 const LONG = "word ".repeat(60).trim();
+const READ_LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 const cards: Card[] = [
   { kind: "user", num: 1, text: `Fix it please. ${LONG}` },
   { kind: "assistant", num: 2, text: `# Plan\n\n- **one** ${LONG}\n- two\n\n\`\`\`ts\nconst x = 1;\n\`\`\``, streaming: false },
   { kind: "assistant", num: 3, text: `still *typing* ${LONG}`, streaming: true },
-  tool("read", { path: "/repo/src/a.ts" }, "ok", { viewText: numbered(30), durationMs: 4 }),
-  tool("grep", { pattern: "x" }, "ok", { viewText: `a.ts:1:${LONG}\n`.repeat(12) }),
-  tool("shell", { cmd: "make\nmake test" }, "error", { viewText: "boom\n".repeat(14), fullOutputPath: "/repo/.yuj/out.txt" }),
+  tool("read", { path: "/repo/src/a.ts" }, "ok", { display: { kind: "file", path: "src/a.ts", startLine: 1, lines: READ_LINES }, durationMs: 4 }),
+  tool("grep", { pattern: "x" }, "ok", {
+    display: { kind: "matches", matches: Array.from({ length: 12 }, () => ({ path: "a.ts", line: 1, text: LONG })), total: 12 },
+  }),
+  tool("shell", { command: "make\nmake test" }, "error", {
+    display: { kind: "command", command: "make\nmake test", output: "boom\n".repeat(14), status: "exited", exitCode: 2, fullOutputPath: "/repo/.yuj/out.txt" },
+  }),
   tool("mcp_docs_search", { query: "ink" }, "running"),
-  tool("edit", { path: "src/a.ts", old_str: "a\nb\n", new_str: "a\nc\n" }, "ok", { viewText: "OK" }),
-  tool("write", { path: "n.txt", content: numbered(30) }, "ok", { viewText: "OK: wrote 10 bytes to n.txt" }),
-  tool("apply_patch", { patch: "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch" }, "ok", { viewText: "applied" }),
-  tool("delete", { paths: ["a.txt", "/repo/b.txt"] }, "ok", { viewText: "OK" }),
-  tool("todo_write", { todos: [{ content: "a", status: "completed" }, { content: "b", status: "in_progress" }] }, "ok"),
-  tool("question", { question: "Which DB?", options: ["pg", "sqlite"] }, "ok", { viewText: "pg" }),
-  tool("delegate", { agent: "explorer", description: "Find the **bug**" }, "ok", { viewText: "task_id: t1" }),
+  tool("edit", { path: "src/a.ts", old_str: "a\nb\n", new_str: "a\nc\n" }, "ok", { modelText: "OK" }),
+  tool("write", { path: "n.txt", content: numbered(30) }, "ok", { modelText: "OK: wrote 10 bytes to n.txt" }),
+  tool("apply_patch", { patch: "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n*** End Patch" }, "ok", { modelText: "applied" }),
+  tool("delete", { paths: ["a.txt", "/repo/b.txt"] }, "ok", {
+    modelText: "Deleted 2 paths:\n- a.txt; backup: /s/a\n- b.txt; backup: /s/b",
+    display: { kind: "paths", paths: ["a.txt", "b.txt"], total: 2, hint: "deleted; each one backed up in the session folder" },
+  }),
+  tool("todo_write", { todos: [{ id: "1", content: "a", status: "completed" }, { id: "2", content: "b", status: "in_progress" }] }, "ok", {
+    display: { kind: "todos", todos: [{ description: "a", status: "completed" }, { description: "b", status: "in_progress" }] },
+  }),
+  tool("question", { questions: { question: "Which DB?", options: [{ label: "pg" }, { label: "sqlite" }] } }, "ok", {
+    modelText: '{"answers":[{"answer":"pg"}]}',
+    display: { kind: "questions", items: [{ question: "Which DB?", options: ["pg", "sqlite"], answer: "pg" }] },
+  }),
+  tool("run_tests", { path: "tests" }, "error", {
+    modelText: '<test_results status="failed" exit_code="1" runner="pytest">\nFAILED tests/test_a.py::test_x\n</test_results>',
+    display: { kind: "command", command: "python -m pytest tests", output: "FAILED tests/test_a.py::test_x\n[pytest: failed]", status: "exited", exitCode: 1 },
+  }),
   tool("done", { message: "## Report\n\nAll done." }, "ok"),
-  tool("complete", { summary: "Done.", files_changed: ["a.ts"] }, "ok"),
-  tool("escalate", { kind: "blocked", reason: "No access." }, "ok"),
+  tool("structural_search", { path: "src", language: "python", query: "(call) @c" }, "ok", {
+    display: { kind: "matches", matches: [{ path: "src/a.py", line: 3, text: "(call) f(x)" }], total: 1, page: 1, nextPage: 0 },
+  }),
   tool("edit", '{"path":"a.ts","old_str":"xx', "streaming"),
   { kind: "notice", num: 40, level: "warning", text: "Retrying in 2s" },
 ];
@@ -82,7 +99,7 @@ describe("renderCard", () => {
 
   it("tool output with terminal escapes comes out harmless", () => {
     const evil = "before\x1b[2Jafter\n\x1b]0;title\x07\ntab\there\r\nbell\x07 csi\x9b31m";
-    const card = tool("shell", { cmd: "cat evil" }, "ok", { viewText: evil });
+    const card = tool("shell", { command: "cat evil" }, "ok", { display: { kind: "command", command: "cat evil", output: evil, status: "exited", exitCode: 0 } });
     for (const color of [false, true]) {
       const lines = renderCard(card, opts({ color }));
       expectSafe(lines, 80);
@@ -106,12 +123,12 @@ describe("renderCard", () => {
     const lines = plain(renderCard(cards[5]!, opts({ folded: true })));
     expect(lines.at(-1)).toBe("    full output: .yuj/out.txt");
     expect(lines[1]).toBe("    $ make");
-    const cancelled = plain(renderCard(tool("shell", { cmd: "sleep 9" }, "cancelled"), opts()));
+    const cancelled = plain(renderCard(tool("shell", { command: "sleep 9" }, "cancelled"), opts()));
     expect(cancelled.at(-1)).toBe("    cancelled");
   });
 
-  it("read: a numbered preview from viewText, numbers dim with colour", () => {
-    const card = tool("read", { path: "a.ts" }, "ok", { viewText: "1: import x\n2: \n3: export {}" });
+  it("read: the lines read, numbered, numbers dim with colour", () => {
+    const card = tool("read", { path: "a.ts" }, "ok", { display: { kind: "file", path: "a.ts", startLine: 1, lines: ["import x", "", "export {}"] } });
     expect(plain(renderCard(card, opts())).slice(1)).toEqual(["    1  import x", "    2", "    3  export {}"]);
     expect(renderCard(card, opts({ color: true }))[1]).toContain("\x1b[2m1\x1b[22m");
   });
@@ -121,15 +138,17 @@ describe("renderCard", () => {
     expect(lines).toEqual([expect.stringMatching(/^ {2}TOOL CALL #\d+ edit ⋯$/), "    28 chars received"]);
   });
 
-  it("todo, question, delete and delegate bodies", () => {
+  it("todo, question, delete and test-run bodies", () => {
     const todo = plain(renderCard(cards[11]!, opts()));
     expect(todo.slice(1)).toEqual(["    ✓ a", "    ▶ b"]);
     const q = plain(renderCard(cards[12]!, opts()));
     expect(q.slice(1)).toEqual(["    Which DB?", "    • pg", "    • sqlite", "    ↳ pg"]);
     const del = plain(renderCard(cards[10]!, opts()));
-    expect(del.slice(1)).toEqual(["    • a.txt", "    • b.txt", "    ↳ OK"]);
-    const dlg = plain(renderCard(cards[13]!, opts()));
-    expect(dlg.slice(1)).toEqual(["    → explorer", "    Find the bug", "    ↳ task_id: t1"]);
+    expect(del.slice(1)).toEqual(["    • a.txt", "    • b.txt", "    deleted; each one backed up in the session folder"]);
+    const tests = plain(renderCard(cards[13]!, opts()));
+    expect(tests[0]).toMatch(/run_tests tests ✗$/);
+    expect(tests.slice(1)).toEqual(["    FAILED tests/test_a.py::test_x", "    [pytest: failed]"]);
+    expect(tests.join("\n")).not.toContain("<test_results");
   });
 
   it("notice colours follow the level", () => {

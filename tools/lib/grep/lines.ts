@@ -22,7 +22,10 @@ const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export interface GrepPage {
   total: number;
   page: number;
+  /** The page's lines as rg printed them. */
   lines: string[];
+  /** The same lines, split: the file, the line number, the text (a line rg printed about a file has only the first). */
+  matches: Array<{ path: string; line?: number; text?: string }>;
   nextPage: number;
 }
 
@@ -73,17 +76,25 @@ export class LinePage {
 
   result(): GrepPage {
     const { files, total } = this.collector.result();
-    const all: string[] = [];
-    for (const f of files) for (const m of f.entries) all.push(m.line);
-    if (this.perPage === undefined) return { total, page: 1, lines: all, nextPage: 0 };
-    const start = (this.page - 1) * this.perPage;
+    const all: Array<{ file: string; m: Match }> = [];
+    for (const f of files) for (const m of f.entries) all.push({ file: f.key, m });
+    const start = this.perPage === undefined ? 0 : (this.page - 1) * this.perPage;
+    const shown = this.perPage === undefined ? all : all.slice(start, start + this.perPage);
     return {
       total,
-      page: this.page,
-      lines: all.slice(start, start + this.perPage),
-      nextPage: start + this.perPage < total ? this.page + 1 : 0,
+      page: this.perPage === undefined ? 1 : this.page,
+      lines: shown.map((x) => x.m.line),
+      matches: shown.map(({ file, m }) => (m.n < 0 ? { path: m.line } : { path: file, line: m.n, text: textAfterKey(m.line, file) })),
+      nextPage: this.perPage !== undefined && start + this.perPage < total ? this.page + 1 : 0,
     };
   }
+}
+
+/** The text of a `path:line:text` line after its path and line number. */
+function textAfterKey(line: string, file: string): string {
+  const rest = line.slice(file.length);
+  const m = /^:\d+:/.exec(rest);
+  return m ? rest.slice(m[0].length) : rest;
 }
 
 /** Where the file name ends: the earliest `:` followed by digits and another `:`, and those digits. */
@@ -98,7 +109,8 @@ function splitKey(text: string, from: number, end: number): { keyEnd: number; n:
     }
     if (d > c + 1 && d < end && text.charCodeAt(d) === 58) return { keyEnd: c, n: v };
   }
-  return { keyEnd: -1, n: 0 };
+  // No line number: a line rg prints about a file (a binary file that matches).
+  return { keyEnd: -1, n: -1 };
 }
 
 /** The page number a request means: pages are 1-based and anything below 1 means page 1. */

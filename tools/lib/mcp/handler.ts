@@ -1,15 +1,15 @@
 // The handler behind every MCP tool: one per tool a server registered, made
 // when the server connects. It forwards the arguments as the model sent them
 // (the server's JSON Schema is what the model was shown, and the server
-// validates) and turns the answer into a result. Its id tells the permission
-// engine whether the server marked the tool read-only: on Yuj, `mcp` asks
-// when no rule speaks to the call, `mcp_read_only` runs.
+// validates) and turns the answer into a result. What the server says of the
+// tool decides its facts: one marked read-only only inspects and runs; any
+// other may change anything, and on Yuj asks when no rule speaks to the call.
 
 import { z } from "zod";
 import type { McpTool } from "../../../core/mcp/connection.js";
 import type { McpService } from "../../../core/mcp/manager.js";
 import type { ActiveTool } from "../../../core/profiles/activate.js";
-import { fail, type ToolHandler } from "../../../core/tool-types.js";
+import { fail, type ToolEffect, type ToolHandler } from "../../../core/tool-types.js";
 import { mcpResultToToolResult } from "./result.js";
 
 const anyArguments = z.looseObject({});
@@ -18,7 +18,9 @@ export function mcpHandler(tool: McpTool, service: McpService): ToolHandler {
   return {
     id: tool.readOnly ? "mcp_read_only" : "mcp",
     schema: anyArguments,
-    readOnly: tool.readOnly,
+    effects: new Set<ToolEffect>(tool.readOnly ? ["inspect"] : ["mutate", "network"]),
+    ...(tool.readOnly ? {} : { permissions: { askByDefault: "ask for MCP tools the server does not mark read-only" } }),
+    view: { card: "foldable", summary: () => `${tool.server}: ${tool.remote}` },
     async run(args, ctx) {
       const got = await service.call(tool.server, tool.remote, args, ctx.signal);
       if (got.error !== undefined || !got.result) return fail(`ERROR: ${tool.exposed}: ${got.error ?? "no result"}`);

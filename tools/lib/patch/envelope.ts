@@ -1,5 +1,7 @@
-// The result envelope of Yuj's patch tools: one line per file operation.
+// The result envelope of Yuj's patch tools: one line per file operation. The
+// model reads the envelope; the view shows the same lines without it.
 
+import { fail, ok, type ToolResult } from "../../../core/tool-types.js";
 import type { OpSummary, PatchErrorKind } from "./plan.js";
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -23,4 +25,14 @@ export function envelopeOk(tag: string, countAttr: string, summaries: readonly O
 
 export function envelopeFail(tag: string, kind: PatchErrorKind, message: string): string {
   return `<${tag} ok="false" error_kind="${kind}" v="1">\nERROR: ${message}\n</${tag}>`;
+}
+
+/** A successful patch: the envelope for the model, its lines for the view. */
+export function patchApplied(tag: string, countAttr: string, summaries: readonly OpSummary[]): ToolResult {
+  return ok(envelopeOk(tag, countAttr, summaries), { kind: "text", text: summaries.map((x) => summaryLine(x).trim()).join("\n") });
+}
+
+/** A refused patch: nothing changed. */
+export function patchRefused(tag: string, kind: PatchErrorKind, message: string): ToolResult {
+  return fail(envelopeFail(tag, kind, message), { kind: "text", text: `ERROR: ${message}` });
 }

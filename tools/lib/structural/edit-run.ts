@@ -8,6 +8,7 @@ import { atomicWrite } from "../../../core/atomic-write.js";
 import { envelope, errorEnvelope, sha256Hex } from "./envelope.js";
 import { loadPreview, whatChanged } from "./preview-store.js";
 import { buildRewrite, type RewriteArgs } from "./rewrite-build.js";
+import { errorDisplay, rewriteDisplay } from "./display.js";
 
 export interface EditArgs extends RewriteArgs {
   expected_sha256: string;
@@ -17,7 +18,7 @@ const TOOL = "structural_edit";
 const AGAIN = "Run structural_search with the same arguments and the replacement again, check its preview, and pass its new preview_sha256.";
 
 const refuse = (kind: string, args: EditArgs, error: string): ToolResult =>
-  fail(errorEnvelope(TOOL, kind, [["path", args.path], ["language", args.language]], `${error} Nothing was changed.`));
+  fail(errorEnvelope(TOOL, kind, [["path", args.path], ["language", args.language]], `${error} Nothing was changed.`), errorDisplay(`${error} Nothing was changed.`));
 
 export async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
   const expected = args.expected_sha256.trim().toLowerCase();
@@ -45,12 +46,14 @@ export async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolRes
   try {
     await atomicWrite(ctx.services.fs, built.abs, built.afterBytes);
   } catch (err) {
-    return fail(errorEnvelope(TOOL, "write_error", [["path", built.display]], `ERROR: cannot write ${built.display}: ${(err as Error).message}`));
+    const error = `ERROR: cannot write ${built.display}: ${(err as Error).message}`;
+    return fail(errorEnvelope(TOOL, "write_error", [["path", built.display]], error), errorDisplay(error));
   }
   const text = envelope(
     TOOL,
     [["path", built.display], ["language", built.language], ["changes", built.edits.length], ["sha256_before", built.beforeSha], ["sha256_after", built.afterSha]],
     built.locations,
   );
-  return ok(text, `${text}\n${built.diff}`);
+  const n = built.edits.length;
+  return ok(text, rewriteDisplay(built.display, built.diff, `OK: ${n} change${n === 1 ? "" : "s"} written`));
 }

@@ -7,6 +7,7 @@ import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-
 import { locateExistingFile } from "../paths.js";
 import { tooLarge, sizeAndLimit } from "../file-limits.js";
 import { errorEnvelope, envelope, type Attr } from "./envelope.js";
+import { errorDisplay } from "./display.js";
 import { GrammarMissing, parserFor } from "./grammars.js";
 import { firstSyntaxError, parseable } from "./match.js";
 import { pythonOutline } from "./outline-python.js";
@@ -17,7 +18,7 @@ export const TOOL = "list_definitions";
 const bodyLine = (line: string) => line.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 export const definitionsError = (kind: string, shown: string, error: string): ToolResult =>
-  fail(errorEnvelope(TOOL, kind, [["path", shown]], error));
+  fail(errorEnvelope(TOOL, kind, [["path", shown]], error), errorDisplay(error));
 
 export async function runOutline(shown: string, ctx: ToolContext): Promise<ToolResult> {
   const where = await locateExistingFile(ctx.services.fs, ctx.cwd, shown, {
@@ -66,13 +67,17 @@ export async function runOutline(shown: string, ctx: ToolContext): Promise<ToolR
     }
     const { surface, definitions } = pythonOutline(tree.rootNode);
     const attrs: Attr[] = [["path", shown], ["count", definitions.length], ["surface", surface.length]];
-    if (!surface.length && !definitions.length) return ok(envelope(TOOL, attrs, ["(no module surface or definitions found)"]));
+    if (!surface.length && !definitions.length) {
+      const none = "(no module surface or definitions found)";
+      return ok(envelope(TOOL, attrs, [none]), { kind: "text", text: none });
+    }
     const body = [
       ...(surface.length ? ["# module surface", ...surface] : []),
       ...(surface.length && definitions.length ? [""] : []),
       ...(definitions.length ? ["# definitions", ...definitions] : []),
     ];
-    return ok(envelope(TOOL, attrs, body.map(bodyLine)));
+    // The person reads the outline's lines as they are; only the model's envelope escapes them.
+    return ok(envelope(TOOL, attrs, body.map(bodyLine)), { kind: "text", text: body.join("\n") });
   } finally {
     tree.delete();
   }

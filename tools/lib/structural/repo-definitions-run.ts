@@ -11,7 +11,8 @@
 
 import * as path from "node:path";
 import type { Parser } from "web-tree-sitter";
-import { ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
+import { ok, type ToolContext, type ToolDisplay, type ToolResult } from "../../../core/tool-types.js";
+import { matchesDisplay } from "./display.js";
 import { pageNumber } from "../grep/lines.js";
 import { resolveInCwd } from "../paths.js";
 import { envelope, sha256Hex, type Attr } from "./envelope.js";
@@ -129,10 +130,11 @@ export async function runRepoDefinitions(args: RepoArgs, ctx: ToolContext): Prom
   } finally {
     free(parsers);
   }
-  return ok(page(rows, args, shown, listing.files.length, cacheHits, ctx));
+  const result = page(rows, args, shown, listing.files.length, cacheHits, ctx);
+  return ok(result.text, result.display);
 }
 
-function page(rows: Row[], args: RepoArgs, shown: string, files: number, cacheHits: number, ctx: ToolContext): string {
+function page(rows: Row[], args: RepoArgs, shown: string, files: number, cacheHits: number, ctx: ToolContext): { text: string; display: ToolDisplay } {
   const tools = ctx.config.tools;
   const available = Math.min(rows.length, tools.ast_search_max_rows);
   const kept = rows.slice(0, available);
@@ -140,7 +142,8 @@ function page(rows: Row[], args: RepoArgs, shown: string, files: number, cacheHi
   const perPage = paged ? tools.grep_max_matches_per_page : available || 1;
   const pageNo = paged ? pageNumber(args.page) : 1;
   const start = (pageNo - 1) * perPage;
-  let lines = kept.slice(start, start + perPage).map(render);
+  const pageRows = kept.slice(start, start + perPage);
+  let lines = pageRows.map(render);
   const nextPage = start + perPage < available ? pageNo + 1 : 0;
   const attrs = (shownCount: number, charLimited: boolean): Attr[] => [
     ["mode", "repository"],
@@ -165,5 +168,7 @@ function page(rows: Row[], args: RepoArgs, shown: string, files: number, cacheHi
     lines = lines.slice(0, Math.max(0, Math.min(lines.length - 1, Math.floor(lines.length * (limit / text.length)))));
     text = envelope(TOOL, attrs(lines.length, true), lines);
   }
-  return text;
+  const capped = rows.length > available ? `only the first ${available} of ${rows.length} rows are kept (tools.ast_search_max_rows)` : undefined;
+  const matches = pageRows.slice(0, lines.length).map((r) => ({ path: r.path, line: r.line, text: `${r.kind} ${r.name}${r.signature ? ` ${r.signature}` : ""}` }));
+  return { text, display: matchesDisplay(matches, { total: available, page: pageNo, nextPage, ...(capped ? { hint: capped } : {}) }) };
 }

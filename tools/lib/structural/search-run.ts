@@ -3,7 +3,7 @@
 // preview of a one-file rewrite. Nothing here writes to the repository.
 
 import * as path from "node:path";
-import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
+import { fail, ok, type ToolContext, type ToolDisplay, type ToolResult } from "../../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES } from "../file-limits.js";
 import { resolveInCwd } from "../paths.js";
 import { pageNumber } from "../grep/lines.js";
@@ -15,6 +15,7 @@ import { FileSearcher, type FileOutcome } from "./scan-file.js";
 import { scanAll } from "./scan-pool.js";
 import { savePreview } from "./preview-store.js";
 import { buildRewrite } from "./rewrite-build.js";
+import { errorDisplay, matchesDisplay, matchOfLine, rewriteDisplay } from "./display.js";
 
 export interface SearchArgs {
   path: string;
@@ -30,7 +31,7 @@ const TOOL = "structural_search";
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 const refuse = (kind: string, args: SearchArgs, error: string): ToolResult =>
-  fail(errorEnvelope(TOOL, kind, [["path", args.path], ["language", args.language]], error));
+  fail(errorEnvelope(TOOL, kind, [["path", args.path], ["language", args.language]], error), errorDisplay(error));
 
 export async function runSearch(args: SearchArgs, ctx: ToolContext): Promise<ToolResult> {
   if (!isLanguage(args.language)) return refuse("unsupported_language", args, unsupportedLanguageText(args.language));
@@ -78,7 +79,8 @@ async function searchFiles(args: SearchArgs, language: LanguageName, files: stri
   }
   const failed = outcomes.find((o) => o.failure);
   if (failed?.failure) return refuse(failed.failure.kind, args, failed.failure.error);
-  return ok(pageOf(args, language, files.length, outcomes, ctx));
+  const page = pageOf(args, language, files.length, outcomes, ctx);
+  return ok(page.text, page.display);
 }
 
 async function readSingle(file: string, ctx: ToolContext): Promise<{ ok: true; text: string } | { ok: false; kind: string; error: string }> {
@@ -92,7 +94,7 @@ async function readSingle(file: string, ctx: ToolContext): Promise<{ ok: true; t
   }
 }
 
-function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): string {
+function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): { text: string; display: ToolDisplay } {
   const paged = ctx.config.tools.search_pagination_enabled;
   const page = paged ? pageNumber(args.page) : 1;
   const perPage = paged ? ctx.config.tools.grep_max_matches_per_page : Infinity;
@@ -121,9 +123,13 @@ function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, out
     ["skipped", skipped || undefined],
     ["files_with_syntax_errors", withErrors || undefined],
   ];
+  const matches = body.map(matchOfLine);
+  let hint: string | undefined;
   if (total === 0) body.push("(no matches)");
-  else if (shown === 0) body.push(`(page ${page} is past the last page of ${total} matches)`);
-  return envelope(TOOL, attrs, body);
+  else if (shown === 0) body.push((hint = `(page ${page} is past the last page of ${total} matches)`));
+  const notes = [skipped ? `${skipped} files skipped` : "", withErrors ? `${withErrors} files with syntax errors` : ""].filter(Boolean);
+  if (notes.length) hint = [hint, notes.join(", ")].filter(Boolean).join("\n");
+  return { text: envelope(TOOL, attrs, body), display: matchesDisplay(matches, { total, page, nextPage, ...(hint ? { hint } : {}) }) };
 }
 
 async function preview(args: SearchArgs & { replacement?: string }, ctx: ToolContext): Promise<ToolResult> {
@@ -131,7 +137,8 @@ async function preview(args: SearchArgs & { replacement?: string }, ctx: ToolCon
   if (!built.ok) return refuse(built.kind, args, built.error);
   const attrs: Attr[] = [["mode", "preview"], ["path", built.display], ["language", built.language], ["changes", built.edits.length]];
   if (built.edits.length === 0) {
-    return ok(envelope(TOOL, attrs, ["(no match would change: nothing to apply)"]));
+    const none = "(no match would change: nothing to apply)";
+    return ok(envelope(TOOL, attrs, [none]), { kind: "text", text: none });
   }
   await savePreview(ctx, built.previewSha, {
     path: built.display,
@@ -146,5 +153,6 @@ async function preview(args: SearchArgs & { replacement?: string }, ctx: ToolCon
       built.diff,
       `(nothing was written; to apply, call structural_edit with the same path, language, query and replacement and expected_sha256="${built.previewSha}")`,
     ]),
+    rewriteDisplay(built.display, built.diff, `preview of ${built.edits.length} change${built.edits.length === 1 ? "" : "s"}; nothing was written`),
   );
 }
