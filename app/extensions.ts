@@ -35,7 +35,7 @@ export function joinExtensions(resolved: Resolved, mcp: McpService, skills: Skil
 /** The skill tool's description gets the catalogue: the names and descriptions, never the bodies. */
 function describeSkills(toolset: ActiveToolset, skills: SkillSession): void {
   for (const tool of toolset.tools.values()) {
-    if (tool.handler.id !== "skill" || tool.spec.description.includes("\nSkills:\n")) continue;
+    if (tool.handler.role !== "skill" || tool.spec.description.includes("\nSkills:\n")) continue;
     const list = skills.skills.length ? skills.catalogue() : "(none installed)";
     tool.spec.description = `${tool.spec.description}\nSkills:\n${list}`;
   }

@@ -350,7 +350,7 @@ export function systemPromptFor(cwd: string, toolset: ActiveToolset, skills?: Sk
 
 /** With a skill tool the catalogue is in its description; otherwise in the system prompt, for read. */
 function skillsSection(toolset: ActiveToolset, skills: SkillSession | undefined): string {
-  const hasSkillTool = [...toolset.tools.values()].some((t) => t.handler.id === "skill");
+  const hasSkillTool = [...toolset.tools.values()].some((t) => t.handler.role === "skill");
   return skills && !hasSkillTool ? skills.promptSection() : "";
 }
 

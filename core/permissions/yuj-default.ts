@@ -14,21 +14,6 @@ import { invocationsOf, type Invocation } from "../shell/invocations.js";
 import type { Word } from "../shell/index.js";
 import { cleanPath } from "./clean-path.js";
 
-/**
- * Handlers whose calls ask on Yuj when no rule speaks to them: tools that
- * reach outside the machine or run code yuj does not know. An MCP tool the
- * server marks read-only has its own handler id and runs.
- */
-const ASK_BY_DEFAULT: Readonly<Record<string, string>> = {
-  mcp: "ask for MCP tools the server does not mark read-only",
-  web_fetch: "ask before fetching a URL",
-};
-
-/** Why a call of this handler asks when no rule matches it, or undefined when it runs. */
-export function defaultAskReason(handler: string): string | undefined {
-  return ASK_BY_DEFAULT[handler];
-}
-
 /** Why the gate asks about this command, or undefined when it lets it run. */
 export function approvalGateReason(cmd: string, cwd: string): string | undefined {
   return gateReason(invocationsOf(cmd), cwd);
