@@ -31,38 +31,38 @@ const exited = "[status: exited (code 0)]";
 describe("output cleaning, both surfaces", () => {
   it("keeps a redrawn progress line's last state", async () => {
     const cmd = String.raw`printf '10%%\r50%%\r100%%\n'; printf 'a\rb\nc\rd\n'; printf 'done\r'`;
-    expect(await bash(cmd)).toEqual({ ok: true, modelText: "100%\nb\nd\ndone" });
-    expect(await shell(cmd)).toEqual({ ok: true, modelText: `100%\nb\nd\ndone\n${exited}` });
+    expect(await bash(cmd)).toMatchObject({ ok: true, modelText: "100%\nb\nd\ndone" });
+    expect(await shell(cmd)).toMatchObject({ ok: true, modelText: `100%\nb\nd\ndone\n${exited}` });
   });
 
   it("strips escape sequences", async () => {
     const cmd = String.raw`printf '\033[31merror\033[0m\n\033[2Kdone\n\033]0;title\007after\n'`;
-    expect(await bash(cmd)).toEqual({ ok: true, modelText: "error\ndone\nafter" });
-    expect(await shell(cmd)).toEqual({ ok: true, modelText: `error\ndone\nafter\n${exited}` });
+    expect(await bash(cmd)).toMatchObject({ ok: true, modelText: "error\ndone\nafter" });
+    expect(await shell(cmd)).toMatchObject({ ok: true, modelText: `error\ndone\nafter\n${exited}` });
   });
 
   it("shows NUL and other control bytes instead of sending or dropping them", async () => {
     const cmd = String.raw`printf 'a\000b\007c\010d\n'`;
-    expect(await bash(cmd)).toEqual({ ok: true, modelText: "a␀b␇c␈d" });
-    expect(await shell(cmd)).toEqual({ ok: true, modelText: `a␀b␇c␈d\n${exited}` });
+    expect(await bash(cmd)).toMatchObject({ ok: true, modelText: "a␀b␇c␈d" });
+    expect(await shell(cmd)).toMatchObject({ ok: true, modelText: `a␀b␇c␈d\n${exited}` });
   });
 
   it("collapses a long run of similar lines before bounding, so it is shown whole", async () => {
     const cmd = `for i in $(seq 1 2000); do echo "Downloading package $i of 2000 (sha 4f3a9c${"$"}i)"; done; echo finished`;
     const collapsed = "Downloading package 1 of 2000 (sha 4f3a9c1)\n[×1998 similar lines]\nDownloading package 2000 of 2000 (sha 4f3a9c2000)\nfinished";
-    expect(await bash(cmd)).toEqual({ ok: true, modelText: collapsed });
-    expect(await shell(cmd)).toEqual({ ok: true, modelText: `${collapsed}\n${exited}` });
+    expect(await bash(cmd)).toMatchObject({ ok: true, modelText: collapsed });
+    expect(await shell(cmd)).toMatchObject({ ok: true, modelText: `${collapsed}\n${exited}` });
   });
 
   it("leaves short output line for line", async () => {
     const cmd = "for i in 1 2 3 4 5; do echo line $i; done";
-    expect(await bash(cmd)).toEqual({ ok: true, modelText: "line 1\nline 2\nline 3\nline 4\nline 5" });
+    expect(await bash(cmd)).toMatchObject({ ok: true, modelText: "line 1\nline 2\nline 3\nline 4\nline 5" });
   });
 
   it("cleans a background job's output the same way", async () => {
     const started = await call(shellTool, { command: String.raw`printf '\033[1m10%%\r100%%\033[0m\n'`, run_in_background: true });
     const id = /\bj\d+\b/.exec(started.modelText)![0];
-    expect(await call(jobOutputTool, { job_id: id, wait: "exit" })).toEqual({ ok: true, modelText: `100%\n${exited}` });
+    expect(await call(jobOutputTool, { job_id: id, wait: "exit" })).toMatchObject({ ok: true, modelText: `100%\n${exited}` });
   });
 });
 
@@ -83,7 +83,7 @@ describe("saved full output opens with read and grep", () => {
     const full = /full_path="([^"]+)"/.exec(res.modelText)![1]!;
     expect(full.startsWith(path.join(t.ctx.sessionDir, "jobs"))).toBe(true);
     const total = (await fsp.readFile(full, "utf8")).split("\n").length - 1;
-    expect(await call(readTool, { path: full, offset: total - 1 })).toEqual({ ok: true, modelText: `${total}: needle-at-end` });
+    expect(await call(readTool, { path: full, offset: total - 1 })).toMatchObject({ ok: true, modelText: `${total}: needle-at-end` });
     expect((await call(grepTool, { pattern: "needle-at-end", path: full })).modelText).toBe(
       `<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="needle-at-end" scope="${full}">\n` +
         `${full}:${total}:needle-at-end\n</search_result>`,
@@ -94,15 +94,15 @@ describe("saved full output opens with read and grep", () => {
     const res = await shell(unique);
     const full = /full output: (\S+) \.\.\.\]/.exec(res.modelText)![1]!;
     const total = (await fsp.readFile(full, "utf8")).split("\n").length - 1;
-    expect(await call(chordReadTool, { path: full, offset: total })).toEqual({ ok: true, modelText: `READ_RESULT lines=${total}-${total} total=${total}\nneedle-at-end\n` });
-    expect(await call(chordGrepTool, { pattern: "needle-at-end", paths: [full] })).toEqual({ ok: true, modelText: `${full}:${total}:needle-at-end` });
+    expect(await call(chordReadTool, { path: full, offset: total })).toMatchObject({ ok: true, modelText: `READ_RESULT lines=${total}-${total} total=${total}\nneedle-at-end\n` });
+    expect(await call(chordGrepTool, { pattern: "needle-at-end", paths: [full] })).toMatchObject({ ok: true, modelText: `${full}:${total}:needle-at-end` });
   });
 
   it("a result cut by the size bound is saved in the session's tool-output folder, which read opens", async () => {
     const saved = path.join(t.ctx.sessionDir, "tool-output", "call_9.txt");
     await fsp.mkdir(path.dirname(saved), { recursive: true });
     await fsp.writeFile(saved, "head\nmiddle\ntail\n");
-    expect(await call(readTool, { path: saved, offset: 1, limit: 1 })).toEqual({
+    expect(await call(readTool, { path: saved, offset: 1, limit: 1 })).toMatchObject({
       ok: true,
       modelText: `2: middle\n\n<system-reminder>Read returned the first 1 lines of ${saved}. The file is longer — re-read with a higher limit or a specific offset to see more.</system-reminder>`,
     });
