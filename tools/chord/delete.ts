@@ -1,4 +1,4 @@
-// Chord `delete` (digest §2.1): remove whole files or symlinks, never
+// Chord `delete`: remove whole files or symlinks, never
 // directories. Every path is checked before anything is removed; then each
 // one's exact bytes are saved under `<sessionDir>/backups/delete/` (a symlink's
 // target path as `<name>.symlink`) before it is unlinked. A symlink is never

@@ -1,4 +1,4 @@
-// Chord `done` (digest 2.6): the loop's exit request with the final Markdown
+// Chord `done`: the loop's exit request with the final Markdown
 // report. Mounted only while a loop runs (condition `loop_running`), so an
 // ordinary session never sees it; the permission rules keep its local
 // confirmation (it is never swept aside by YOLO). Yuj's own `done` is

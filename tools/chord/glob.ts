@@ -1,4 +1,4 @@
-// Chord `glob` (digest §2.2): files matching one or more glob patterns under a
+// Chord `glob`: files matching one or more glob patterns under a
 // base directory (default the working directory), relative to the base for
 // matching and to the working directory for display, sorted. `**` spans
 // directories, braces expand, dotfiles match; `.git` is not walked and

@@ -1,4 +1,4 @@
-// Chord `grep` (digest §2.2): regex content search over one or more roots with
+// Chord `grep`: regex content search over one or more roots with
 // `includes` glob filters and optional context. Matches print as
 // `path:line:text`, context lines as `| path-line-text`; nearby matches share
 // one merged window. Caps: 120 matches and 12 KiB of output; context counts

@@ -1,4 +1,4 @@
-// Chord `question` (digest 2.5, 7.4): structured questions to the user, each
+// Chord `question`: structured questions to the user, each
 // with a short header and either options to pick (one, or several with
 // `multiple`) or, without options, a free-text answer. `questions` is an
 // array; a single question object is tolerated. In the TUI each question goes

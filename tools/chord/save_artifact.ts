@@ -1,4 +1,4 @@
-// Chord `save_artifact` (digest 2.5) has two shapes that exclude each other:
+// Chord `save_artifact` has two shapes that exclude each other:
 // * filename + content (+ type, description, mime_type, mode): a session
 //   artifact at artifacts/<filename>, created (default; fails if it exists),
 //   appended to (a new block after a blank line) or overwritten. Returns its

@@ -1,4 +1,4 @@
-// Chord `todo_write` (digest 2.5): replaces the whole visible TODO list; the
+// Chord `todo_write`: replaces the whole visible TODO list; the
 // array order is the execution order. Items are {id, content, status,
 // active_form?} with four statuses (no `blocked`, unlike Yuj's write_todos).
 // Several items may be in_progress only when each has its own active_form,

@@ -1,4 +1,4 @@
-// Chord `view_image` (digest §2.1): load a local image into the conversation.
+// Chord `view_image`: load a local image into the conversation.
 // The file is found the way `read` finds one (same cwd containment and
 // errors; the permission gate matches its `path` like read's), recognised by
 // its bytes, and normalised by tools/lib/image.ts. The image travels in the

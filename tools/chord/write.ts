@@ -1,4 +1,4 @@
-// Chord `write` (digest §2.1): create a file or replace a whole one. Replacing
+// Chord `write`: create a file or replace a whole one. Replacing
 // an existing file is gated: it needs a complete read in this session, or the
 // current content being this session's own whole-file write. If a read file
 // changed on disk since, the write proceeds with a warning and, when the backup

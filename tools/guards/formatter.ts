@@ -1,4 +1,4 @@
-// Formatter results (spec "Formatter results", digest 1.21): after a
+// Formatter results: after a
 // successful call that changed a file (its tool says it writes, updates or
 // creates it) whose extension [formatter].extensions lists, the configured
 // formatter runs on that file and a report is appended to the tool's result.

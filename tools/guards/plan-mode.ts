@@ -1,4 +1,4 @@
-// The required planning phase (spec "Required planning phase", digest 1.17):
+// The required planning phase:
 // with [loop].plan_mode = "required" the model first looks around and writes
 // .solver/plan.md; only a successful call of the plan-exit tool unlocks the
 // rest. Until then every other call is refused before it runs (and before

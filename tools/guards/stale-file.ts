@@ -1,4 +1,4 @@
-// Read before edit (spec "Read before edit", digest 1.16): an edit made from
+// Read before edit: an edit made from
 // an old or imagined picture of a file silently clobbers what changed since.
 // The guard remembers the sha256 of each file as the model last saw it — a
 // call that read it whole or in part (a read, one simple single-file shell

@@ -1,6 +1,6 @@
 // Near-miss search for `edit`: when old_str is not in the file verbatim, find
-// the spans the model most likely meant, name the kind of drift (digest 1.7's
-// strategies and cause hints) and score them, so the model can retry with the
+// the spans the model most likely meant, name the kind of drift (its
+// matching strategy and a hint at the cause) and score them, so the model can retry with the
 // exact text instead of re-reading the whole file.
 
 import { xmlEscape } from "./search-envelope.js";

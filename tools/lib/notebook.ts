@@ -1,5 +1,5 @@
 // Finding one cell's source inside a notebook's JSON text, and writing a new
-// source value in the file's own style (digest 1.15). A notebook edit must
+// source value in the file's own style. A notebook edit must
 // change the bytes of that one JSON value and nothing else, so nothing here
 // re-serialises the document: the parser only reports offsets, and the
 // caller splices the new value over the old one. Pure: text in, text out.

@@ -1,4 +1,4 @@
-// Content-blind filters for command output (digest 1.10): they remove noise
+// Content-blind filters for command output: they remove noise
 // that costs the model tokens without telling it anything, and never look at
 // what the command was. Each collapse is switched by its own [tools] flag.
 

@@ -1,5 +1,5 @@
 // Path containment for every file tool: whatever the model names, the tool
-// only ever touches something inside the task directory (digest 1.5).
+// only ever touches something inside the task directory.
 //
 // An absolute path outside cwd is re-rooted when its first component exists in
 // the repository, because models often write `/src/x.py` meaning the

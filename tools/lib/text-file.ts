@@ -28,7 +28,7 @@ export function decodeText(bytes: Uint8Array): DecodedText | undefined {
   const bom = raw.startsWith(BOM);
   if (bom) raw = raw.slice(1);
   // Any CRLF marks the file as CRLF: the model always works in LF, and the
-  // file is written back with CRLF throughout (digest 1.7).
+  // file is written back with CRLF throughout.
   const crlf = raw.includes("\r\n");
   return { text: crlf ? raw.replace(/\r\n/g, "\n") : raw, bom, crlf };
 }

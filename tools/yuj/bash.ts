@@ -1,6 +1,6 @@
 // Yuj `bash`: one command, in the foreground by default. It runs as a job of
 // the session's job manager: its own process group, stdin at EOF, output
-// spilled to a file and shown bounded (digest 1.10). With background work
+// spilled to a file and shown bounded. With background work
 // enabled, `background: true` returns a proc_id for bash_poll / bash_kill.
 
 import { constants as osConstants } from "node:os";

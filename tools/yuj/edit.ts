@@ -1,4 +1,4 @@
-// `edit`: replace the first exact occurrence of old_str (digest 1.7). A miss
+// `edit`: replace the first exact occurrence of old_str. A miss
 // answers with ranked near-match candidates; with the fuzzy cascade enabled a
 // single unambiguous near match is applied instead and the result names the
 // strategy. The file keeps its BOM and every line its own ending.

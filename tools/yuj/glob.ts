@@ -1,5 +1,5 @@
 // `glob`: files matching a pattern under a scope directory, sorted, relative to
-// cwd, one page at a time (digest 1.8). Matching follows Python's Path.glob:
+// cwd, one page at a time. Matching follows Python's Path.glob:
 // `*` stays inside one path segment, `**` spans any number of directories,
 // dotfiles match like any other name, and there is no brace expansion.
 

@@ -1,5 +1,5 @@
 // `grep`: regex search over file contents, `path:line:content` sorted by
-// (path, line), one page at a time (digest 1.9). The grep engine
+// (path, line), one page at a time. The grep engine
 // (tools/lib/grep/) runs ripgrep, or without it a pure-JS walk that prints the
 // same lines.
 

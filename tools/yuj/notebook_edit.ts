@@ -1,4 +1,4 @@
-// `notebook_edit` (Yuj, digest 1.15): replace the whole source of one code or
+// `notebook_edit` (Yuj): replace the whole source of one code or
 // markdown cell of a Jupyter notebook, selected by cell_index or cell_id.
 // old_source must be the cell's complete current source, so an edit made from
 // an old read fails instead of clobbering the cell. Only the bytes of that one

@@ -11,7 +11,7 @@ export const thinkSchema = z.object({
 });
 
 /**
- * The unified result envelope (digest 1.10) around an empty body: status ok.
+ * The unified result envelope around an empty body: status ok.
  * Sent as it is, whether or not other results are enveloped, because the
  * spec names this exact result; an empty text would also be refused as a
  * tool result by some providers.

@@ -1,4 +1,4 @@
-// `write`: create or replace a whole file (digest 1.6), creating missing parent
+// `write`: create or replace a whole file, creating missing parent
 // directories. The replacement is atomic, so a failure never leaves half a file.
 
 import { z } from "zod";

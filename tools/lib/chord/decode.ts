@@ -1,5 +1,6 @@
-// Text decoding for Chord `read` (digest §2: "UTF-8 or BOM Unicode; limited
-// GB18030, Big5, Shift-JIS; ambiguous → fail fast"). Chord shows the model
+// Text decoding for Chord `read`: UTF-8 or BOM-marked Unicode, a limited set
+// of legacy encodings (GB18030, Big5, Shift-JIS), and a fast failure when the
+// bytes are ambiguous. Chord shows the model
 // files in the common CJK legacy encodings too, naming the encoding in the
 // READ_RESULT header, but never guesses: when the bytes do not settle on one
 // encoding the read fails instead of showing mojibake the model would then

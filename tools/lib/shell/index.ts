@@ -1,10 +1,10 @@
 // What a shell command line does, judged from its structure (core/shell)
 // rather than from regexes over raw text:
-//   * Yuj refusals and read-side routing (digest 1.10): when an active
+//   * Yuj refusals and read-side routing: when an active
 //     dedicated tool owns an operation, the fragment is stopped and the tool
 //     is named; a rule is inert while its tool is inactive (refusals.ts,
 //     python-write.ts, routing.ts and its search/path routes);
-//   * the Chord compound-command guard for shell allow rules (digest 4.2),
+//   * the Chord compound-command guard for shell allow rules,
 //     which lives in core/shell/compound.ts for the permission engine;
 //   * which foreground commands Chord may not promote to a background job,
 //     and when a result needs the output-preservation reminder (promotion.ts);

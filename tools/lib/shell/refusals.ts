@@ -1,4 +1,4 @@
-// Yuj write-side refusals (digest 1.10): when an active dedicated tool owns
+// Yuj write-side refusals: when an active dedicated tool owns
 // an operation (write, edit, apply_patch, udiff), a shell fragment that does
 // it anyway is stopped and the tool is named; a rule is inert while its tool
 // is inactive. Every fragment is checked: each stage of each list item,
