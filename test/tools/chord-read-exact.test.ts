@@ -17,7 +17,11 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-const read = (args: { path: string; offset?: number; limit?: number }) => chordReadTool.run(args, t.ctx);
+/** What the model is sent (the view's display is checked on its own below). */
+const read = async (args: { path: string; offset?: number; limit?: number }) => {
+  const { ok, modelText } = await chordReadTool.run(args, t.ctx);
+  return { ok, modelText };
+};
 
 describe("chord read returns the text exactly", () => {
   it("keeps the final newline when the file has one, and only then", async () => {
@@ -100,6 +104,22 @@ describe("chord read_artifact returns the text exactly", () => {
       `ARTIFACT_RESULT lines=1-1 total=2 sha256=${await digestOf("wide.json")} truncated=budget requested_lines=1-2\n` +
         `${"y".repeat(51200)}\nLines past 1 were not shown: read_artifact with offset=1 continues.`,
     );
+  });
+});
+
+describe("what the card shows of a Chord read", () => {
+  it("the lines read with their first line number and the file's length, never the READ_RESULT header", async () => {
+    await fsp.writeFile(path.join(t.ctx.cwd, "five.txt"), "a\nb\nc\nd\ne\n");
+    const res = await chordReadTool.run({ path: "five.txt", offset: 2, limit: 2 }, t.ctx);
+    expect(res.modelText.startsWith("READ_RESULT lines=2-3 total=5")).toBe(true);
+    expect(res.display).toEqual({ kind: "file", path: "five.txt", startLine: 2, lines: ["b", "c"], totalLines: 5 });
+  });
+
+  it("an artifact's lines the same way, named by the path asked for", async () => {
+    await fsp.mkdir(path.join(t.ctx.sessionDir, "artifacts"), { recursive: true });
+    await fsp.writeFile(path.join(t.ctx.sessionDir, "artifacts", "r.md"), "# Report\nall good\n");
+    const res = await readArtifactTool.run({ path: "artifacts/r.md" }, t.ctx);
+    expect(res.display).toEqual({ kind: "file", path: "artifacts/r.md", startLine: 1, lines: ["# Report", "all good"], totalLines: 2 });
   });
 });
 

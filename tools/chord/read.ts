@@ -78,10 +78,19 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     const requestedEnd = Math.min(first + limit - 1, total);
     const picked = withinBudget(lines, requestedEnd - first + 1);
     const budgetCut = picked.cut;
+    // What the view shows: the lines themselves, numbered by the card.
+    const view = (shownLines: string[], notes: string[] = []): ToolDisplay => ({
+      kind: "file",
+      path: shownPath(where.abs, ctx.cwd),
+      startLine: first,
+      lines: shownLines,
+      totalLines: total,
+      ...(notes.length ? { notes } : {}),
+    });
 
     if (picked.lines.length === 0) {
       if (first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
-      return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}\n`);
+      return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}\n`, view([], ["no lines"]));
     }
     const last = first + picked.lines.length - 1;
     const reachesEnd = last === total && !budgetCut;
@@ -90,11 +99,11 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
     if (encoding) header += ` encoding="${encoding}"`;
     if (reachesEnd && first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
-    if (!budgetCut) return ok(`${header}\n${body}`);
+    if (!budgetCut) return ok(`${header}\n${body}`, view(picked.lines));
 
     // The whole requested range is kept in the session, where read and grep can open it.
     const full = await windowOf(ctx, where.abs, shown, size, first, limit, READ_MAX_FILE_BYTES);
-    if (!full.ok) return ok(`${header}\n${body}`);
+    if (!full.ok) return ok(`${header}\n${body}`, view(picked.lines, [`cut at the read budget after line ${last}`]));
     const fullEnd = first + full.lines.length - 1;
     const saved = await saveFullOutput(
       ctx,
@@ -105,7 +114,7 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     const note = saved
       ? `Full output saved to ${saved}. Read it with offset/limit or grep it for the rest.`
       : `Lines past ${last} were not shown; read them with offset=${last + 1}.`;
-    return ok(`${header}\n${body}${body.endsWith("\n") ? "" : "\n"}${note}`);
+    return ok(`${header}\n${body}${body.endsWith("\n") ? "" : "\n"}${note}`, view(picked.lines, [note]));
   },
 };
 

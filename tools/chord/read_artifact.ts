@@ -9,7 +9,7 @@
 // still shows its prefix.
 
 import { z } from "zod";
-import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
+import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { splitLines } from "../lib/text-file.js";
 import { ArtifactError, resolveArtifactPath, sha256Hex } from "../lib/chord/artifact-store.js";
 import { READ_BUDGET_BYTES, cutToBytes } from "./read.js";
@@ -75,16 +75,25 @@ export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
     const last = offset + picked.length;
     const range = picked.length ? `${offset + 1}-${last}` : "none";
     const header = `ARTIFACT_RESULT lines=${range} total=${total} sha256=${digest}${cut ? ` truncated=budget requested_lines=${offset + 1}-${end}` : ""}`;
-    if (!picked.length) return ok(`${header}\n`);
+    // What the view shows: the artifact's lines, numbered by the card.
+    const view = (notes: string[] = []): ToolDisplay => ({
+      kind: "file",
+      path: byPath || byAlias,
+      startLine: offset + 1,
+      lines: picked,
+      totalLines: total,
+      ...(notes.length ? { notes } : {}),
+    });
+    if (!picked.length) return ok(`${header}\n`, view(["no lines"]));
     // The text exactly as stored: every shown line's end, the last one's only when the artifact has it.
     const lastEnds = !cut && (last < total || lf.endsWith("\n"));
     const body = picked.join("\n") + (lastEnds ? "\n" : "");
-    if (!cut) return ok(`${header}\n${body}`);
+    if (!cut) return ok(`${header}\n${body}`, view());
     const next = picked.length === 1 && Buffer.byteLength(lines[offset]!) > READ_BUDGET_BYTES ? offset + 1 : last;
     const rest =
       next < total
         ? `Lines past ${next} were not shown: read_artifact with offset=${next} continues.`
         : "The rest of this line is longer than one read returns; search the artifact through the shell instead.";
-    return ok(`${header}\n${body}\n${rest}`);
+    return ok(`${header}\n${body}\n${rest}`, view([rest]));
   },
 };
