@@ -4,9 +4,12 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { readFileSync, rmSync } from "node:fs";
+import { writeRegistry } from "./tool-registry.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// The handler list is found from the tool files before anything is bundled.
+writeRegistry();
 
 await build({
   // The structural search's worker threads run their own entry; nothing

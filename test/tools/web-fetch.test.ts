@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import iconv from "iconv-lite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webFetchTool } from "../../tools/lib/web_fetch.js";
+import { webFetchTool } from "../../tools/shared/web_fetch.js";
 import { makeToolContext } from "../support/tool-context.js";
 import type { Config } from "../../core/config/schema.js";
 

@@ -2,13 +2,13 @@
 // is with raw. Both surfaces; on Yuj it is off unless [web_fetch].enabled and
 // asks unless a rule allows the host.
 
-import { str } from "./view.js";
+import { str } from "../lib/view.js";
 import { z } from "zod";
 import { globMatch, isUniversal } from "../../core/permissions/glob.js";
 import { hostMatches, urlMatchValue } from "../../core/permissions/net.js";
 import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
-import { FetchError, fetchUrl } from "./web/fetch.js";
-import { renderPage } from "./web/page.js";
+import { FetchError, fetchUrl } from "../lib/web/fetch.js";
+import { renderPage } from "../lib/web/page.js";
 
 const schema = z.object({
   url: z.string().min(1),
