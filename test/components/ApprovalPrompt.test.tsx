@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import type { EventOf } from "../../core/events.js";
 import { ApprovalPrompt, parseRule } from "../../components/prompts/ApprovalPrompt.js";
+import { mount, press, rerender, unmountAll } from "../support/ink-act.js";
 
 // A short pause, then one turn of the check phase: a slow render can make
 // the timer fire before React's effects (which re-subscribe the key handler) ran.
-const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 /** The frame as one line of words: the box and the wrapping gone. */
 const flat = (r: { lastFrame(): string | undefined }) => frame(r).replace(/[│╭╮╰╯─]/g, " ").replace(/\s+/g, " ");
@@ -31,18 +30,12 @@ function request(over: Partial<EventOf<"approval_requested">> = {}): EventOf<"ap
 
 async function setup(req = request()) {
   const answers: ApprovalAnswer[] = [];
-  const r = render(<ApprovalPrompt request={req} width={80} onAnswer={(a) => answers.push(a)} />);
-  await tick();
-  const type = async (...chunks: string[]) => {
-    for (const c of chunks) {
-      r.stdin.write(c);
-      await tick();
-    }
-  };
+  const r = await mount(<ApprovalPrompt request={req} width={80} onAnswer={(a) => answers.push(a)} />);
+  const type = (...chunks: string[]) => press(r, ...chunks);
   return { r, answers, type };
 }
 
-afterEach(() => cleanup());
+afterEach(unmountAll);
 
 describe("ApprovalPrompt", () => {
   it("shows the tool, summary, detail, reason, rule and keys", async () => {
@@ -79,7 +72,7 @@ describe("ApprovalPrompt", () => {
     const a = await setup();
     await a.type("n");
     expect(a.answers).toEqual([{ decision: "reject" }]);
-    cleanup();
+    await unmountAll();
     const b = await setup();
     await b.type("\x1b");
     expect(b.answers).toEqual([{ decision: "reject" }]);
@@ -91,7 +84,7 @@ describe("ApprovalPrompt", () => {
     expect(frame(r)).toContain("Reason for rejecting");
     await type("use ", "make clean", "\r");
     expect(answers).toEqual([{ decision: "reject_with_message", message: "use make clean" }]);
-    cleanup();
+    await unmountAll();
     const b = await setup();
     await b.type("r", "\x1b");
     expect(frame(b.r)).toContain("allow once");
@@ -149,14 +142,10 @@ describe("ApprovalPrompt", () => {
 
   it("a new request starts over at the question", async () => {
     const answers: ApprovalAnswer[] = [];
-    const r = render(<ApprovalPrompt request={request()} width={80} onAnswer={(a) => answers.push(a)} />);
-    await tick();
-    r.stdin.write("a");
-    await tick();
-    r.rerender(<ApprovalPrompt request={request({ callId: "c2" })} width={80} onAnswer={(a) => answers.push(a)} />);
-    await tick();
-    r.stdin.write("\r");
-    await tick();
+    const r = await mount(<ApprovalPrompt request={request()} width={80} onAnswer={(a) => answers.push(a)} />);
+    await press(r, "a");
+    await rerender(r, <ApprovalPrompt request={request({ callId: "c2" })} width={80} onAnswer={(a) => answers.push(a)} />);
+    await press(r, "\r");
     expect(answers).toEqual([]);
     expect(frame(r)).toContain("allow once");
   });

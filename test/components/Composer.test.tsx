@@ -1,32 +1,23 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import { Composer } from "../../components/Composer.js";
+import { mount, press, unmountAll } from "../support/ink-act.js";
 
-// ink-testing-library delivers each write as one stdin chunk; React needs a
-// moment to render before the next key sees the new state.
-// A short pause, then one turn of the check phase: a slow render can make
-// the timer fire before React's effects (which re-subscribe the key handler) ran.
-const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
+// ink-testing-library delivers each write as one stdin chunk; press() returns
+// once React has rendered what it caused, so the next key sees the new state.
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 
 async function setup(history: string[] = [], active = true) {
   const sent: string[] = [];
   const changes: string[] = [];
-  const r = render(
+  const r = await mount(
     <Composer active={active} width={40} history={history} onSubmit={(t) => sent.push(t)} onChange={(t) => changes.push(t)} />,
   );
-  await tick();
-  const type = async (...chunks: string[]) => {
-    for (const c of chunks) {
-      r.stdin.write(c);
-      await tick();
-    }
-  };
+  const type = (...chunks: string[]) => press(r, ...chunks);
   return { r, sent, changes, type };
 }
 
-afterEach(() => cleanup());
+afterEach(unmountAll);
 
 describe("Composer", () => {
   it("shows the prompt glyph and sends typed text on Enter", async () => {

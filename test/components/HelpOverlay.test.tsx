@@ -1,16 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import { HelpOverlay } from "../../components/HelpOverlay.js";
+import { mount, press, unmountAll } from "../support/ink-act.js";
 
-const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 
-afterEach(() => cleanup());
+afterEach(unmountAll);
 
 describe("HelpOverlay", () => {
-  it("lists the keys and the slash commands", () => {
-    const f = frame(render(<HelpOverlay onClose={() => {}} width={80} />));
+  it("lists the keys and the slash commands", async () => {
+    const f = frame(await mount(<HelpOverlay onClose={() => {}} width={80} />));
     for (const s of ["Insert mode", "Normal mode", "Ctrl+J", "fold", "search", "card directory", "Approvals", "jobs panel", "quit", "/help", "/model", "/compact", "/clear", "/jobs", "/todos", "/quit", "Esc or ? closes"]) {
       expect(f).toContain(s);
     }
@@ -18,20 +17,16 @@ describe("HelpOverlay", () => {
 
   it("closes on Esc and on ?", async () => {
     let closed = 0;
-    const r = render(<HelpOverlay onClose={() => closed++} width={80} />);
-    await tick();
-    r.stdin.write("x");
-    await tick();
+    const r = await mount(<HelpOverlay onClose={() => closed++} width={80} />);
+    await press(r, "x");
     expect(closed).toBe(0);
-    r.stdin.write("?");
-    await tick();
-    r.stdin.write("\x1b");
-    await tick();
+    await press(r, "?");
+    await press(r, "\x1b");
     expect(closed).toBe(2);
   });
 
-  it("keeps the footer when the screen is short", () => {
-    const f = frame(render(<HelpOverlay onClose={() => {}} width={80} height={10} />));
+  it("keeps the footer when the screen is short", async () => {
+    const f = frame(await mount(<HelpOverlay onClose={() => {}} width={80} height={10} />));
     expect(f.split("\n").length).toBeLessThanOrEqual(10);
     expect(f).toContain("more lines");
     expect(f).toContain("Esc or ? closes");

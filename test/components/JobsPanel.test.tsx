@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import type { JobView } from "../../core/reducer.js";
 import { JobsPanel } from "../../components/JobsPanel.js";
+import { mount, press, unmountAll } from "../support/ink-act.js";
 
 // A short pause, then one turn of the check phase: a slow render can make
 // the timer fire before React's effects (which re-subscribe the key handler) ran.
-const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 const NOW = Date.parse("2026-01-01T00:01:00.000Z");
 
@@ -23,18 +22,12 @@ const JOBS: JobView[] = [
 async function setup(jobs = JOBS) {
   const killed: string[] = [];
   let closed = 0;
-  const r = render(<JobsPanel jobs={jobs} now={NOW} width={70} height={16} onKill={(id) => killed.push(id)} onClose={() => closed++} />);
-  await tick();
-  const type = async (...chunks: string[]) => {
-    for (const c of chunks) {
-      r.stdin.write(c);
-      await tick();
-    }
-  };
+  const r = await mount(<JobsPanel jobs={jobs} now={NOW} width={70} height={16} onKill={(id) => killed.push(id)} onClose={() => closed++} />);
+  const type = (...chunks: string[]) => press(r, ...chunks);
   return { r, killed, closed: () => closed, type };
 }
 
-afterEach(() => cleanup());
+afterEach(unmountAll);
 
 describe("JobsPanel", () => {
   it("lists the jobs and the newest running one's output", async () => {
@@ -96,7 +89,7 @@ describe("JobsPanel", () => {
     const many = Array.from({ length: 30 }, (_, i) => job(`j${i}`, { startedAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`, output: "x\n".repeat(100) }));
     const { r } = await setup(many);
     expect(frame(r).split("\n").length).toBeLessThanOrEqual(16);
-    cleanup();
+    await unmountAll();
     const empty = await setup([]);
     expect(frame(empty.r)).toContain("No background jobs in this session.");
   });

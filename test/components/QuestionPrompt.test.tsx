@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import type { EventOf } from "../../core/events.js";
 import { QuestionPrompt } from "../../components/prompts/QuestionPrompt.js";
+import { mount, press, rerender, unmountAll } from "../support/ink-act.js";
 
 // A short pause, then one turn of the check phase: a slow render can make
 // the timer fire before React's effects (which re-subscribe the key handler) ran.
-const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 
 function question(over: Partial<EventOf<"question_asked">> = {}): EventOf<"question_asked"> {
@@ -30,18 +29,12 @@ const OPTIONS = [
 
 async function setup(q: EventOf<"question_asked">) {
   const answers: string[] = [];
-  const r = render(<QuestionPrompt question={q} width={70} onAnswer={(a) => answers.push(a)} />);
-  await tick();
-  const type = async (...chunks: string[]) => {
-    for (const c of chunks) {
-      r.stdin.write(c);
-      await tick();
-    }
-  };
+  const r = await mount(<QuestionPrompt question={q} width={70} onAnswer={(a) => answers.push(a)} />);
+  const type = (...chunks: string[]) => press(r, ...chunks);
   return { r, answers, type };
 }
 
-afterEach(() => cleanup());
+afterEach(unmountAll);
 
 describe("QuestionPrompt", () => {
   it("takes free text when there are no options", async () => {
@@ -89,14 +82,10 @@ describe("QuestionPrompt", () => {
 
   it("a new question starts with a fresh choice", async () => {
     const answers: string[] = [];
-    const r = render(<QuestionPrompt question={question({ options: OPTIONS })} width={70} onAnswer={(a) => answers.push(a)} />);
-    await tick();
-    r.stdin.write("\x1b[B");
-    await tick();
-    r.rerender(<QuestionPrompt question={question({ callId: "q2", options: OPTIONS })} width={70} onAnswer={(a) => answers.push(a)} />);
-    await tick();
-    r.stdin.write("\r");
-    await tick();
+    const r = await mount(<QuestionPrompt question={question({ options: OPTIONS })} width={70} onAnswer={(a) => answers.push(a)} />);
+    await press(r, "\x1b[B");
+    await rerender(r, <QuestionPrompt question={question({ callId: "q2", options: OPTIONS })} width={70} onAnswer={(a) => answers.push(a)} />);
+    await press(r, "\r");
     expect(answers).toEqual(["Postgres"]);
   });
 });

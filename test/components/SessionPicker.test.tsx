@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import { SessionPicker, type PickerSession } from "../../components/SessionPicker.js";
+import { mount, press, unmountAll } from "../support/ink-act.js";
 
-const tick = () => new Promise((r) => setTimeout(() => setImmediate(r), 20));
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 const selectedLine = (f: string) => f.split("\n").find((l) => l.includes("›")) ?? "";
 
-afterEach(() => cleanup());
+afterEach(unmountAll);
 
 const HERE = "/work/project";
 const sessions: PickerSession[] = [
@@ -16,18 +15,18 @@ const sessions: PickerSession[] = [
   { id: "20250101-090000-aaaaaa", status: "interrupted", updatedAt: "2025-01-01T09:00:10.000Z", title: "first task", cwd: HERE },
 ];
 
-function picker(extra: Partial<Parameters<typeof SessionPicker>[0]> = {}) {
+async function picker(extra: Partial<Parameters<typeof SessionPicker>[0]> = {}) {
   const picked: string[] = [];
   let quits = 0;
-  const r = render(
+  const r = await mount(
     <SessionPicker sessions={sessions} cwd={HERE} width={120} height={20} onPick={(id) => picked.push(id)} onQuit={() => quits++} {...extra} />,
   );
   return { r, picked, quits: () => quits };
 }
 
 describe("SessionPicker", () => {
-  it("lists this directory's sessions first, then the others, with status, time and task", () => {
-    const f = frame(picker().r);
+  it("lists this directory's sessions first, then the others, with status, time and task", async () => {
+    const f = frame((await picker()).r);
     const lines = f.split("\n");
     const row = (id: string) => lines.findIndex((l) => l.includes(id));
     expect(f).toContain("This directory");
@@ -43,47 +42,34 @@ describe("SessionPicker", () => {
   });
 
   it("moves with the arrows and j/k, and picks with Enter", async () => {
-    const { r, picked } = picker();
-    await tick();
-    r.stdin.write("j");
-    await tick();
+    const { r, picked } = await picker();
+    await press(r, "j");
     expect(selectedLine(frame(r))).toContain("aaaaaa");
-    r.stdin.write("\x1b[B"); // down
-    await tick();
+    await press(r, "\x1b[B"); // down
     expect(selectedLine(frame(r))).toContain("cccccc");
-    r.stdin.write("j"); // stays on the last
-    await tick();
+    await press(r, "j"); // stays on the last
     expect(selectedLine(frame(r))).toContain("cccccc");
-    r.stdin.write("\x1b[A"); // up
-    await tick();
-    r.stdin.write("k");
-    await tick();
+    await press(r, "\x1b[A"); // up
+    await press(r, "k");
     expect(selectedLine(frame(r))).toContain("bbbbbb");
-    r.stdin.write("j");
-    await tick();
-    r.stdin.write("\r");
-    await tick();
+    await press(r, "j");
+    await press(r, "\r");
     expect(picked).toEqual(["20250101-090000-aaaaaa"]);
   });
 
   it("quits with q and with Esc", async () => {
-    const { r, quits, picked } = picker();
-    await tick();
-    r.stdin.write("q");
-    await tick();
-    r.stdin.write("\x1b");
-    await tick();
+    const { r, quits, picked } = await picker();
+    await press(r, "q");
+    await press(r, "\x1b");
     expect(quits()).toBe(2);
     expect(picked).toEqual([]);
   });
 
   it("shows why a session cannot be opened while it is selected", async () => {
     const refusal = { id: "20250102-090000-bbbbbb", text: "session 20250102-090000-bbbbbb is approval_required: yuj approve 20250102-090000-bbbbbb" };
-    const { r } = picker({ refusal });
+    const { r } = await picker({ refusal });
     expect(frame(r)).toContain("is approval_required: yuj approve");
-    await tick();
-    r.stdin.write("j");
-    await tick();
+    await press(r, "j");
     expect(frame(r)).not.toContain("is approval_required");
   });
 
@@ -95,24 +81,19 @@ describe("SessionPicker", () => {
       title: `task ${i}`,
       cwd: HERE,
     }));
-    const { r } = picker({ sessions: many, height: 10 });
-    await tick();
-    for (let i = 0; i < 25; i++) r.stdin.write("j");
-    await tick();
+    const { r } = await picker({ sessions: many, height: 10 });
+    for (let i = 0; i < 25; i++) await press(r, "j");
     const f = frame(r);
     expect(f.split("\n").length).toBeLessThanOrEqual(10);
     expect(selectedLine(f)).toContain("task 25");
   });
 
   it("says when there are no sessions, and how to start one", async () => {
-    const { r, quits } = picker({ sessions: [] });
+    const { r, quits } = await picker({ sessions: [] });
     const f = frame(r);
     expect(f).toContain("No sessions yet");
     expect(f).toContain('yuj code "TASK"');
-    await tick();
-    r.stdin.write("\r");
-    r.stdin.write("q");
-    await tick();
+    await press(r, "\r", "q");
     expect(quits()).toBe(1);
   });
 });
