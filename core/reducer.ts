@@ -42,7 +42,7 @@ export type Card =
   | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
 
 /** One call a code cell made, as its cell's card lists it. */
-export interface InnerCall {
+interface InnerCall {
   callId: string;
   name: string;
   summary?: string;

@@ -13,7 +13,7 @@ import type { ActiveToolset } from "../profiles/activate.js";
 import { prepareCall, runPrepared, settleResult, type CallOutcome, type DispatchDeps } from "../dispatch.js";
 import type { CellRunner } from "./runner.js";
 
-export function cellHost(deps: DispatchDeps, parentCallId: string, runner: CellRunner, functions: ActiveToolset): CellHost {
+function cellHost(deps: DispatchDeps, parentCallId: string, runner: CellRunner, functions: ActiveToolset): CellHost {
   const list: CellFunction[] = functions.specs.map((s) => ({ name: s.name, description: s.description, parameters: s.parameters }));
   const params = Object.fromEntries(functions.specs.map((s) => [s.name, Object.keys((s.parameters.properties ?? {}) as object)]));
   // Inside a cell nothing is left running: a command's leftovers are stopped, not handed back as a job.

@@ -23,7 +23,7 @@ const MAX_OUTPUT_CHARS = 1_000_000;
 /** After the cell's process exits, how long its pipes may take to drain. */
 const DRAIN_MS = 500;
 
-export interface CellRequest {
+interface CellRequest {
   source: string;
   cwd: string;
   timeoutMs: number;

@@ -215,6 +215,7 @@ export const configSchema = z.strictObject({
     ctx.addIssue({
       code: "custom",
       path: ["tools", "code_mode"],
+      params: { acrossKeys: true },
       message:
         "tools.code_mode and tools.lazy_loading_enabled are both true: code mode and deferred tool loading are alternative compact surfaces; set one of them to false",
     });
