@@ -51,15 +51,31 @@ function processesWith(marker: string): number[] {
 }
 
 describe("code mode", () => {
-  it("replaces the catalogue with the three meta-tools, ask_user and done", async () => {
-    server = await startSseServer({ scenario: parseScenario({ turns: [finish] }) });
+  it("replaces the catalogue with the three meta-tools, ask_user and done; secrets are redacted from inner and cell results", async () => {
+    const key = "sk-test-key-for-the-local-server";
+    const source = [
+      "print('INNER', read('notes.txt'))",
+      // What the function hands the program is already redacted, not only what the model gets.
+      "print('INNER-SEES-KEY' if 'sk-test-key' in read('notes.txt') else 'INNER-REDACTED')",
+      "print('OPENED', open('notes.txt').read())",
+    ].join("\n");
+    server = await startSseServer({ scenario: parseScenario({ turns: [cell(source), finish] }) });
     const cwd = tempDemoRepo();
+    writeFileSync(join(cwd, "notes.txt"), `the key is ${key}\n`);
     writeFileSync(join(cwd, "yuj.toml"), "[tools]\ncode_mode = true\n");
-    const env = isolatedEnv({ ANTHROPIC_API_KEY: "sk-test-key-for-the-local-server" });
+    const env = isolatedEnv({ ANTHROPIC_API_KEY: key });
     const res = await runCli(["code", "hi", "--config", "yuj.toml", "--provider", "anthropic", "--model", "m", "--base-url", server.baseUrlFor("anthropic")], { cwd, env });
     expect(res.code, res.stderr).toBe(0);
-    const tools = (server.requests.find((r) => r.method === "POST")!.body.tools as Array<{ name: string }>).map((t) => t.name);
+    const posts = server.requests.filter((r) => r.method === "POST");
+    const tools = (posts[0]!.body.tools as Array<{ name: string }>).map((t) => t.name);
     expect(tools).toEqual(["list_functions", "get_function_details", "exec_cell", "ask_user", "done"]);
+    // The cell's result as the model got it: both lines, the key hidden in each.
+    const sent = JSON.stringify(posts[1]!.body.messages);
+    expect(sent).toContain("INNER 1: the key is [REDACTED]");
+    expect(sent).toContain("OPENED the key is [REDACTED]");
+    expect(sent).toContain("INNER-REDACTED");
+    expect(sent).not.toContain(key);
+    expect(readFileSync(traceFiles(env)[0]!, "utf8")).not.toContain(key);
   }, 60_000);
 
   it("a cell calls read, grep, glob, list_definitions and bash through the dispatcher and prints the result", async () => {
