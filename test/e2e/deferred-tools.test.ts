@@ -118,6 +118,30 @@ describe("deferred tool loading", () => {
     expect(toolLists(server!)[0]).toEqual(["bash", "read", "write", "edit", "grep", "load_tools", "ask_user", "done"]);
   }, 90_000);
 
+  it("a child session gets its tools at once: no load_tools, nothing hidden", async () => {
+    server = await startSseServer({
+      turnByRequest: true,
+      scenario: parseScenario({
+        turns: [
+          call("load_tools", { names: ["task"] }),
+          call("task", { agent: "explorer", prompt: "find greet" }),
+          { text: "greet is in src/greet.js" }, // the child's one request
+          call("done", { message: "asked a child" }),
+        ],
+      }),
+    });
+    const cwd = tempDemoRepo();
+    writeFileSync(join(cwd, "yuj.toml"), "[tools]\nlazy_loading_enabled = true\ntask_enabled = true\n");
+    const env = isolatedEnv({ ANTHROPIC_API_KEY: "sk-test-key-for-the-local-server" });
+    const res = await runCli(["code", "look", "--config", "yuj.toml", "--output", "jsonl", "--provider", "anthropic", "--model", "m", "--base-url", server.baseUrlFor("anthropic")], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const lists = toolLists(server);
+    expect(lists[1]).toContain("task");
+    // The read-only explorer: every tool of the surface that only looks (glob and grep were never loaded by the parent).
+    expect(lists[2]).toEqual(["read", "glob", "grep", "done"]);
+    expect(lists[3]).toEqual(lists[1]);
+  }, 60_000);
+
   it("with code mode too, the configuration is refused naming both keys", async () => {
     const cwd = tempDemoRepo();
     writeFileSync(join(cwd, "yuj.toml"), "[tools]\nlazy_loading_enabled = true\ncode_mode = true\n");

@@ -8,6 +8,7 @@ import { notActiveText, type DeferredTools } from "../../core/profiles/deferred.
 export function deferredToolsGuard(deferred: DeferredTools): Guard {
   return {
     name: "deferred_tools",
+    topLevelOnly: true,
     before: (call) => (deferred.visible().has(call.tool) ? undefined : notActiveText(call.tool, deferred.loadTool)),
     hiddenTools(ctx) {
       const shown = deferred.visible();
