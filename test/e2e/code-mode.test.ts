@@ -7,6 +7,7 @@
 // with the sandbox on and off; a required sandbox that cannot start refuses
 // the cell.
 
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
@@ -135,6 +136,23 @@ describe("code mode", () => {
     expect(allowed.rows.find((r) => r.type === "approval_requested")).toBeUndefined();
     expect(existsSync(join(allowed.cwd, "build"))).toBe(false);
   }, 90_000);
+
+  it("a replay runs the cell again, its calls through the dispatcher, and sends the same requests", async () => {
+    const source = "print(read('src/greet.js', limit=1))\nprint(bash(cmd='echo replayed'))";
+    const { res, env, cwd } = await run([cell(source), finish], "", (dir) => execFileSync("git", ["init", "-q"], { cwd: dir }));
+    expect(res.code, res.stderr).toBe(0);
+    const [id] = readdirSync(join(env.XDG_STATE_HOME!, "yuj", "sessions"));
+    const replay = await runCli(["replay", id!], { cwd, env, timeoutMs: 60_000 });
+    expect(replay.stdout, replay.stderr).toContain(`replay of ${id}: 2 requests, no difference`);
+    expect(replay.code).toBe(0);
+  }, 90_000);
+
+  it("says what is missing when the commands' PATH has no python3", async () => {
+    const { res, cellResult } = await run([cell("print(1)"), finish], '[shell_env]\nset = { PATH = "/nonexistent" }\n');
+    expect(res.code, res.stderr).toBe(0);
+    expect(cellResult.ok).toBe(false);
+    expect(cellResult.modelText).toMatch(/^ERROR: code cells need python3 on PATH/);
+  }, 60_000);
 
   it("refuses background commands inside a cell", async () => {
     const { cellResult } = await run([cell("print(bash(cmd='sleep 1', background=True))"), finish], "background_enabled = true\n");
