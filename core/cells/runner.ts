@@ -112,7 +112,7 @@ function runProcess(argv: string[], env: Record<string, string | undefined>, req
       }
     });
     const pipes = child.stdio as unknown as Array<Readable & Writable>;
-    serveCalls(pipes[REQUEST_FD]!, pipes[ANSWER_FD]!, request, cell.signal, () => calls++);
+    const served = serveCalls(pipes[REQUEST_FD]!, pipes[ANSWER_FD]!, request, cell.signal, () => calls++);
     child.stdin!.on("error", () => {});
     child.stdin!.end(`${JSON.stringify({ functions: request.functions })}\n${request.source}`);
 
@@ -124,7 +124,8 @@ function runProcess(argv: string[], env: Record<string, string | undefined>, req
       request.signal.removeEventListener("abort", onAbort);
       cell.abort();
       const text = cut ? `${output}\n[the cell printed more than ${MAX_OUTPUT_CHARS} characters; the rest was dropped]` : output;
-      resolve(status === "exited" ? { status, exitCode, output: text, calls } : { status, output: text, calls });
+      // A call the end cancelled reports its result before the cell's own.
+      void served().then(() => resolve(status === "exited" ? { status, exitCode, output: text, calls } : { status, output: text, calls }));
     };
     child.on("error", (err) => {
       output += `ERROR: the cell could not start: ${err.message}\n`;
@@ -134,6 +135,7 @@ function runProcess(argv: string[], env: Record<string, string | undefined>, req
       // Whatever the cell started goes with it.
       killGroup(child);
       const exitCode = code ?? (signal ? null : 0);
+      if (child.stdout!.closed) return end(exitCode);
       const drained = setTimeout(() => {
         child.stdout?.destroy();
         end(exitCode);
@@ -146,17 +148,21 @@ function runProcess(argv: string[], env: Record<string, string | undefined>, req
   });
 }
 
-/** Answers the cell's requests one at a time, in order, while it runs. */
-function serveCalls(requests: Readable, answers: Writable, request: CellRequest, signal: AbortSignal, counted: () => void): void {
+/** Answers the cell's requests one at a time, in order, while it runs; the result waits for the last one. */
+function serveCalls(requests: Readable, answers: Writable, request: CellRequest, signal: AbortSignal, counted: () => void): () => Promise<void> {
   answers.on("error", () => {});
   const lines = createInterface({ input: requests, crlfDelay: Infinity });
   let queue = Promise.resolve();
   lines.on("line", (line) => {
     queue = queue.then(async () => {
-      const answer = await answerOne(line, request, signal, counted);
+      const answer = await answerOne(line, request, signal, counted).catch((err: unknown) =>
+        // The call itself failed (not the tool: its failures are text): the cell gets the reason.
+        JSON.stringify(jsonrpc.error(null, new jsonrpc.JsonRpcError(`the call failed in yuj: ${(err as Error).message}`, -32603))),
+      );
       if (!signal.aborted && answer !== undefined) answers.write(`${answer}\n`);
     });
   });
+  return () => queue;
 }
 
 async function answerOne(line: string, request: CellRequest, signal: AbortSignal, counted: () => void): Promise<string | undefined> {
