@@ -19,6 +19,8 @@ import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard, surfaceOf } from "./permission-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
 import { oneQuestionGuard } from "./question-limit.js";
+import { createDeferredTools } from "../core/profiles/deferred.js";
+import { deferredToolsGuard } from "../tools/guards/deferred-tools.js";
 import type { SessionRecord } from "../core/session-record.js";
 import { systemPromptFor, type OpenSession, type Resolved } from "./session.js";
 
@@ -38,6 +40,8 @@ export interface LoopDepsInputs {
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
+  // Deferred loading: what the requests carry grows with each load, from the saved conversation on.
+  const deferred = x.resolved.config.tools.lazy_loading_enabled ? createDeferredTools(x.resolved.toolset, x.record.state.history) : undefined;
   const deps: Omit<LoopDeps, "signal"> = {
     provider: x.provider,
     model: x.choice.model,
@@ -53,6 +57,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     usage: x.session.usage,
     gate: x.gate,
     guards: [
+      ...(deferred ? [deferredToolsGuard(deferred)] : []),
       ruleHidingGuard(x.resolved, x.args),
       ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
       ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp }),
@@ -64,6 +69,8 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       ask: x.ask,
       lsp: x.session.services.lsp,
       skills: x.session.services.skills,
+      cellRunner: x.session.services.cells,
+      ...(deferred ? { toolLoader: deferred } : {}),
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {

@@ -25,6 +25,7 @@ import { SkillSession } from "../core/skills/session.js";
 import { configDir } from "../core/paths.js";
 import { join } from "node:path";
 import { packageRoot } from "./locate.js";
+import { createCellRunner, type CellRunner } from "../core/cells/runner.js";
 
 export interface SessionServices {
   jobs: JobManager;
@@ -37,6 +38,8 @@ export interface SessionServices {
   skills: SkillSession;
   notices: JobNotices;
   sandbox: Sandbox;
+  /** Code mode's cells: under the same sandbox and environment as commands. */
+  cells: CellRunner;
   /** Feed every event through here (the notices are built from them). */
   observe(event: CoreEvent): void;
   /** Ends every job and the terminal; resolves when they are gone. */
@@ -136,6 +139,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     skills,
     notices,
     sandbox,
+    cells: createCellRunner({ sandbox, env }),
     observe(event) {
       notices.observe(event);
       if (event.type === "run_finished") skills.release();

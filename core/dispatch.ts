@@ -22,6 +22,8 @@ import { boundDisplay } from "./display-bound.js";
 import { describedBy, guardCallOf, runsAlongside } from "./tool-facts.js";
 import type { PermissionGate } from "./permissions/gate.js";
 import type { ApprovalRequest } from "./approvals/types.js";
+import type { CellRunner } from "./cells/runner.js";
+import { cellContext } from "./cells/host.js";
 
 export type { PermissionGate };
 
@@ -40,9 +42,11 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents" | "toolLoader"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
+    /** Code mode: runs cells (the toolset's cellFunctions are what they call). */
+    cellRunner?: CellRunner;
   };
   /** Hides secrets in every tool result before the model or the trace sees it. */
   redact?: (text: string) => string;
@@ -190,6 +194,8 @@ async function runHandler(
     ...(deps.session?.skills ? { skills: deps.session.skills } : {}),
     ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
     ...(deps.session?.subagents ? { subagents: deps.session.subagents } : {}),
+    ...(deps.session?.toolLoader ? { toolLoader: deps.session.toolLoader } : {}),
+    ...cellContext(deps, p.call.id),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
   // A question nobody can answer now (no operator, or the operator went away

@@ -90,12 +90,14 @@ const modelEvents = [
   event("tool_call_started", {
     callId: z.string(),
     name: z.string(),
+    parentCallId: z.string().optional().describe("Set on a call a code cell made: the exec_cell call it ran in"),
     view: toolCardSchema.optional().describe("How the tool's card is laid out (absent for a name no tool has)"),
   }),
   event("tool_call_args_delta", { callId: z.string(), delta: z.string() }),
   event("tool_call_finished", {
     callId: z.string(),
     name: z.string(),
+    parentCallId: z.string().optional().describe("Set on a call a code cell made"),
     args: z.string(),
     summary: z.string().optional().describe("The call's key argument, for a header"),
     preview: toolDisplaySchema.optional().describe("What the call will do, shown while it runs"),
@@ -103,6 +105,7 @@ const modelEvents = [
   event("tool_result", {
     callId: z.string(),
     name: z.string(),
+    parentCallId: z.string().optional().describe("Set on a call a code cell made"),
     ok: z.boolean(),
     modelText: z.string().describe("What the model is sent (already bounded)"),
     display: toolDisplaySchema.optional().describe("What the view shows (bounded); absent: the model's text as plain text"),
@@ -135,6 +138,11 @@ const operatorEvents = [
     decision: approvalDecisionSchema,
     message: z.string().optional(),
     rule: z.string().optional(),
+  }),
+  event("tools_loaded", {
+    callId: z.string().describe("The load_tools call"),
+    names: z.array(z.string()).describe("The tools it added, from the next request on"),
+    active: z.array(z.string()).describe("Every tool the next request carries"),
   }),
   event("question_asked", {
     callId: z.string(),

@@ -36,8 +36,18 @@ export type Card =
       viewText?: string;
       fullOutputPath?: string;
       durationMs?: number;
+      /** The calls a code cell made while it ran, in order (shown under its card). */
+      inner?: InnerCall[];
     }
   | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
+
+/** One call a code cell made, as its cell's card lists it. */
+interface InnerCall {
+  callId: string;
+  name: string;
+  summary?: string;
+  status: "running" | "ok" | "error" | "cancelled";
+}
 
 export interface JobView {
   jobId: string;
@@ -166,6 +176,10 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
     case "assistant_message":
       return finishAssistant(s);
     case "tool_call_started":
+      if (event.parentCallId !== undefined) {
+        const call: InnerCall = { callId: event.callId, name: event.name, status: "running" };
+        return updateTool(s, event.parentCallId, (c) => ({ ...c, inner: [...(c.inner ?? []), call] }));
+      }
       return addCard(finishAssistant(s), {
         kind: "tool",
         callId: event.callId,
@@ -181,6 +195,10 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         event.delta.length,
       );
     case "tool_call_finished":
+      if (event.parentCallId !== undefined) {
+        const summary = event.summary;
+        return summary === undefined ? s : updateInner(s, event.parentCallId, event.callId, (i) => ({ ...i, summary }));
+      }
       return updateTool(s, event.callId, (c) => ({
         ...c,
         argsText: event.args,
@@ -189,6 +207,10 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...(event.preview ? { preview: event.preview } : {}),
       }));
     case "tool_result":
+      if (event.parentCallId !== undefined) {
+        const status = event.cancelled ? "cancelled" : event.ok ? "ok" : "error";
+        return updateInner(s, event.parentCallId, event.callId, (i) => ({ ...i, status }));
+      }
       // A call that has its result asks nothing any more (a cancelled question, an approval the turn's cancel ended).
       return updateTool(settlePrompts(s, event.callId), event.callId, (c) => ({
         ...c,
@@ -205,6 +227,8 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       return s.pendingApproval?.callId === event.callId ? { ...s, pendingApproval: undefined } : s;
     case "question_asked":
       return { ...s, pendingQuestion: event };
+    case "tools_loaded":
+      return event.names.length ? addCard(s, { kind: "notice", level: "info", text: `tools loaded: ${event.names.join(", ")}` }) : s;
     case "question_answered":
       return s.pendingQuestion?.callId === event.callId ? { ...s, pendingQuestion: undefined } : s;
     case "job_started": {
@@ -370,6 +394,10 @@ function finishAssistant(s: SessionView): SessionView {
   const last = s.cards[s.cards.length - 1];
   if (last?.kind !== "assistant" || !last.streaming) return s;
   return { ...s, cards: [...s.cards.slice(0, -1), { ...last, streaming: false }] };
+}
+
+function updateInner(s: SessionView, parent: string, callId: string, fn: (call: InnerCall) => InnerCall): SessionView {
+  return updateTool(s, parent, (c) => ({ ...c, inner: (c.inner ?? []).map((i) => (i.callId === callId ? fn(i) : i)) }));
 }
 
 function updateTool(

@@ -84,6 +84,39 @@ export interface ToolContext {
   conversation?: { history: readonly HistoryItem[]; roles: ConversationRoles };
   /** Runs named agents as child sessions (task), when the surface enables them. */
   subagents?: SubagentRunner;
+  /** Code mode: the functions a cell may call and the way to run a cell. */
+  cells?: CellHost;
+  /** Deferred loading: adds tools to the following requests. */
+  toolLoader?: ToolLoader;
+}
+
+/** One function a code cell may call, as get_function_details shows it. */
+export interface CellFunction {
+  name: string;
+  description: string;
+  /** JSON Schema of its parameters. */
+  parameters: Record<string, unknown>;
+}
+
+/** How a cell ended; `output` is what it printed (stdout and stderr, in order). */
+export interface CellOutcome {
+  status: "exited" | "timed_out" | "cancelled" | "refused";
+  exitCode?: number | null;
+  output: string;
+  /** Calls the cell made through the dispatcher. */
+  calls: number;
+}
+
+/** Code mode, for one exec_cell call: its functions, and a runner whose inner calls go through the dispatcher. */
+export interface CellHost {
+  readonly functions: readonly CellFunction[];
+  run(source: string): Promise<CellOutcome>;
+}
+
+/** Deferred loading: which tools later requests carry. */
+export interface ToolLoader {
+  /** Adds exact names from the next request on, or refuses the whole call with the reason. */
+  load(names: readonly string[]): { ok: true; added: string[]; active: string[] } | { ok: false; text: string };
 }
 
 /** Runs one named agent to its end in a child session and returns its final text. */
@@ -116,8 +149,9 @@ export type ToolEffect = "inspect" | "mutate" | "execute" | "network" | "orchest
  *   read_output  reads a background command's output (job notices name it)
  *   todos        sets the todo list (a rewind restores it)
  *   skill        loads a skill (it stays usable while a skill narrows the tools)
+ *   load         adds hidden tools to later requests (deferred loading)
  */
-export type ToolRole = "finish" | "ask" | "think" | "checkpoint" | "rewind" | "plan_exit" | "read_output" | "todos" | "skill";
+export type ToolRole = "finish" | "ask" | "think" | "checkpoint" | "rewind" | "plan_exit" | "read_output" | "todos" | "skill" | "load";
 
 /**
  * A path a call reads or changes, as the model wrote it. The consumers

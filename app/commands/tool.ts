@@ -57,7 +57,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       sessionDir: session.dir,
       memory: session.memory,
       signal: controller.signal,
-      session: { jobs: session.services.jobs, terminals: session.services.terminals, lsp: session.services.lsp },
+      session: { jobs: session.services.jobs, terminals: session.services.terminals, lsp: session.services.lsp, cellRunner: session.services.cells },
       redact: createRedact(secrets),
       guards: createGuards(resolved.config, { services: resolved.services, surface: surfaceOf(resolved), lsp: session.services.lsp }),
       gate: createPermissionGate({

@@ -64,9 +64,19 @@ function body(card: Card, c: BodyCtx): string[] {
       const layout = cardLayout(card);
       if (layout === "control") return controlBody(card, c.width, c.color);
       if (card.status === "streaming") return [c.p.dim(receivedLine(card.argsText.length))];
-      return layout === "expanded" ? expandedBody(card, c) : foldableBody(card, c);
+      const own = layout === "expanded" ? expandedBody(card, c) : foldableBody(card, c);
+      return card.inner?.length ? [...innerCallLines(card.inner, c), ...own] : own;
     }
   }
+}
+
+/** A code cell's own calls, one line each, above what it printed. */
+function innerCallLines(calls: NonNullable<ToolCard["inner"]>, c: BodyCtx): string[] {
+  const mark = { running: c.p.dim("…"), ok: c.p.green("✓"), error: c.p.red("✗"), cancelled: c.p.dim("cancelled") };
+  return calls.map((call) => {
+    const what = oneLine(call.summary ? `${call.name} ${call.summary}` : call.name);
+    return fitLines([`${c.p.dim("↳")} ${what} ${mark[call.status]}`], c.width)[0]!;
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -22,8 +22,8 @@ import { findAgent, type AgentDirs } from "./find.js";
 /** A read-only agent keeps only the tools that can change nothing: they inspect or talk, whatever the call. */
 const onlyLooks = (handler: ToolHandler): boolean => [...handler.effects].every((e) => e === "inspect" || e === "converse");
 
-/** Roles only the top-level session has: a child asks nobody, plans nothing, and keeps no checkpoints. */
-const TOP_LEVEL_ONLY: ReadonlySet<ToolRole> = new Set<ToolRole>(["ask", "plan_exit", "checkpoint", "rewind"]);
+/** Roles only the top-level session has: a child asks nobody, plans nothing, keeps no checkpoints, and gets its tools at once. */
+const TOP_LEVEL_ONLY: ReadonlySet<ToolRole> = new Set<ToolRole>(["ask", "plan_exit", "checkpoint", "rewind", "load"]);
 
 export interface RunnerSetup {
   /** The parent's loop as it runs (its provider, gate, services, usage…). */
@@ -110,7 +110,9 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       onStep: saveHistory,
       onFinish: undefined,
       takeCompactRequest: undefined,
-      session: { ...parent.session, subagents: createSubagentRunner({ ...setup, parent: { ...parent, config, toolset }, depth: depth + 1 }, lane) },
+      // What the top-level session's requests carry is its own: a child gets its tools at once.
+      guards: parent.guards?.filter((g) => !g.topLevelOnly),
+      session: { ...withoutLoader(parent.session), subagents: createSubagentRunner({ ...setup, parent: { ...parent, config, toolset }, depth: depth + 1 }, lane) },
     } as LoopDeps);
   } finally {
     saveHistory();
@@ -164,5 +166,14 @@ function childToolset(
   const keep = (t: ActiveTool) =>
     !(t.handler.role !== undefined && TOP_LEVEL_ONLY.has(t.handler.role)) && (def.tools === undefined || def.tools.includes(t.name)) && (!def.readOnly || onlyLooks(t.handler));
   const tools = new Map([...all.tools].filter(([, t]) => keep(t)));
-  return { profile: all.profile, editFormat: all.editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped: all.dropped, catalog: all.catalog };
+  // Code mode: a child's cells call the same functions.
+  const cells = all.cellFunctions ? { cellFunctions: all.cellFunctions } : {};
+  return { profile: all.profile, editFormat: all.editFormat, tools, names: new Set(tools.keys()), specs: [...tools.values()].map((t) => t.spec), dropped: all.dropped, catalog: all.catalog, ...cells };
+}
+
+/** The parent's session services less its tool loader (deferred loading shapes the top-level requests only). */
+function withoutLoader(session: LoopDeps["session"]): LoopDeps["session"] {
+  if (!session?.toolLoader) return session;
+  const { toolLoader: _parentOnly, ...rest } = session;
+  return rest;
 }

@@ -249,6 +249,8 @@ function explain(issue: Issue, data: Table, file: string): ConfigIssue[] {
     });
   }
   const key = keyPath(issue.path);
+  // A rule across keys says everything itself.
+  if (issue.code === "custom" && issue.params?.acrossKeys === true) return [{ file, key, message: issue.message }];
   if (issue.code === "invalid_key") {
     // A table whose keys are names ([shell_env].set): the key itself is wrong, not its value.
     const wanted = issue.issues[0]?.message ?? "a valid key";

@@ -90,6 +90,17 @@ const toolsSection = section({
   ast_search_max_rows: posInt.default(1000),
   bash_redirect_read_side: z.boolean().default(false),
   schema_validation: z.enum(["off", "reject"]).default("off"),
+  /**
+   * Code mode: the request carries list_functions, get_function_details,
+   * exec_cell and done (and ask_user at top level) instead of the native
+   * tools; the model runs Python cells that call read, grep, glob,
+   * list_definitions and bash.
+   */
+  code_mode: z.boolean().default(false),
+  /** Seconds one exec_cell may run, inner calls included; then the cell and every process it started are killed. */
+  code_cell_timeout: posInt.default(120),
+  /** Deferred loading: the first request carries the profile's active_default tools and load_tools; load_tools adds more. */
+  lazy_loading_enabled: z.boolean().default(false),
   stale_file: z.enum(["off", "warn", "block"]).default("off"),
   run_tests: runTestsSection,
   list_definitions: section({ enabled: z.boolean().default(false) }),
@@ -198,6 +209,17 @@ export const configSchema = z.strictObject({
     max_bytes: posInt.default(5 * 1024 * 1024),
     max_redirects: nonNegInt.default(5),
   }),
+}).superRefine((config, ctx) => {
+  // Two compact surfaces, each replacing the tool list its own way: one at a time.
+  if (config.tools.code_mode && config.tools.lazy_loading_enabled) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["tools", "code_mode"],
+      params: { acrossKeys: true },
+      message:
+        "tools.code_mode and tools.lazy_loading_enabled are both true: code mode and deferred tool loading are alternative compact surfaces; set one of them to false",
+    });
+  }
 });
 
 export type Config = z.infer<typeof configSchema>;

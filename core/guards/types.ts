@@ -40,6 +40,8 @@ export interface Guard {
   after?(call: GuardCall, result: ToolResult, ctx: GuardContext): Promise<ToolResult> | ToolResult;
   /** Tools this guard hides from the next request (plan mode), by exposed name. */
   hiddenTools?(ctx: GuardContext): ReadonlySet<string>;
+  /** Shapes the top-level session's own requests (deferred loading): child sessions run without it. */
+  readonly topLevelOnly?: boolean;
 }
 
 /** Touch kinds that change a file. */

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Config } from "../config/schema.js";
 import type { ToolSpec } from "../history.js";
 import type { ToolHandler, ToolRegistry, ToolRole } from "../tool-types.js";
-import { descriptionPath, type Profile, type ProfileTool } from "./load.js";
+import { descriptionPath, ProfileError, type Profile, type ProfileTool } from "./load.js";
 import { conditionHolds } from "./tool-entry.js";
 import { applyCap, type DroppedTool } from "./cap.js";
 import { ruleFacts, toolCatalog } from "../permissions/catalog.js";
@@ -32,6 +32,8 @@ export interface ActiveToolset {
   dropped: DroppedTool[];
   /** Every tool the profile declares, on or off, as the permission rules see them. */
   catalog: ToolCatalog;
+  /** Code mode: the tools a cell calls as functions, never in a request themselves. */
+  cellFunctions?: ActiveToolset;
 }
 
 export interface ActivateOptions {
@@ -56,35 +58,52 @@ export function activateTools(
   const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, measurement: opts.measurement ?? false, loopRunning: opts.loopRunning ?? false, config, model: opts.model };
   // Nobody is ever asked anything in a measurement run: no tool that asks is offered.
   const asks = (t: ProfileTool) => opts.measurement === true && registry.get(t.handler)?.role === "ask";
-  const on = profile.tools.filter((t) => !asks(t) && t.enabled_when.every((c) => conditionHolds(c, condCtx)));
-  const { kept, dropped } = applyCap(on, profile.maxTools, profile.capOrder, (c) => conditionHolds(c, condCtx));
-  const paramCtx = { ...condCtx, active: new Set(kept.map((t) => t.name)) };
-  const descMode = config.experiment.tool_desc;
-
-  const tools = new Map<string, ActiveTool>();
-  for (const entry of kept) {
-    const handler = registry.get(entry.handler);
-    if (!handler) throw new Error(`tool ${entry.name}: no handler "${entry.handler}"`);
-    const description = readFileSync(descriptionPath(profile, entry, descMode), "utf8").trim();
-    tools.set(entry.name, {
-      name: entry.name,
-      handler,
-      spec: {
-        name: entry.name,
-        description,
-        parameters: parametersSchema(handler, entry, (c) => conditionHolds(c, paramCtx)),
-      },
-    });
+  const enabled = profile.tools.filter((t) => !asks(t) && t.enabled_when.every((c) => conditionHolds(c, condCtx)));
+  const codeMode = config.tools.code_mode;
+  if (codeMode && profile.cellFunctions.length === 0) {
+    throw new ProfileError(`profile ${profile.name} has no code mode (no [code_mode].functions in its profile.toml); set [tools].code_mode = false`);
   }
-  return {
+  // Code mode replaces the catalogue: its own tools, and those that finish, ask or end the planning phase.
+  const steers = (t: ProfileTool) => ["finish", "ask", "plan_exit"].includes(registry.get(t.handler)?.role ?? "");
+  const on = codeMode ? enabled.filter((t) => t.enabled_when.includes(CODE_MODE) || steers(t)) : enabled;
+  // Deferred loading caps what is loaded, not what may be: every enabled tool stays loadable.
+  const { kept, dropped } = config.tools.lazy_loading_enabled
+    ? { kept: on, dropped: [] }
+    : applyCap(on, profile.maxTools, profile.capOrder, (c) => conditionHolds(c, condCtx));
+  if (config.tools.lazy_loading_enabled && !kept.some((t) => registry.get(t.handler)?.role === "load")) {
+    throw new ProfileError(`profile ${profile.name} has no tool that loads tools, so deferred loading cannot work; set [tools].lazy_loading_enabled = false`);
+  }
+  const paramCtx = { ...condCtx, active: new Set(kept.map((t) => t.name)) };
+  const make = (entry: ProfileTool) => activeTool(profile, registry, entry, config.experiment.tool_desc, (c) => conditionHolds(c, paramCtx));
+
+  const tools = new Map(kept.map((entry) => [entry.name, make(entry)]));
+  const catalog = toolCatalog(profile.tools, registry);
+  const toolset = (map: Map<string, ActiveTool>, gone: DroppedTool[]): ActiveToolset => ({
     profile,
     editFormat,
-    tools,
-    names: new Set(tools.keys()),
-    specs: [...tools.values()].map((t) => t.spec),
-    dropped,
-    catalog: toolCatalog(profile.tools, registry),
-  };
+    tools: map,
+    names: new Set(map.keys()),
+    specs: [...map.values()].map((t) => t.spec),
+    dropped: gone,
+    catalog,
+  });
+  const active = toolset(tools, dropped);
+  if (codeMode) {
+    // A cell's functions are the tools themselves, whatever their own switches say.
+    const byName = new Map(profile.tools.map((t) => [t.name, t]));
+    active.cellFunctions = toolset(new Map(profile.cellFunctions.map((n) => [n, make(byName.get(n)!)])), []);
+  }
+  return active;
+}
+
+/** The condition that marks the code-mode tools. */
+const CODE_MODE = "config:tools.code_mode";
+
+function activeTool(profile: Profile, registry: ToolRegistry, entry: ProfileTool, descMode: string, holds: (c: string) => boolean): ActiveTool {
+  const handler = registry.get(entry.handler);
+  if (!handler) throw new Error(`tool ${entry.name}: no handler "${entry.handler}"`);
+  const description = readFileSync(descriptionPath(profile, entry, descMode), "utf8").trim();
+  return { name: entry.name, handler, spec: { name: entry.name, description, parameters: parametersSchema(handler, entry, holds) } };
 }
 
 /** The exposed name of the first active tool of a role, if any. */

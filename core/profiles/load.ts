@@ -27,8 +27,12 @@ const profileFileSchema = z.strictObject({
       keep: z
         .array(z.strictObject({ tools: z.array(z.string().min(1)).min(1), when: z.array(conditionSchema).default(["always"]) }))
         .default([]),
+      // Deferred loading: the tools the first request carries (exposed names; those not enabled are skipped).
+      active_default: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  // Code mode: the tools a cell calls as Python functions (exposed names).
+  code_mode: z.strictObject({ functions: z.array(z.string().min(1)).default([]) }).prefault({}),
 });
 
 const toolSchemasFileSchema = z.strictObject({
@@ -49,6 +53,10 @@ export interface Profile {
   capOrder: CapGroup[];
   /** Every tool the profile declares, in the order the model is sent them. */
   tools: ProfileTool[];
+  /** Deferred loading: what the first request carries besides the tools outside the count. */
+  activeDefault: string[];
+  /** Code mode: the tools a cell calls as functions. */
+  cellFunctions: string[];
 }
 
 export class ProfileError extends Error {
@@ -78,6 +86,8 @@ export function loadProfile(profilesRoot: string, name: string): Profile {
     maxTools: meta.capacity.max_tools,
     capOrder: meta.capacity.keep,
     tools,
+    activeDefault: meta.capacity.active_default,
+    cellFunctions: meta.code_mode.functions,
   };
 }
 
@@ -105,6 +115,19 @@ export function checkProfile(profile: Profile, registry: ToolRegistry, descMode:
     if (!existsSync(descFile)) throw new ProfileError(`${where}: missing description ${descFile}`);
   }
   checkCapOrder(profile);
+  checkNamed(profile, "[capacity].active_default", profile.activeDefault);
+  checkNamed(profile, "[code_mode].functions", profile.cellFunctions);
+}
+
+/** A list of exposed names in profile.toml names only tools the profile declares. */
+function checkNamed(profile: Profile, where: string, names: readonly string[]): void {
+  const declared = new Set(profile.tools.map((t) => t.name));
+  const unknown = names.find((n) => !declared.has(n));
+  if (unknown === undefined) return;
+  throw new ProfileError(
+    `profile ${profile.name}, ${where} names "${unknown}", which tool_schemas.toml does not declare; ` +
+      `remove it or use one of: ${[...declared].join(", ")}`,
+  );
 }
 
 /** Every tool the max_tools order names is one the profile declares (a typo would silently do nothing). */

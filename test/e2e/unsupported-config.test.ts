@@ -16,7 +16,6 @@ const SNIPPETS: Record<string, string> = {
   "loop.duplicate_abort": "[loop]\nduplicate_abort = 0",
   "loop.error_nudge_threshold": "[loop]\nerror_nudge_threshold = 5",
   "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
-  "tools.lazy_loading_enabled": "[tools]\nlazy_loading_enabled = true",
   "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
   "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
   "output.trace_args_summary_chars": "[output]\ntrace_args_summary_chars = 100",

@@ -57,6 +57,22 @@ describe("required plan mode", () => {
     );
   });
 
+  it("refuses deferred-tool activation and code cells until the plan is accepted", async () => {
+    s = await guardedSession((c) => {
+      c.loop.plan_mode = "required";
+      c.tools.lazy_loading_enabled = true;
+    });
+    expect(s.visible()).not.toContain("load_tools");
+    expect((await s.call("load_tools", { names: ["grep"] })).modelText).toBe(planText.tool("load_tools"));
+    await s.cleanup();
+    s = await guardedSession((c) => {
+      c.loop.plan_mode = "required";
+      c.tools.code_mode = true;
+    });
+    expect(s.visible()).toEqual(["list_functions", "get_function_details", "exit_plan_mode", "ask_user"]);
+    expect((await s.call("exec_cell", { source: "print(1)" })).modelText).toBe(planText.tool("exec_cell"));
+  });
+
   it("allows inspection, read-only bash and the plan write", async () => {
     const s = await planning();
     expect((await s.call("read", { path: "src/a.py" })).ok).toBe(true);

@@ -30,8 +30,8 @@ import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
 
 const LOOKING: ReadonlySet<ToolEffect> = new Set(["inspect", "converse", "stop"]);
-/** Calls that steer the run itself wait for the plan, whatever their effects. */
-const STEERING: ReadonlySet<ToolRole> = new Set(["finish", "checkpoint", "rewind"]);
+/** Calls that steer the run itself (finishing, the conversation checkpoint, loading tools) wait for the plan, whatever their effects. */
+const STEERING: ReadonlySet<ToolRole> = new Set(["finish", "checkpoint", "rewind", "load"]);
 
 const only = (effects: ReadonlySet<ToolEffect>) => [...effects].every((e) => LOOKING.has(e));
 const any = (effects: ReadonlySet<ToolEffect>) => [...effects].some((e) => LOOKING.has(e));
