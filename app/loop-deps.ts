@@ -81,7 +81,13 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     redact: createRedact(x.secrets),
   };
   if (!x.resolved.config.tools.task_enabled) return deps;
-  const subagents = createSubagentRunner({ parent: deps, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets });
+  const subagents = createSubagentRunner({
+    parent: deps,
+    registry: builtinHandlers(),
+    agentDirs: agentDirs(x.cwd),
+    secrets: x.secrets,
+    isolation: x.session.services.isolation,
+  });
   return { ...deps, session: { ...deps.session, subagents } };
 }
 

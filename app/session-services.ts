@@ -26,6 +26,8 @@ import { configDir } from "../core/paths.js";
 import { join } from "node:path";
 import { packageRoot } from "./locate.js";
 import { createCellRunner, type CellRunner } from "../core/cells/runner.js";
+import type { Isolation, WorkspaceServices } from "../core/agents/isolated.js";
+import { sweepLeftoverWorktrees } from "../core/agents/worktree.js";
 
 export interface SessionServices {
   jobs: JobManager;
@@ -40,6 +42,8 @@ export interface SessionServices {
   sandbox: Sandbox;
   /** Code mode's cells: under the same sandbox and environment as commands. */
   cells: CellRunner;
+  /** Isolated children's worktrees: recorded in the state folder, with commands confined to them. */
+  isolation: Isolation;
   /** Feed every event through here (the notices are built from them). */
   observe(event: CoreEvent): void;
   /** Ends every job and the terminal; resolves when they are gone. */
@@ -114,6 +118,10 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   for (const problem of found.problems) opts.emit({ type: "notice", level: "warning", text: `skill skipped: ${problem}` });
   const skills = new SkillSession(found.skills);
   const notices = createJobNotices(opts.readTool);
+  const isolation: Isolation = {
+    stateDir: opts.stateDir,
+    open: (dir, sessionDir, emit) => workspaceServices({ ...opts, projectDir: dir, sessionDir, emit, config }, env, logs),
+  };
   let terminalPid: number | undefined;
 
   // The hooks end every group on the signals given, on uncaught errors and
@@ -140,6 +148,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     notices,
     sandbox,
     cells: createCellRunner({ sandbox, env }),
+    isolation,
     observe(event) {
       notices.observe(event);
       if (event.type === "run_finished") skills.release();
@@ -159,8 +168,36 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   };
 }
 
-/** Ends the jobs an earlier yuj left behind when it was killed outright. */
+/**
+ * A child's own jobs and terminal, in a sandbox whose one writable directory
+ * is its worktree: the same settings as the session's, another project.
+ */
+function workspaceServices(
+  opts: ServicesOptions & { projectDir: string; config: Config },
+  env: Record<string, string>,
+  logs: { secrets: readonly string[]; maxLogBytes: number },
+): WorkspaceServices {
+  const sandbox = createSandbox(opts.config, process.env, { projectDir: opts.projectDir, installDir: packageRoot });
+  const escapees = new EscapeWatch();
+  const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, escapees, ...logs });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs });
+  const uninstall = installExitHooks(jobs, { signals: opts.exitSignals });
+  return {
+    jobs,
+    terminals,
+    async shutdown() {
+      const armed = escapees.armed;
+      await Promise.all([jobs.shutdown(), terminals.shutdown()]);
+      if (armed) await stopMarked(escapees.marker, 1000, systemClock);
+      uninstall();
+    },
+  };
+}
+
+/** Ends the jobs an earlier yuj left behind when it was killed outright, and removes its children's worktrees. */
 export async function reapEarlierOrphans(stateDir: string, emit: Emit): Promise<void> {
+  const worktrees = await sweepLeftoverWorktrees(stateDir);
+  if (worktrees.length > 0) emit({ type: "notice", level: "info", text: `removed ${worktrees.length} isolated task worktree(s) an earlier yuj left behind: ${worktrees.join(", ")}` });
   const reaped = await reapOrphans(stateDir);
   const killed = reaped.filter((r) => r.action === "killed");
   if (killed.length === 0) return;

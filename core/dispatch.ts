@@ -117,12 +117,12 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
   } else if (!p.ready) {
     result = { ok: false, modelText: p.text };
   } else {
-    const facts = { cwd: deps.cwd, name: p.call.name };
+    const facts = { cwd: deps.cwd, name: p.call.name, sessionDir: deps.sessionDir };
     const handler = p.tool.handler;
     const guardCall = guardCallOf(handler, p.call.id, p.args, facts);
     const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset), signal: deps.signal };
     const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
-    const gateCall = { callId: p.call.id, tool: p.call.name, args: p.args, describe: () => describedBy(handler, p.args, facts) ?? describeCall(p.call.name, p.args) };
+    const gateCall = { callId: p.call.id, tool: p.call.name, args: p.args, sessionDir: deps.sessionDir, describe: () => describedBy(handler, p.args, facts) ?? describeCall(p.call.name, p.args) };
     const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(gateCall, deps.signal) : undefined;
     if (verdict?.kind === "pause") {
       return { call: p.call, ok: false, modelText: "", cancelled: false, paused: verdict.request };

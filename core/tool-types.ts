@@ -178,6 +178,8 @@ export interface CallFacts {
   cwd: string;
   /** The name the model called the tool by. */
   name: string;
+  /** The running session's folder: where what earlier calls saved is found (a child's patch). */
+  sessionDir?: string;
 }
 
 /** How rules written for one tool also speak to others (the permission engine). */

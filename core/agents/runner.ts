@@ -3,7 +3,10 @@
 // history. The child shares the parent's provider, permission gate, guards
 // and background services, but has its own context, tools, turn limit and
 // token count, which is added to the parent's when it ends. One child runs
-// at a time, and nesting stops at [tools].task_max_depth.
+// at a time, and nesting stops at [tools].task_max_depth. An agent with
+// workspace = "isolated" works in a temporary git worktree of the parent's
+// files instead of the parent's directory (isolated.ts); what it changed
+// comes back as a patch the parent may apply.
 
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -17,6 +20,8 @@ import { fail, ok, type SubagentRunner, type ToolHandler, type ToolRegistry, typ
 import { openTrace } from "../trace.js";
 import { AgentFileError, type AgentDefinition } from "./definition.js";
 import { findAgent, type AgentDirs } from "./find.js";
+import { describeChanges } from "./changes.js";
+import { openIsolated, type Isolation, type IsolatedWorkspace } from "./isolated.js";
 
 /** Tools a child never gets: they talk to the operator or steer the top-level session. */
 /** A read-only agent keeps only the tools that can change nothing: they inspect or talk, whatever the call. */
@@ -34,6 +39,8 @@ export interface RunnerSetup {
   secrets: string[];
   /** How deep the parent is: 0 for the top-level session. */
   depth?: number;
+  /** Worktrees and confined commands for isolated agents; without it they are refused. */
+  isolation?: Isolation;
 }
 
 /** Shared by a parent and all its descendants: children run one at a time. */
@@ -60,8 +67,8 @@ export function createSubagentRunner(setup: RunnerSetup, lane: Lane = { busy: fa
       if (def.mode === "main") {
         return fail(`task refused: agent "${def.name}" (${def.file}) has mode = "main", so it is not run as a child; set mode = "subagent"`);
       }
-      if (def.workspace === "isolated") {
-        return fail(`task refused: agent "${def.name}" asks for workspace = "isolated", which this version of yuj does not run yet; use workspace = "shared"`);
+      if (def.workspace === "isolated" && !setup.isolation) {
+        return fail(`task refused: agent "${def.name}" asks for workspace = "isolated", which this session cannot provide; use workspace = "shared"`);
       }
       lane.busy = true;
       try {
@@ -91,11 +98,24 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
   // The child's rows carry the parent's session id and the task id as their agent.
   const emitter = createEmitter(basename(parent.sessionDir), (event) => trace.write(event));
   const emit: Emit = (body, extra) => emitter.emit(body, { ...extra, agentId: taskId });
-  emit({ type: "session_started", cwd: parent.cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "child", traceFile: trace.path });
+  let workspace: IsolatedWorkspace | undefined;
+  if (def.workspace === "isolated") {
+    const opened = await openIsolated(parent.cwd, setup.isolation!, { id: taskId, dir, emit });
+    if ("error" in opened) {
+      trace.close();
+      return fail(`task refused: agent "${def.name}" (${def.file}): ${opened.error}`);
+    }
+    workspace = opened;
+  }
+  const cwd = workspace?.worktree.cwd ?? parent.cwd;
+  const session = childSession(withoutLoader(parent.session), workspace);
+  emit({ type: "session_started", cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "child", traceFile: trace.path });
   let outcome: RunOutcome;
+  let changes = "";
   try {
     outcome = await runLoop(history, prompt, {
       ...parent,
+      cwd,
       model,
       system: def.systemPrompt ?? parent.system,
       toolset,
@@ -112,19 +132,35 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       takeCompactRequest: undefined,
       // What the top-level session's requests carry is its own: a child gets its tools at once.
       guards: parent.guards?.filter((g) => !g.topLevelOnly),
-      session: { ...withoutLoader(parent.session), subagents: createSubagentRunner({ ...setup, parent: { ...parent, config, toolset }, depth: depth + 1 }, lane) },
+      session: { ...session, subagents: createSubagentRunner({ ...setup, parent: { ...parent, cwd, config, toolset, session }, depth: depth + 1 }, lane) },
     } as LoopDeps);
   } finally {
     saveHistory();
+    if (workspace) {
+      const set = await workspace.close();
+      changes = "error" in set ? `changes: none kept: ${set.error}` : describeChanges(set);
+      emit({ type: "notice", level: "info", text: `isolated worktree ${workspace.worktree.dir} removed` });
+    }
     trace.close();
     parent.usage.inputTokens += usage.inputTokens;
     parent.usage.outputTokens += usage.outputTokens;
     parent.usage.cachedTokens += usage.cachedTokens;
   }
-  const head = `task_id: ${taskId}\nagent: ${def.name}\nstatus: ${outcome.reason}\ntokens: ${usage.inputTokens} in, ${usage.outputTokens} out\n\n`;
+  const place = workspace ? `workspace: isolated (a temporary worktree, now removed)\n${changes}\n` : "";
+  const head = `task_id: ${taskId}\nagent: ${def.name}\nstatus: ${outcome.reason}\ntokens: ${usage.inputTokens} in, ${usage.outputTokens} out\n${place}\n`;
   const text = outcome.message ?? "";
   if (outcome.reason === "answered" || outcome.reason === "done") return ok(head + text);
   return fail(head + (text || `the child session ended (${outcome.reason}) without a final answer`));
+}
+
+/**
+ * An isolated child's commands run in its worktree, by its own jobs and
+ * terminal; the parent's language servers know only the parent's files.
+ */
+function childSession(session: LoopDeps["session"], workspace: IsolatedWorkspace | undefined): LoopDeps["session"] {
+  if (!workspace) return session;
+  const { lsp: _parentsOnly, ...rest } = session ?? {};
+  return { ...rest, jobs: workspace.services.jobs, terminals: workspace.services.terminals };
 }
 
 /** The next free `task-<n>` under the session's tasks folder: stable for the session's life. */

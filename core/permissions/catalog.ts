@@ -13,8 +13,8 @@ export function ruleFacts(handler: ToolHandler, name: string): ToolRuleFacts {
   const p = handler.permissions ?? {};
   const finish = handler.role === "finish";
   const facts: ToolRuleFacts = {
-    matchValue: (args, cwd) => {
-      const call = { cwd, name };
+    matchValue: (args, cwd, sessionDir) => {
+      const call = { cwd, name, ...(sessionDir !== undefined ? { sessionDir } : {}) };
       try {
         return handler.matchValue?.(args, call) ?? touchedTarget(handler.touches?.(args, call));
       } catch {

@@ -75,7 +75,7 @@ export function lastToolRule(tool: string, rules: readonly Rule[], applies: Tool
 
 /** The values a call is matched on: the tool's own, paths made repository-relative. */
 export function matchTarget(call: PermissionCall, tools: ToolCatalog): MatchTarget {
-  const target = factsOf(tools, call.tool).matchValue(call.args, call.cwd);
+  const target = factsOf(tools, call.tool).matchValue(call.args, call.cwd, call.sessionDir);
   if (target.kind !== "path") return target;
   const clean = (p: string) => (p === "*" ? p : cleanPath(p, call.cwd));
   return {

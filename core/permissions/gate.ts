@@ -21,6 +21,8 @@ interface GateCall {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
+  /** The folder of the session making the call (a child's saved patch names the files applying it touches). */
+  sessionDir?: string;
   /** The approval prompt's words for the call (its tool's view, else a generic description). */
   describe?(): { summary: string; detail?: string };
 }
@@ -55,7 +57,7 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
   return {
     searchFilter: (tool, args) => hiddenFromSearch(tool, args, inForce(), opts),
     async check(call, signal) {
-      const permissionCall = { tool: call.tool, args: call.args, cwd: opts.cwd };
+      const permissionCall = { tool: call.tool, args: call.args, cwd: opts.cwd, ...(call.sessionDir !== undefined ? { sessionDir: call.sessionDir } : {}) };
       const decision = evaluate(permissionCall, inForce(), opts.policy);
       if (decision.action === "allow") return { kind: "allow" };
       if (decision.action === "deny") return { kind: "deny", text: `ERROR: permission denied: ${decision.reason}` };

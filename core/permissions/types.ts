@@ -22,12 +22,14 @@ export interface PermissionCall {
   args: Record<string, unknown>;
   /** The task directory, to make paths repository-relative. */
   cwd: string;
+  /** The session's folder, for tools whose paths are in what the session saved. */
+  sessionDir?: string;
 }
 
 /** What the engine knows of one tool of the surface (from its handler). */
 export interface ToolRuleFacts {
   /** The values a call's rules are matched against, paths as written. */
-  matchValue(args: Record<string, unknown>, cwd: string): MatchTarget;
+  matchValue(args: Record<string, unknown>, cwd: string, sessionDir?: string): MatchTarget;
   family?: RuleFamily;
   /** Older names rules may use for it. */
   aliases: readonly string[];
