@@ -185,6 +185,33 @@ describe.skipIf(noBwrap)("task with workspace = \"isolated\"", () => {
     nothingLeft(cwd, e);
   }, 120_000);
 
+  it("applying is a change of its own: a rule denying apply_subagent on one of the patch's paths refuses all of it", async () => {
+    const rule = '[[permissions.rules]]\ntool = "apply_subagent"\npattern = "locked/**"\naction = "deny"\n';
+    const cwd = project({ "a.txt": "a\n" }, [], WORKER, rule);
+    scenario(cwd, [
+      { tool_calls: [{ name: "task", arguments: { agent: "worker", prompt: "write two files" } }] },
+      {
+        tool_calls: [
+          { name: "write", arguments: { path: "free.txt", content: "free\n" } },
+          { name: "write", arguments: { path: "locked/c.txt", content: "c\n" } },
+        ],
+      },
+      { text: "wrote them" },
+      { tool_calls: [{ name: "apply_subagent", arguments: { task_id: "task-1" } }] },
+      { tool_calls: [{ name: "done", arguments: { message: "denied" } }] },
+    ]);
+    const e = env();
+    const res = await runCli(args, { cwd, env: e, timeoutMs: 90_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const [denied] = results(rowsOf(res.stdout), "apply_subagent");
+    expect(denied?.ok).toBe(false);
+    expect(denied?.modelText).toContain("permission denied");
+    expect(denied?.modelText).toContain("locked/c.txt");
+    expect(existsSync(join(cwd, "free.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "locked"))).toBe(false);
+    nothingLeft(cwd, e);
+  }, 120_000);
+
   it("yuj killed with SIGKILL mid-task leaves its worktree; the next start removes it, and no process of the child's is left", async () => {
     const cwd = project({ "a.txt": "a\n" }, [
       { tool_calls: [{ name: "task", arguments: { agent: "worker", prompt: "wait" } }] },
