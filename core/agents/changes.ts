@@ -17,7 +17,7 @@ import { gitRunner, type GitRunner } from "../git.js";
 import type { Worktree } from "./worktree.js";
 
 /** A patch larger than this is not kept: nobody can review it a page at a time. */
-export const MAX_PATCH_BYTES = 16 * 1024 * 1024;
+const MAX_PATCH_BYTES = 16 * 1024 * 1024;
 const LISTED_FILES = 40;
 const GIT_TIMEOUT_MS = 120_000;
 
@@ -49,8 +49,8 @@ export interface ChangeSet {
   applied: boolean;
 }
 
-export const CHANGES_FILE = "changes.json";
-export const PATCH_FILE = "changes.patch";
+const CHANGES_FILE = "changes.json";
+const PATCH_FILE = "changes.patch";
 export const NO_BLOB = "0".repeat(40);
 
 /** Diffs the worktree against its starting commit and saves the patch and its record in `taskDir`. */
