@@ -135,11 +135,11 @@ export function loadChanges(sessionDir: string, taskId: string): { set: ChangeSe
   const dir = join(sessionDir, "tasks", taskId);
   if (!existsSync(dir)) return { error: `no task ${taskId} in this session; the task result names its task_id` };
   const file = join(dir, CHANGES_FILE);
-  if (!existsSync(file)) return { error: `task ${taskId} ran in the shared workspace: it has no saved patch (its changes are already in your files)` };
+  if (!existsSync(file)) return { error: `${taskId} ran in the shared workspace: it has no saved patch (its changes are already in your files)` };
   try {
     return { set: JSON.parse(readFileSync(file, "utf8")) as ChangeSet, dir };
   } catch (err) {
-    return { error: `task ${taskId}'s change record ${file} cannot be read: ${(err as Error).message}` };
+    return { error: `the change record of ${taskId}, ${file}, cannot be read: ${(err as Error).message}` };
   }
 }
 
