@@ -117,7 +117,8 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       ...parent,
       cwd,
       model,
-      system: def.systemPrompt ?? parent.system,
+      // The parent's prompt names the parent's directory; an isolated child's is its worktree.
+      system: def.systemPrompt ?? parent.system.split(parent.cwd).join(cwd),
       toolset,
       config,
       emit,

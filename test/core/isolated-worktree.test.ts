@@ -169,6 +169,23 @@ describe("isolated worktree", () => {
     expect(git(r, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it("from a subdirectory, the child works in the same subdirectory of the worktree and the patch applies at the repository's top", async () => {
+    const r = repo();
+    mkdirSync(join(r, "sub"));
+    writeFileSync(join(r, "sub", "in.txt"), "in\n");
+    const wt = await open(join(r, "sub"), tempDir("yuj-iso-state-"));
+    expect(wt.prefix).toBe("sub");
+    expect(wt.cwd).toBe(join(wt.dir, "sub"));
+    expect(readFileSync(join(wt.cwd, "in.txt"), "utf8")).toBe("in\n");
+    writeFileSync(join(wt.cwd, "made.txt"), "made\n");
+    const taskDir = tempDir("yuj-iso-task-");
+    const set = await collectChanges(wt, "task-2", taskDir);
+    await removeWorktree(wt);
+    expect(set.files.map((f) => f.path)).toEqual(["sub/made.txt"]);
+    expect((await applyChanges(set, taskDir)).ok).toBe(true);
+    expect(readFileSync(join(r, "sub", "made.txt"), "utf8")).toBe("made\n");
+  });
+
   it("a directory outside git is refused with what to do", async () => {
     const d = tempDir("yuj-iso-plain-");
     const res = await openWorktree(d, tempDir("yuj-iso-state-"));
