@@ -94,6 +94,7 @@ describe.skipIf(noBwrap)("task with workspace = \"isolated\"", () => {
         tool_calls: [
           { name: "write", arguments: { path: "added.txt", content: "from write\n" } },
           { name: "write", arguments: { path: "a.txt", content: "one\ntwo\nthree\n" } },
+          { name: "write", arguments: { path: join(cwd, "escape2.txt"), content: "escaped\n" } },
         ],
       },
       { text: "worked in the worktree" },
@@ -127,6 +128,8 @@ describe.skipIf(noBwrap)("task with workspace = \"isolated\"", () => {
     expect(childBash?.modelText).toContain("IGNORED-ABSENT");
     expect(childBash?.modelText).toContain("PARENT-READ-ONLY");
     expect(existsSync(join(cwd, "escape.txt"))).toBe(false);
+    expect(results(child, "write")[2]?.ok).toBe(false);
+    expect(existsSync(join(cwd, "escape2.txt"))).toBe(false);
     // Before the apply the parent's files were its own.
     const [parentBash] = results(rows, "bash");
     expect(parentBash?.modelText).toContain("ABSENT");
