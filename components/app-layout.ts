@@ -31,7 +31,9 @@ export function appLayout(size: { columns: number; rows: number }, ui: UiState, 
   const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "answer" : "composer";
   const rows = Math.max(8, size.rows);
   const promptHeight = promptRows(prompt, view, draftRows) + commandRows;
-  return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - 1) };
+  // Without the side panel, its essentials take a row above the status bar.
+  const barRows = showSide ? 1 : 2;
+  return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - barRows) };
 }
 
 function promptRows(prompt: PromptKind, view: SessionView, draftRows: number): number {
