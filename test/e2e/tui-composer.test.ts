@@ -152,6 +152,10 @@ describe("composer pastes", () => {
     a.keys("Enter");
     await a.waitFor("pasted row 15");
     expect(a.screen()).toContain("pasted row 1");
+    // One long line counts by its length.
+    tmux("set-buffer", "-b", "long", `${"word ".repeat(300)}end`);
+    tmux("paste-buffer", "-p", "-b", "long", "-t", a.name);
+    await composerIs(a, "[Pasted 1503 chars]");
   }, 60_000);
 });
 
