@@ -73,8 +73,10 @@ export function App(props: AppProps): React.ReactElement {
   const now = useBusyClock(busy);
   const git = useGitStatus(props.cwd, ui.sidePanel, view.request.state === "idle", view.turn);
 
-  const commands = !view.pendingApproval && !view.pendingQuestion && ui.mode === "INSERT" ? slashMatches(draft) : [];
-  const layout = appLayout(size, ui, view, draftRows, commands.length + mentions.choices.length);
+  const typing = !view.pendingApproval && !view.pendingQuestion && ui.mode === "INSERT";
+  const commands = typing ? slashMatches(draft) : [];
+  const fileChoices = typing ? mentions.choices : [];
+  const layout = appLayout(size, ui, view, draftRows, commands.length + fileChoices.length);
   const armed = useArmed(view.pendingApproval?.callId, readLastKeyAt);
   const vp = viewport(view.cards, {
     width: layout.mainWidth,
@@ -156,6 +158,7 @@ export function App(props: AppProps): React.ReactElement {
           composerKeys={composerKeys}
           composerControl={composerControl}
           mentions={mentions}
+          fileChoices={fileChoices}
           {...(props.editExternally ? { editExternally: props.editExternally } : {})}
           controller={props.controller}
           onSubmit={submit}
@@ -228,6 +231,8 @@ interface PromptAreaProps {
   composerKeys: MutableRefObject<KeyHandler | undefined>;
   composerControl: MutableRefObject<ComposerControl | undefined>;
   mentions: MentionState;
+  /** The files the `@` mention at the cursor can become, listed above the composer. */
+  fileChoices: readonly string[];
   editExternally?: (text: string) => Promise<string | undefined>;
   controller: SessionController;
   onSubmit(text: string): void;
@@ -260,7 +265,7 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
           <Text color="gray">{what}</Text>
         </Text>
       ))}
-      {p.mentions.choices.map((path, i) => (
+      {p.fileChoices.map((path, i) => (
         <Text key={path} wrap="truncate">
           <Text color="cyan">{i === 0 ? "  @ " : "    "}</Text>
           <Text {...(i === 0 ? { bold: true } : { color: "gray" })}>{path}</Text>

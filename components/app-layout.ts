@@ -58,6 +58,7 @@ export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean, armed = 
   if (prompt === "approval") return armed ? "y allow · a always · n reject · r reject with message" : "keys go to your message until you pause typing";
   if (prompt === "answer") return "Enter answer · Tab custom";
   if (ui.overlay === "jobs") return "j/k select · x kill · Esc close";
+  if (ui.overlay === "todos") return "Esc close";
   if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";
   if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";
   const found = ui.search?.query ? ` · n/N next "${ui.search.query}"` : "";

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { rankFiles } from "../core/project-files.js";
 
 /** Choices listed above the composer. */
-export const MENTION_CHOICES = 6;
+const MENTION_CHOICES = 6;
 
 export interface MentionState {
   /** The ranked files for the mention at the cursor (none while a `:N` suffix is typed). */

@@ -6,7 +6,7 @@
 
 import { dropControls } from "../core/text/safe.js";
 
-export interface Chip {
+interface Chip {
   text: string;
   lines: number;
 }
@@ -17,8 +17,8 @@ export interface Buffer {
 }
 
 /** A paste of more lines than this, or more characters, is collapsed into a chip. */
-export const PASTE_MAX_LINES = 10;
-export const PASTE_MAX_CHARS = 1000;
+const PASTE_MAX_LINES = 10;
+const PASTE_MAX_CHARS = 1000;
 
 export const EMPTY: Buffer = { tokens: [], cursor: 0 };
 

@@ -8,7 +8,7 @@ export interface HistorySearch {
 }
 
 /** The newest entry before `before` that contains `query` (case-insensitive). */
-export function findOlder(history: readonly string[], query: string, before: number): number | undefined {
+function findOlder(history: readonly string[], query: string, before: number): number | undefined {
   const q = query.toLowerCase();
   for (let i = Math.min(before, history.length) - 1; i >= 0; i--) if (history[i]!.toLowerCase().includes(q)) return i;
   return undefined;

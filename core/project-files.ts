@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { runGit } from "./git.js";
 
 /** At most this many paths are listed: completion in a huge tree stays quick. */
-export const MAX_LISTED_FILES = 20_000;
+const MAX_LISTED_FILES = 20_000;
 /** Folders the walk never enters: dependencies, build output, version control. */
 const SKIPPED_DIRS = new Set([".git", "node_modules", "dist", "build", "target", ".venv", "__pycache__", ".yuj"]);
 const MAX_WALK_DEPTH = 12;

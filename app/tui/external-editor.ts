@@ -22,7 +22,7 @@ export interface EditorResult {
   problem?: string;
 }
 
-export function editorCommand(env: Env): string {
+function editorCommand(env: Env): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";
 }
 

@@ -89,14 +89,6 @@ function escapeLength(s: string): number {
   return 1 + (cp > 0xffff ? 2 : 1);
 }
 
-/**
- * A stdin for Ink that delivers one key per read (see above). It forwards
- * raw mode to the real terminal and reads it only while Ink wants input.
- */
-export function createKeyStdin(input: NodeJS.ReadStream): NodeJS.ReadStream {
-  return createKeyInput(input).stdin;
-}
-
 /** The key stdin, and a way to stop reading the terminal while another program has it (an editor). */
 export interface KeyInput {
   stdin: NodeJS.ReadStream;
@@ -106,6 +98,10 @@ export interface KeyInput {
   release(): void;
 }
 
+/**
+ * A stdin for Ink that delivers one key per read (see above). It forwards
+ * raw mode to the real terminal and reads it only while Ink wants input.
+ */
 export function createKeyInput(input: NodeJS.ReadStream): KeyInput {
   const splitter = createKeySplitter();
   const onData = (chunk: string | Buffer) => {

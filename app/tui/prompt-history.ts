@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { atomicWriteSync } from "../../core/atomic-write.js";
 import { stateDir, type Env } from "../../core/paths.js";
 
-export const HISTORY_FILE_NAME = "history";
+const HISTORY_FILE_NAME = "history";
 /** Past this size the file is cut down to its newest entries. */
 const MAX_FILE_BYTES = 512 * 1024;
 /** Entries kept when the file is cut, and recalled per project. */
@@ -41,12 +41,12 @@ interface Line {
   text: string;
 }
 
-export function historyPath(env: Env): string {
+function historyPath(env: Env): string {
   return join(stateDir(env), HISTORY_FILE_NAME);
 }
 
 /** True when a message looks like it carries a secret: such a message is never written down. */
-export function looksSecret(text: string, secrets: readonly string[] = []): boolean {
+function looksSecret(text: string, secrets: readonly string[] = []): boolean {
   return SECRET_SHAPES.some((re) => re.test(text)) || secrets.some((s) => s.length >= 8 && text.includes(s));
 }
 
@@ -66,6 +66,22 @@ function readLines(file: string): Line[] {
 }
 
 /**
+ * The newest lines, at most KEEP_ENTRIES and half the size limit: room for
+ * many more appends before the next cut.
+ */
+function newestLines(lines: Line[]): string {
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = lines.length - 1; i >= 0 && kept.length < KEEP_ENTRIES; i--) {
+    const row = JSON.stringify(lines[i]) + "\n";
+    bytes += Buffer.byteLength(row);
+    if (bytes > MAX_FILE_BYTES / 2) break;
+    kept.push(row);
+  }
+  return kept.reverse().join("");
+}
+
+/**
  * The history of `project`. Reading or writing it never stops the UI: a
  * file that cannot be read starts an empty history, one that cannot be
  * written keeps this session's messages in memory (`onProblem` hears why).
@@ -80,8 +96,7 @@ export function openPromptHistory(opts: { env: Env; project: string; secrets?: r
   }
   const trim = () => {
     if (statSync(file).size <= MAX_FILE_BYTES) return;
-    const kept = readLines(file).slice(-KEEP_ENTRIES);
-    atomicWriteSync(file, kept.map((l) => JSON.stringify(l) + "\n").join(""));
+    atomicWriteSync(file, newestLines(readLines(file)));
   };
   return {
     get entries() {

@@ -194,7 +194,11 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   );
   startSnapshot();
   // A fresh session starts with what it runs on and where to begin; a resumed one goes on where it was.
-  if (!resume) session.emit({ type: "notice", level: "info", text: welcomeText({ version: opts.version, model: choice.model, provider: choice.name, profile: resolved.toolset.profile, sandbox: session.services.sandbox }) });
+  // It is the view's greeting, not part of the session: shown, never recorded.
+  if (!resume) {
+    const text = welcomeText({ version: opts.version, model: choice.model, provider: choice.name, profile: resolved.toolset.profile, sandbox: session.services.sandbox });
+    store.dispatch({ type: "notice", level: "info", text, seq: 0, ts: new Date().toISOString(), sessionId: session.id, agentId: "main" });
+  }
   await quitting;
   controller.stop();
   ink.unmount();

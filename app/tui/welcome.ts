@@ -16,7 +16,7 @@ export interface WelcomeFacts {
 }
 
 /** How commands run, in a few words. */
-export function sandboxState(s: SandboxState): string {
+function sandboxState(s: SandboxState): string {
   if (s.unavailable) return "sandbox required but unavailable: commands will not run";
   if (s.active) return "commands run in the sandbox (bubblewrap)";
   return s.mode === "off" ? "sandbox off: commands run unconfined" : "sandbox unavailable here: commands run unconfined";

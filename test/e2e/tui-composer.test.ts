@@ -23,7 +23,7 @@ function project(turns: unknown[] = [{ text: "ok" }, { text: "ok again" }, { tex
   writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
   mkdirSync(join(cwd, ".yuj"), { recursive: true });
   writeFileSync(join(cwd, ".yuj/config.toml"), `[provider]\nname = "scripted"\nscenario = "scenario.json"\n`);
-  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } };
+  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } as Record<string, string> };
 }
 
 async function open(p: { cwd: string; env: Record<string, string> }, args: string[] = []): Promise<TmuxApp> {

@@ -24,7 +24,7 @@ function project(turns: unknown[] = [{ text: "ok" }, { text: "ok again" }], conf
   writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
   mkdirSync(join(cwd, ".yuj"), { recursive: true });
   writeFileSync(join(cwd, ".yuj/config.toml"), `[provider]\nname = "scripted"\nscenario = "scenario.json"\n${config}`);
-  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } };
+  return { cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" } as Record<string, string> };
 }
 
 async function open(opts: TuiStart, ready: RegExp = /INSERT/): Promise<TmuxApp> {
@@ -90,7 +90,7 @@ describe("first start", () => {
     a.keys("C-c");
     expect(await exited(a)).toBe(true);
 
-    const root = join(p.env.XDG_STATE_HOME, "yuj/sessions");
+    const root = join(p.env.XDG_STATE_HOME!, "yuj/sessions");
     const [dir] = readdirSync(root).filter((d) => !d.startsWith("."));
     const id = JSON.parse(readFileSync(join(root, dir!, "state.json"), "utf8")).sessionId as string;
     const b = await open({ ...p, args: ["--resume", id] }, /Resumed session/);
