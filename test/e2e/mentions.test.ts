@@ -34,5 +34,9 @@ describe("@-mentions headless", () => {
     expect(sent).toContain('<attached_file path=\\"src/greet.js\\" lines=\\"2-3\\">\\nexport function greet(name) {\\n  return \\"Hello, \\" + name;\\n</attached_file>');
     expect(sent).not.toContain("Greets a person by name");
     expect(sent).not.toContain("nothing-here.js\\\"");
+
+    // The text output names the attachment under the message.
+    const text = await runCli(["code", "again @src/greet.js", "--provider", "openai-chat", "--model", "m", "--base-url", server.baseUrlFor("openai-chat")], { cwd, env });
+    expect(text.stdout).toMatch(/> again @src\/greet\.js\n {2}attached src\/greet\.js \(4 lines\)\n/);
   }, 60_000);
 });
