@@ -125,6 +125,13 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     demo: opts.demo !== undefined,
   });
   announced();
+  // A fresh session starts with what it runs on and where to begin; a resumed
+  // one goes on where it was. It is the view's greeting, in the first frame,
+  // not part of the session: shown, never recorded.
+  if (!resume) {
+    const text = welcomeText({ version: opts.version, model: choice.model, provider: choice.name, profile: resolved.toolset.profile, sandboxMode: session.services.sandbox.mode });
+    store.dispatch({ type: "notice", level: "info", text, seq: 0, ts: new Date().toISOString(), sessionId: session.id, agentId: "main" });
+  }
   announceUntrusted(resolved, session.emit);
   announceDroppedTools(resolved.toolset, session.emit);
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
@@ -193,12 +200,6 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     { stdout: screen as unknown as NodeJS.WriteStream, stdin: keys.stdin, exitOnCtrlC: false, patchConsole: false, debug: true },
   );
   startSnapshot();
-  // A fresh session starts with what it runs on and where to begin; a resumed one goes on where it was.
-  // It is the view's greeting, not part of the session: shown, never recorded.
-  if (!resume) {
-    const text = welcomeText({ version: opts.version, model: choice.model, provider: choice.name, profile: resolved.toolset.profile, sandbox: session.services.sandbox });
-    store.dispatch({ type: "notice", level: "info", text, seq: 0, ts: new Date().toISOString(), sessionId: session.id, agentId: "main" });
-  }
   await quitting;
   controller.stop();
   ink.unmount();
