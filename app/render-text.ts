@@ -3,6 +3,7 @@
 // from the model, a tool, the session or the file system is made safe first
 // (core/text/safe.ts): nothing printed here can act on the terminal.
 
+import { describeAttachment } from "../core/mentions.js";
 import type { CoreEvent } from "../core/events.js";
 import { displayText } from "../core/display-text.js";
 import { parseArgsJson } from "../core/json-depth.js";
@@ -61,7 +62,9 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         line(`cwd ${oneLine(event.cwd)}`);
         break;
       case "user_message":
-        line(`\n> ${safeText(event.text)}\n`);
+        line(`\n> ${safeText(event.text)}`);
+        for (const a of event.attachments ?? []) line(`  attached ${oneLine(describeAttachment(a))}`);
+        line("");
         break;
       case "assistant_text_delta":
         if (afterTool) line("");

@@ -16,15 +16,16 @@ import { appLayout, COMPOSER_MAX_ROWS, draftRowsFor, hintFor, SIDE_PANEL_MIN_COL
 import { createCardCache } from "./cards/cache.js";
 import { CardDirectory } from "./CardDirectory.js";
 import { activityOf } from "./activity.js";
-import { Composer, type KeyHandler } from "./Composer.js";
+import { Composer, type ComposerControl, type KeyHandler } from "./Composer.js";
+import { useMentions, type MentionState } from "./app-mentions.js";
 import { HelpOverlay } from "./HelpOverlay.js";
 import { JobsPanel } from "./JobsPanel.js";
 import { ApprovalPrompt } from "./prompts/ApprovalPrompt.js";
 import { useArmed } from "./prompts/arming.js";
 import { QuestionPrompt } from "./prompts/QuestionPrompt.js";
-import { SidePanel } from "./SidePanel.js";
+import { SidePanel, TodosOverlay } from "./SidePanel.js";
 import { slashAction, slashMatches } from "./slash.js";
-import { StatusBar } from "./StatusBar.js";
+import { narrowSummary, StatusBar } from "./StatusBar.js";
 import { initialUi, type UiState } from "./ui-state.js";
 import { viewport } from "./viewport.js";
 
@@ -37,6 +38,12 @@ export interface AppProps {
   contextWindow?: number;
   /** Language servers to list in the side panel (configured ones, when diagnostics or the lsp tool are on). */
   lspServers?: readonly string[];
+  /** Messages sent in this project before (oldest first), and where a sent one is kept. */
+  promptHistory?: { readonly entries: readonly string[]; add(text: string): void };
+  /** The project's files, for `@` completion. */
+  listFiles?: () => Promise<readonly string[]>;
+  /** Ctrl+X Ctrl+E: the draft edited in the user's editor. */
+  editExternally?: (text: string) => Promise<string | undefined>;
 }
 
 export function App(props: AppProps): React.ReactElement {
@@ -44,12 +51,13 @@ export function App(props: AppProps): React.ReactElement {
   const { stdout } = useStdout();
   const size = useTerminalSize(stdout);
   const [ui, setUi] = useState<UiState>(() => initialUi((stdout.columns || 100) >= SIDE_PANEL_MIN_COLUMNS));
-  const [history, setHistory] = useState<string[]>([]);
+  const [history, setHistory] = useState<string[]>(() => [...(props.promptHistory?.entries ?? [])]);
   const [draftRows, setDraftRows] = useState(1);
   // The composer and the jobs panel take their keys from the key router (app-keys.ts).
   const composerKeys = useRef<KeyHandler | undefined>(undefined);
   const jobsKeys = useRef<KeyHandler | undefined>(undefined);
-  const composerControl = useRef<{ setText(text: string): void } | undefined>(undefined);
+  const composerControl = useRef<ComposerControl | undefined>(undefined);
+  const mentions = useMentions(props.listFiles);
   const [draft, setDraft] = useState("");
   const draftRef = useRef("");
   const lastKeyAt = useRef(0);
@@ -65,8 +73,10 @@ export function App(props: AppProps): React.ReactElement {
   const now = useBusyClock(busy);
   const git = useGitStatus(props.cwd, ui.sidePanel, view.request.state === "idle", view.turn);
 
-  const commands = !view.pendingApproval && !view.pendingQuestion && ui.mode === "INSERT" ? slashMatches(draft) : [];
-  const layout = appLayout(size, ui, view, draftRows, commands.length);
+  const typing = !view.pendingApproval && !view.pendingQuestion && ui.mode === "INSERT";
+  const commands = typing ? slashMatches(draft) : [];
+  const fileChoices = typing ? mentions.choices : [];
+  const layout = appLayout(size, ui, view, draftRows, commands.length + fileChoices.length);
   const armed = useArmed(view.pendingApproval?.callId, readLastKeyAt);
   const vp = viewport(view.cards, {
     width: layout.mainWidth,
@@ -92,6 +102,7 @@ export function App(props: AppProps): React.ReactElement {
     composerKeys,
     jobsKeys,
     composerControl,
+    wide: size.columns >= SIDE_PANEL_MIN_COLUMNS,
     draft: draftRef,
     lastKeyAt,
   });
@@ -99,6 +110,7 @@ export function App(props: AppProps): React.ReactElement {
   const submit = (text: string) => {
     if (!text.trim()) return;
     setHistory((h) => [...h, text]);
+    props.promptHistory?.add(text);
     if (text.startsWith("/")) {
       const action = slashAction(text);
       setUi(action.ui);
@@ -145,6 +157,9 @@ export function App(props: AppProps): React.ReactElement {
           commands={commands}
           composerKeys={composerKeys}
           composerControl={composerControl}
+          mentions={mentions}
+          fileChoices={fileChoices}
+          {...(props.editExternally ? { editExternally: props.editExternally } : {})}
           controller={props.controller}
           onSubmit={submit}
           onDraft={(text) => {
@@ -154,6 +169,11 @@ export function App(props: AppProps): React.ReactElement {
           }}
         />
       </Box>
+      {layout.showSide ? null : (
+        <Text wrap="truncate" color="cyan">
+          {narrowSummary(view, props.contextWindow)}
+        </Text>
+      )}
       <StatusBar
         mode={ui.mode}
         profile={view.profile ?? ""}
@@ -190,6 +210,8 @@ function Body(p: BodyProps): React.ReactElement {
       return <HelpOverlay onClose={p.onClose} width={width} />;
     case "directory":
       return <CardDirectory cards={p.view.cards} width={width} height={height} onPick={p.onPick} onClose={p.onClose} />;
+    case "todos":
+      return <TodosOverlay view={p.view} width={width} height={height} />;
     case "jobs":
       return <JobsPanel keys={p.jobsKeys} jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
     default:
@@ -207,7 +229,11 @@ interface PromptAreaProps {
   /** The commands the draft can still become, listed above the composer. */
   commands: ReadonlyArray<readonly [string, string]>;
   composerKeys: MutableRefObject<KeyHandler | undefined>;
-  composerControl: MutableRefObject<{ setText(text: string): void } | undefined>;
+  composerControl: MutableRefObject<ComposerControl | undefined>;
+  mentions: MentionState;
+  /** The files the `@` mention at the cursor can become, listed above the composer. */
+  fileChoices: readonly string[];
+  editExternally?: (text: string) => Promise<string | undefined>;
   controller: SessionController;
   onSubmit(text: string): void;
   onDraft(text: string): void;
@@ -239,6 +265,13 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
           <Text color="gray">{what}</Text>
         </Text>
       ))}
+      {p.fileChoices.map((path, i) => (
+        <Text key={path} wrap="truncate">
+          <Text color="cyan">{i === 0 ? "  @ " : "    "}</Text>
+          <Text {...(i === 0 ? { bold: true } : { color: "gray" })}>{path}</Text>
+          {i === 0 ? <Text color="gray">{"  Tab or Enter completes"}</Text> : null}
+        </Text>
+      ))}
       <Composer
         active={p.composerActive}
         keys={p.composerKeys}
@@ -248,6 +281,9 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
         maxRows={COMPOSER_MAX_ROWS}
         onSubmit={p.onSubmit}
         onChange={p.onDraft}
+        onMention={p.mentions.onMention}
+        mentionChoices={p.mentions.choicesFor}
+        {...(p.editExternally ? { editExternally: p.editExternally } : {})}
       />
     </>
   );

@@ -117,23 +117,14 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
   }
 
   if (view.todos.length) {
-    const done = view.todos.filter((x) => x.status === "completed").length;
-    heading(`TODOS ${done}/${view.todos.length}`);
-    for (const todo of view.todos) {
-      const g = TODO_GLYPH[todo.status] ?? { glyph: "?" };
-      const label = todo.status === "in_progress" && todo.activeForm ? todo.activeForm : todo.description;
-      const row: Row = { text: `${g.glyph} ${oneLine(label)}` };
-      if (g.color) row.color = g.color;
-      if (todo.status === "in_progress") row.bold = true;
-      if (todo.status === "cancelled") row.dim = true;
-      rows.push(row);
-    }
+    heading(todosHeading(view));
+    rows.push(...todoRows(view));
   }
 
-  const running = Object.values(view.jobs).filter((j) => j.status === "running" || j.status === "stopping");
+  const running = runningJobs(view);
   if (running.length) {
     heading(`JOBS ${running.length}`);
-    for (const job of running) rows.push({ text: jobLine(job, now), color: job.status === "stopping" ? theme.muted : theme.warn });
+    rows.push(...jobRows(view, now));
   }
 
   if (git) {
@@ -154,14 +145,53 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
   return rows;
 }
 
+const todosHeading = (view: SessionView) => `TODOS ${view.todos.filter((x) => x.status === "completed").length}/${view.todos.length}`;
+const runningJobs = (view: SessionView) => Object.values(view.jobs).filter((j) => j.status === "running" || j.status === "stopping");
+
+function todoRows(view: SessionView): Row[] {
+  return view.todos.map((todo) => {
+    const g = TODO_GLYPH[todo.status] ?? { glyph: "?" };
+    const label = todo.status === "in_progress" && todo.activeForm ? todo.activeForm : todo.description;
+    const row: Row = { text: `${g.glyph} ${oneLine(label)}` };
+    if (g.color) row.color = g.color;
+    if (todo.status === "in_progress") row.bold = true;
+    if (todo.status === "cancelled") row.dim = true;
+    return row;
+  });
+}
+
+function jobRows(view: SessionView, now: number): Row[] {
+  return runningJobs(view).map((job) => ({ text: jobLine(job, now), color: job.status === "stopping" ? theme.muted : theme.warn }));
+}
+
 function jobLine(job: JobView, now: number): string {
   const label = oneLine(job.label ?? job.command);
   return `${job.jobId} ${job.status} ${formatElapsed(since(job.startedAt, now))} ${label}`;
 }
 
+/** The todos and running jobs over the transcript (`s` or /todos when the terminal is too narrow for the side panel). */
+export function TodosOverlay(props: { view: SessionView; width: number; height: number; now?: number }): ReactNode {
+  const { view, width, height } = props;
+  const jobs = jobRows(view, props.now ?? Date.now());
+  const rows: Row[] = [
+    { text: "TODOS AND JOBS · Esc close", bold: true, color: theme.accent },
+    { text: "" },
+    { text: view.todos.length ? todosHeading(view) : "TODOS", bold: true, color: theme.muted },
+    ...(view.todos.length ? todoRows(view) : [{ text: "no todos yet", dim: true }]),
+    { text: "" },
+    { text: `JOBS ${jobs.length}`, bold: true, color: theme.muted },
+    ...(jobs.length ? jobs : [{ text: "no background jobs running", dim: true }]),
+  ];
+  return <PanelRows rows={rows} width={width} height={height} />;
+}
+
 export function SidePanel(props: SidePanelProps): ReactNode {
+  return <PanelRows rows={sidePanelRows(props)} width={props.width} height={props.height} />;
+}
+
+function PanelRows(props: { rows: Row[]; width: number; height: number }): ReactNode {
   const { width, height } = props;
-  const rows = sidePanelRows(props).slice(0, Math.max(0, height));
+  const rows = props.rows.slice(0, Math.max(0, height));
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {rows.map((r, i) => (

@@ -3,11 +3,11 @@
 
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { RequestView } from "../core/reducer.js";
+import type { RequestView, SessionView } from "../core/reducer.js";
 import { oneLine } from "../core/text/safe.js";
 import { truncate, truncateStart, widthOf } from "../core/text/width.js";
 import type { Activity } from "./activity.js";
-import { formatBytes, formatElapsed, short, since, theme } from "./theme.js";
+import { formatBytes, formatElapsed, formatTokens, short, since, theme } from "./theme.js";
 
 export interface StatusBarProps {
   mode: "INSERT" | "NORMAL";
@@ -24,6 +24,20 @@ export interface StatusBarProps {
   activity?: Activity;
   /** The home directory `~` stands for (tests pass one). */
   home?: string;
+}
+
+/**
+ * The side panel's essentials for a terminal too narrow for it: the model,
+ * context use (as a share of the window when it is known), the tokens spent,
+ * the todos done and the background jobs running.
+ */
+export function narrowSummary(view: SessionView, contextWindow?: number): string {
+  const used = view.usage.last?.inputTokens ?? 0;
+  const ctx = contextWindow ? `ctx ${Math.round((100 * used) / contextWindow)}%` : `ctx ${formatTokens(used)}`;
+  const t = view.usage.total;
+  const done = view.todos.filter((x) => x.status === "completed").length;
+  const jobs = Object.values(view.jobs).filter((j) => j.status === "running" || j.status === "stopping").length;
+  return [oneLine(view.model ?? "—"), ctx, `${formatTokens(t.inputTokens + t.outputTokens)} tok`, `todos ${done}/${view.todos.length}`, `jobs ${jobs}`].join(SEP);
 }
 
 interface Segment {

@@ -8,7 +8,7 @@ import { useInput } from "ink";
 import type { SessionController } from "../core/session-controller.js";
 import type { SessionView } from "../core/reducer.js";
 import type { PromptKind } from "./app-layout.js";
-import type { KeyHandler } from "./Composer.js";
+import type { ComposerControl, KeyHandler } from "./Composer.js";
 import { handleNormalKey, handleSearchKey, type KeyEffect } from "./keys.js";
 import { completeSlash } from "./slash.js";
 import type { UiState } from "./ui-state.js";
@@ -31,8 +31,10 @@ export interface AppKeysOptions {
   /** Handlers the composer and the jobs panel register: the router calls them for their keys. */
   composerKeys: MutableRefObject<KeyHandler | undefined>;
   jobsKeys: MutableRefObject<KeyHandler | undefined>;
-  /** Replaces the draft (a completed command). */
-  composerControl: MutableRefObject<{ setText(text: string): void } | undefined>;
+  /** Replaces the draft (a completed command); says when the composer takes every key (Ctrl+R). */
+  composerControl: MutableRefObject<ComposerControl | undefined>;
+  /** False when the terminal is too narrow for the side panel. */
+  wide: boolean;
   /** The draft as typed so far. */
   draft: MutableRefObject<string>;
   /** When the last key arrived (prompts arm after a pause). */
@@ -59,7 +61,7 @@ export function useAppKeys(o: AppKeysOptions): void {
     };
     // Timed when the key arrives, not by the last frame.
     const normalKey = (ui: UiState, k: string) => {
-      const out = handleNormalKey(ui, k, key, { view: x.view, bodyHeight: x.bodyHeight, running: x.busy, now: Date.now() });
+      const out = handleNormalKey(ui, k, key, { view: x.view, bodyHeight: x.bodyHeight, running: x.busy, now: Date.now(), wide: x.wide });
       set(out.ui);
       carryOut(out.effect);
       return out.ui;
@@ -71,6 +73,7 @@ export function useAppKeys(o: AppKeysOptions): void {
     const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed);
     if (ui.overlay !== "none" || promptHasKeys) {
       if (ctrlC) return void normalKey(ui, "\u0003");
+      if (ui.overlay === "todos" && !promptHasKeys && (key.escape || input === "q" || input === "s")) return set({ ...ui, overlay: "none" });
       // The jobs panel opened by the key before this one takes this one.
       if (ui.overlay === "jobs" && !promptHasKeys) x.jobsKeys.current?.(input, key);
       return;
@@ -82,6 +85,8 @@ export function useAppKeys(o: AppKeysOptions): void {
       if (next.mode === "INSERT" && input !== "i" && input !== "a") x.composerKeys.current?.(input, key);
       return;
     }
+    // The history search takes Esc and Ctrl+C itself (they end the search).
+    if (x.composerControl.current?.capturing()) return x.composerKeys.current?.(input, key);
     if (key.escape) return set({ ...ui, mode: "NORMAL" });
     if (ctrlC) return void normalKey(ui, "\u0003");
     if (key.tab && x.draft.current.startsWith("/")) {

@@ -31,7 +31,9 @@ export function appLayout(size: { columns: number; rows: number }, ui: UiState, 
   const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "answer" : "composer";
   const rows = Math.max(8, size.rows);
   const promptHeight = promptRows(prompt, view, draftRows) + commandRows;
-  return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - 1) };
+  // Without the side panel, its essentials take a row above the status bar.
+  const barRows = showSide ? 1 : 2;
+  return { prompt, showSide, mainWidth, rows, promptHeight, bodyHeight: Math.max(3, rows - promptHeight - barRows) };
 }
 
 function promptRows(prompt: PromptKind, view: SessionView, draftRows: number): number {
@@ -56,6 +58,7 @@ export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean, armed = 
   if (prompt === "approval") return armed ? "y allow · a always · n reject · r reject with message" : "keys go to your message until you pause typing";
   if (prompt === "answer") return "Enter answer · Tab custom";
   if (ui.overlay === "jobs") return "j/k select · x kill · Esc close";
+  if (ui.overlay === "todos") return "Esc close";
   if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";
   if (ui.mode === "INSERT") return busy ? "Enter send · Esc normal mode (Esc again cancels)" : "Enter send · Ctrl+J newline · Esc normal mode";
   const found = ui.search?.query ? ` · n/N next "${ui.search.query}"` : "";

@@ -29,6 +29,8 @@ export interface KeyContext {
   bodyHeight: number;
   running: boolean;
   now: number;
+  /** False when the terminal is too narrow for the side panel: `s` opens it as an overlay. */
+  wide?: boolean;
 }
 
 /** What a key asks of the session beyond the view's own state; the caller carries it out. */
@@ -56,6 +58,7 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
     if (isDoublePress(ui, "q", ctx.now)) return { ui, effect: "quit" };
     return { ui: { ...ui, pending: { key: "q", at: ctx.now } } };
   }
+  if (input === "s" && ctx.wide === false) return { ui: { ...ui, overlay: "todos", pending: undefined } };
   return { ui: moveOrOpen(ui, input, key, ctx) ?? overlayOrSearch(ui, input, key, ctx.view) ?? ui };
 }
 

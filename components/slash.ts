@@ -12,7 +12,7 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/compact", "summarise older turns now"],
   ["/clear", "back to the newest card, folds reset"],
   ["/jobs", "the jobs panel"],
-  ["/todos", "the side panel with the todos"],
+  ["/todos", "the todos and jobs (an overlay)"],
   ["/quit", "quit yuj"],
 ];
 
@@ -51,7 +51,7 @@ export function slashAction(text: string): SlashAction {
     case "/jobs":
       return { ui: (ui) => ({ ...ui, overlay: "jobs" }) };
     case "/todos":
-      return { ui: (ui) => ({ ...ui, sidePanel: true }) };
+      return { ui: (ui) => ({ ...ui, overlay: "todos" }) };
     case "/clear":
       return { ui: (ui) => ({ ...ui, scroll: 0, focus: undefined, folds: new Map() }) };
     case "/quit":

@@ -3,7 +3,7 @@
 // and which overlay is open. Pure: keys go in, a new state comes out.
 
 type Mode = "INSERT" | "NORMAL";
-type Overlay = "none" | "help" | "jobs" | "directory";
+type Overlay = "none" | "help" | "jobs" | "directory" | "todos";
 
 export interface UiState {
   mode: Mode;

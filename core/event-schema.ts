@@ -68,7 +68,21 @@ const sessionEvents = [
     },
     "The files as they were when the session started, so `yuj replay` can run it again on the same input",
   ),
-  event("user_message", { text: z.string() }),
+  event("user_message", {
+    text: z.string().describe("The message as the user typed it"),
+    attachments: z
+      .array(
+        z.strictObject({
+          path: z.string(),
+          from: int().positive().optional(),
+          to: int().positive().optional(),
+          lines: int().nonnegative(),
+          savedTo: z.string().optional().describe("Set when the file was cut at the output limit: the whole text is there"),
+        }),
+      )
+      .optional()
+      .describe("Files the message's @-mentions attached for the model (after the text, each in its own block)"),
+  }),
 ] as const;
 
 const modelEvents = [

@@ -10,6 +10,8 @@ import type { Provider } from "./providers/types.js";
 import type { Services } from "./services.js";
 import { memoryKey } from "./session-memory.js";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { resolveMentions, type ResolvedMessage } from "./mentions.js";
 import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
@@ -114,8 +116,10 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
 
   let firstTurn = 0;
   if ("userText" in start) {
-    emit({ type: "user_message", text: start.userText });
-    history.push({ role: "user", text: start.userText });
+    const message = attachMentions(start.userText, deps);
+    emit({ type: "user_message", text: start.userText, ...(message.attachments.length ? { attachments: message.attachments } : {}) });
+    for (const problem of message.problems) emit({ type: "notice", level: "warning", text: `not attached: ${problem}` });
+    history.push({ role: "user", text: message.modelText });
     deps.onStep?.(history);
   } else {
     // The paused turn goes on where it stopped; turns count from the run's start.
@@ -340,4 +344,15 @@ async function requestView(history: HistoryItem[], deps: LoopDeps, tools: ToolSp
     if (await compactHistory(history, compactDeps, asked ? "manual" : "auto", tokens)) view = shape();
   }
   return view;
+}
+
+/** The user's message with the files its @-mentions name, bounded and redacted as tool output is. */
+function attachMentions(text: string, deps: LoopDeps): ResolvedMessage {
+  return resolveMentions(text, {
+    cwd: deps.cwd,
+    maxChars: deps.config.output.max_output_chars,
+    headRatio: deps.config.output.truncate_head_ratio,
+    saveDir: join(deps.sessionDir, "tool-output"),
+    ...(deps.redact ? { redact: deps.redact } : {}),
+  });
 }

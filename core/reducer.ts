@@ -8,12 +8,13 @@ import type {
   TodoItem,
   Usage,
 } from "./events.js";
+import { describeAttachment } from "./mentions.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 
 export type ToolCardStatus = "streaming" | "running" | "ok" | "error" | "cancelled";
 
 export type Card =
-  | { kind: "user"; num: number; text: string }
+  | { kind: "user"; num: number; text: string; attached?: string[] }
   | { kind: "assistant"; num: number; text: string; streaming: boolean; turn?: number }
   | {
       kind: "tool";
@@ -160,7 +161,10 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         status: "running",
       };
     case "user_message":
-      return { ...addCard(s, { kind: "user", text: event.text }), status: "running" };
+      return {
+        ...addCard(s, { kind: "user", text: event.text, ...(event.attachments?.length ? { attached: event.attachments.map(describeAttachment) } : {}) }),
+        status: "running",
+      };
     case "request_sent":
       return {
         ...s,

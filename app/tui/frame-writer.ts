@@ -34,6 +34,10 @@ export interface FrameStdout extends EventEmitter {
   write(frame: string): boolean;
   /** Stops writing (after the UI is unmounted) and detaches from the terminal. */
   close(): void;
+  /** Draws nothing until resumed (another program has the terminal); frames painted meanwhile are kept. */
+  suspend(): void;
+  /** Clears the visible screen and draws the latest frame whole. */
+  resume(): void;
 }
 
 const moveTo = (row: number) => `\x1b[${row + 1};1H`;
@@ -56,12 +60,15 @@ export function frameDiff(before: readonly string[], after: readonly string[]): 
 export function createFrameStdout(target: FrameTarget): FrameStdout {
   let shown: string[] = [];
   let closed = false;
+  let suspended = false;
+  /** The newest frame painted while suspended, drawn on resume. */
+  let latest: string[] = [];
   const emitter = new EventEmitter();
   const onResize = () => {
     // After a resize the terminal has rewrapped what it shows: start over on
     // a blank screen (the visible screen only) and draw the next frame whole.
     shown = [];
-    target.write(ERASE_SCREEN);
+    if (!suspended) target.write(ERASE_SCREEN);
     emitter.emit("resize");
   };
   target.on("resize", onResize);
@@ -76,10 +83,20 @@ export function createFrameStdout(target: FrameTarget): FrameStdout {
       if (closed) return true;
       // A frame taller than the screen would scroll it: rows past the last are not drawn.
       const lines = frame.replace(/\n$/, "").split("\n").slice(0, target.rows || undefined);
+      latest = lines;
+      if (suspended) return true;
       const changes = frameDiff(shown, lines);
       shown = lines;
       if (changes) target.write(SYNC_ON + changes + SYNC_OFF);
       return true;
+    },
+    suspend() {
+      suspended = true;
+    },
+    resume() {
+      suspended = false;
+      shown = latest;
+      if (!closed) target.write(SYNC_ON + ERASE_SCREEN + frameDiff([], latest) + SYNC_OFF);
     },
     close() {
       closed = true;

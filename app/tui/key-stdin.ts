@@ -89,33 +89,45 @@ function escapeLength(s: string): number {
   return 1 + (cp > 0xffff ? 2 : 1);
 }
 
+/** The key stdin, and a way to stop reading the terminal while another program has it (an editor). */
+export interface KeyInput {
+  stdin: NodeJS.ReadStream;
+  /** Stops reading and leaves raw mode, whatever Ink asked for. */
+  hold(): void;
+  /** Reads again, in raw mode, if Ink wants input. */
+  release(): void;
+}
+
 /**
  * A stdin for Ink that delivers one key per read (see above). It forwards
  * raw mode to the real terminal and reads it only while Ink wants input.
  */
-export function createKeyStdin(input: NodeJS.ReadStream): NodeJS.ReadStream {
+export function createKeyInput(input: NodeJS.ReadStream): KeyInput {
   const splitter = createKeySplitter();
   const onData = (chunk: string | Buffer) => {
     for (const key of splitter.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"))) stream.push(key);
   };
   const stream = new Readable({ objectMode: true, read() {} });
   let reading = false;
+  let held = false;
+  const listen = (on: boolean) => {
+    if (on) {
+      input.setEncoding("utf8");
+      input.on("data", onData);
+      input.resume();
+    } else {
+      input.off("data", onData);
+      input.pause();
+    }
+  };
   Object.assign(stream, {
     isTTY: input.isTTY,
     // Keys are already strings; a decoder on top would treat them as bytes.
     setEncoding: () => stream,
     setRawMode(on: boolean) {
-      input.setRawMode?.(on);
-      if (on && !reading) {
-        reading = true;
-        input.setEncoding("utf8");
-        input.on("data", onData);
-        input.resume();
-      } else if (!on && reading) {
-        reading = false;
-        input.off("data", onData);
-        input.pause();
-      }
+      if (!held) input.setRawMode?.(on);
+      if (on !== reading && !held) listen(on);
+      reading = on;
       return stream;
     },
     ref: () => (input.ref(), stream),
@@ -125,5 +137,19 @@ export function createKeyStdin(input: NodeJS.ReadStream): NodeJS.ReadStream {
   // otherwise wait in the terminal's line buffer, with Enter turned into a
   // line feed (a new line in the composer instead of a send).
   if (input.isTTY) input.setRawMode(true);
-  return stream as unknown as NodeJS.ReadStream;
+  return {
+    stdin: stream as unknown as NodeJS.ReadStream,
+    hold() {
+      if (held) return;
+      held = true;
+      if (reading) listen(false);
+      input.setRawMode?.(false);
+    },
+    release() {
+      if (!held) return;
+      held = false;
+      input.setRawMode?.(true);
+      if (reading) listen(true);
+    },
+  };
 }

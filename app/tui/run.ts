@@ -22,7 +22,12 @@ import { createSessionRecord, releaseRecord, type SessionRecord } from "../../co
 import { replayInto } from "./replay.js";
 import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createFrameStdout } from "./frame-writer.js";
-import { createKeyStdin } from "./key-stdin.js";
+import { createKeyInput } from "./key-stdin.js";
+import { editInEditor } from "./external-editor.js";
+import { openPromptHistory } from "./prompt-history.js";
+import { welcomeText } from "./welcome.js";
+import { contextLimit } from "../../core/compaction.js";
+import { listProjectFiles } from "../../core/project-files.js";
 import { warningsToSessionLog } from "./warnings.js";
 import { createViewStore } from "../../components/view-store.js";
 import { announceUntrusted } from "../trust-notice.js";
@@ -120,6 +125,13 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     demo: opts.demo !== undefined,
   });
   announced();
+  // A fresh session starts with what it runs on and where to begin; a resumed
+  // one goes on where it was. It is the view's greeting, in the first frame,
+  // not part of the session: shown, never recorded.
+  if (!resume) {
+    const text = welcomeText({ version: opts.version, model: choice.model, provider: choice.name, profile: resolved.toolset.profile, sandboxMode: session.services.sandbox.mode });
+    store.dispatch({ type: "notice", level: "info", text, seq: 0, ts: new Date().toISOString(), sessionId: session.id, agentId: "main" });
+  }
   announceUntrusted(resolved, session.emit);
   announceDroppedTools(resolved.toolset, session.emit);
   if (opts.demo) session.emit({ type: "notice", level: "info", text: opts.demo.banner });
@@ -146,9 +158,46 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   // terminal. Ink's debug mode hands over each whole frame as it is painted
   // (the store already batches events into frames).
   const screen = createFrameStdout(process.stdout);
+  const keys = createKeyInput(process.stdin);
+  // The editor gets the terminal whole: no frames, no key reads, the main screen.
+  const handover = {
+    release() {
+      screen.suspend();
+      keys.hold();
+      process.stdout.write(ALT_SCREEN_OFF);
+    },
+    retake() {
+      process.stdout.write(ALT_SCREEN_ON);
+      keys.release();
+      screen.resume();
+    },
+  };
+  const editExternally = async (text: string) => {
+    const edited = await editInEditor(text, opts.env, handover);
+    if (edited.problem) session.emit({ type: "notice", level: "warning", text: edited.problem });
+    return edited.text;
+  };
+  const promptHistory = openPromptHistory({
+    env: opts.env,
+    project: resolved.projectDir,
+    secrets,
+    onProblem: (text) => session.emit({ type: "notice", level: "warning", text }),
+  });
+  const contextWindow = contextLimit(resolved.config, choice.name, choice.model);
   const ink = render(
-    React.createElement(App, { store, controller, cwd: opts.cwd, color, onQuit: () => quit(), lspServers: lspServerNames(resolved.config, session.services.lsp) }),
-    { stdout: screen as unknown as NodeJS.WriteStream, stdin: createKeyStdin(process.stdin), exitOnCtrlC: false, patchConsole: false, debug: true },
+    React.createElement(App, {
+      store,
+      controller,
+      cwd: opts.cwd,
+      color,
+      onQuit: () => quit(),
+      lspServers: lspServerNames(resolved.config, session.services.lsp),
+      promptHistory,
+      listFiles: () => listProjectFiles(opts.cwd),
+      editExternally,
+      ...(contextWindow ? { contextWindow } : {}),
+    }),
+    { stdout: screen as unknown as NodeJS.WriteStream, stdin: keys.stdin, exitOnCtrlC: false, patchConsole: false, debug: true },
   );
   startSnapshot();
   await quitting;

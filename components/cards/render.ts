@@ -55,7 +55,7 @@ export function renderCard(card: Card, opts: RenderOpts): string[] {
 function body(card: Card, c: BodyCtx): string[] {
   switch (card.kind) {
     case "user":
-      return plainLines(card.text, c.width);
+      return [...plainLines(card.text, c.width), ...(card.attached ?? []).flatMap((a) => plainLines(`attached ${a}`, c.width).map((row) => c.p.dim(row)))];
     case "assistant":
       return card.streaming ? renderStreaming(card.text, c.width, card.num) : renderMarkdown(card.text, c.width, c.color);
     case "notice":

@@ -70,6 +70,15 @@ describe("Composer", () => {
     expect(sent).toEqual(["abX\ncd"]);
   });
 
+  it("collapses a one-line paste of more than 1000 characters", async () => {
+    const { r, sent, type } = await setup();
+    const long = "x".repeat(1500);
+    await type(`\x1b[200~${long}\x1b[201~`);
+    expect(frame(r)).toContain("[Pasted 1500 chars]");
+    await type("\r");
+    expect(sent).toEqual([long]);
+  });
+
   it("Ctrl+U clears the message", async () => {
     const { r, sent, changes, type } = await setup();
     await type("some words", "\x15");
@@ -81,9 +90,9 @@ describe("Composer", () => {
 
   it("collapses a long bracketed paste and sends the full text", async () => {
     const { r, sent, type } = await setup();
-    const text = ["l1", "l2", "l3", "l4", "l5", "l6", "l7"].join("\n");
+    const text = Array.from({ length: 12 }, (_, i) => `l${i + 1}`).join("\n");
     await type("see: ", `\x1b[200~${text}\x1b[201~`);
-    expect(frame(r)).toContain("see: [Pasted 7 lines]");
+    expect(frame(r)).toContain("see: [Pasted 12 lines]");
     expect(sent).toEqual([]);
     await type(" ok", "\r");
     expect(sent).toEqual([`see: ${text} ok`]);
@@ -97,11 +106,11 @@ describe("Composer", () => {
 
   it("treats a chunk with line breaks inside as a paste, not as Enter", async () => {
     const { r, sent, type } = await setup();
-    await type("x\ra\nb\nc\nd\ne\nf\n");
-    expect(frame(r)).toContain("[Pasted 7 lines]");
+    await type("x\ra\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n");
+    expect(frame(r)).toContain("[Pasted 12 lines]");
     expect(sent).toEqual([]);
     await type("\r");
-    expect(sent).toEqual(["x\na\nb\nc\nd\ne\nf\n"]);
+    expect(sent).toEqual(["x\na\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n"]);
   });
 
   it("keeps a short paste inline and deletes a chip as one unit", async () => {
@@ -109,7 +118,8 @@ describe("Composer", () => {
     await type("\x1b[200~x\ny\x1b[201~");
     expect(frame(r)).toContain("y");
     expect(frame(r)).not.toContain("Pasted");
-    await type("\x15", "\x1b[200~1\n2\n3\n4\n5\n6\x1b[201~", "\x7f", "z", "\r");
+    // Ctrl+U deletes to the start of the line; Backspace joins the line above, Ctrl+U clears it.
+    await type("\x15", "\x7f", "\x15", `\x1b[200~${Array.from({ length: 11 }, (_, i) => i).join("\n")}\x1b[201~`, "\x7f", "z", "\r");
     expect(sent).toEqual(["z"]);
   });
 
