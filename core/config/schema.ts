@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { lspSection } from "../lsp/config.js";
 import { mcpSection } from "../mcp/config.js";
+import { hooksSection } from "../hooks/config.js";
 
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
 const posInt = z.number().int().positive();
@@ -198,6 +199,7 @@ export const configSchema = z.strictObject({
     yolo: z.boolean().default(false),
   }),
   mcp: mcpSection,
+  hooks: hooksSection,
   skills: section({ paths: z.array(z.string()).default([]) }),
   web_fetch: section({
     /** Offers web_fetch on the Yuj surface (Chord's always has it). */
