@@ -78,6 +78,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       x.session.checkTrace();
     },
     wake: x.session.services.notices,
+    hooks: x.session.services.hooks,
     redact: createRedact(x.secrets),
   };
   if (!x.resolved.config.tools.task_enabled) return deps;
