@@ -29,6 +29,7 @@ import { conversationRoles, shapeHistory } from "./context/shape.js";
 import { compactHistory, contextLimit, estimateTokens, nearlyFull, requestHistory } from "./compaction.js";
 import { batchFinished, beforeModelRequest } from "./hooks/loop-points.js";
 import { guardCallOf } from "./tool-facts.js";
+import type { HostedTool } from "./providers/hosted.js";
 
 export interface LoopDeps {
   provider: Provider;
@@ -67,6 +68,8 @@ export interface LoopDeps {
   onFinish?: (outcome: RunOutcome) => void;
   /** True once when the user asked to compact (/compact) while this run works. */
   takeCompactRequest?: () => boolean;
+  /** Tools the provider runs itself ([compat] hosted_tools), declared in every request. */
+  hostedTools?: readonly HostedTool[];
   /** The session's [hooks]; absent: none. */
   hooks?: DispatchDeps["hooks"];
 }
@@ -158,6 +161,7 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
           history: view,
           tools,
           maxOutputTokens: deps.config.provider.max_output_tokens,
+          ...(deps.hostedTools?.length ? { hostedTools: deps.hostedTools } : {}),
         },
         { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId, views: toolViews(deps.toolset, deps.cwd) },
       );
