@@ -16,11 +16,11 @@
 import { z } from "zod";
 
 /** Hooks that decide: their answer lets the step go on, stops it, or changes it. */
-export const SYNC_POINTS = ["on_tool_call", "on_before_llm_call", "on_before_tool_result_append"] as const;
+const SYNC_POINTS = ["on_tool_call", "on_before_llm_call", "on_before_tool_result_append"] as const;
 /** The one automation point: runs after a batch of tool calls, its report can reach the model. */
 export const AUTOMATION_POINTS = ["on_tool_batch_complete"] as const;
 /** Hooks that are told: their output is logged, never acted on. */
-export const OBSERVER_POINTS = [
+const OBSERVER_POINTS = [
   "on_session_start",
   "on_session_end",
   "on_after_llm_call",
@@ -36,7 +36,6 @@ export const OBSERVER_POINTS = [
 export type SyncPoint = (typeof SYNC_POINTS)[number];
 export type ObserverPoint = (typeof OBSERVER_POINTS)[number];
 export type HookPoint = SyncPoint | (typeof AUTOMATION_POINTS)[number] | ObserverPoint;
-export const HOOK_POINTS: readonly HookPoint[] = [...SYNC_POINTS, ...AUTOMATION_POINTS, ...OBSERVER_POINTS];
 
 const posInt = z.number().int().positive();
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");

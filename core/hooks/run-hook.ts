@@ -29,7 +29,8 @@ export interface HookRunner {
   env: Record<string, string>;
   /** The project root: the hook's working directory. */
   cwd: string;
-  sandbox?: Pick<Sandbox, "wrap" | "wrapArgv" | "afterCommand">;
+  /** The commands' sandbox (which, in mode off, runs the program as it is). */
+  sandbox: Pick<Sandbox, "wrap" | "wrapArgv" | "afterCommand">;
 }
 
 export type HookRun =
@@ -46,8 +47,8 @@ export async function runHook(program: HookProgram, envelope: object, vars: Reco
   const started = r.clock.now();
   const took = () => r.clock.now() - started;
   const env = { ...r.env, ...vars };
-  const argv = program.command ?? ["bash", "-o", "pipefail", "-c", program.shell ?? ""];
-  const wrapped = r.sandbox ? r.sandbox.wrapArgv(argv, r.cwd, env) : { file: argv[0]!, args: argv.slice(1), env };
+  // A shell line goes the way the model's commands go (the sandbox's own shell invocation).
+  const wrapped = program.command ? r.sandbox.wrapArgv(program.command, r.cwd, env) : r.sandbox.wrap(program.shell ?? "", r.cwd, env);
   if ("error" in wrapped) {
     return { ok: false, reason: unavailableMessage(wrapped.error).replace("the command was", "the hook was"), stdout: "", stderr: "", durationMs: took() };
   }
@@ -80,7 +81,7 @@ export async function runHook(program: HookProgram, envelope: object, vars: Reco
   await Promise.race([closed, r.clock.sleep(DRAIN_MS)]);
   child.stdout?.destroy();
   child.stderr?.destroy();
-  await r.sandbox?.afterCommand();
+  await r.sandbox.afterCommand();
 
   const stdout = out();
   const stderr = errOut();

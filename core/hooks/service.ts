@@ -21,7 +21,7 @@ import { hookApplies, type HookAgent, type HookSubject } from "./filters.js";
 import { runHook, type HookRun, type HookRunner } from "./run-hook.js";
 import { automationReport, trackReport, type PendingReport } from "./automation.js";
 
-export interface SyncOutcome<T> {
+interface SyncOutcome<T> {
   /** The point's data after every modify. */
   data: T;
   /** Set when a hook blocked: its name and message. */

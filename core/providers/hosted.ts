@@ -3,7 +3,7 @@
 // here. Off unless `[compat] hosted_tools` lists them, and only on the APIs
 // that carry the declaration: Anthropic Messages and OpenAI Responses.
 
-export interface HostedWebSearch {
+interface HostedWebSearch {
   kind: "web_search";
   /** Results only from these domains (empty: any). */
   allowedDomains: readonly string[];
