@@ -6,6 +6,7 @@ import type { LoopDeps } from "../core/loop.js";
 import type { PermissionGate } from "../core/permissions/gate.js";
 import type { Provider } from "../core/providers/types.js";
 import { createRedact } from "../core/redact.js";
+import { hostedToolsFor } from "../core/providers/hosted.js";
 import type { DispatchDeps } from "../core/dispatch.js";
 import { createGuards } from "../tools/guards/index.js";
 import { skillToolsGuard } from "../tools/guards/skill-tools.js";
@@ -42,6 +43,8 @@ export interface LoopDepsInputs {
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   // Deferred loading: what the requests carry grows with each load, from the saved conversation on.
   const deferred = x.resolved.config.tools.lazy_loading_enabled ? createDeferredTools(x.resolved.toolset, x.record.state.history) : undefined;
+  const hosted = hostedToolsFor(x.resolved.config, x.provider.name);
+  if (hosted.problem) x.session.emit({ type: "notice", level: "warning", text: hosted.problem });
   const deps: Omit<LoopDeps, "signal"> = {
     provider: x.provider,
     model: x.choice.model,
@@ -78,6 +81,8 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       x.session.checkTrace();
     },
     wake: x.session.services.notices,
+    hooks: x.session.services.hooks,
+    hostedTools: hosted.tools,
     redact: createRedact(x.secrets),
   };
   if (!x.resolved.config.tools.task_enabled) return deps;

@@ -18,16 +18,19 @@ import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import type { Env } from "../core/paths.js";
 import { createSandbox, type Sandbox } from "../core/sandbox/index.js";
 import { systemClock } from "../core/services.js";
+import { spawn } from "node:child_process";
 import { createLspManager, type LspService } from "../core/lsp/manager.js";
 import { createMcpManager, type McpService } from "../core/mcp/manager.js";
 import { discoverSkills } from "../core/skills/discover.js";
 import { SkillSession } from "../core/skills/session.js";
 import { configDir } from "../core/paths.js";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { packageRoot } from "./locate.js";
 import { createCellRunner, type CellRunner } from "../core/cells/runner.js";
 import type { Isolation, WorkspaceServices } from "../core/agents/isolated.js";
 import { sweepLeftoverWorktrees } from "../core/agents/worktree.js";
+import { createHookService, type HookService } from "../core/hooks/service.js";
+import { observeEventForHooks } from "../core/hooks/event-points.js";
 
 export interface SessionServices {
   jobs: JobManager;
@@ -39,6 +42,8 @@ export interface SessionServices {
   /** The Agent Skills found for this project. */
   skills: SkillSession;
   notices: JobNotices;
+  /** The [hooks] commands, run under the commands' sandbox and environment. */
+  hooks: HookService;
   sandbox: Sandbox;
   /** Code mode's cells: under the same sandbox and environment as commands. */
   cells: CellRunner;
@@ -122,6 +127,18 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     stateDir: opts.stateDir,
     open: (dir, sessionDir, emit) => workspaceServices({ ...opts, projectDir: dir, sessionDir, emit, config }, env, logs),
   };
+  // The model and turn hooks are told about follow the session's events.
+  let model = "";
+  let turn: number | undefined;
+  const hooks = createHookService({
+    settings: config.hooks,
+    runner: { spawn, clock: systemClock, env, cwd: projectDir, sandbox },
+    sessionId: basename(opts.sessionDir),
+    agent: { id: "main", kind: "main" },
+    model: () => model,
+    emit: opts.emit,
+    turn: () => turn,
+  });
   let terminalPid: number | undefined;
 
   // The hooks end every group on the signals given, on uncaught errors and
@@ -146,16 +163,24 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     mcp,
     skills,
     notices,
+    hooks,
     sandbox,
     cells: createCellRunner({ sandbox, env }),
     isolation,
     observe(event) {
       notices.observe(event);
+      if (event.type === "session_started") model = event.model;
+      if (event.type === "model_switched") model = event.model;
+      if (event.agentId === "main") turn = event.turn;
+      observeEventForHooks(event, hooks);
       if (event.type === "run_finished") skills.release();
       if (event.type === "terminal_started") terminalPid = event.pid;
       if (event.type === "terminal_exited") terminalPid = undefined;
     },
     async shutdown() {
+      // The end is told first and waited for (each hook is bounded by its own timeout).
+      hooks.observe("on_session_end", {});
+      await hooks.drain();
       const armed = escapees.armed;
       await Promise.all([jobs.shutdown(), terminals.shutdown(), lsp.shutdown(), mcp.shutdown()]);
       // The terminal may still have been ending while the jobs' sweep ran.

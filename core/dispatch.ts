@@ -24,6 +24,8 @@ import type { PermissionGate } from "./permissions/gate.js";
 import type { ApprovalRequest } from "./approvals/types.js";
 import type { CellRunner } from "./cells/runner.js";
 import { cellContext } from "./cells/host.js";
+import type { HookService } from "./hooks/service.js";
+import { beforeResultAppend, beforeToolCall, toolResultSettled } from "./hooks/loop-points.js";
 
 export type { PermissionGate };
 
@@ -54,6 +56,8 @@ export interface DispatchDeps {
   guards?: readonly Guard[];
   /** The conversation so far, for handlers that steer it (rewind). */
   conversation?: ToolContext["conversation"];
+  /** The session's [hooks]: on_tool_call, on_before_tool_result_append and on_tool_result run here. */
+  hooks?: HookService;
 }
 
 export type PreparedCall =
@@ -107,8 +111,9 @@ export function runsAlongsideOthers(p: PreparedCall): boolean {
   return !p.ready || runsAlongside(p.tool.handler);
 }
 
-export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<CallOutcome> {
+export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps): Promise<CallOutcome> {
   const started = deps.services.clock.now();
+  const p = asPrepared.ready && !deps.signal.aborted ? await hookedCall(asPrepared, deps) : asPrepared;
   let result: ToolResult;
   let cancelled = false;
   if (deps.signal.aborted) {
@@ -145,8 +150,22 @@ export async function runPrepared(p: PreparedCall, deps: DispatchDeps): Promise<
         for (const guard of deps.guards ?? []) if (guard.after) result = await guard.after(guardCall, result, guardCtx);
       }
     }
+    if (!cancelled) result = await beforeResultAppend(deps.hooks, guardCall, result, deps.cwd);
   }
-  return settleResult(p.call, result, cancelled, deps, deps.services.clock.now() - started);
+  const outcome = settleResult(p.call, result, cancelled, deps, deps.services.clock.now() - started);
+  toolResultSettled(deps.hooks, p.call, outcome.ok, outcome.modelText, deps.services.clock.now() - started);
+  return outcome;
+}
+
+/** The call as the on_tool_call hooks leave it: refused, or with their arguments (validated again). */
+async function hookedCall(p: Extract<PreparedCall, { ready: true }>, deps: DispatchDeps): Promise<PreparedCall> {
+  const guardCall = guardCallOf(p.tool.handler, p.call.id, p.args, { cwd: deps.cwd, name: p.call.name });
+  const hooked = await beforeToolCall(deps.hooks, guardCall, deps.cwd);
+  if ("refusal" in hooked) return { ready: false, call: p.call, text: hooked.refusal };
+  if (hooked.args === p.args) return p;
+  const again = prepareCall({ ...p.call, args: JSON.stringify(hooked.args) }, deps.toolset, deps.config);
+  if (!again.ready) return { ready: false, call: p.call, text: `${again.text}\n(the arguments are those a hook at on_tool_call gave)` };
+  return { ...again, call: p.call };
 }
 
 async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: GuardContext): Promise<string | undefined> {

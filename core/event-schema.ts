@@ -246,6 +246,18 @@ const sessionStateEvents = [
   }),
   event("notice", { level: z.enum(["info", "warning"]), text: z.string() }),
   event(
+    "hook_ran",
+    {
+      point: z.string().describe("The hook point: on_tool_call, on_tool_batch_complete, on_session_start, …"),
+      hook: z.string().describe("The entry's name, or point[index]"),
+      ok: z.boolean().describe("False when it could not start, exited non-zero, timed out or printed something other than JSON"),
+      action: z.string().optional().describe("A sync hook's answer: continue, block or modify"),
+      detail: z.string().optional().describe("Why it failed"),
+      durationMs: z.number().nonnegative(),
+    },
+    "A configured hook ran",
+  ),
+  event(
     "config_untrusted",
     { file: z.string(), project: z.string(), ignored: z.array(z.string()), text: z.string() },
     "The project's config file loosens settings and is not trusted, so those settings were left out",

@@ -1,6 +1,8 @@
 // The conversation as the core keeps it, independent of any wire format.
 // Providers translate it to their own message shapes.
 
+import type { HostedTool } from "./providers/hosted.js";
+
 export interface ToolCall {
   id: string;
   name: string;
@@ -50,4 +52,6 @@ export interface ModelRequest {
   history: RequestItem[];
   tools: ToolSpec[];
   maxOutputTokens: number;
+  /** Tools the provider runs itself (web search), declared beside the function tools. */
+  hostedTools?: readonly HostedTool[];
 }

@@ -29,6 +29,9 @@ import {
 import { streamTurn, toolViews } from "./turn-stream.js";
 import { conversationRoles, shapeHistory } from "./context/shape.js";
 import { compactHistory, contextLimit, estimateTokens, nearlyFull, requestHistory } from "./compaction.js";
+import { batchFinished, beforeModelRequest } from "./hooks/loop-points.js";
+import { guardCallOf } from "./tool-facts.js";
+import type { HostedTool } from "./providers/hosted.js";
 
 export interface LoopDeps {
   provider: Provider;
@@ -67,6 +70,10 @@ export interface LoopDeps {
   onFinish?: (outcome: RunOutcome) => void;
   /** True once when the user asked to compact (/compact) while this run works. */
   takeCompactRequest?: () => boolean;
+  /** Tools the provider runs itself ([compat] hosted_tools), declared in every request. */
+  hostedTools?: readonly HostedTool[];
+  /** The session's [hooks]; absent: none. */
+  hooks?: DispatchDeps["hooks"];
 }
 
 /** Where notices come from that the model must see between turns. */
@@ -143,6 +150,11 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
     deliverNotices(history, deps);
 
     const tools = visibleSpecs(deps);
+    const blocked = await requestHooks(history, deps, turn, tools);
+    if (blocked !== undefined) {
+      emit({ type: "error", code: "hook_blocked", message: blocked });
+      return finish(deps, { reason: "error", message: blocked, turns: turn });
+    }
     const view = await requestView(history, deps, tools, lastContextTokens);
     let collected;
     try {
@@ -153,6 +165,7 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
           history: view,
           tools,
           maxOutputTokens: deps.config.provider.max_output_tokens,
+          ...(deps.hostedTools?.length ? { hostedTools: deps.hostedTools } : {}),
         },
         { provider: deps.provider, emit, signal: deps.signal, usageTotal: deps.usage, newCallId, views: toolViews(deps.toolset, deps.cwd) },
       );
@@ -165,6 +178,7 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
     if (collected.usage) lastContextTokens = collected.usage.inputTokens + collected.usage.cachedTokens + collected.usage.outputTokens;
     if (collected.text) emit({ type: "assistant_message", text: collected.text });
     const calls = [...collected.calls, ...(collected.cancelled ? collected.unfinished : [])];
+    deps.hooks?.observe("on_after_llm_call", { turn, text: collected.text, tool_calls: calls.map((c) => c.name), usage: collected.usage ?? null });
     history.push({ role: "assistant", text: collected.text, toolCalls: calls });
     deps.onStep?.(history);
 
@@ -197,7 +211,7 @@ async function afterDispatch(
   deps: LoopDeps,
   turns: number,
 ): Promise<RunOutcome | undefined> {
-  const { outcomes, pending, question } = await dispatchAll(history, calls, deps);
+  const { outcomes, pending, question } = await dispatchAll(history, calls, deps, turns - 1);
   if (question) {
     deps.emit({ type: "turn_finished", toolCalls: calls.length });
     return finish(deps, { reason: "input_required", message: question.question, turns, question });
@@ -231,6 +245,7 @@ async function dispatchAll(
   history: HistoryItem[],
   calls: ToolCall[],
   deps: LoopDeps,
+  turn: number,
 ): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[]; question?: { callId: string; question: string } }> {
   const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
   const outcomes: CallOutcome[] = [];
@@ -274,7 +289,36 @@ async function dispatchAll(
       finished = "the task was finished by an earlier call in the same response";
     }
   }
+  reportBatch(prepared, outcomes, deps, turn);
   return question ? { outcomes, question } : { outcomes };
+}
+
+/** Tells the automation hooks a response's calls all have results, with the files they changed. */
+function reportBatch(prepared: readonly PreparedCall[], outcomes: readonly CallOutcome[], deps: LoopDeps, turn: number): void {
+  if (!deps.hooks?.has("on_tool_batch_complete")) return;
+  const calls = outcomes.map((o) => {
+    const p = prepared.find((x) => x.call.id === o.call.id);
+    const call = p?.ready ? guardCallOf(p.tool.handler, o.call.id, p.args, { cwd: deps.cwd, name: o.call.name }) : { tool: o.call.name, callId: o.call.id, touches: [] as [] };
+    return { call, ok: o.ok };
+  });
+  batchFinished(deps.hooks, turn, calls, deps.cwd);
+}
+
+/**
+ * Before a request: the automation reports waiting for the model, then the
+ * on_before_llm_call hooks. Their texts go into the history as one user
+ * message; a block's reason is returned (the run ends with it).
+ */
+async function requestHooks(history: HistoryItem[], deps: LoopDeps, turn: number, tools: readonly ToolSpec[]): Promise<string | undefined> {
+  if (!deps.hooks) return undefined;
+  const reports = await deps.hooks.contextForNextRequest(deps.signal);
+  const decided = await beforeModelRequest(deps.hooks, { turn, model: deps.model, messages: history.length, tools: tools.map((t) => t.name) });
+  if ("blocked" in decided) return decided.blocked;
+  const notes = [...reports, ...decided.notes.map((n) => `[hook] ${n}`)];
+  if (notes.length === 0) return undefined;
+  history.push({ role: "user", text: notes.join("\n\n") });
+  deps.onStep?.(history);
+  return undefined;
 }
 
 function isFinishCall(p: PreparedCall): boolean {
@@ -341,7 +385,11 @@ async function requestView(history: HistoryItem[], deps: LoopDeps, tools: ToolSp
   const tokens = limit === undefined ? lastTokens : Math.max(lastTokens ?? 0, estimateTokens(view, deps.system, JSON.stringify(tools).length));
   if (asked || (limit !== undefined && tokens !== undefined && nearlyFull(tokens, limit, deps.config))) {
     const compactDeps = { provider: deps.provider, model: deps.model, system: deps.system, config: deps.config, emit: deps.emit, signal: deps.signal, ...(deps.onStep ? { onStep: deps.onStep } : {}) };
-    if (await compactHistory(history, compactDeps, asked ? "manual" : "auto", tokens)) view = shape();
+    const reason = asked ? "manual" : "auto";
+    deps.hooks?.observe("on_before_compress", { reason, tokens: tokens ?? null });
+    const compacted = await compactHistory(history, compactDeps, reason, tokens);
+    deps.hooks?.observe("on_after_compress", { reason, compacted });
+    if (compacted) view = shape();
   }
   return view;
 }

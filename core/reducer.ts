@@ -338,6 +338,9 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       return addCard(s, { kind: "notice", level: event.level, text: event.text });
     case "config_untrusted":
       return addCard(s, { kind: "notice", level: "warning", text: event.text });
+    case "hook_ran":
+      // A failure comes with its own notice; a run that went well is the trace's business.
+      return s;
     case "turn_finished":
       return { ...finishAssistant(settlePrompts(s)), request: { ...s.request, state: "idle" } };
     case "run_finished":

@@ -9,6 +9,7 @@ import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import type { ActiveToolset } from "./profiles/activate.js";
 import { boundDisplay } from "./display-bound.js";
 import { callView } from "./tool-facts.js";
+import { searchSummary, sourcesBlock, type HostedSearch } from "./providers/hosted.js";
 
 export interface CollectedTurn {
   text: string;
@@ -75,8 +76,10 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
   const seen = new Set<string>();
   let stopReason: string | undefined;
   let usage: Usage | undefined;
+  let searches: HostedSearch[] = [];
 
   const reset = () => {
+    searches = [];
     text = "";
     order = [];
     calls = new Map();
@@ -121,6 +124,10 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
           emit(finishedEvent(call, deps.views));
           break;
         }
+        case "hosted_search":
+          searches.push(ev.search);
+          reportSearch(ev.search, deps);
+          break;
         case "usage":
           usage = ev.usage;
           deps.usageTotal.inputTokens += ev.usage.inputTokens;
@@ -148,6 +155,15 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
     if (!deps.signal.aborted) throw err;
     return { ...collected(text, order, calls, stopReason, true), ...(usage ? { usage } : {}) };
   }
+  // The searches' sources close the model's text, numbered, so later turns
+  // (and whoever reads the answer) keep them: the search results themselves
+  // are not sent back.
+  const sources = sourcesBlock(searches);
+  if (sources) {
+    const tail = `${text ? "\n\n" : ""}${sources}`;
+    text += tail;
+    emit({ type: "assistant_text_delta", text: tail });
+  }
   // A stream that ends without closing a call still hands the call over:
   // its arguments are whatever arrived, and validation will judge them.
   for (const id of order) {
@@ -158,6 +174,19 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
     }
   }
   return { ...collected(text, order, calls, stopReason, deps.signal.aborted), ...(usage ? { usage } : {}) };
+}
+
+/**
+ * A hosted search gets a card like a tool call, with its summary as the
+ * result. It is not a call of the conversation: the provider ran it, so
+ * nothing answers it and the history does not hold it.
+ */
+function reportSearch(search: HostedSearch, deps: TurnStreamDeps): void {
+  const callId = `${search.id || "search"}_${deps.newCallId()}`;
+  const args = JSON.stringify({ query: search.query });
+  deps.emit({ type: "tool_call_started", callId, name: "web_search" });
+  deps.emit({ type: "tool_call_finished", callId, name: "web_search", args, summary: search.query });
+  deps.emit({ type: "tool_result", callId, name: "web_search", ok: !search.error, modelText: searchSummary(search), durationMs: 0 });
 }
 
 /** A preview shows what a call will do; past this it is cut (the arguments themselves are in the event). */

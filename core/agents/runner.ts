@@ -134,6 +134,8 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       // What the top-level session's requests carry is its own: a child gets its tools at once.
       guards: parent.guards?.filter((g) => !g.topLevelOnly),
       session: { ...session, subagents: createSubagentRunner({ ...setup, parent: { ...parent, cwd, config, toolset, session }, depth: depth + 1 }, lane) },
+      // The child's hooks see it as the agent it is (filters on agents and agent_kinds).
+      hooks: parent.hooks?.forAgent({ id: taskId, kind: "subagent" }, emit, model),
     } as LoopDeps);
   } finally {
     saveHistory();

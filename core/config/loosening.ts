@@ -45,6 +45,7 @@ const LOOSENING_CHECKS: readonly LooseningCheck[] = [
   changed("formatter.command", "this command runs on the host after each edit", isEmptyList),
   entries("lsp.servers", "this language server command runs on the host", ["command"]),
   entries("mcp.servers", "this MCP server is started or connected to", ["command", "args", "env", "cwd", "url", "headers", "bearer_token_env"]),
+  hookLists(),
   added("shell_env.include", "commands get these environment variables, which may hold secrets"),
   shrunk("shell_env.exclude", "commands get variables your config keeps from them"),
   entries("shell_env.set", "every command gets this environment variable"),
@@ -140,6 +141,22 @@ function shrunk(key: string, why: string): LooseningCheck {
       if (!Array.isArray(mine)) return [];
       const lost = asList(valueAt(below, path)).filter((t) => !mine.some((v) => same(t, v)));
       return lost.length ? [found(path, mine, `${why} (${lost.map(inline).join(", ")})`)] : [];
+    },
+  };
+}
+
+// A project's list of hooks at a point replaces the list below (arrays
+// replace), so both adding a hook (a command that runs on every call) and
+// dropping one of yours (a hook that blocks what you do not want) change
+// what runs: any difference leaves the project's list out whole.
+function hookLists(): LooseningCheck {
+  return {
+    find(project, below) {
+      const mine = valueAt(project, ["hooks"]);
+      if (!isTable(mine)) return [];
+      return Object.entries(mine)
+        .filter(([point, list]) => !same(list, valueAt(below, ["hooks", point])))
+        .map(([point, list]) => found(["hooks", point], list, `these hook commands run at every ${point}, in place of your own list`));
     },
   };
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { lspSection } from "../lsp/config.js";
 import { mcpSection } from "../mcp/config.js";
+import { hooksSection } from "../hooks/config.js";
 
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
 const posInt = z.number().int().positive();
@@ -198,7 +199,22 @@ export const configSchema = z.strictObject({
     yolo: z.boolean().default(false),
   }),
   mcp: mcpSection,
+  hooks: hooksSection,
   skills: section({ paths: z.array(z.string()).default([]) }),
+  compat: section({
+    /** Tools the provider runs itself, declared in every request: "web_search" (Anthropic Messages, OpenAI Responses). */
+    hosted_tools: z.array(z.enum(["web_search"])).default([]),
+  }),
+  web_search: section({
+    /** Results only from these domains (e.g. "docs.python.org"); empty: any. */
+    allowed_domains: z.array(z.string().min(1)).default([]),
+    /** Never results from these domains; Anthropic only, and not together with allowed_domains. */
+    blocked_domains: z.array(z.string().min(1)).default([]),
+    /** Searches per model request at most (Anthropic only); unset: the provider's default. */
+    max_uses: posInt.optional(),
+  }).refine((w) => w.allowed_domains.length === 0 || w.blocked_domains.length === 0, {
+    message: "set allowed_domains or blocked_domains, not both: the provider takes one list",
+  }),
   web_fetch: section({
     /** Offers web_fetch on the Yuj surface (Chord's always has it). */
     enabled: z.boolean().default(false),

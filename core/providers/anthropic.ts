@@ -8,6 +8,7 @@ import type { ProviderOptions } from "./index.js";
 import { runWithRetries } from "./retry.js";
 import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client.js";
 import type { Provider, ProviderEvent } from "./types.js";
+import type { HostedSearch } from "./hosted.js";
 import { toAnthropicBody } from "./wire-history.js";
 
 const NAME = "anthropic";
@@ -43,6 +44,8 @@ async function* attempt(
   // Open tool_use blocks by content index: the id, whether any argument text
   // came, and the input given at block start (used when none came).
   const tools = new Map<number, { id: string; streamed: boolean; input: unknown }>();
+  // The provider's own search calls: their query streams like a tool's input.
+  const searches = new ServerSearches();
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopReason = "end_turn";
   let complete = false;
@@ -59,6 +62,10 @@ async function* attempt(
         } else if (block.type === "tool_use") {
           tools.set(event.index, { id: block.id, streamed: false, input: block.input });
           yield { type: "tool_call_start", id: block.id, name: block.name };
+        } else if (block.type === "server_tool_use" && block.name === "web_search") {
+          searches.started(event.index, block.id, block.input);
+        } else if (block.type === "web_search_tool_result") {
+          yield { type: "hosted_search", search: searches.result(block.tool_use_id, block.content) };
         }
         break;
       }
@@ -66,6 +73,8 @@ async function* attempt(
         const delta = event.delta;
         if (delta.type === "text_delta" && delta.text) {
           yield { type: "text_delta", text: delta.text };
+        } else if (delta.type === "input_json_delta" && delta.partial_json && searches.takes(event.index)) {
+          searches.delta(event.index, delta.partial_json);
         } else if (delta.type === "input_json_delta" && delta.partial_json) {
           const tool = tools.get(event.index);
           if (tool) {
@@ -117,6 +126,36 @@ function* endTool(tool: { id: string; streamed: boolean; input: unknown }): Gene
     yield { type: "tool_call_delta", id: tool.id, delta: stringifyAnyDepth(tool.input ?? {}) };
   }
   yield { type: "tool_call_end", id: tool.id };
+}
+
+/** Server-side web searches of one response: the query as it streams, then the result block naming the call. */
+class ServerSearches {
+  private byIndex = new Map<number, string>();
+  private calls = new Map<string, { input: unknown; json: string }>();
+
+  started(index: number, id: string, input: unknown): void {
+    this.byIndex.set(index, id);
+    this.calls.set(id, { input, json: "" });
+  }
+  takes(index: number): boolean {
+    return this.byIndex.has(index);
+  }
+  delta(index: number, json: string): void {
+    const call = this.calls.get(this.byIndex.get(index)!);
+    if (call) call.json += json;
+  }
+  result(toolUseId: string, content: Anthropic.WebSearchToolResultBlockContent): HostedSearch {
+    const call = this.calls.get(toolUseId);
+    let input = call?.input;
+    try {
+      if (call?.json) input = JSON.parse(call.json);
+    } catch {
+      // A query that did not arrive whole: the search still reports its sources.
+    }
+    const query = typeof (input as { query?: unknown })?.query === "string" ? (input as { query: string }).query : "";
+    if (!Array.isArray(content)) return { id: toolUseId, query, sources: [], error: content.error_code };
+    return { id: toolUseId, query, sources: content.map((r) => ({ url: r.url, ...(r.title ? { title: r.title } : {}) })) };
+  }
 }
 
 /** Counts arrive in message_start and (cumulatively, some nullable) in message_delta. */

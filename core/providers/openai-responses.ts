@@ -7,6 +7,7 @@ import type { ProviderOptions } from "./index.js";
 import { runWithRetries } from "./retry.js";
 import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client.js";
 import type { Provider, ProviderEvent } from "./types.js";
+import type { HostedSearch } from "./hosted.js";
 import { toResponsesBody } from "./wire-history.js";
 
 const NAME = "openai";
@@ -47,6 +48,9 @@ async function* attempt(client: OpenAI, body: Body, signal: AbortSignal): AsyncG
   const calls = new Map<string, OpenCall>();
   let stopReason: string | undefined;
   let usage: OpenAI.Responses.ResponseUsage | null | undefined;
+  // Hosted searches are reported at the end: the pages' titles come later, in the text's citations.
+  const searches: HostedSearch[] = [];
+  const titles = new Map<string, string>();
 
   for await (const event of stream) {
     switch (event.type) {
@@ -73,8 +77,13 @@ async function* attempt(client: OpenAI, body: Body, signal: AbortSignal): AsyncG
       case "response.output_text.delta":
         if (event.delta) yield { type: "text_delta", text: event.delta };
         break;
+      case "response.output_text.annotation.added":
+        noteCitation(titles, event.annotation);
+        break;
       case "response.output_item.done": {
         const item = event.item;
+        if (item.type === "web_search_call") searches.push(searchOf(item));
+        if (item.type === "message") for (const part of item.content) if (part.type === "output_text") for (const a of part.annotations) noteCitation(titles, a);
         if (item.type !== "function_call") break;
         let call = calls.get(item.id ?? item.call_id);
         if (!call) {
@@ -106,6 +115,10 @@ async function* attempt(client: OpenAI, body: Body, signal: AbortSignal): AsyncG
     }
   }
   if (stopReason === undefined) throw incompleteStream("response.completed");
+  for (const search of searches) {
+    const sources = search.sources.map((src) => (titles.has(src.url) ? { ...src, title: titles.get(src.url)! } : src));
+    yield { type: "hosted_search", search: { ...search, sources } };
+  }
   for (const call of calls.values()) {
     if (!call.ended) yield { type: "tool_call_end", id: call.callId };
   }
@@ -120,4 +133,18 @@ async function* attempt(client: OpenAI, body: Body, signal: AbortSignal): AsyncG
     };
   }
   return stopReason;
+}
+
+/** A finished web_search_call item: its query and the pages it found (when the request asked for them). */
+function searchOf(item: OpenAI.Responses.ResponseFunctionWebSearch): HostedSearch {
+  const action = item.action as { type: string; query?: string; queries?: string[]; sources?: Array<{ url: string }>; url?: string };
+  const query = action.query ?? action.queries?.join("; ") ?? action.url ?? "";
+  const sources = (action.sources ?? []).map((s) => ({ url: s.url }));
+  return { id: item.id, query, sources, ...(item.status === "failed" ? { error: "the search failed" } : {}) };
+}
+
+/** A url_citation names a page's title; it is kept by URL for the sources list. */
+function noteCitation(titles: Map<string, string>, annotation: unknown): void {
+  const a = annotation as { type?: string; url?: unknown; title?: unknown };
+  if (a?.type === "url_citation" && typeof a.url === "string" && typeof a.title === "string" && a.title) titles.set(a.url, a.title);
 }

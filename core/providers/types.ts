@@ -3,6 +3,7 @@
 
 import type { ModelRequest } from "../history.js";
 import type { Usage } from "../events.js";
+import type { HostedSearch } from "./hosted.js";
 
 export type ProviderEvent =
   | { type: "text_delta"; text: string }
@@ -11,6 +12,8 @@ export type ProviderEvent =
   | { type: "tool_call_delta"; id: string; delta: string }
   | { type: "tool_call_end"; id: string }
   | { type: "usage"; usage: Usage }
+  /** A search the provider ran itself (a hosted tool): no handler runs, the result is reported. */
+  | { type: "hosted_search"; search: HostedSearch }
   /** The raw request body exactly as sent (no headers). */
   | { type: "raw_request"; url: string; body: string }
   /** The raw response body exactly as received (SSE text for streams). */

@@ -6,6 +6,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import type { HistoryItem, ModelRequest, ToolCall } from "../history.js";
 import { parseArgsJson } from "../json-depth.js";
+import type { HostedTool } from "./hosted.js";
 
 type ToolItem = Extract<HistoryItem, { role: "tool" }>;
 
@@ -54,13 +55,16 @@ export function toAnthropicBody(req: ModelRequest): Omit<Anthropic.MessageCreate
     max_tokens: req.maxOutputTokens,
     ...(req.system ? { system: req.system } : {}),
     messages,
-    ...(req.tools.length
+    ...(req.tools.length || req.hostedTools?.length
       ? {
-          tools: req.tools.map((t) => ({
-            name: t.name,
-            description: t.description,
-            input_schema: t.parameters as Anthropic.Tool.InputSchema,
-          })),
+          tools: [
+            ...req.tools.map((t) => ({
+              name: t.name,
+              description: t.description,
+              input_schema: t.parameters as Anthropic.Tool.InputSchema,
+            })),
+            ...(req.hostedTools ?? []).map(anthropicHostedTool),
+          ],
         }
       : {}),
     // Caches the long, unchanging prefix (system, tools, earlier turns); an
@@ -95,19 +99,40 @@ export function toResponsesBody(
     model: req.model,
     ...(req.system ? { instructions: req.system } : {}),
     input,
-    ...(req.tools.length
+    ...(req.tools.length || req.hostedTools?.length
       ? {
-          tools: req.tools.map((t) => ({
-            type: "function" as const,
-            name: t.name,
-            description: t.description,
-            parameters: t.parameters,
-            strict: false,
-          })),
+          tools: [
+            ...req.tools.map((t) => ({
+              type: "function" as const,
+              name: t.name,
+              description: t.description,
+              parameters: t.parameters,
+              strict: false,
+            })),
+            ...(req.hostedTools ?? []).map(responsesHostedTool),
+          ],
         }
       : {}),
+    // Without this the search call reports its query but not the pages it found.
+    ...(req.hostedTools?.length ? { include: ["web_search_call.action.sources" as const] } : {}),
     max_output_tokens: req.maxOutputTokens,
   };
+}
+
+/** Anthropic's server-side search tool. */
+function anthropicHostedTool(t: HostedTool): Anthropic.WebSearchTool20250305 {
+  return {
+    type: "web_search_20250305",
+    name: "web_search",
+    ...(t.allowedDomains.length ? { allowed_domains: [...t.allowedDomains] } : {}),
+    ...(t.blockedDomains.length ? { blocked_domains: [...t.blockedDomains] } : {}),
+    ...(t.maxUses === undefined ? {} : { max_uses: t.maxUses }),
+  };
+}
+
+/** OpenAI Responses' hosted search tool (it has no blocked list: hostedToolsFor refuses one). */
+function responsesHostedTool(t: HostedTool): OpenAI.Responses.WebSearchTool {
+  return { type: "web_search", ...(t.allowedDomains.length ? { filters: { allowed_domains: [...t.allowedDomains] } } : {}) };
 }
 
 /** OpenAI Chat Completions body (without `stream`/`stream_options`). */

@@ -23,7 +23,6 @@ const SNIPPETS: Record<string, string> = {
   "output.trace_reasoning_store_chars": "[output]\ntrace_reasoning_store_chars = 100",
   "model.max_tokens_fraction": "[model]\nmax_tokens_fraction = 0.5",
   post_edit_check: '[post_edit_check]\nenabled = true\n\n[[post_edit_check.checks]]\nname = "lint"\ncmd = "npm run lint"',
-  hooks: '[[hooks.after_edit]]\ncommand = ["sh", "-c", "touch hooked"]',
 };
 
 const ORIGINAL = readFileSync(join(repoRoot, "fixtures/demo-repo/src/greet.js"), "utf8");
@@ -54,10 +53,10 @@ describe("config keys of features not implemented yet", () => {
     const cwd = tempDemoRepo();
     writeFileSync(join(cwd, "extra.toml"), SCRIPTED);
     mkdirSync(join(cwd, ".yuj"));
-    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS.hooks + "\n");
+    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["loop.duplicate_abort"] + "\n");
     const env = isolatedEnv();
     const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env });
-    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: hooks is not supported yet: yuj does not implement hooks`);
+    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: loop.duplicate_abort is not supported yet: yuj does not implement `);
     expect(res.code).toBe(2);
     expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
   });

@@ -59,6 +59,8 @@ export interface SseServerOptions {
    * A retried request then gets the next turn.
    */
   turnByRequest?: boolean;
+  /** Events to stream for a turn in place of the scenario's (wire shapes a scenario cannot say, e.g. hosted tools); undefined: the scenario's. */
+  wireTurn?: (api: WireApi, turnNo: number, model: string) => SseEvent[] | undefined;
 }
 
 export interface SseServer {
@@ -151,11 +153,12 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     };
     const model = String(body.model ?? "test-model");
     const events =
-      api === "anthropic"
+      options.wireTurn?.(api, turnNo, model) ??
+      (api === "anthropic"
         ? anthropicEvents(turn, turnNo, model)
         : api === "responses"
           ? responsesEvents(turn, turnNo, model)
-          : chatEvents(turn, turnNo, model);
+          : chatEvents(turn, turnNo, model));
     await stream(res, events, fault, api, options.eventDelayMs ?? 0, () => stalledNow++);
     responseEndTimes.push(performance.now());
   }
