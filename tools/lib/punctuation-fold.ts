@@ -4,7 +4,11 @@
 // full-width one takes none). Models often cannot reproduce a file's
 // punctuation byte for byte; when the folded text matches in exactly one
 // place, the change is spliced into the file's own characters, so only what
-// the model meant to change changes.
+// the model meant to change changes. Characters with no content of their
+// own (zero-width runes, variation selectors, combining marks with no letter
+// under them) are folded out, kept in the file's spans.
+
+import { isIgnorable, isOrphanMark } from "./invisible-chars.js";
 
 const SINGLE: Record<string, string> = {
   "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
@@ -49,9 +53,14 @@ export function fold(text: string, mode: FoldMode): Folded {
   let indent = mode === "line";
   // "text" mode drops only one space after a separator.
   let absorbed = false;
-  for (const u of units) {
+  for (const [i, u] of units.entries()) {
     const start = offset;
     offset += u.length;
+    if (isIgnorable(u) || isOrphanMark(units, i)) {
+      const prev = spans[spans.length - 1];
+      if (prev) prev[1] = offset;
+      continue;
+    }
     const isSpace = SPACE.test(u);
     if (indent && isSpace) {
       chars.push(u);
