@@ -47,7 +47,7 @@ describe("Chord file tools take local paths", () => {
   it("write a new file under ~", async () => {
     expect(await chordWriteTool.run({ path: "~/made.txt", content: "new\n" }, t.ctx)).toEqual({
       ok: true,
-      modelText: "Created ~/made.txt (4 bytes)",
+      modelText: "Successfully wrote 2 lines, 4 bytes",
     });
     expect(await fsp.readFile(path.join(outside, "made.txt"), "utf8")).toBe("new\n");
   });

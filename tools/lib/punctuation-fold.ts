@@ -27,6 +27,11 @@ export function foldChar(c: string): string {
 }
 
 const SEPARATOR = /[,;:.!?]/;
+const WORD = /[\p{L}\p{N}]/u;
+
+/** The space at `i` is the only one between two word characters ("diff and" vs "diffand"). */
+const betweenWords = (units: readonly string[], i: number): boolean =>
+  WORD.test(units[i - 1] ?? "") && WORD.test(units[i + 1] ?? "");
 const SPACE = /\s/;
 
 export interface Folded {
@@ -37,8 +42,9 @@ export interface Folded {
 }
 
 /**
- * How a text is folded. "text" (edit): punctuation folded, and one space
- * after a separator is optional; indentation and spaces between words stay
+ * How a text is folded. "text" (edit): punctuation folded, one space after
+ * a separator is optional, and so is a single space between two words (a
+ * model drops or adds one); indentation, runs of spaces and tabs stay
  * significant. "line" (a patch hunk's line): the indentation is kept, and
  * every other space is optional (re-spaced alignment, a dropped space
  * between words, trailing spaces).
@@ -69,7 +75,10 @@ export function fold(text: string, mode: FoldMode): Folded {
     }
     indent = false;
     const last = chars[chars.length - 1];
-    const absorb = isSpace && last !== undefined && (mode === "line" || (SEPARATOR.test(last) && !absorbed));
+    const absorb =
+      isSpace &&
+      last !== undefined &&
+      (mode === "line" || (SEPARATOR.test(last) && !absorbed) || (u === " " && betweenWords(units, i)));
     if (absorb) {
       spans[spans.length - 1]![1] = offset;
       absorbed = true;
