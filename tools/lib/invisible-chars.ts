@@ -28,12 +28,26 @@ const isEmojiMark = (c: string): boolean => isSelector(c) || c === KEYCAP;
  * so stacked diacritics stay) is not a letter.
  */
 export function isOrphanMark(units: readonly string[], i: number): boolean {
+  return markBase(units, i, (base) => !LETTER.test(base));
+}
+
+/**
+ * Whether the combining mark at `i` sits on nothing visible: it starts the
+ * text or follows a space. Text to be written keeps a mark on any visible
+ * character (an overline on a digit is content); only these are dropped.
+ */
+function isFloatingMark(units: readonly string[], i: number): boolean {
+  return markBase(units, i, (base) => /\s/.test(base));
+}
+
+/** For a combining mark at `i`: whether its base (skipping ignorables and earlier marks) is absent or one `orphanOn` accepts. */
+function markBase(units: readonly string[], i: number, orphanOn: (base: string) => boolean): boolean {
   const c = units[i]!;
   if (!MARK.test(c) || isEmojiMark(c)) return false;
   for (let j = i - 1; j >= 0; j--) {
     const prev = units[j]!;
     if (isIgnorable(prev) || MARK.test(prev)) continue;
-    return !LETTER.test(prev);
+    return orphanOn(prev);
   }
   return true;
 }
@@ -72,7 +86,7 @@ export function stripOrphanSelectors(text: string): Cleaned {
 /** Every content-free character removed (what text to be written loses). */
 export function stripInvisible(text: string): Cleaned {
   const units = [...text];
-  const kept = units.filter((_, i) => !isOrphanSelector(units, i) && !isLooseZeroWidth(units, i) && !isOrphanMark(units, i));
+  const kept = units.filter((_, i) => !isOrphanSelector(units, i) && !isLooseZeroWidth(units, i) && !isFloatingMark(units, i));
   return { text: kept.join(""), removed: units.length - kept.length };
 }
 
