@@ -14,6 +14,10 @@ import { prepareCall, runPrepared } from "../../core/dispatch.js";
 import { activateTools } from "../../core/profiles/activate.js";
 import { checkProfile, loadProfile } from "../../core/profiles/load.js";
 import { builtinHandlers } from "../../tools/registry.js";
+import type { ToolDisplay } from "../../core/tool-types.js";
+import { loadMarkdown } from "../../components/cards/markdown.js";
+import { renderCard } from "../../components/cards/render.js";
+import { chordTool, opts, plain } from "../components/cards/helpers.js";
 import { repoRoot } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -27,7 +31,7 @@ afterEach(() => t.cleanup());
 const PATCH_MODEL = { provider: "openai", id: "gpt-5" };
 const EDIT_MODEL = { provider: "anthropic", id: "claude-sonnet-4" };
 
-async function call(tool: string, args: unknown): Promise<{ ok: boolean; text: string }> {
+async function call(tool: string, args: unknown): Promise<{ ok: boolean; text: string; display?: ToolDisplay }> {
   const config = defaultConfig();
   const registry = builtinHandlers();
   const profile = loadProfile(join(repoRoot, "profiles"), "chord");
@@ -44,8 +48,10 @@ async function call(tool: string, args: unknown): Promise<{ ok: boolean; text: s
     sessionDir: t.ctx.sessionDir,
     signal: new AbortController().signal,
     memory: t.ctx.memory,
+    session: { jobs: t.ctx.jobs! },
   });
-  return { ok: outcome.ok, text: outcome.modelText };
+  const display = outcome.report?.display;
+  return { ok: outcome.ok, text: outcome.modelText, ...(display ? { display } : {}) };
 }
 
 interface Case {
@@ -226,3 +232,51 @@ for (const [tool, cases] of TABLES) {
     for (const c of cases) it(c.name, () => check(c));
   });
 }
+
+// The person sees a card built from the handler's view data, never the
+// model's markup: a command's output and status in words, matches and paths
+// as lists.
+describe("chord cards show plain text", () => {
+  const card = async (tool: string, args: Record<string, unknown>) => {
+    await loadMarkdown();
+    const res = await call(tool, args);
+    expect(res.display, `${tool} has a view: ${res.text}`).toBeDefined();
+    const c = chordTool(tool, args, res.ok ? "ok" : "error", { modelText: res.text, display: res.display! });
+    return { res, shown: plain(renderCard(c, opts({ cwd: t.cwd }))).join("\n") };
+  };
+
+  it("shell: the output and the exit status, not the bracketed status line", async () => {
+    const { res, shown } = await card("shell", { command: "printf 'one\\ntwo\\n'; exit 3" });
+    expect(res.text).toContain("[status: exited (code 3)]");
+    expect(res.display).toMatchObject({ kind: "command", status: "exited", exitCode: 3, output: "one\ntwo" });
+    expect(shown).toContain("one");
+    expect(shown).not.toContain("[status:");
+  });
+
+  it("shell: a background start names its job", async () => {
+    const { res } = await card("shell", { command: "sleep 0.1", run_in_background: true });
+    expect(res.display).toMatchObject({ kind: "command", status: "background" });
+    expect((res.display as { jobId?: string }).jobId).toMatch(/\S/);
+  });
+
+  it("grep: the matches as data, the notes as a hint", async () => {
+    await t.put({ "a.txt": "needle one\nhay\nneedle two\n" });
+    const { res, shown } = await card("grep", { pattern: "needle", paths: ["a.txt", "gone"] });
+    expect(res.display).toEqual({
+      kind: "matches",
+      matches: [
+        { path: "a.txt", line: 1, text: "needle one" },
+        { path: "a.txt", line: 3, text: "needle two" },
+      ],
+      total: 2,
+      hint: "grep: skipped path: path not found: gone",
+    });
+    expect(shown).toContain("needle two");
+  });
+
+  it("glob: the paths as a list", async () => {
+    await t.put({ "a.go": "x", "b.go": "x" });
+    const { res } = await card("glob", { patterns: ["*.go"] });
+    expect(res.display).toEqual({ kind: "paths", paths: ["a.go", "b.go"], total: 2 });
+  });
+});

@@ -95,7 +95,7 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
       .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
       .filter((shown) => !hiddenFrom?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (matches.length === 0) return ok(NO_FILES);
+    if (matches.length === 0) return ok(NO_FILES, { kind: "paths", paths: [], total: 0, hint: NO_FILES });
 
     const out: string[] = [];
     let bytes = 0;
@@ -105,9 +105,14 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
       out.push(m);
       bytes += cost;
     }
-    if (out.length === matches.length) return ok(out.join("\n"));
+    if (out.length === matches.length) return ok(out.join("\n"), { kind: "paths", paths: out, total: out.length });
     // The whole list is kept in the session, where read and grep can open it.
     const saved = await saveFullOutput(ctx, "glob-results", matches.join("\n") + "\n").catch(() => undefined);
-    return ok(out.join("\n") + capFooter(out.length, saved));
+    return ok(out.join("\n") + capFooter(out.length, saved), {
+      kind: "paths",
+      paths: out,
+      total: matches.length,
+      hint: `showing ${out.length} of ${matches.length}${saved ? `; all saved to ${saved}` : ""}`,
+    });
   },
 };

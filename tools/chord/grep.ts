@@ -190,11 +190,20 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
     if (!res.ok) return fail(res.error);
     if (literal) notes.unshift(LITERAL_NOTE);
 
-    if (!res.lines.some((l) => l.match)) {
+    const total = res.lines.filter((l) => l.match).length;
+    if (total === 0) {
       const body = "No matches found." + (literal ? " (pattern was invalid regex; searched as literal text)" : "") + NO_MATCH_HINT;
-      return ok([...notes.filter((n) => n !== LITERAL_NOTE), body].join("\n"));
+      const said = [...notes.filter((n) => n !== LITERAL_NOTE), body];
+      return ok(said.join("\n"), { kind: "matches", matches: [], total: 0, hint: said.join(" ") });
     }
     const shown = budgetedMatches(res.lines, context);
-    return ok((notes.length ? `${notes.join("\n")}\n` : "") + shown.text);
+    // The card lists the matches as data; the notes and the cap read as one hint.
+    const hint = [...notes, ...(shown.capped ? [`showing ${shown.shown.length} of ${total}${total > GREP_MAX_MATCHES ? "+" : ""} matches`] : [])];
+    return ok((notes.length ? `${notes.join("\n")}\n` : "") + shown.text, {
+      kind: "matches",
+      matches: shown.shown.map((l) => ({ path: l.file, line: l.n, text: l.text })),
+      total,
+      ...(hint.length ? { hint: hint.join(" ") } : {}),
+    });
   },
 };
