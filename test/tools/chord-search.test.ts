@@ -67,7 +67,7 @@ describe("chord grep", () => {
 
   it("answers the no-match text", async () => {
     await t.put({ "a.txt": "abc\n" });
-    expect(await grep({ pattern: "zzz" })).toEqual({ ok: true, modelText: NO_MATCH });
+    expect(await grep({ pattern: "zzz" })).toMatchObject({ ok: true, modelText: NO_MATCH });
   });
 
   it("caps at 120 matches with the footer", async () => {
@@ -110,7 +110,7 @@ describe("chord glob", () => {
   });
 
   it("answers the no-match text", async () => {
-    expect(await glob("*.nothing")).toEqual({ ok: true, modelText: "No files matched the pattern." });
+    expect(await glob("*.nothing")).toMatchObject({ ok: true, modelText: "No files matched the pattern." });
   });
 
   it("caps at 250 results with the footer", async () => {
