@@ -187,7 +187,19 @@ const ALIASES: ReadonlyArray<{ from: string; to: string }> = [
   { from: "filePath", to: "path" },
   { from: "file_path", to: "path" },
   { from: "pattern", to: "patterns" },
+  { from: "path", to: "paths" },
+  { from: "glob", to: "includes" },
 ];
+
+/**
+ * What a bare string for a list parameter is told, in the reference
+ * system's words for that parameter, with the array form to send instead.
+ */
+function bareStringNote(key: string): string {
+  const example: Record<string, string> = { paths: '["internal/tui"]', includes: '["**/*.go"]', patterns: '["**/*.go"]' };
+  const was = key === "patterns" ? "was a single string" : "was a string";
+  return `Note: ${key} ${was} and was treated as a one-item list; send an array next time, e.g. ${key}: ${example[key] ?? '["..."]'}.`;
+}
 
 /**
  * The arguments with each old name moved to its current one (when the tool
@@ -212,7 +224,7 @@ function readAliases(
     const type = declared([key]);
     if (typeof args[key] === "string" && type !== undefined && type !== "string" && type.split(" | ").includes("array")) {
       args[key] = [args[key]];
-      notes.push(`Note: ${key} was a single string; it was read as a list of one.`);
+      notes.push(bareStringNote(key));
     }
   }
   return { args, notes };

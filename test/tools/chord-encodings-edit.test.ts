@@ -67,7 +67,8 @@ describe("chord edit keeps the file's encoding", () => {
   ])("%s with CRLF", async (enc, text, from, to) => {
     await t.put({ "f.txt": encode(crlf(text), enc) });
     const r = await edit("f.txt", from, to);
-    expect(r).toEqual({ ok: true, modelText: "Edited f.txt: replaced 1 occurrence" });
+    expect(r.ok).toBe(true);
+    expect(r.modelText).toMatch(new RegExp(`^Replaced 1 occurrence \\(\\d+ bytes -> \\d+ bytes\\), encoding=${enc.replace("_", "[-_]")}$`, "i"));
     expect(await bytesOf("f.txt")).toEqual(encode(crlf(text.replace(from, to)), enc));
   });
 
@@ -131,7 +132,7 @@ describe("chord write keeps an existing file's encoding", () => {
     await t.put({ "u.txt": encode("old ✓\n", "utf-16le") });
     expect((await read("u.txt")).ok).toBe(true);
     const r = await write("u.txt", "新しい内容 ✓\n");
-    expect(r).toEqual({ ok: true, modelText: "Replaced u.txt (18 bytes, utf-16le)" });
+    expect(r).toEqual({ ok: true, modelText: "Successfully wrote 2 lines, 18 bytes, encoding=utf-16le" });
     expect(await bytesOf("u.txt")).toEqual(encode("新しい内容 ✓\n", "utf-16le"));
     // The own-write grant is recorded against the bytes on disk, not the UTF-8 text.
     expect((await write("u.txt", "again\n")).ok).toBe(true);

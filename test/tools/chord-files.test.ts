@@ -78,7 +78,7 @@ describe("chord read", () => {
 describe("chord write gating", () => {
   it("creates new files without a read", async () => {
     const res = await write("sub/new.txt", "héllo\n");
-    expect(res).toMatchObject({ ok: true, modelText: "Created sub/new.txt (7 bytes)" });
+    expect(res).toMatchObject({ ok: true, modelText: "Successfully wrote 2 lines, 7 bytes" });
     expect(await fsp.readFile(path.join(t.cwd, "sub/new.txt"), "utf8")).toBe("héllo\n");
   });
 
@@ -89,7 +89,7 @@ describe("chord write gating", () => {
     expect(refused.modelText).toMatch(/^write refused: a\.txt exists and has not been read in full/);
     expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("old\n");
     await read({ path: "a.txt" });
-    expect(await write("a.txt", "new\n")).toMatchObject({ ok: true, modelText: "Replaced a.txt (4 bytes)" });
+    expect(await write("a.txt", "new\n")).toMatchObject({ ok: true, modelText: "Successfully wrote 2 lines, 4 bytes" });
   });
 
   it("does not count a paged or budget-truncated read", async () => {
@@ -139,7 +139,7 @@ describe("chord edit", () => {
     await t.put({ "a.txt": "alpha\r\nbeta\r\n" });
     expect(await edit({ path: "a.txt", old_string: "beta", new_string: "gamma\ndelta" })).toMatchObject({
       ok: true,
-      modelText: "Edited a.txt: replaced 1 occurrence",
+      modelText: "Replaced 1 occurrence (13 bytes -> 21 bytes)",
     });
     expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("alpha\r\ngamma\r\ndelta\r\n");
   });
@@ -148,12 +148,12 @@ describe("chord edit", () => {
     await t.put({ "a.txt": "x x x\n" });
     const many = await edit({ path: "a.txt", old_string: "x", new_string: "y" });
     expect(many.ok).toBe(false);
-    expect(many.modelText).toMatch(/^old_string matches 3 places in a\.txt/);
+    expect(many.modelText).toMatch(/^old_string found 3 times, provide more context or set replace_all to true$/);
     expect((await edit({ path: "a.txt", old_string: "x", new_string: "y", replace_all: true })).modelText).toBe(
-      "Edited a.txt: replaced 3 occurrences",
+      "Replaced 3 occurrences (6 bytes -> 6 bytes)",
     );
     expect((await edit({ path: "a.txt", old_string: "zzz", new_string: "q" })).modelText).toMatch(
-      /^old_string not found in a\.txt/,
+      /^old_string not found in file, even after punctuation\/whitespace tolerance\./,
     );
     expect((await edit({ path: "missing.txt", old_string: "a", new_string: "b" })).modelText).toBe(
       "file not found: missing.txt",
@@ -165,7 +165,7 @@ describe("chord edit", () => {
     await read({ path: "a.txt" });
     await edit({ path: "a.txt", old_string: "one", new_string: "two" });
     const res = await write("a.txt", "three\n");
-    expect(res).toMatchObject({ ok: true, modelText: "Replaced a.txt (6 bytes)" });
+    expect(res).toMatchObject({ ok: true, modelText: "Successfully wrote 2 lines, 6 bytes" });
   });
 });
 
@@ -177,8 +177,8 @@ describe("chord delete", () => {
     await t.put({ "d/a.bin": bytes, "b.txt": "bee\n" });
     const res = await del(["d/a.bin", "b.txt"]);
     expect(res.ok).toBe(true);
-    expect(res.modelText.split("\n")[0]).toBe("Deleted 2 paths:");
-    const backups = [...res.modelText.matchAll(/backup: (.+)$/gm)].map((m) => m[1]!);
+    expect(res.modelText).toMatch(/^Delete completed\.\n\nDeleted \(2\):\n- b\.txt\n- d\/a\.bin\n\nBackups \(2\):\n/);
+    const backups = [...res.modelText.matchAll(/^- (?:d\/a\.bin|b\.txt) — (.+)$/gm)].map((m) => m[1]!).reverse();
     expect(backups).toHaveLength(2);
     for (const b of backups) expect(b.startsWith(path.join(t.ctx.sessionDir, "backups", "delete"))).toBe(true);
     expect(await fsp.readFile(backups[0]!)).toEqual(bytes);
@@ -193,21 +193,24 @@ describe("chord delete", () => {
     await fsp.symlink("target.txt", path.join(t.cwd, "link.txt"));
     const res = await del("link.txt");
     expect(res.ok).toBe(true);
-    expect(res.modelText).toContain("link.txt (symlink; target untouched)");
+    expect(res.modelText).toContain("Deleted (1):\n- link.txt (symlink; its target is untouched)");
     await expect(fsp.lstat(path.join(t.cwd, "link.txt"))).rejects.toThrow();
     expect(await fsp.readFile(path.join(t.cwd, "target.txt"), "utf8")).toBe("keep\n");
-    const backup = /backup: (.+)$/m.exec(res.modelText)![1]!;
+    const backup = /^- link\.txt — (.+)$/m.exec(res.modelText)![1]!;
     expect(await fsp.readFile(backup, "utf8")).toBe("target.txt");
   });
 
-  it("refuses directories and missing files without deleting anything", async () => {
+  it("refuses directories without deleting anything; a missing file is already absent", async () => {
     await t.put({ "dir/x.txt": "x", "a.txt": "a" });
     expect(await del(["a.txt", "dir"])).toMatchObject({
       ok: false,
-      modelText: "nothing deleted: dir is a directory; delete removes files and symlinks only",
+      modelText:
+        "Delete failed before execution; no files were removed.\n\nBlocked (1):\n- dir — path is a directory, not a file; delete removes files and symlinks only",
     });
-    expect(await del(["a.txt", "nope"])).toMatchObject({ ok: false, modelText: "nothing deleted: file not found: nope" });
     expect(await fsp.readFile(path.join(t.cwd, "a.txt"), "utf8")).toBe("a");
+    const res = await del(["nope", "a.txt"]);
+    expect(res.ok).toBe(true);
+    expect(res.modelText).toMatch(/^Delete completed\.\n\nDeleted \(1\):\n- a\.txt\n\nAlready absent \(1\):\n- nope\n\nBackups \(1\):\n- a\.txt — /);
     expect((await del(["a.txt"], " ")).modelText).toBe("reason is required");
   });
 

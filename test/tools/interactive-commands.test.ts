@@ -169,7 +169,7 @@ describe("both command tools refuse an interactive program before running it", (
     expect(r.modelText).toMatch(/^ERROR: interactive command rejected: `less` requires an interactive terminal UI\. Use a non-interactive form/);
     expect(started()).toBe(0);
     const plain = await call(shellTool, { command: "cat notes.txt" });
-    expect(plain).toEqual({ ok: true, modelText: "one\n[status: exited (code 0)]" });
+    expect(plain).toMatchObject({ ok: true, modelText: "one\n[status: exited (code 0)]" });
   });
 
   it("Chord shell refuses ssh without a remote command", async () => {

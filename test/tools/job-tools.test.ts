@@ -39,9 +39,9 @@ function alive(marker: string): number[] {
 
 describe("chord shell", () => {
   it("runs a foreground command and ends with its status line", async () => {
-    expect(await call(shellTool, { command: "echo hi" })).toEqual({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
+    expect(await call(shellTool, { command: "echo hi" })).toMatchObject({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
     const failed = await call(shellTool, { command: "echo oops >&2; exit 3" });
-    expect(failed).toEqual({ ok: false, modelText: "oops\n[status: exited (code 3)]" });
+    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: exited (code 3)]" });
   });
 
   it("promotes a long foreground command to a job that finishes as a job", async () => {

@@ -67,7 +67,7 @@ describe("chord shell: handing a command back as a job", () => {
     t.ctx.jobs = jobs;
     try {
       const r = await call(shellTool, { command: "echo hi", yield_time_ms: 100 });
-      expect(r).toEqual({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
+      expect(r).toMatchObject({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
       expect(seen.some((e) => e.type === "job_promoted") || promoted()).toBe(false);
     } finally {
       await jobs.shutdown();

@@ -15,7 +15,8 @@
 
 import { z } from "zod";
 import { fail, MUTATES, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
-import { parseV4A } from "../lib/patch/v4a-parse.js";
+import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
+import { cleanedNote, stripInvisible } from "../lib/invisible-chars.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
 import type { FileState, PatchPlan } from "../lib/patch/plan.js";
@@ -96,6 +97,25 @@ function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
   }
 }
 
+/**
+ * Content-free characters (zero-width runes, orphaned selectors, combining
+ * marks with no letter) come off the lines the patch adds before anything is
+ * planned; the file's untouched lines keep theirs. Returns how many went.
+ */
+function cleanAddedLines(ops: PatchOp[]): number {
+  let removed = 0;
+  const clean = (text: string): string => {
+    const c = stripInvisible(text);
+    removed += c.removed;
+    return c.text;
+  };
+  for (const op of ops) {
+    if (op.kind === "add") op.lines = op.lines.map(clean);
+    if (op.kind === "update") for (const h of op.hunks) for (const l of h.lines) if (l.kind === "+") l.text = clean(l.text);
+  }
+  return removed;
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
@@ -110,6 +130,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   async run(args, ctx) {
     const parsed = parseV4A(args.patch, { chord: true });
     if (!parsed.ok) return fail(`apply_patch failed (${parsed.kind}): ${parsed.message}\n${NONE_APPLIED}`);
+    const cleaned = cleanAddedLines(parsed.ops);
     const fs = ctx.services.fs;
     const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs };
     const overlap = await overlapError(parsed.ops, fs, ctx.cwd, options);
@@ -125,6 +146,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
     const notes = [...warnings];
     if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
+    if (cleaned > 0) notes.push(`note${cleanedNote(cleaned)}`);
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
     if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch: no file changed", ...notes]).join("\n"));
     const groupsLeft = `${plural(dropped.length, "file group")} not applied`;

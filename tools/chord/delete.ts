@@ -1,5 +1,7 @@
-// Chord `delete`: remove whole files or symlinks, never
-// directories. Every path is checked before anything is removed; then each
+// Chord `delete`: remove whole files or symlinks, never directories. The
+// result groups the paths: `Deleted (N):`, `Already absent (N):` (a missing
+// path is not an error), and, when the call stops, `Blocked`, `Failed` and
+// `Not attempted`. Every path is checked before anything is removed; then each
 // one's exact bytes are saved under `<sessionDir>/backups/delete/` (a symlink's
 // target path as `<name>.symlink`) before it is unlinked. A symlink is never
 // followed: the link goes, its target stays.
@@ -46,43 +48,76 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
     },
   },
   async run(args, ctx) {
-    const inputs = typeof args.paths === "string" ? [args.paths] : args.paths;
-    if (inputs.length === 0 || inputs.some((p) => p.trim() === "")) return fail("paths must name at least one file");
+    const inputs = (typeof args.paths === "string" ? [args.paths] : args.paths).map((p) => p.trim()).filter((p) => p !== "");
+    if (inputs.length === 0) return fail("paths is required: name at least one file to delete");
     if (args.reason.trim() === "") return fail("reason is required");
     const { fs } = ctx.services;
 
+    // Every path is checked before anything is removed: one that cannot be
+    // deleted (a directory, a device, a refused path) stops the whole call.
     const targets: Target[] = [];
-    for (const shown of inputs) {
-      const where = await resolveNoFollow(fs, ctx.cwd, shown, ctx.services.ownDirs, chordPaths(ctx, "write"));
-      if (!where.ok) return fail(`nothing deleted: ${where.error}`);
-      if (targets.some((t) => t.abs === where.abs)) continue;
+    const absent: string[] = [];
+    const blocked: string[] = [];
+    const seen = new Set<string>();
+    for (const given of inputs) {
+      const where = await resolveNoFollow(fs, ctx.cwd, given, ctx.services.ownDirs, chordPaths(ctx, "write"));
+      if (!where.ok) {
+        blocked.push(`- ${given} — ${where.error}`);
+        continue;
+      }
+      if (seen.has(where.abs)) continue;
+      seen.add(where.abs);
       const st = await fs.lstat(where.abs).catch(() => undefined);
-      if (!st) return fail(`nothing deleted: file not found: ${shown}`);
-      if (st.isDirectory()) return fail(`nothing deleted: ${shown} is a directory; delete removes files and symlinks only`);
-      if (!st.isFile() && !st.isSymbolicLink()) return fail(`nothing deleted: ${shown} is not a regular file`);
-      targets.push({ shown, abs: where.abs, display: where.display, link: st.isSymbolicLink() });
+      if (!st) absent.push(where.display);
+      else if (st.isDirectory()) blocked.push(`- ${where.display} — path is a directory, not a file; delete removes files and symlinks only`);
+      else if (!st.isFile() && !st.isSymbolicLink()) blocked.push(`- ${where.display} — unsupported file type (not a regular file or symlink)`);
+      else targets.push({ shown: where.display, abs: where.abs, display: where.display, link: st.isSymbolicLink() });
+    }
+    targets.sort((a, b) => compare(a.display, b.display));
+    absent.sort(compare);
+    const absentSection = section("Already absent", absent.map((p) => `- ${p}`));
+    if (blocked.length > 0) {
+      return fail(
+        ["Delete failed before execution; no files were removed.", section("Blocked", blocked), absentSection].filter(Boolean).join("\n\n"),
+      );
     }
 
-    const lines: string[] = [];
+    const deleted: string[] = [];
+    const backups: string[] = [];
     for (const [i, t] of targets.entries()) {
       let backup: string;
+      let failure: string | undefined;
       try {
         backup = t.link
           ? await backupBytes(fs, ctx.sessionDir, "delete", `${t.display}.symlink`, await readlink(t.abs))
           : await backupFile(fs, ctx.sessionDir, "delete", t.display, t.abs);
-      } catch (err) {
-        return fail(stopped(lines, `cannot back up ${t.shown}, not deleted: ${(err as Error).message}`, targets.length - i));
-      }
-      try {
         await fs.unlink(t.abs);
       } catch (err) {
-        return fail(stopped(lines, `cannot delete ${t.shown}: ${(err as Error).message}`, targets.length - i));
+        failure = (err as Error).message;
+        backup = "";
+      }
+      if (failure !== undefined) {
+        const rest = targets.slice(i + 1).map((r) => `- ${r.display}`);
+        return fail(
+          [
+            "Delete stopped after an execution error.",
+            section("Deleted", deleted),
+            absentSection,
+            section("Failed", [`- ${t.display} — ${failure}`]),
+            section("Not attempted", rest),
+            section("Backups", backups),
+          ]
+            .filter(Boolean)
+            .join("\n\n"),
+        );
       }
       forget(ctx.memory, t.abs);
-      lines.push(`- ${t.shown}${t.link ? " (symlink; target untouched)" : ""}; backup: ${backup}`);
+      deleted.push(`- ${t.display}${t.link ? " (symlink; its target is untouched)" : ""}`);
+      backups.push(`- ${t.display} — ${backup}`);
     }
+    const text = ["Delete completed.", section("Deleted", deleted), absentSection, section("Backups", backups)].filter(Boolean).join("\n\n");
     const gone = targets.map((t) => `${t.display}${t.link ? " (symlink; target untouched)" : ""}`);
-    return ok(`Deleted ${lines.length} path${lines.length === 1 ? "" : "s"}:\n${lines.join("\n")}`, {
+    return ok(text, {
       kind: "paths",
       paths: gone,
       total: gone.length,
@@ -91,7 +126,9 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
   },
 };
 
-function stopped(done: string[], error: string, left: number): string {
-  const head = done.length ? `Deleted ${done.length} path(s) before stopping:\n${done.join("\n")}\n` : "";
-  return `${head}${error} (${left} path${left === 1 ? "" : "s"} left in place)`;
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** `Title (N):` and its lines; empty when there are none. */
+function section(title: string, lines: readonly string[]): string {
+  return lines.length ? `${title} (${lines.length}):\n${lines.join("\n")}` : "";
 }

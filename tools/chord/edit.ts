@@ -20,6 +20,8 @@ import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/c
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
+import { cleanedNote, stripInvisible, stripOrphanSelectors } from "../lib/invisible-chars.js";
+import { findCandidates } from "../lib/edit-candidates.js";
 import { str } from "../lib/view.js";
 
 export const chordEditSchema = z.object({
@@ -44,9 +46,25 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
     if (args.old_string === "") {
-      return fail("old_string must not be empty; use write to create a file or replace its whole content");
+      return fail("old_string is required; use write to create a file or replace its whole content");
     }
-    if (args.old_string === args.new_string) return fail("old_string and new_string are identical; nothing to change");
+    // Orphaned variation selectors come off old_string before matching; text to
+    // be written loses every content-free character. Both are counted.
+    const oldSel = stripOrphanSelectors(args.old_string.replace(/\r\n/g, "\n"));
+    const newClean = stripInvisible(args.new_string.replace(/\r\n/g, "\n"));
+    if (oldSel.text === "") {
+      return fail(
+        `old_string contains only invisible characters (${oldSel.removed} orphaned variation selector(s)) and cannot be matched; ` +
+          "rebuild it from the visible file text you want to replace",
+      );
+    }
+    if (newClean.text === "" && args.new_string !== "") {
+      return fail(
+        "new_string contains only invisible characters; rebuild it with the visible text the file should contain " +
+          "(send an empty new_string to delete the old_string text)",
+      );
+    }
+    if (oldSel.text === newClean.text) return fail("old_string and new_string are identical, no change needed");
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...chordPaths(ctx, "write") });
@@ -72,21 +90,11 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     // Matched on the LF view the model reads; each line keeps its own ending.
     const view = lfView(decoded.text);
     const text = view.lf;
-    const oldStr = args.old_string.replace(/\r\n/g, "\n");
-    const newStr = args.new_string.replace(/\r\n/g, "\n");
-    const found = findReplacements(text, oldStr, newStr, args.replace_all === true);
-    if (found.kind === "none") {
-      return fail(
-        `old_string not found in ${shown}, even after punctuation/whitespace tolerance; ` +
-          "read the file to get the exact current text (whitespace included)",
-      );
-    }
+    const found = findReplacements(text, oldSel.text, newClean.text, args.replace_all === true);
+    if (found.kind === "none") return fail(notFoundMessage(text, oldSel.text));
     if (found.kind === "many") {
       const how = found.tolerant ? " under punctuation/whitespace-tolerant matching" : "";
-      return fail(
-        `old_string matches ${found.count} places in ${shown}${how}; include more surrounding context to make it unique, ` +
-          "or set replace_all=true to replace every occurrence",
-      );
+      return fail(`old_string found ${found.count} times${how}, provide more context or set replace_all to true`);
     }
     const count = found.replacements.length;
     const after = replaceKeepingEndings(view, found.replacements);
@@ -115,9 +123,38 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }
     noteOwnChange(ctx.memory, where.abs, sha256(out));
-    const tolerant = found.tolerant
-      ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")} (the file's own punctuation was kept where the change did not touch it)`
+    const via = found.tolerant
+      ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")}`
       : "";
-    return ok(`Edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"}${tolerant}${warning}`);
+    const cleaned = cleanedNote(oldSel.removed + newClean.removed);
+    const encoding = decoded.encoding ? `, encoding=${decoded.encoding}` : "";
+    const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
+    return ok(`Replaced ${what}${via}${cleaned} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${warning}`);
   },
 };
+
+/**
+ * Why old_string matched nowhere, with the nearest span when there is one:
+ * text that matches once indentation is ignored is named as an indentation
+ * mismatch, anything else by its closest line and similarity.
+ */
+function notFoundMessage(text: string, oldStr: string): string {
+  const head = "old_string not found in file, even after punctuation/whitespace tolerance.";
+  const best = findCandidates(text, oldStr)[0];
+  const retry = "Re-read the small target range from current file contents, then rebuild old_string from that fresh read; do not retry the same edit unchanged.";
+  if (!best) {
+    return `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ${retry}`;
+  }
+  const where = `line ${best.line}`;
+  if (best.strategy === "indentation_flexible" || best.strategy === "line_trimmed") {
+    const what = best.strategy === "indentation_flexible" ? "Indentation mismatch" : "Trailing whitespace mismatch";
+    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(best.span, best.line)}`;
+  }
+  const pct = Math.round(best.similarity * 100);
+  return `${head} Closest match is at ${where} (${pct}% similar):\n${numbered(best.span, best.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
+}
+
+function numbered(span: string, first: number): string {
+  const lines = span.replace(/\n$/, "").split("\n").slice(0, 12);
+  return lines.map((l, i) => `  ${first + i}| ${l}`).join("\n");
+}

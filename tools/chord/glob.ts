@@ -2,7 +2,9 @@
 // base directory (default the working directory), relative to the base for
 // matching and to the working directory for display, sorted. `**` spans
 // directories, braces expand, dotfiles match; `.git` is not walked and
-// symlinked directories are not entered. Caps: 250 results, 16 KiB; no paging.
+// symlinked directories are not entered. Caps: 250 results, 16 KiB; no paging
+// (a capped list is saved whole in the session and named). A pattern that is
+// not glob syntax (an unclosed `[`, mostly a regex) is an error.
 
 import * as path from "node:path";
 import { Minimatch } from "minimatch";
@@ -14,6 +16,7 @@ import { displayPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { plain } from "../lib/chord/observations.js";
 import { listArg, searchSummary, str } from "../lib/view.js";
+import { saveFullOutput } from "../lib/saved-output.js";
 
 export const chordGlobSchema = z.object({
   patterns: z.union([z.string(), z.array(z.string()).min(1)]),
@@ -23,8 +26,30 @@ export const chordGlobSchema = z.object({
 export const GLOB_MAX_RESULTS = 250;
 export const GLOB_MAX_BYTES = 16 * 1024;
 export const NO_FILES = "No files matched the pattern.";
-const capFooter = (n: number) =>
-  `\n\n(showing first ${n} results within 16 KiB; refine pattern/path to narrow results)`;
+const capFooter = (n: number, saved: string | undefined) =>
+  `\n\n(showing first ${n} results within 16 KiB; ${saved ? `full results saved to ${saved}; ` : ""}refine pattern/path to narrow results)`;
+
+/**
+ * Why a pattern is not a glob, or undefined: an unclosed `[` class or `{`
+ * group, or a trailing backslash. These are mostly regexes sent as globs.
+ */
+export function globSyntaxError(pattern: string): string | undefined {
+  let braces = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      if (i === pattern.length - 1) return "trailing backslash";
+      i++;
+    } else if (c === "[") {
+      const close = pattern.indexOf("]", i + 2);
+      if (close < 0) return "unclosed [";
+      i = close;
+    } else if (c === "{") braces++;
+    else if (c === "}") braces--;
+    if (braces < 0) return "unmatched }";
+  }
+  return braces > 0 ? "unclosed {" : undefined;
+}
 
 
 export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
@@ -45,6 +70,10 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     if (patterns.length === 0) return fail("patterns must contain at least one non-empty glob pattern");
     const absolute = patterns.find((p) => p.startsWith("/"));
     if (absolute) return fail(`glob patterns are relative to path; got absolute pattern ${absolute} (pass the directory as path)`);
+    for (const p of patterns) {
+      const bad = globSyntaxError(p);
+      if (bad) return fail(`glob error: invalid pattern ${JSON.stringify(p)} (${bad}); patterns use glob syntax like **/*.go, not regex syntax`);
+    }
 
     const base = args.path?.trim() ? args.path : ".";
     const where = await resolveInCwd(ctx.services.fs, ctx.cwd, base, yujPaths(ctx, "write"));
@@ -66,7 +95,7 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
       .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
       .filter((shown) => !hiddenFrom?.(shown))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    if (matches.length === 0) return ok(NO_FILES);
+    if (matches.length === 0) return ok(NO_FILES, { kind: "paths", paths: [], total: 0, hint: NO_FILES });
 
     const out: string[] = [];
     let bytes = 0;
@@ -76,6 +105,14 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
       out.push(m);
       bytes += cost;
     }
-    return ok(out.join("\n") + (out.length < matches.length ? capFooter(out.length) : ""));
+    if (out.length === matches.length) return ok(out.join("\n"), { kind: "paths", paths: out, total: out.length });
+    // The whole list is kept in the session, where read and grep can open it.
+    const saved = await saveFullOutput(ctx, "glob-results", matches.join("\n") + "\n").catch(() => undefined);
+    return ok(out.join("\n") + capFooter(out.length, saved), {
+      kind: "paths",
+      paths: out,
+      total: matches.length,
+      hint: `showing ${out.length} of ${matches.length}${saved ? `; all saved to ${saved}` : ""}`,
+    });
   },
 };

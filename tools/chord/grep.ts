@@ -4,7 +4,8 @@
 // one merged window. Caps: 120 matches and 12 KiB of output; context counts
 // against the bytes only (room stays reserved for the matches still to come),
 // and once it no longer fits later matches are listed bare (chord-output.ts).
-// An invalid regex is searched as literal text, with a note. The grep engine
+// An invalid regex is searched as literal text, with a note; `patterns` takes
+// several regexes, each searched as its own (tools/lib/grep/patterns.ts). The grep engine
 // (tools/lib/grep/) runs ripgrep, so ignore files, hidden and binary files are
 // treated as rg treats them.
 
@@ -17,14 +18,17 @@ import { budgetedMatches, GREP_MAX_MATCHES } from "../lib/grep/chord-output.js";
 import { searchWithRg } from "../lib/grep/engine.js";
 import { eventCollector, eventDecoder, eventLines, JSON_FLAGS, type GrepLine } from "../lib/grep/json.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
-import { displayPath, resolveInCwd } from "../lib/paths.js";
+import * as os from "node:os";
+import { displayPath, isDevicePath, resolveInCwd } from "../lib/paths.js";
+import { combinePatterns } from "../lib/grep/patterns.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { listArg, searchSummary, str } from "../lib/view.js";
 
 export { CONTEXT_OMITTED_FOOTER } from "../lib/grep/chord-output.js";
 
 export const chordGrepSchema = z.object({
-  pattern: z.string(),
+  pattern: z.string().optional(),
+  patterns: z.array(z.string()).optional(),
   paths: z.union([z.string(), z.array(z.string())]).optional(),
   includes: z.union([z.string(), z.array(z.string())]).optional(),
   context_lines: z.number().int().optional(),
@@ -48,24 +52,43 @@ type Searched = { ok: true; lines: GrepLine[] } | { ok: false; error: string; re
 
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : typeof v === "string" ? [v] : v);
 
-/** The roots that exist, and a note for each that does not. */
+/** The roots that exist, and why each other one cannot be searched. */
 async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots: Root[]; failures: string[] }> {
   const { fs } = ctx.services;
   const roots: Root[] = [];
   const failures: string[] = [];
   for (const shown of given) {
+    const expanded = shown === "~" || shown.startsWith("~/") ? path.join(os.homedir(), shown.slice(1)) : shown;
+    if (isDevicePath(path.resolve(ctx.cwd, expanded), ctx.cwd)) {
+      failures.push(`blocked device path: ${shown} (grep searches regular files only)`);
+      continue;
+    }
     // The session's saved output (a cut result, a command's log) can be searched too; hidden paths cannot.
     // Paths outside the project stay refused: grep's permission rules match its pattern, not its paths.
     const where = await resolveInCwd(fs, ctx.cwd, shown, yujPaths(ctx, "read"));
     if (!where.ok) {
-      failures.push(`${shown} (${plain(where.error)})`);
+      const why = plain(where.error);
+      failures.push(why.includes(shown) ? why : `${shown}: ${why}`);
       continue;
     }
     const st = await fs.stat(where.abs).catch(() => undefined);
-    if (!st) failures.push(`${shown} (not found)`);
+    if (!st) failures.push(`path not found: ${shown}`);
     else roots.push({ shown, abs: where.abs, dir: st.isDirectory(), cwdReal: where.cwdReal });
   }
   return { roots, failures };
+}
+
+/** A single path made of several existing paths joined by spaces: the model meant a list. */
+async function joinedPaths(ctx: ToolContext, given: readonly string[]): Promise<string | undefined> {
+  for (const g of given) {
+    const parts = g.trim().split(/\s+/);
+    if (parts.length < 2) continue;
+    const exist = await Promise.all(parts.map((p) => ctx.services.fs.stat(path.resolve(ctx.cwd, p)).then(() => true, () => false)));
+    if (exist.every(Boolean)) {
+      return ` grep.paths accepts an array: pass each path as a separate array item, e.g. paths: ${JSON.stringify(parts.map((p) => displayPath(ctx.cwd, path.resolve(ctx.cwd, p))))}.`;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -74,7 +97,7 @@ async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots:
  * before the cap'th + 1 match is kept and parsed: on a large tree most
  * events are only counted.
  */
-async function searchRoots(ctx: ToolContext, rg: string, args: Args, roots: Root[], context: number, literal: boolean): Promise<Searched> {
+async function searchRoots(ctx: ToolContext, rg: string, pattern: string, args: Args, roots: Root[], context: number, literal: boolean): Promise<Searched> {
   const all: GrepLine[] = [];
   let matches = 0;
   const timeout = ctx.config.tools.grep_timeout;
@@ -90,7 +113,7 @@ async function searchRoots(ctx: ToolContext, rg: string, args: Args, roots: Root
       rg,
       cwd,
       target: root.dir ? "." : path.basename(root.abs),
-      pattern: args.pattern,
+      pattern,
       format: JSON_FLAGS,
       context,
       literal,
@@ -119,14 +142,15 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
   id: "chord_grep",
   schema: chordGrepSchema,
   effects: INSPECTS,
-  matchValue: (args) => textTarget(args.pattern),
+  matchValue: (args) => textTarget(args.pattern ?? (args.patterns ?? []).join("|")),
   view: {
     card: "foldable",
     summary: (args, facts) =>
-      searchSummary(str(args, "pattern") ?? "", listArg(args.paths).join(", ") || undefined, listArg(args.includes).join(", ") || undefined, facts.cwd),
+      searchSummary(str(args, "pattern") ?? listArg(args.patterns).join(" | "), listArg(args.paths).join(", ") || undefined, listArg(args.includes).join(", ") || undefined, facts.cwd),
   },
   async run(args, ctx) {
-    if (args.pattern === "") return fail("pattern is required");
+    const wanted = [...(args.pattern !== undefined ? [args.pattern] : []), ...(args.patterns ?? [])];
+    if (wanted.every((p) => p === "")) return fail("pattern is required (one regex, or patterns: a list of regexes)");
     const notes: string[] = [];
     let context = args.context_lines ?? 0;
     if (context < 0) return fail(`context_lines must be between 0 and ${GREP_MAX_CONTEXT}, got ${context}`);
@@ -141,26 +165,45 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
     const { roots, failures } = await resolveRoots(ctx, given.length ? given : ["."]);
     if (roots.length === 0) {
       return fail(
-        `all search paths failed: ${failures.join(", ")}. The path may be stale or mistyped; ` +
-          "check it with glob or search from the working directory.",
+        `all search paths failed: ${failures.join("; ")}. The path may be stale or mistyped: Verify the current working directory ` +
+          "and the path (glob lists what exists), or search from the working directory. Do not guess a similar-looking path." +
+          ((await joinedPaths(ctx, given)) ?? ""),
       );
     }
     for (const f of failures) notes.push(`grep: skipped path: ${f}`);
 
+    const several = wanted.filter((p) => p !== "").length > 1;
     let literal = false;
-    let res = await searchRoots(ctx, rg, args, roots, context, false);
-    if (!res.ok && res.regex) {
+    let pattern = wanted.find((p) => p !== "")!;
+    if (several) {
+      const combined = await combinePatterns(ctx, rg, wanted);
+      pattern = combined.regex!;
+      if (combined.literal.length) {
+        notes.push(`Note: patterns ${combined.literal.map((p) => JSON.stringify(p)).join(", ")} were invalid regex; searched as literal text.`);
+      }
+    }
+    let res = await searchRoots(ctx, rg, pattern, args, roots, context, false);
+    if (!res.ok && res.regex && !several) {
       literal = true;
-      res = await searchRoots(ctx, rg, args, roots, context, true);
+      res = await searchRoots(ctx, rg, pattern, args, roots, context, true);
     }
     if (!res.ok) return fail(res.error);
     if (literal) notes.unshift(LITERAL_NOTE);
 
-    if (!res.lines.some((l) => l.match)) {
+    const total = res.lines.filter((l) => l.match).length;
+    if (total === 0) {
       const body = "No matches found." + (literal ? " (pattern was invalid regex; searched as literal text)" : "") + NO_MATCH_HINT;
-      return ok([...notes.filter((n) => n !== LITERAL_NOTE), body].join("\n"));
+      const said = [...notes.filter((n) => n !== LITERAL_NOTE), body];
+      return ok(said.join("\n"), { kind: "matches", matches: [], total: 0, hint: said.join(" ") });
     }
     const shown = budgetedMatches(res.lines, context);
-    return ok((notes.length ? `${notes.join("\n")}\n` : "") + shown.text);
+    // The card lists the matches as data; the notes and the cap read as one hint.
+    const hint = [...notes, ...(shown.capped ? [`showing ${shown.shown.length} of ${total}${total > GREP_MAX_MATCHES ? "+" : ""} matches`] : [])];
+    return ok((notes.length ? `${notes.join("\n")}\n` : "") + shown.text, {
+      kind: "matches",
+      matches: shown.shown.map((l) => ({ path: l.file, line: l.n, text: l.text })),
+      total,
+      ...(hint.length ? { hint: hint.join(" ") } : {}),
+    });
   },
 };

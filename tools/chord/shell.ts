@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { commandTarget } from "../../core/permissions/match-target.js";
-import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { fail, ok, type ToolContext, type ToolDisplay, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
 import { commandEffects, commandReads, commandVerifies } from "../lib/shell-inspection.js";
 import { commandPreview } from "../lib/previews.js";
 import { commandSummary, str } from "../lib/view.js";
@@ -95,7 +95,13 @@ function startBackground(args: Args, cwd: string, ctx: ToolContext): ToolResult 
     ...notes.map((n) => `Note: ${n}`),
     "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.",
   ];
-  return ok(lines.join("\n"));
+  return ok(lines.join("\n"), {
+    kind: "command",
+    command: args.command,
+    output: `started as background job ${job.id}; ${deadlineMs === undefined ? "no deadline" : `deadline ${formatDuration(deadlineMs)}`}`,
+    status: "background",
+    jobId: job.id,
+  });
 }
 
 async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise<ToolResult> {
@@ -142,6 +148,7 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
         : `The command exited, but processes it started still run: they continue as background job ${job.id}.`;
     return ok(
       joinParts(output || "(no output yet)", why, "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.", ...notes),
+      { kind: "command", command: args.command, output: joinParts(output, why), status: "background", jobId: job.id },
     );
   }
   return finishedResult(args.command, output, snap, tookMs, notes);
@@ -166,7 +173,16 @@ function finishedResult(command: string, output: string, snap: JobSnapshot, took
   if (tookMs >= REMINDER_AFTER_MS && needsPreservationReminder(command)) parts.push(PRESERVATION_REMINDER);
   parts.push(...notes.map((n) => `Note: ${n}`));
   const text = joinParts(...parts);
-  return snap.status === "exited" && snap.exitCode === 0 ? ok(text) : fail(text);
+  // The card shows the output and the status in words; the bracketed lines are for the model.
+  const shown = joinParts(output, snap.status === "timed_out" ? "stopped at its deadline" : "", ...notes);
+  const display: ToolDisplay = {
+    kind: "command",
+    command,
+    output: shown,
+    status: snap.status === "timed_out" ? "timed_out" : snap.status === "killed" ? "killed" : "exited",
+    exitCode: snap.exitCode,
+  };
+  return snap.status === "exited" && snap.exitCode === 0 ? ok(text, display) : fail(text, display);
 }
 
 function joinParts(...parts: string[]): string {

@@ -98,6 +98,15 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     }
     noteOwnWrite(ctx.memory, where.abs, sha256(out));
     const bytes = typeof out === "string" ? Buffer.byteLength(out, "utf8") : out.byteLength;
-    return ok(`${st ? "Replaced" : "Created"} ${shown} (${bytes} bytes${kept ? `, ${kept}` : ""})${warning}`);
+    return ok(`${wroteSummary(args.content, bytes)}${kept ? `, encoding=${kept}` : ""}${warning}`);
   },
 };
+
+/**
+ * `Successfully wrote N lines, B bytes`: lines as the content has them (a
+ * final newline starts an empty last line, so "a\n" is two), bytes as written.
+ */
+export function wroteSummary(content: string, bytes: number): string {
+  const lines = content === "" ? 0 : content.split("\n").length;
+  return `Successfully wrote ${lines} line${lines === 1 ? "" : "s"}, ${bytes} byte${bytes === 1 ? "" : "s"}`;
+}

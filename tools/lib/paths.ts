@@ -75,6 +75,11 @@ const SPECIAL_ROOTS = ["/dev", "/proc", "/sys"];
 const inside = (root: string, p: string): boolean =>
   p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 
+/** `abs` lies in a pseudo-filesystem (/dev, /proc, /sys) that `cwdAbs` itself is not in. */
+export function isDevicePath(abs: string, cwdAbs: string): boolean {
+  return SPECIAL_ROOTS.some((root) => inside(root, abs) && !inside(root, cwdAbs));
+}
+
 const isMissing = (err: unknown): boolean => {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return code === "ENOENT" || code === "ENOTDIR";

@@ -4,7 +4,11 @@
 // full-width one takes none). Models often cannot reproduce a file's
 // punctuation byte for byte; when the folded text matches in exactly one
 // place, the change is spliced into the file's own characters, so only what
-// the model meant to change changes.
+// the model meant to change changes. Characters with no content of their
+// own (zero-width runes, variation selectors, combining marks with no letter
+// under them) are folded out, kept in the file's spans.
+
+import { isIgnorable, isOrphanMark } from "./invisible-chars.js";
 
 const SINGLE: Record<string, string> = {
   "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u2032": "'",
@@ -23,6 +27,11 @@ export function foldChar(c: string): string {
 }
 
 const SEPARATOR = /[,;:.!?]/;
+const WORD = /[\p{L}\p{N}]/u;
+
+/** The space at `i` is the only one between two word characters ("diff and" vs "diffand"). */
+const betweenWords = (units: readonly string[], i: number): boolean =>
+  WORD.test(units[i - 1] ?? "") && WORD.test(units[i + 1] ?? "");
 const SPACE = /\s/;
 
 export interface Folded {
@@ -33,8 +42,9 @@ export interface Folded {
 }
 
 /**
- * How a text is folded. "text" (edit): punctuation folded, and one space
- * after a separator is optional; indentation and spaces between words stay
+ * How a text is folded. "text" (edit): punctuation folded, one space after
+ * a separator is optional, and so is a single space between two words (a
+ * model drops or adds one); indentation, runs of spaces and tabs stay
  * significant. "line" (a patch hunk's line): the indentation is kept, and
  * every other space is optional (re-spaced alignment, a dropped space
  * between words, trailing spaces).
@@ -49,9 +59,14 @@ export function fold(text: string, mode: FoldMode): Folded {
   let indent = mode === "line";
   // "text" mode drops only one space after a separator.
   let absorbed = false;
-  for (const u of units) {
+  for (const [i, u] of units.entries()) {
     const start = offset;
     offset += u.length;
+    if (isIgnorable(u) || isOrphanMark(units, i)) {
+      const prev = spans[spans.length - 1];
+      if (prev) prev[1] = offset;
+      continue;
+    }
     const isSpace = SPACE.test(u);
     if (indent && isSpace) {
       chars.push(u);
@@ -60,7 +75,10 @@ export function fold(text: string, mode: FoldMode): Folded {
     }
     indent = false;
     const last = chars[chars.length - 1];
-    const absorb = isSpace && last !== undefined && (mode === "line" || (SEPARATOR.test(last) && !absorbed));
+    const absorb =
+      isSpace &&
+      last !== undefined &&
+      (mode === "line" || (SEPARATOR.test(last) && !absorbed) || (u === " " && betweenWords(units, i)));
     if (absorb) {
       spans[spans.length - 1]![1] = offset;
       absorbed = true;

@@ -1,7 +1,7 @@
 // Where Chord `edit` replaces: every exact occurrence of old_string, or when
 // there is none, the occurrences that match once punctuation is folded
 // (tools/lib/punctuation-fold.ts), with the change spliced into the file's
-// own characters.
+// own characters. A missing or extra final newline is forgiven first.
 
 import { fold, foldedOccurrences, spliceKeepingFile } from "../punctuation-fold.js";
 import type { LfReplacement } from "../line-endings.js";
@@ -30,6 +30,8 @@ export function findReplacements(text: string, oldStr: string, newStr: string, r
     const replacements = exact.map((start) => ({ start, end: start + oldStr.length, insert: newStr }));
     return { kind: "ok", replacements, tolerant: false, lines: exact.map((o) => lineAt(text, o)) };
   }
+  const alt = exact.length === 0 ? finalNewlineVariant(text, oldStr, newStr) : undefined;
+  if (alt) return findReplacements(text, alt.oldStr, alt.newStr, replaceAll);
   const fileFold = fold(text, "text");
   const needle = fold(oldStr, "text").chars;
   const starts = foldedOccurrences(fileFold.chars, needle);
@@ -41,4 +43,19 @@ export function findReplacements(text: string, oldStr: string, newStr: string, r
     return { start, end, insert: spliceKeepingFile(text, fileFold, at, oldStr, newStr, "text") };
   });
   return { kind: "ok", replacements, tolerant: true, lines: replacements.map((r) => lineAt(text, r.start)) };
+}
+
+/**
+ * old_string that differs from a unique place in the file only by one final
+ * newline (the model added one the file lacks, or left out the one it has):
+ * both strings adjusted alike, so the newline the file has stays.
+ */
+function finalNewlineVariant(text: string, oldStr: string, newStr: string): { oldStr: string; newStr: string } | undefined {
+  const unique = (needle: string) => needle !== "" && exactOffsets(text, needle).length === 1;
+  if (oldStr.endsWith("\n")) {
+    const shorter = oldStr.slice(0, -1);
+    return unique(shorter) ? { oldStr: shorter, newStr: newStr.replace(/\n$/, "") } : undefined;
+  }
+  const longer = `${oldStr}\n`;
+  return unique(longer) ? { oldStr: longer, newStr: newStr.endsWith("\n") ? newStr : `${newStr}\n` } : undefined;
 }

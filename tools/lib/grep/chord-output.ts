@@ -28,6 +28,14 @@ function shorten(text: string): string {
   return `${buf.subarray(0, end).toString("utf8")}...`;
 }
 
+/** `text` cut to at most `max` UTF-8 bytes on a character boundary, ending in `...`. */
+function cutWithMarker(text: string, max: number): string {
+  const buf = Buffer.from(text, "utf8");
+  let end = max - 3;
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return `${buf.subarray(0, end).toString("utf8")}...`;
+}
+
 const bytesOf = (s: string): number => Buffer.byteLength(s, "utf8") + 1;
 
 /** For each line, the bytes of the matches after it that can still be shown. */
@@ -81,6 +89,12 @@ export function budgetedMatches(lines: readonly GrepLine[], context: number): Sh
       lastMatch = l;
       const text = `${file}:${l.n}:${l.text}`;
       if (shown.length === GREP_MAX_MATCHES || bytes + bytesOf(text) > GREP_MAX_BYTES) {
+        // A first match that alone is over the budget still shows its prefix:
+        // it tells the model more than an empty result.
+        if (shown.length === 0) {
+          out.push(cutWithMarker(text, GREP_MAX_BYTES - 1));
+          shown.push(l);
+        }
         capped = true;
         break;
       }

@@ -6,7 +6,7 @@
 // line that had no ending gets the one before it once it is no longer last.
 
 import { firstEnding, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
-import { tolerantLineReplace } from "../punctuation-fold.js";
+import { tolerantLineEq, tolerantLineReplace } from "../punctuation-fold.js";
 import { formatCandidates, locate, normaliseLine, type MatchTier } from "./locate.js";
 import { oldLines, type Hunk } from "./v4a-parse.js";
 
@@ -218,9 +218,7 @@ function locateFailure(
       if (earlier?.ok && earlier.index < from) {
         parts.push(`matching context exists earlier at line ${earlier.index + 1}, but hunks must follow file order`);
       } else {
-        parts.push(`the first expected line does not exist in the current file${hunk.eof ? " at its end" : from > 0 ? ` after line ${from}` : ""}`);
-        const best = found.candidates[0];
-        if (best && best.score >= 0.5) parts.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
+        parts.push(...missingHunkCause(lines, old, from, hunk.eof, found.candidates));
       }
       if (hunk.lines.some((l) => l.kind === " " && l.text !== "" && l.text.trim() === "")) {
         parts.push("whitespace-only context lines are literal source lines: they must match the file");
@@ -240,4 +238,53 @@ function locateFailure(
     hunk: n + 1,
     message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, found.candidates, ambiguous)}`,
   };
+}
+
+/**
+ * Why a hunk's old lines are not in the file, most telling first: the
+ * hunk's leading lines match and one later line diverges (named, with what
+ * the file has there); its first line is only part of a file line; or the
+ * first line is missing, with the closest file line when one is close. An
+ * End-of-File hunk is only compared with the file's tail.
+ */
+function missingHunkCause(
+  lines: readonly string[],
+  old: readonly string[],
+  from: number,
+  eof: boolean,
+  candidates: ReadonlyArray<{ line: number; score: number; lines: readonly string[] }>,
+): string[] {
+  const windowStart = eof ? Math.max(from, lines.length - old.length) : from;
+  let bestPrefix = 0;
+  let bestAt = -1;
+  for (let at = windowStart; at < lines.length; at++) {
+    let k = 0;
+    while (k < old.length && at + k < lines.length && tolerantLineEq(lines[at + k]!, old[k]!)) k++;
+    if (k > bestPrefix) {
+      bestPrefix = k;
+      bestAt = at;
+    }
+  }
+  if (bestPrefix > 0 && bestPrefix < old.length) {
+    const fileLine = lines[bestAt + bestPrefix];
+    return [
+      `the first ${bestPrefix} line(s) of the hunk match at line ${bestAt + 1}, but expected line ${bestPrefix + 1} ` +
+        `${JSON.stringify(old[bestPrefix])} differs from file line ${bestAt + bestPrefix + 1} ` +
+        `${fileLine === undefined ? "(past the end of the file)" : JSON.stringify(fileLine)}`,
+    ];
+  }
+  const first = old[0]?.trim() ?? "";
+  if (first !== "") {
+    const part = lines.findIndex((l, i) => i >= windowStart && l.includes(first) && l.trim() !== first);
+    if (part >= 0) {
+      return [
+        `the expected text is only part of current line ${part + 1} ${JSON.stringify(lines[part])}; ` +
+          "include that complete line (copied exactly) in the hunk",
+      ];
+    }
+  }
+  const out = [`the first expected line does not exist in the current file${eof ? " at its end" : from > 0 ? ` after line ${from}` : ""}`];
+  const best = candidates.find((c) => c.line - 1 >= windowStart);
+  if (best && best.score >= 0.5) out.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
+  return out;
 }
