@@ -6,7 +6,7 @@
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type MutableRefObject } from "react";
 import { Box, Text, useStdout } from "ink";
 import type { ApprovalAnswer } from "../core/approvals/types.js";
-import type { OpOf } from "../core/ops.js";
+import type { Operation, OpOf } from "../core/ops.js";
 import type { SessionView } from "../core/reducer.js";
 import type { SessionController } from "../core/session-controller.js";
 import type { ViewStore } from "./view-store.js";
@@ -23,7 +23,10 @@ import { ApprovalPrompt } from "./prompts/ApprovalPrompt.js";
 import { useArmed } from "./prompts/arming.js";
 import { QuestionPrompt } from "./prompts/QuestionPrompt.js";
 import { SidePanel } from "./SidePanel.js";
-import { slashAction, slashMatches } from "./slash.js";
+import { slashMatches } from "./slash.js";
+import { Overlay } from "./Overlays.js";
+import type { TuiActions } from "./tui-actions.js";
+import { useFrontCommands } from "./front-commands.js";
 import { StatusBar } from "./StatusBar.js";
 import { initialUi, type UiState } from "./ui-state.js";
 import { viewport } from "./viewport.js";
@@ -37,6 +40,8 @@ export interface AppProps {
   contextWindow?: number;
   /** Language servers to list in the side panel (configured ones, when diagnostics or the lsp tool are on). */
   lspServers?: readonly string[];
+  /** What the front end does for the view: files, the clipboard, other sessions. */
+  actions?: TuiActions;
 }
 
 export function App(props: AppProps): React.ReactElement {
@@ -49,6 +54,7 @@ export function App(props: AppProps): React.ReactElement {
   // The composer and the jobs panel take their keys from the key router (app-keys.ts).
   const composerKeys = useRef<KeyHandler | undefined>(undefined);
   const jobsKeys = useRef<KeyHandler | undefined>(undefined);
+  const panelKeys = useRef<KeyHandler | undefined>(undefined);
   const composerControl = useRef<{ setText(text: string): void } | undefined>(undefined);
   const [draft, setDraft] = useState("");
   const draftRef = useRef("");
@@ -78,7 +84,10 @@ export function App(props: AppProps): React.ReactElement {
     cache,
     ...(ui.mode === "NORMAL" && ui.focus !== undefined ? { focus: ui.focus } : {}),
   });
+  const front = useFrontCommands({ view, setUi, controller: props.controller, composerControl, onQuit: props.onQuit, ...(props.actions ? { actions: props.actions } : {}) });
   useAppKeys({
+    front,
+    panelKeys,
     ui,
     setUi,
     view,
@@ -99,13 +108,8 @@ export function App(props: AppProps): React.ReactElement {
   const submit = (text: string) => {
     if (!text.trim()) return;
     setHistory((h) => [...h, text]);
-    if (text.startsWith("/")) {
-      const action = slashAction(text);
-      setUi(action.ui);
-      if (action.op) props.controller.submit(action.op);
-      if (action.quit) props.onQuit();
-      return;
-    }
+    if (text.startsWith("/")) return front.slash(text);
+    if (front.sendEdited(text)) return;
     if (busy) setQueued((q) => [...q, text]);
     props.controller.submit({ type: "user_message", text });
     setUi((u) => ({ ...u, scroll: 0, focus: undefined }));
@@ -123,6 +127,9 @@ export function App(props: AppProps): React.ReactElement {
             now={now}
             transcript={vp.lines}
             jobsKeys={jobsKeys}
+            panelKeys={panelKeys}
+            {...(props.actions ? { actions: props.actions } : {})}
+            submit={(op) => void props.controller.submit(op)}
             onPick={(num) => setUi((u) => ({ ...u, overlay: "none", mode: "NORMAL", focus: num }))}
             onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id, reason: "killed from the jobs panel" })}
             onClose={closeOverlay}
@@ -164,6 +171,7 @@ export function App(props: AppProps): React.ReactElement {
         runningJobs={Object.values(view.jobs).filter((j) => j.status === "running").length}
         cwd={props.cwd}
         width={size.columns}
+        yolo={view.facts.yolo}
         {...(view.sessionId ? { sessionId: view.sessionId } : {})}
       />
     </Box>
@@ -177,6 +185,9 @@ interface BodyProps {
   now: number;
   transcript: readonly string[];
   jobsKeys: MutableRefObject<KeyHandler | undefined>;
+  panelKeys: MutableRefObject<KeyHandler | undefined>;
+  actions?: TuiActions;
+  submit(op: Operation): void;
   onPick(num: number): void;
   onKill(jobId: string): void;
   onClose(): void;
@@ -192,6 +203,11 @@ function Body(p: BodyProps): React.ReactElement {
       return <CardDirectory cards={p.view.cards} width={width} height={height} onPick={p.onPick} onClose={p.onClose} />;
     case "jobs":
       return <JobsPanel keys={p.jobsKeys} jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
+    case "stats":
+    case "errors":
+    case "rules":
+    case "sessions":
+      return <Overlay overlay={p.ui.overlay} view={p.view} width={width} height={height} keys={p.panelKeys} submit={p.submit} onClose={p.onClose} {...(p.actions ? { actions: p.actions } : {})} />;
     default:
       return <Text>{p.transcript.join("\n")}</Text>;
   }
@@ -222,7 +238,7 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
   const { pendingApproval: approval, pendingQuestion: question } = p.view;
   const prompt =
     p.kind === "approval" && approval ? (
-      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => void p.controller.submit(approvalOp(approval.callId, answer))} />
+      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => p.controller.submit(approvalOp(approval.callId, answer))} />
     ) : p.kind === "answer" && question ? (
       <QuestionPrompt
         question={question}
@@ -260,6 +276,8 @@ function approvalOp(callId: string, answer: ApprovalAnswer): OpOf<"approval_answ
       return { type: "approval_answer", callId, decision: "allow_always", scope: answer.scope, ...(answer.rule.pattern === undefined ? {} : { pattern: answer.rule.pattern }) };
     case "reject_with_message":
       return { type: "approval_answer", callId, decision: "reject_with_message", message: answer.message };
+    case "allow_once":
+      return { type: "approval_answer", callId, decision: "allow_once", ...(answer.args ? { arguments: answer.args } : {}) };
     default:
       return { type: "approval_answer", callId, decision: answer.decision };
   }

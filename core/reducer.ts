@@ -9,6 +9,7 @@ import type {
   Usage,
 } from "./events.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
+import { initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
 
 export type ToolCardStatus = "streaming" | "running" | "ok" | "error" | "cancelled";
 
@@ -123,6 +124,8 @@ export interface SessionView {
   status: "idle" | "running" | "finished";
   finish?: { reason: FinishReason; message?: string };
   lastEventSeq: number;
+  /** YOLO, the session's name, the rules last listed, request counts. */
+  facts: SessionFacts;
 }
 
 /** Output kept per job in the view; the full stream lives in the session dir. */
@@ -142,6 +145,7 @@ export function initialView(): SessionView {
     turn: 0,
     status: "idle",
     lastEventSeq: 0,
+    facts: initialFacts,
   };
 }
 
@@ -158,6 +162,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         model: event.model,
         demo: event.demo ?? false,
         status: "running",
+        facts: { ...s.facts, startedAt: s.facts.startedAt ?? event.ts },
       };
     case "user_message":
       return { ...addCard(s, { kind: "user", text: event.text }), status: "running" };
@@ -166,6 +171,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...s,
         turn: event.turn ?? s.turn,
         request: { state: "waiting", bytesReceived: 0, startedAt: event.ts, retries: 0 },
+        facts: { ...s.facts, requests: s.facts.requests + 1 },
       };
     case "provider_request":
     case "provider_response":
@@ -345,6 +351,16 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       };
     case "error":
       return addCard(s, { kind: "notice", level: "error", text: event.message });
+    case "conversation_forked":
+      return addCard(s, {
+        kind: "notice",
+        level: "info",
+        text: `Edited message: the conversation goes on from before "${event.message.split("\n")[0]}"; ${event.droppedItems} later items left the model's context (the session's log keeps them).`,
+      });
+    case "yolo_changed":
+    case "session_renamed":
+    case "rules_listed":
+      return { ...s, facts: reduceFacts(s.facts, event) };
     default: {
       const unhandled: never = event;
       return unhandled;

@@ -1,0 +1,25 @@
+// A card as plain text, for the clipboard (yy): what the card says, without
+// colours or frame. Pure.
+
+import type { Card } from "../core/reducer.js";
+
+export function cardText(card: Card): string {
+  switch (card.kind) {
+    case "user":
+    case "assistant":
+    case "notice":
+      return card.text;
+    case "tool": {
+      const head = `${card.name}${card.summary ? ` ${card.summary}` : ""}`;
+      const body = card.viewText ?? card.modelText ?? "";
+      return body ? `${head}\n${body}` : head;
+    }
+  }
+}
+
+/** The card's place among the user messages (0 = the first), or undefined when it is not one. */
+export function userMessageIndex(cards: readonly Card[], num: number): number | undefined {
+  const users = cards.filter((c) => c.kind === "user");
+  const at = users.findIndex((c) => c.num === num);
+  return at < 0 ? undefined : at;
+}
