@@ -3,8 +3,8 @@
 // reads: the conversation's messages as the model got them and every event
 // of the session's trace. Written atomically; an existing file is replaced.
 
-import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { atomicWriteSync } from "../core/atomic-write.js";
 import type { HistoryItem } from "../core/history.js";
 import type { Card, SessionView } from "../core/reducer.js";
@@ -56,6 +56,7 @@ export function writeExport(x: ExportInputs): string {
   const name = x.path ?? `yuj-${x.view.sessionId ?? "session"}.${x.json ? "json" : "md"}`;
   const file = isAbsolute(name) ? name : resolve(join(x.cwd, name));
   const text = x.json ? jsonExport(x) : markdownTranscript(x.view);
+  mkdirSync(dirname(file), { recursive: true });
   atomicWriteSync(file, text, { mode: 0o600 });
   return file;
 }

@@ -358,7 +358,12 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         text: `Edited message: the conversation goes on from before "${event.message.split("\n")[0]}"; ${event.droppedItems} later items left the model's context (the session's log keeps them).`,
       });
     case "yolo_changed":
+      return addCard(
+        { ...s, facts: reduceFacts(s.facts, event) },
+        { kind: "notice", level: "info", text: event.on ? "YOLO on: ordinary approvals are skipped; the protected tools still ask." : "YOLO off: calls ask again as the rules say." },
+      );
     case "session_renamed":
+      return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: `The session is now named ${event.name}.` });
     case "rules_listed":
       return { ...s, facts: reduceFacts(s.facts, event) };
     default: {
