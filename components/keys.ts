@@ -57,11 +57,11 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
     return { ui: { ...ui, pending: { key: "q", at: ctx.now } } };
   }
   // yy copies the focused card, e edits the focused message: the caller knows how.
-  if (input === "y") {
+  if (input === "y" && !key.ctrl) {
     if (isDoublePress(ui, "y", ctx.now)) return { ui: { ...ui, pending: undefined }, effect: "copy" };
     return { ui: { ...ui, pending: { key: "y", at: ctx.now } } };
   }
-  if (input === "e") return { ui: { ...ui, pending: undefined }, effect: "edit" };
+  if (input === "e" && !key.ctrl) return { ui: { ...ui, pending: undefined }, effect: "edit" };
   return { ui: moveOrOpen(ui, input, key, ctx) ?? overlayOrSearch(ui, input, key, ctx.view) ?? ui };
 }
 
