@@ -25,6 +25,8 @@ function cardMarkdown(card: Card): string {
       return `## Assistant\n\n${card.text}`;
     case "notice":
       return `> **${card.level}:** ${card.text.split("\n").join("\n> ")}`;
+    case "job":
+      return `### Job ${card.jobId}: ${card.command} (${card.how})${card.tail ? `\n\n${fence(card.tail)}` : ""}${card.outputFile ? `\n\nFull output: ${card.outputFile}` : ""}`;
     case "tool": {
       const head = `### Tool: ${card.name}${card.summary ? ` — ${card.summary}` : ""} (${card.status})`;
       const args = card.argsText ? `\n\nArguments:\n\n${fence(card.argsText)}` : "";

@@ -9,6 +9,8 @@ export function cardText(card: Card): string {
     case "assistant":
     case "notice":
       return card.text;
+    case "job":
+      return `${card.command} (${card.how})\n${card.tail}`;
     case "tool": {
       const head = `${card.name}${card.summary ? ` ${card.summary}` : ""}`;
       const body = card.viewText ?? card.modelText ?? "";

@@ -40,7 +40,9 @@ export type Card =
       /** The calls a code cell made while it ran, in order (shown under its card). */
       inner?: InnerCall[];
     }
-  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string }
+  /** A background job that finished: one card with its command, how it ended, its output's tail and where the whole of it is. */
+  | { kind: "job"; num: number; jobId: string; command: string; how: string; failed: boolean; tail: string; totalBytes: number; outputFile?: string; durationMs?: number };
 
 /** One call a code cell made, as its cell's card lists it. */
 interface InnerCall {
@@ -251,11 +253,9 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...(event.outputFile === undefined ? {} : { outputFile: event.outputFile }),
         ...(event.callId === undefined ? {} : { callId: event.callId }),
       };
-      const next = { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
-      // Background work announces itself; a foreground command shows in its tool card.
-      return event.background
-        ? addCard(next, { kind: "notice", level: "info", text: `job ${event.jobId} started: ${event.label ?? event.command}` })
-        : next;
+      // The call that started it has its card, and the jobs panel lists it
+      // while it runs; its end is one JOB RESULT card.
+      return { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
     }
     case "job_output":
       return updateJob(s, event.jobId, (j) => ({
@@ -273,10 +273,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       }));
       const job = next.jobs[event.jobId];
       if (!job?.background) return next;
-      const failed = event.status !== "exited" || event.exitCode !== 0;
-      const how =
-        event.status === "killed" ? "was killed" : event.status === "timed_out" ? "hit its deadline" : event.exitCode === null ? `ended by ${event.signal ?? "a signal"}` : `exited with code ${event.exitCode}`;
-      return addCard(next, { kind: "notice", level: failed ? "warning" : "info", text: `job ${event.jobId} ${how}: ${job.label ?? job.command}` });
+      return addCard(next, jobResultCard(job, event));
     }
     case "job_killed":
       return updateJob(s, event.jobId, (j) => (j.status === "running" ? { ...j, status: "stopping" } : j));
@@ -371,6 +368,27 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       return unhandled;
     }
   }
+}
+
+/** Lines of a finished job's output the JOB RESULT card keeps. */
+const JOB_TAIL_LINES = 20;
+
+function jobResultCard(job: JobView, event: EventOf<"job_exited">): NewCard {
+  const failed = event.status !== "exited" || event.exitCode !== 0;
+  const how =
+    event.status === "killed" ? "killed" : event.status === "timed_out" ? "timed out (its deadline)" : event.exitCode === null ? `ended by ${event.signal ?? "a signal"}` : `exit ${event.exitCode}`;
+  const tail = job.output.replace(/\n$/, "").split("\n").slice(-JOB_TAIL_LINES).join("\n");
+  return {
+    kind: "job",
+    jobId: job.jobId,
+    command: job.label ?? job.command,
+    how,
+    failed,
+    tail,
+    totalBytes: job.totalBytes,
+    ...(job.outputFile ? { outputFile: job.outputFile } : {}),
+    ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
+  };
 }
 
 /** Reduces a whole event list from the initial view. */

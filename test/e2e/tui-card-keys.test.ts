@@ -178,3 +178,22 @@ describe("card keys", () => {
     await until(() => !a.screen().includes("Recent errors"));
   }, 60_000);
 });
+
+describe("background jobs", () => {
+  it("a finished job is one JOB RESULT card: command, how it ended, the output's tail and the saved path", async () => {
+    const command = "sleep 0.5; echo hello-from-job; echo second-line; exit 3";
+    const { a } = await open(
+      [{ tool_calls: [{ name: "shell", arguments: { command, description: "a short job", run_in_background: true } }] }, { text: "started it" }, { text: "saw it end" }],
+      '[[permissions.rules]]\ntool = "shell"\naction = "allow"\n',
+      ["--profile", "chord"],
+    );
+    await a.submit("run it");
+    await a.waitFor(/started it/);
+    const shown = await a.waitFor(/JOB RESULT #\d+ +j1 +exit 3/, 20_000);
+    expect(shown).toContain("hello-from-job");
+    expect(shown).toContain("second-line");
+    expect(shown).toMatch(/full output: /);
+    expect(shown).not.toMatch(/job j1 started/);
+    expect(shown).not.toMatch(/job j1 exited with code/);
+  }, 60_000);
+});
