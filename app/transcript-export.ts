@@ -10,7 +10,7 @@ import type { HistoryItem } from "../core/history.js";
 import type { Card, SessionView } from "../core/reducer.js";
 
 /** The Markdown transcript of the view's cards. Pure. */
-export function markdownTranscript(view: SessionView): string {
+function markdownTranscript(view: SessionView): string {
   const title = `# yuj session ${view.sessionId ?? ""}`.trimEnd();
   const about = [view.model && `model: ${view.model}`, view.profile && `profile: ${view.profile}`, view.cwd && `directory: ${view.cwd}`].filter(Boolean);
   const parts = [title, about.length ? about.map((a) => `- ${a}`).join("\n") : "", ...view.cards.map(cardMarkdown)];

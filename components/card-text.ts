@@ -18,10 +18,3 @@ export function cardText(card: Card): string {
     }
   }
 }
-
-/** The card's place among the user messages (0 = the first), or undefined when it is not one. */
-export function userMessageIndex(cards: readonly Card[], num: number): number | undefined {
-  const users = cards.filter((c) => c.kind === "user");
-  const at = users.findIndex((c) => c.num === num);
-  return at < 0 ? undefined : at;
-}

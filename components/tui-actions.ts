@@ -6,7 +6,7 @@ import type { SessionView } from "../core/reducer.js";
 import type { PickerSession } from "./SessionPicker.js";
 
 /** A front end's answer: what to tell the user (`ok` false: an error). */
-export interface ActionOutcome {
+interface ActionOutcome {
   ok: boolean;
   text: string;
 }

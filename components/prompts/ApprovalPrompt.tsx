@@ -171,7 +171,7 @@ function ArgumentsEditor(p: { callId: string; initial: string; width: number; ac
 }
 
 /** The arguments as an object, or what is wrong with the text. */
-export function parseArguments(text: string): Record<string, unknown> | string {
+function parseArguments(text: string): Record<string, unknown> | string {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -46,7 +46,7 @@ export interface GateOptions {
 }
 
 /** A rule the session stored, or one of the project's config, as /rules lists it. */
-export type ListedScope = "session" | "project";
+type ListedScope = "session" | "project";
 
 export interface PermissionGate {
   check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
