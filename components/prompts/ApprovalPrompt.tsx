@@ -72,7 +72,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
         else if ((input === "a" || input === "M") && rules.length) setStep(req.callId, "always");
         else if (input === "n" || input === "D" || key.escape) answer({ decision: "reject" });
         else if (input === "r" || input === "R") setStep(req.callId, "reason");
-        else if ((input === "E" || input === "e") && req.arguments !== undefined) setStep(req.callId, "edit");
+        else if (input === "E" && req.arguments !== undefined) setStep(req.callId, "edit");
       } else if (current === "always") {
         const next = pickerKey(pickOf(req.callId), rules.length, input, key);
         if (next === "back") setStep(req.callId, "ask");
