@@ -12,6 +12,7 @@ import type { ParsedArgs } from "./args.js";
 import { joinExtensions } from "./extensions.js";
 import { loopDepsFor } from "./loop-deps.js";
 import { buildGate } from "./permission-setup.js";
+import { sessionSettings } from "./rule-book.js";
 import type { ProviderChoice } from "./provider-select.js";
 import type { OpenSession, Resolved } from "./session.js";
 
@@ -61,6 +62,7 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
       ready,
       ...(x.onRunEnd ? { onRunEnd: x.onRunEnd } : {}),
     },
+    settings: sessionSettings(gate, record.state, x.cwd, process.env),
   });
   return { controller, operator };
 }

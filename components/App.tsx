@@ -6,7 +6,7 @@
 import React, { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type MutableRefObject } from "react";
 import { Box, Text, useStdout } from "ink";
 import type { ApprovalAnswer } from "../core/approvals/types.js";
-import type { OpOf } from "../core/ops.js";
+import type { Operation, OpOf } from "../core/ops.js";
 import type { SessionView } from "../core/reducer.js";
 import type { SessionController } from "../core/session-controller.js";
 import type { ViewStore } from "./view-store.js";
@@ -24,7 +24,10 @@ import { ApprovalPrompt } from "./prompts/ApprovalPrompt.js";
 import { useArmed } from "./prompts/arming.js";
 import { QuestionPrompt } from "./prompts/QuestionPrompt.js";
 import { SidePanel, TodosOverlay } from "./SidePanel.js";
-import { slashAction, slashMatches } from "./slash.js";
+import { slashMatches } from "./slash.js";
+import { Overlay } from "./Overlays.js";
+import type { TuiActions } from "./tui-actions.js";
+import { useFrontCommands } from "./front-commands.js";
 import { narrowSummary, StatusBar } from "./StatusBar.js";
 import { initialUi, type UiState } from "./ui-state.js";
 import { viewport } from "./viewport.js";
@@ -44,6 +47,8 @@ export interface AppProps {
   listFiles?: () => Promise<readonly string[]>;
   /** Ctrl+X Ctrl+E: the draft edited in the user's editor. */
   editExternally?: (text: string) => Promise<string | undefined>;
+  /** What the front end does for the view: files, the clipboard, other sessions. */
+  actions?: TuiActions;
 }
 
 export function App(props: AppProps): React.ReactElement {
@@ -58,6 +63,7 @@ export function App(props: AppProps): React.ReactElement {
   const jobsKeys = useRef<KeyHandler | undefined>(undefined);
   const composerControl = useRef<ComposerControl | undefined>(undefined);
   const mentions = useMentions(props.listFiles);
+  const panelKeys = useRef<KeyHandler | undefined>(undefined);
   const [draft, setDraft] = useState("");
   const draftRef = useRef("");
   const lastKeyAt = useRef(0);
@@ -88,7 +94,10 @@ export function App(props: AppProps): React.ReactElement {
     cache,
     ...(ui.mode === "NORMAL" && ui.focus !== undefined ? { focus: ui.focus } : {}),
   });
+  const front = useFrontCommands({ view, setUi, controller: props.controller, composerControl, onQuit: props.onQuit, ...(props.actions ? { actions: props.actions } : {}) });
   useAppKeys({
+    front,
+    panelKeys,
     ui,
     setUi,
     view,
@@ -111,13 +120,8 @@ export function App(props: AppProps): React.ReactElement {
     if (!text.trim()) return;
     setHistory((h) => [...h, text]);
     props.promptHistory?.add(text);
-    if (text.startsWith("/")) {
-      const action = slashAction(text);
-      setUi(action.ui);
-      if (action.op) props.controller.submit(action.op);
-      if (action.quit) props.onQuit();
-      return;
-    }
+    if (text.startsWith("/")) return front.slash(text);
+    if (front.sendEdited(text)) return;
     if (busy) setQueued((q) => [...q, text]);
     props.controller.submit({ type: "user_message", text });
     setUi((u) => ({ ...u, scroll: 0, focus: undefined }));
@@ -135,6 +139,9 @@ export function App(props: AppProps): React.ReactElement {
             now={now}
             transcript={vp.lines}
             jobsKeys={jobsKeys}
+            panelKeys={panelKeys}
+            {...(props.actions ? { actions: props.actions } : {})}
+            submit={(op) => void props.controller.submit(op)}
             onPick={(num) => setUi((u) => ({ ...u, overlay: "none", mode: "NORMAL", focus: num }))}
             onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id, reason: "killed from the jobs panel" })}
             onClose={closeOverlay}
@@ -184,6 +191,7 @@ export function App(props: AppProps): React.ReactElement {
         runningJobs={Object.values(view.jobs).filter((j) => j.status === "running").length}
         cwd={props.cwd}
         width={size.columns}
+        yolo={view.facts.yolo}
         {...(view.sessionId ? { sessionId: view.sessionId } : {})}
       />
     </Box>
@@ -197,6 +205,9 @@ interface BodyProps {
   now: number;
   transcript: readonly string[];
   jobsKeys: MutableRefObject<KeyHandler | undefined>;
+  panelKeys: MutableRefObject<KeyHandler | undefined>;
+  actions?: TuiActions;
+  submit(op: Operation): void;
   onPick(num: number): void;
   onKill(jobId: string): void;
   onClose(): void;
@@ -214,6 +225,11 @@ function Body(p: BodyProps): React.ReactElement {
       return <TodosOverlay view={p.view} width={width} height={height} />;
     case "jobs":
       return <JobsPanel keys={p.jobsKeys} jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
+    case "stats":
+    case "errors":
+    case "rules":
+    case "sessions":
+      return <Overlay overlay={p.ui.overlay} view={p.view} width={width} height={height} keys={p.panelKeys} submit={p.submit} onClose={p.onClose} {...(p.actions ? { actions: p.actions } : {})} />;
     default:
       return <Text>{p.transcript.join("\n")}</Text>;
   }
@@ -248,7 +264,7 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
   const { pendingApproval: approval, pendingQuestion: question } = p.view;
   const prompt =
     p.kind === "approval" && approval ? (
-      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => void p.controller.submit(approvalOp(approval.callId, answer))} />
+      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => p.controller.submit(approvalOp(approval.callId, answer))} />
     ) : p.kind === "answer" && question ? (
       <QuestionPrompt
         question={question}
@@ -296,6 +312,8 @@ function approvalOp(callId: string, answer: ApprovalAnswer): OpOf<"approval_answ
       return { type: "approval_answer", callId, decision: "allow_always", scope: answer.scope, ...(answer.rule.pattern === undefined ? {} : { pattern: answer.rule.pattern }) };
     case "reject_with_message":
       return { type: "approval_answer", callId, decision: "reject_with_message", message: answer.message };
+    case "allow_once":
+      return { type: "approval_answer", callId, decision: "allow_once", ...(answer.args ? { arguments: answer.args } : {}) };
     default:
       return { type: "approval_answer", callId, decision: answer.decision };
   }

@@ -11,11 +11,16 @@ import type { PromptKind } from "./app-layout.js";
 import type { ComposerControl, KeyHandler } from "./Composer.js";
 import { handleNormalKey, handleSearchKey, type KeyEffect } from "./keys.js";
 import { completeSlash } from "./slash.js";
+import type { FrontCommands } from "./front-commands.js";
 import type { UiState } from "./ui-state.js";
 
 type Key = Parameters<KeyHandler>[1];
 
 export interface AppKeysOptions {
+  /** The commands reaching past the view (yy, e, Ctrl+Y, a confirmation). */
+  front: FrontCommands;
+  /** The stats, errors, rules or sessions overlay's handler. */
+  panelKeys: MutableRefObject<KeyHandler | undefined>;
   ui: UiState;
   setUi(ui: UiState): void;
   view: SessionView;
@@ -55,20 +60,26 @@ export function useAppKeys(o: AppKeysOptions): void {
       latest.current = next;
       x.setUi(next);
     };
-    const carryOut = (effect: KeyEffect | undefined) => {
+    const carryOut = (effect: KeyEffect | undefined, ui: UiState) => {
       if (effect === "cancel") void x.controller.submit({ type: "cancel" });
       else if (effect === "quit") x.onQuit();
+      else if (effect === "copy") set(x.front.copy(ui));
+      else if (effect === "edit") set(x.front.edit(ui));
     };
     // Timed when the key arrives, not by the last frame.
     const normalKey = (ui: UiState, k: string) => {
       const out = handleNormalKey(ui, k, key, { view: x.view, bodyHeight: x.bodyHeight, running: x.busy, now: Date.now(), wide: x.wide });
       set(out.ui);
-      carryOut(out.effect);
-      return out.ui;
+      carryOut(out.effect, out.ui);
+      return latest.current;
     };
     if (latest.current.flash) set({ ...latest.current, flash: undefined });
+    // A confirmation takes the next key, whatever it is.
+    if (latest.current.confirm) return set(x.front.confirm(latest.current, input));
     const ui = latest.current;
     const ctrlC = key.ctrl && input === "c";
+    // YOLO on or off from anywhere but a prompt that has the keys.
+    if (key.ctrl && input === "y" && !(x.prompt === "answer" || (x.prompt === "approval" && x.armed))) return x.front.toggleYolo();
     // An open overlay and an armed prompt take the keys; Ctrl+C works everywhere.
     const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed);
     if (ui.overlay !== "none" || promptHasKeys) {
@@ -76,6 +87,7 @@ export function useAppKeys(o: AppKeysOptions): void {
       if (ui.overlay === "todos" && !promptHasKeys && (key.escape || input === "q" || input === "s")) return set({ ...ui, overlay: "none" });
       // The jobs panel opened by the key before this one takes this one.
       if (ui.overlay === "jobs" && !promptHasKeys) x.jobsKeys.current?.(input, key);
+      else if (ui.overlay !== "help" && ui.overlay !== "directory" && !promptHasKeys) x.panelKeys.current?.(input, key);
       return;
     }
     if (ui.search?.editing) return set(handleSearchKey(ui, input, key, x.view));

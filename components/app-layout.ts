@@ -52,6 +52,7 @@ export function draftRowsFor(text: string, columns: number): number {
 
 /** The keys that work now, for the status bar. */
 export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean, armed = true): string {
+  if (ui.confirm) return ui.confirm.text;
   if (ui.flash) return ui.flash;
   if (ui.search?.editing) return `/${ui.search.query}▏ Enter find · Esc cancel`;
   if (ui.overlay === "directory") return "↑↓ select · Enter jump · Esc close";

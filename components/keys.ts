@@ -34,7 +34,7 @@ export interface KeyContext {
 }
 
 /** What a key asks of the session beyond the view's own state; the caller carries it out. */
-export type KeyEffect = "cancel" | "quit";
+export type KeyEffect = "cancel" | "quit" | "copy" | "edit";
 
 export interface KeyOutcome {
   ui: UiState;
@@ -59,6 +59,12 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
     return { ui: { ...ui, pending: { key: "q", at: ctx.now } } };
   }
   if (input === "s" && ctx.wide === false) return { ui: { ...ui, overlay: "todos", pending: undefined } };
+  // yy copies the focused card, e edits the focused message: the caller knows how.
+  if (input === "y" && !key.ctrl) {
+    if (isDoublePress(ui, "y", ctx.now)) return { ui: { ...ui, pending: undefined }, effect: "copy" };
+    return { ui: { ...ui, pending: { key: "y", at: ctx.now } } };
+  }
+  if (input === "e" && !key.ctrl) return { ui: { ...ui, pending: undefined }, effect: "edit" };
   return { ui: moveOrOpen(ui, input, key, ctx) ?? overlayOrSearch(ui, input, key, ctx.view) ?? ui };
 }
 
@@ -103,6 +109,8 @@ function overlayOrSearch(ui: UiState, input: string, key: Key, view: SessionView
     return num === undefined ? ui : { ...ui, focus: num, pending: undefined };
   }
   if (input === "J") return { ...ui, overlay: "jobs" };
+  if (input === "$") return { ...ui, overlay: "stats" };
+  if (key.ctrl && input === "e") return { ...ui, overlay: "errors" };
   if (input === "s") return { ...ui, sidePanel: !ui.sidePanel };
   if (input === "i" || input === "a") return toInsert(ui);
   // Any other text (a letter Normal mode does not bind, a paste) starts a

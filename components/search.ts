@@ -18,6 +18,8 @@ function cardText(card: Card): string {
       return `${card.name} ${card.argsText} ${shownText(card)}`;
     case "notice":
       return card.text;
+    case "job":
+      return `${card.command} ${card.how} ${card.tail}`;
   }
 }
 
@@ -33,6 +35,8 @@ export function cardLabel(card: Card): string {
       return `TOOL CALL #${card.num}  ${card.name} ${first(card.argsText)}`;
     case "notice":
       return `NOTICE #${card.num}  ${first(card.text)}`;
+    case "job":
+      return `JOB RESULT #${card.num}  ${first(card.command)} (${card.how})`;
   }
 }
 

@@ -1,6 +1,7 @@
-// Slash commands typed into the composer: what each does to the view, and
-// the operation it sends the session. Deciding is pure; the caller applies
-// the view change and sends the operation.
+// Slash commands typed into the composer: what each does to the view, the
+// operation it sends the session, and the work only the front end can do
+// (write a file, open another session). Deciding is pure; the caller applies
+// the view change, sends the operation and carries out the action.
 
 import type { Operation } from "../core/ops.js";
 import type { UiState } from "./ui-state.js";
@@ -10,7 +11,15 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/help", "keys and commands"],
   ["/model", "the model; /model NAME switches"],
   ["/compact", "summarise older turns now"],
-  ["/clear", "back to the newest card, folds reset"],
+  ["/clear", "a new conversation (this one stays a saved session)"],
+  ["/new", "a new conversation, as /clear"],
+  ["/resume", "pick another session of this project"],
+  ["/rename", "/rename NAME names this session"],
+  ["/export", "/export [PATH] [--json] writes the transcript"],
+  ["/yolo", "/yolo on|off skips ordinary approvals"],
+  ["/rules", "the session's and project's permission rules"],
+  ["/stats", "tokens, cost, time and requests"],
+  ["/init", "write an AGENTS.md for this repository"],
   ["/jobs", "the jobs panel"],
   ["/todos", "the todos and jobs (an overlay)"],
   ["/quit", "quit yuj"],
@@ -18,9 +27,17 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
 
 const SLASH_COMMANDS = SLASH_HELP.map(([name]) => name);
 
+/** Work a command asks of the front end: files and other sessions are not the session's to change. */
+export type FrontAction =
+  | { kind: "export"; path?: string; json: boolean }
+  | { kind: "init"; overwrite: boolean }
+  | { kind: "new" }
+  | { kind: "resume" };
+
 export interface SlashAction {
   ui(ui: UiState): UiState;
   op?: Operation;
+  action?: FrontAction;
   quit?: true;
 }
 
@@ -42,26 +59,65 @@ export function completeSlash(draft: string): string | undefined {
 
 const same = (ui: UiState) => ui;
 const top = (ui: UiState): UiState => ({ ...ui, scroll: 0 });
+/** Said where the key hints are, until the next key. */
+const say = (flash: string) => (ui: UiState): UiState => ({ ...ui, flash });
+const open = (overlay: UiState["overlay"]) => (ui: UiState): UiState => ({ ...ui, overlay });
 
-export function slashAction(text: string): SlashAction {
-  const [name, arg] = text.trim().split(/\s+/);
+export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
+  const trimmed = text.trim();
+  const name = trimmed.split(/\s+/)[0] ?? "/";
+  const rest = trimmed.slice(name.length).trim();
+  const arg = rest.split(/\s+/)[0] || undefined;
   switch (name) {
     case "/help":
-      return { ui: (ui) => ({ ...ui, overlay: "help" }) };
+      return { ui: open("help") };
     case "/jobs":
-      return { ui: (ui) => ({ ...ui, overlay: "jobs" }) };
+      return { ui: open("jobs") };
     case "/todos":
       return { ui: (ui) => ({ ...ui, overlay: "todos" }) };
     case "/clear":
-      return { ui: (ui) => ({ ...ui, scroll: 0, focus: undefined, folds: new Map() }) };
+    case "/new":
+      return { ui: same, action: { kind: "new" } };
+    case "/resume":
+      return { ui: same, action: { kind: "resume" } };
     case "/quit":
       return { ui: same, quit: true };
     case "/model":
       return { ui: top, op: arg ? { type: "switch_model", model: arg } : { type: "switch_model" } };
     case "/compact":
       return { ui: top, op: { type: "compact" } };
+    case "/rename":
+      if (!rest) return { ui: say("/rename needs a name: /rename NAME") };
+      return { ui: same, op: { type: "rename_session", name: rest } };
+    case "/yolo":
+      return yolo(arg, now.yolo);
+    case "/rules":
+      return { ui: open("rules"), op: { type: "list_rules" } };
+    case "/stats":
+      return { ui: open("stats") };
+    case "/export":
+      return exportAction(rest);
+    case "/init":
+      if (rest && rest !== "--force") return { ui: say(`/init takes no argument but --force, not ${rest}`) };
+      return { ui: same, action: { kind: "init", overwrite: rest === "--force" } };
     default:
-      // Said where the key hints are, until the next key.
-      return { ui: (ui) => ({ ...ui, flash: `unknown command ${name ?? "/"}: the commands are ${SLASH_COMMANDS.join(" ")}` }) };
+      return { ui: say(`unknown command ${name}: the commands are ${SLASH_COMMANDS.join(" ")}`) };
   }
+}
+
+function yolo(arg: string | undefined, on: boolean): SlashAction {
+  if (arg === undefined) return { ui: same, op: { type: "set_yolo", on: !on } };
+  if (arg === "on" || arg === "off") return { ui: same, op: { type: "set_yolo", on: arg === "on" } };
+  return { ui: say(`/yolo takes on or off, not ${arg}`) };
+}
+
+/** `/export [PATH] [--json]`, in either order; a path may not start with `-`. */
+function exportAction(rest: string): SlashAction {
+  const words = rest ? rest.split(/\s+/) : [];
+  const json = words.includes("--json");
+  const others = words.filter((w) => w !== "--json");
+  const flag = others.find((w) => w.startsWith("-"));
+  if (flag) return { ui: say(`/export takes a path and --json, not ${flag}`) };
+  if (others.length > 1) return { ui: say(`/export takes one path, not ${others.length}: ${others.join(" ")}`) };
+  return { ui: same, action: { kind: "export", json, ...(others[0] ? { path: others[0] } : {}) } };
 }

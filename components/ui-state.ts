@@ -3,7 +3,7 @@
 // and which overlay is open. Pure: keys go in, a new state comes out.
 
 type Mode = "INSERT" | "NORMAL";
-type Overlay = "none" | "help" | "jobs" | "directory" | "todos";
+type Overlay = "none" | "help" | "jobs" | "directory" | "todos" | "stats" | "errors" | "rules" | "sessions";
 
 export interface UiState {
   mode: Mode;
@@ -16,11 +16,17 @@ export interface UiState {
   overlay: Overlay;
   sidePanel: boolean;
   /** A first `g` waiting for the second (gg), a first q / Ctrl+C waiting for the second. */
-  pending?: { key: "g" | "q" | "ctrl-c"; at: number };
+  pending?: { key: PressKey; at: number };
   search?: { query: string; editing: boolean };
   /** A one-off message in the status bar (an unknown command), gone at the next key. */
   flash?: string;
+  /** A question only `y` answers yes (overwrite AGENTS.md?); any other key says no. */
+  confirm?: { text: string; id: string };
+  /** The user message being edited (`e`): its card; sending the composer forks from there. */
+  editing?: number;
 }
+
+type PressKey = "g" | "q" | "y" | "ctrl-c";
 
 export function initialUi(wide: boolean): UiState {
   return { mode: "INSERT", folds: new Map(), scroll: 0, overlay: "none", sidePanel: wide };
@@ -35,6 +41,6 @@ export function toggleFold(ui: UiState, num: number, current: boolean): UiState 
   return { ...ui, folds };
 }
 
-export function isDoublePress(ui: UiState, key: "g" | "q" | "ctrl-c", now: number): boolean {
+export function isDoublePress(ui: UiState, key: PressKey, now: number): boolean {
   return ui.pending?.key === key && now - ui.pending.at <= DOUBLE_PRESS_MS;
 }

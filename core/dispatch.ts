@@ -127,7 +127,17 @@ export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps):
     const guardCall = guardCallOf(handler, p.call.id, p.args, facts);
     const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset), signal: deps.signal };
     const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
-    const gateCall = { callId: p.call.id, tool: p.call.name, args: p.args, sessionDir: deps.sessionDir, describe: () => describedBy(handler, p.args, facts) ?? describeCall(p.call.name, p.args) };
+    const gateCall = {
+      callId: p.call.id,
+      tool: p.call.name,
+      args: p.args,
+      sessionDir: deps.sessionDir,
+      describe: () => describedBy(handler, p.args, facts) ?? describeCall(p.call.name, p.args),
+      checkArgs: (args: Record<string, unknown>) => {
+        const checked = prepareCall({ ...p.call, args: JSON.stringify(args) }, deps.toolset, deps.config);
+        return checked.ready ? undefined : checked.text.replace(/^ERROR: /, "");
+      },
+    };
     const verdict = refusal === undefined ? await (deps.gate ?? allowAll).check(gateCall, deps.signal) : undefined;
     if (verdict?.kind === "pause") {
       return { call: p.call, ok: false, modelText: "", cancelled: false, paused: verdict.request };
@@ -137,7 +147,9 @@ export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps):
     } else if (verdict!.kind === "deny") {
       result = { ok: false, modelText: verdict!.text };
     } else {
-      result = await runHandler(p, deps);
+      const edited = verdict!.kind === "allow" && verdict!.args ? editedCall(p, verdict!.args, deps) : undefined;
+      const editRefusal = edited ? await firstRefusal(deps.guards ?? [], guardCallOf(handler, p.call.id, edited.args, facts), guardCtx) : undefined;
+      result = editRefusal !== undefined ? { ok: false, modelText: editRefusal } : await runHandler(edited ?? p, deps);
       if (result.question !== undefined && !deps.signal.aborted) {
         // No result now: the session pauses and the answer becomes the result.
         deps.emit({ type: "question_asked", callId: p.call.id, question: result.question });
@@ -166,6 +178,17 @@ async function hookedCall(p: Extract<PreparedCall, { ready: true }>, deps: Dispa
   const again = prepareCall({ ...p.call, args: JSON.stringify(hooked.args) }, deps.toolset, deps.config);
   if (!again.ready) return { ready: false, call: p.call, text: `${again.text}\n(the arguments are those a hook at on_tool_call gave)` };
   return { ...again, call: p.call };
+}
+
+/**
+ * The call as the user edited it before allowing it: the handler gets the
+ * edited arguments (checked against the schema when they were given), and
+ * the model is told, since what ran is not what it asked for.
+ */
+function editedCall(p: Extract<PreparedCall, { ready: true }>, args: Record<string, unknown>, deps: DispatchDeps): Extract<PreparedCall, { ready: true }> {
+  const checked = prepareCall({ ...p.call, args: JSON.stringify(args) }, deps.toolset, deps.config);
+  const note = `NOTE: the user edited the arguments before allowing this call; it ran with ${JSON.stringify(args)}`;
+  return { ...p, args: checked.ready ? checked.args : args, notes: [...(p.notes ?? []), note] };
 }
 
 async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: GuardContext): Promise<string | undefined> {

@@ -146,12 +146,14 @@ const operatorEvents = [
       .array(z.object({ pattern: z.string(), rule: z.string() }))
       .optional()
       .describe('The rules "allow always" offers, exact to broad: each pattern and the rule as TOML'),
+    arguments: z.string().optional().describe("The call's arguments as JSON, for editing them before allowing (approval_answer.arguments)"),
   }),
   event("approval_resolved", {
     callId: z.string(),
     decision: approvalDecisionSchema,
     message: z.string().optional(),
     rule: z.string().optional(),
+    arguments: z.string().optional().describe("The arguments the user edited the call to before allowing it, as JSON"),
   }),
   event("tools_loaded", {
     callId: z.string().describe("The load_tools call"),
@@ -237,6 +239,28 @@ const sessionStateEvents = [
     "Older turns were summarised to free context; the durable history keeps them, later requests carry the summary instead",
   ),
   event("model_switched", { model: z.string(), previous: z.string() }, "Requests from now on go to another model of the same provider"),
+  event(
+    "conversation_forked",
+    { droppedItems: int().nonnegative().describe("History items after the edited message that left the model's context"), message: z.string() },
+    "A user message was edited: the conversation goes on from before it; history.jsonl keeps the earlier items",
+  ),
+  event("yolo_changed", { on: z.boolean() }, "YOLO was turned on or off for the session"),
+  event("session_renamed", { name: z.string() }, "The session was given a name"),
+  event(
+    "rules_listed",
+    {
+      rules: z.array(
+        z.strictObject({
+          scope: z.enum(["session", "project"]),
+          tool: z.string(),
+          pattern: z.string().optional(),
+          action: z.enum(["allow", "ask", "deny"]),
+        }),
+      ),
+      projectFile: z.string().describe("The project's config file the project rules are in"),
+    },
+    "The session's and the project's permission rules, in order",
+  ),
   event("retry", {
     attempt: int().positive(),
     delayMs: z.number(),

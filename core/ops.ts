@@ -38,6 +38,10 @@ export const operationSchema = z
           .string()
           .optional()
           .describe("allow_always: which offered rule to store, by its pattern (one of approval_requested.rules; default the exact one)"),
+        arguments: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe("allow_once: run the call with these arguments instead of the model's (checked against the tool's schema first; a problem keeps the approval waiting)"),
       },
       "The answer to the approval a call waits on",
     ).superRefine((a, ctx) => {
@@ -46,6 +50,9 @@ export const operationSchema = z
       }
       if (a.decision !== "reject_with_message" && a.message !== undefined) {
         ctx.addIssue({ code: "custom", path: ["message"], message: `message goes only with reject_with_message, not ${a.decision}` });
+      }
+      if (a.decision !== "allow_once" && a.arguments !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["arguments"], message: `arguments go only with allow_once, not ${a.decision}` });
       }
       if (a.decision !== "allow_always" && a.scope !== undefined) {
         ctx.addIssue({ code: "custom", path: ["scope"], message: `scope goes only with allow_always, not ${a.decision}` });
@@ -68,6 +75,32 @@ export const operationSchema = z
       "Later requests go to this model of the same provider",
     ),
     op("compact", {}, "Summarises older turns now, or before the next request of a running turn"),
+    op("set_yolo", { on: z.boolean() }, "Turns YOLO on or off: ordinary asks are skipped while it is on (never the protected tools'); kept in the session's settings"),
+    op(
+      "rename_session",
+      { name: z.string().trim().min(1, "name is empty").max(200, "name is longer than 200 characters") },
+      "Names the session: `yuj sessions` and the session picker show the name instead of the first message",
+    ),
+    op(
+      "edit_message",
+      {
+        message: z.string().min(1).describe("The text of the user message to replace, as sent"),
+        occurrence: z.number().int().nonnegative().optional().describe("Which of the messages with that text, from the first (default 0)"),
+        text: z.string().min(1, "text is empty").refine((t) => t.trim().length > 0, "text is empty"),
+      },
+      "Replaces an earlier user message and goes on from there: the later turns leave the model's context (the session's log keeps them)",
+    ),
+    op("list_rules", {}, "Lists the session's and the project's permission rules (a rules_listed event)"),
+    op(
+      "remove_rule",
+      {
+        scope: z.enum(["session", "project"]),
+        tool: z.string().min(1),
+        pattern: z.string().optional(),
+        action: z.enum(["allow", "ask", "deny"]),
+      },
+      "Removes a permission rule from the session or from ./.yuj/config.toml, in force at once (a rules_listed event follows)",
+    ),
   ])
   .describe("One operation sent to a yuj session: a line of `yuj code --input jsonl`");
 

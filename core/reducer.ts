@@ -10,6 +10,7 @@ import type {
 } from "./events.js";
 import { describeAttachment } from "./mentions.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
+import { initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
 
 export type ToolCardStatus = "streaming" | "running" | "ok" | "error" | "cancelled";
 
@@ -40,7 +41,9 @@ export type Card =
       /** The calls a code cell made while it ran, in order (shown under its card). */
       inner?: InnerCall[];
     }
-  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string };
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string }
+  /** A background job that finished: one card with its command, how it ended, its output's tail and where the whole of it is. */
+  | { kind: "job"; num: number; jobId: string; command: string; how: string; failed: boolean; tail: string; totalBytes: number; outputFile?: string; durationMs?: number };
 
 /** One call a code cell made, as its cell's card lists it. */
 interface InnerCall {
@@ -124,6 +127,8 @@ export interface SessionView {
   status: "idle" | "running" | "finished";
   finish?: { reason: FinishReason; message?: string };
   lastEventSeq: number;
+  /** YOLO, the session's name, the rules last listed, request counts. */
+  facts: SessionFacts;
 }
 
 /** Output kept per job in the view; the full stream lives in the session dir. */
@@ -143,6 +148,7 @@ export function initialView(): SessionView {
     turn: 0,
     status: "idle",
     lastEventSeq: 0,
+    facts: initialFacts,
   };
 }
 
@@ -159,6 +165,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         model: event.model,
         demo: event.demo ?? false,
         status: "running",
+        facts: { ...s.facts, startedAt: s.facts.startedAt ?? event.ts },
       };
     case "user_message":
       return {
@@ -170,6 +177,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...s,
         turn: event.turn ?? s.turn,
         request: { state: "waiting", bytesReceived: 0, startedAt: event.ts, retries: 0 },
+        facts: { ...s.facts, requests: s.facts.requests + 1 },
       };
     case "provider_request":
     case "provider_response":
@@ -249,11 +257,9 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...(event.outputFile === undefined ? {} : { outputFile: event.outputFile }),
         ...(event.callId === undefined ? {} : { callId: event.callId }),
       };
-      const next = { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
-      // Background work announces itself; a foreground command shows in its tool card.
-      return event.background
-        ? addCard(next, { kind: "notice", level: "info", text: `job ${event.jobId} started: ${event.label ?? event.command}` })
-        : next;
+      // The call that started it has its card, and the jobs panel lists it
+      // while it runs; its end is one JOB RESULT card.
+      return { ...s, jobs: { ...s.jobs, [event.jobId]: job } };
     }
     case "job_output":
       return updateJob(s, event.jobId, (j) => ({
@@ -271,10 +277,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       }));
       const job = next.jobs[event.jobId];
       if (!job?.background) return next;
-      const failed = event.status !== "exited" || event.exitCode !== 0;
-      const how =
-        event.status === "killed" ? "was killed" : event.status === "timed_out" ? "hit its deadline" : event.exitCode === null ? `ended by ${event.signal ?? "a signal"}` : `exited with code ${event.exitCode}`;
-      return addCard(next, { kind: "notice", level: failed ? "warning" : "info", text: `job ${event.jobId} ${how}: ${job.label ?? job.command}` });
+      return addCard(next, jobResultCard(job, event));
     }
     case "job_killed":
       return updateJob(s, event.jobId, (j) => (j.status === "running" ? { ...j, status: "stopping" } : j));
@@ -352,11 +355,47 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       };
     case "error":
       return addCard(s, { kind: "notice", level: "error", text: event.message });
+    case "conversation_forked":
+      return addCard(s, {
+        kind: "notice",
+        level: "info",
+        text: `Edited message: the conversation goes on from before "${event.message.split("\n")[0]}"; ${event.droppedItems} later items left the model's context (the session's log keeps them).`,
+      });
+    case "yolo_changed":
+      return addCard(
+        { ...s, facts: reduceFacts(s.facts, event) },
+        { kind: "notice", level: "info", text: event.on ? "YOLO on: ordinary approvals are skipped; the protected tools still ask." : "YOLO off: calls ask again as the rules say." },
+      );
+    case "session_renamed":
+      return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: `The session is now named ${event.name}.` });
+    case "rules_listed":
+      return { ...s, facts: reduceFacts(s.facts, event) };
     default: {
       const unhandled: never = event;
       return unhandled;
     }
   }
+}
+
+/** Lines of a finished job's output the JOB RESULT card keeps. */
+const JOB_TAIL_LINES = 20;
+
+function jobResultCard(job: JobView, event: EventOf<"job_exited">): NewCard {
+  const failed = event.status !== "exited" || event.exitCode !== 0;
+  const how =
+    event.status === "killed" ? "killed" : event.status === "timed_out" ? "timed out (its deadline)" : event.exitCode === null ? `ended by ${event.signal ?? "a signal"}` : `exit ${event.exitCode}`;
+  const tail = job.output.replace(/\n$/, "").split("\n").slice(-JOB_TAIL_LINES).join("\n");
+  return {
+    kind: "job",
+    jobId: job.jobId,
+    command: job.label ?? job.command,
+    how,
+    failed,
+    tail,
+    totalBytes: job.totalBytes,
+    ...(job.outputFile ? { outputFile: job.outputFile } : {}),
+    ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
+  };
 }
 
 /** Reduces a whole event list from the initial view. */

@@ -12,6 +12,7 @@
 import { createModelChoice, type ModelChoice } from "./controller/model-switch.js";
 import type { Operator } from "./controller/operator.js";
 import { createRuns, type RunDeps, type Runs } from "./controller/runs.js";
+import { applySetting, type SessionSettings } from "./controller/settings.js";
 import { recordStoredAnswer, recordStoredApproval } from "./controller/stored-answers.js";
 import type { Emit } from "./events.js";
 import type { HistoryItem } from "./history.js";
@@ -27,6 +28,8 @@ export interface ControllerDeps {
   operator: Operator;
   /** Absent in a process that only answers a stored session (`yuj approve`, `reject`, `answer`). */
   runs?: RunDeps;
+  /** YOLO and the permission rules of the running session (absent where nothing runs it). */
+  settings?: SessionSettings;
 }
 
 export interface SessionController {
@@ -97,6 +100,24 @@ export function createSessionController(deps: ControllerDeps): SessionController
     return undefined;
   };
 
+  /** The conversation goes on from before the edited message, with the new text. */
+  const editMessage = (op: OpOf<"edit_message">): string | undefined => {
+    if (!runs) return notRun();
+    if (runs.busy()) return refuse("a turn is running: wait for it to end, or cancel it (Esc), before editing a message");
+    const history = record.state.history;
+    const at = userItemAt(history, op.message, op.occurrence ?? 0);
+    if (at === undefined) return refuse(`no user message ${JSON.stringify(op.message.slice(0, 60))} in the conversation`);
+    const dropped = history.length - at;
+    history.splice(at);
+    // What waited belonged to the dropped turns.
+    delete record.state.pending;
+    delete record.state.answer;
+    delete record.state.question;
+    record.save();
+    emit({ type: "conversation_forked", droppedItems: dropped, message: op.message });
+    return enqueue({ userText: op.text });
+  };
+
   const apply = (op: Operation): string | undefined => {
     switch (op.type) {
       case "user_message":
@@ -118,6 +139,15 @@ export function createSessionController(deps: ControllerDeps): SessionController
         if (!runs) return notRun();
         runs.compact();
         return undefined;
+      case "edit_message":
+        return editMessage(op);
+      case "set_yolo":
+      case "rename_session":
+      case "list_rules":
+      case "remove_rule": {
+        const problem = applySetting(op, { record, emit, ...(deps.settings ? { settings: deps.settings } : {}) });
+        return problem === undefined ? undefined : refuse(problem);
+      }
     }
   };
 
@@ -144,6 +174,16 @@ export function createSessionController(deps: ControllerDeps): SessionController
     idle: async () => runs?.idle(),
     lastEnd: () => runs?.lastEnd(),
   };
+}
+
+/** The index of the `occurrence`-th user item with exactly `text`. */
+function userItemAt(history: readonly HistoryItem[], text: string, occurrence: number): number | undefined {
+  let seen = 0;
+  for (let i = 0; i < history.length; i++) {
+    const item = history[i]!;
+    if (item.role === "user" && item.text === text && seen++ === occurrence) return i;
+  }
+  return undefined;
 }
 
 /** The runs of a process that runs the session, with the model its next run uses. */

@@ -80,6 +80,8 @@ export interface SessionState {
   cwd: string;
   status: SessionStatus;
   task: string;
+  /** The name the user gave the session (/rename); listed instead of the task. */
+  name?: string;
   createdAt: string;
   updatedAt: string;
   /** The process running the session while its status is `running`. */
@@ -141,7 +143,7 @@ function metaOf(state: SessionState): SessionMeta {
     id: state.sessionId,
     cwd: state.cwd,
     status: state.status,
-    title: firstLine(state.task),
+    title: state.name ?? firstLine(state.task),
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
   };

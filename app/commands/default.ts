@@ -11,6 +11,8 @@ import { ignoredBy } from "../../core/config/project-trust.js";
 import { recordTrust, trustStorePath } from "../../core/config/trust-store.js";
 import { resolveSession, type Resolved } from "../session.js";
 import { loadTui } from "../tui/load.js";
+import type { TuiExit } from "../tui/run.js";
+import type { NextSession } from "../tui/actions.js";
 import { demoCommand, initGit } from "./demo.js";
 import { FatalError } from "../errors.js";
 import type { SessionState } from "../../core/session-state.js";
@@ -37,12 +39,13 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
   if (resolved.choice) {
     const settled = await settleTrust(resolved, resolve);
     if (settled === "quit") return 0;
-    return runTui({ args, cwd: process.cwd(), env: process.env, version, resolved: settled });
+    const cwd = process.cwd();
+    return follow(await runTui({ args, cwd, env: process.env, version, resolved: settled }), args, version, () => runTui({ args, cwd, env: process.env, version }));
   }
   const repo = mkdtempSync(join(tmpdir(), "yuj-demo-"));
   cpSync(join(fixturesRoot, "demo-repo"), repo, { recursive: true });
   initGit(repo);
-  return runTui({
+  const demo = () => runTui({
     args,
     cwd: repo,
     env: process.env,
@@ -55,6 +58,20 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
         "To connect a real model, quit (Ctrl+C twice, in any mode) and run yuj setup.",
     },
   });
+  return follow(await demo(), args, version, demo);
+}
+
+/**
+ * After a TUI session ends: /new and /clear open a fresh one (`fresh`), a
+ * session picked with /resume opens that one, until one is quit.
+ */
+async function follow(exit: TuiExit, args: ParsedArgs, version: string, fresh: () => Promise<TuiExit>): Promise<number> {
+  let current = exit;
+  while (current.next) {
+    const next: NextSession = current.next;
+    current = next.kind === "new" ? await fresh() : await openInTui(args, next.id, version);
+  }
+  return current.code;
 }
 
 /**
@@ -83,6 +100,16 @@ async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: b
   const early = refusal(found);
   if (early) throw new FatalError(early);
   if (!tty) throw new FatalError(`the TUI needs a terminal; continue session ${found.state.sessionId} headless with: yuj resume ${found.state.sessionId}`);
+  const { runTui } = await loadTui();
+  const cwd = found.state.cwd;
+  return follow(await openInTui(args, id, version), args, version, () => runTui({ args, cwd, env: process.env, version }));
+}
+
+/** The stored session `id` in the TUI, until it is quit or left for another. */
+async function openInTui(args: ParsedArgs, id: string, version: string): Promise<TuiExit> {
+  const found = findSession(process.env, process.cwd(), id);
+  const early = refusal(found);
+  if (early) throw new FatalError(early);
   // Held for as long as the TUI shows the session; the state is read again under it.
   const claimed = await claimSession(process.env, process.cwd(), found.state.sessionId);
   const { dir, state, lock, skipped, log } = claimed;
@@ -93,7 +120,7 @@ async function resumeInTui(args: ParsedArgs, id: string, version: string, tty: b
     const resolve = () => resolveSession({ args: stored, cwd: state.cwd, env: process.env, topLevel: true, interactive: true });
     const { runTui } = await loadTui();
     const resolved = await settleTrust(resolve(), resolve);
-    if (resolved === "quit") return 0;
+    if (resolved === "quit") return { code: 0 };
     return await runTui({ args: stored, cwd: state.cwd, env: process.env, version, resolved, resume: { state, dir, lock, skipped, log } });
   } finally {
     lock.release();

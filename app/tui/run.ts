@@ -28,6 +28,7 @@ import { openPromptHistory } from "./prompt-history.js";
 import { welcomeText } from "./welcome.js";
 import { contextLimit } from "../../core/compaction.js";
 import { listProjectFiles } from "../../core/project-files.js";
+import { createTuiActions, type NextSession } from "./actions.js";
 import { warningsToSessionLog } from "./warnings.js";
 import { createViewStore } from "../../components/view-store.js";
 import { announceUntrusted } from "../trust-notice.js";
@@ -54,7 +55,13 @@ export interface TuiOptions {
 const ALT_SCREEN_ON = "\x1b[?1049h\x1b[H\x1b[?2004h\x1b[?25l\x1b[?7l";
 const ALT_SCREEN_OFF = "\x1b[?7h\x1b[?25h\x1b[?2004l\x1b[?1049l";
 
-export async function runTui(opts: TuiOptions): Promise<number> {
+/** How the TUI ended: its exit status, and the session to open next (/new, /resume). */
+export interface TuiExit {
+  code: number;
+  next?: NextSession;
+}
+
+export async function runTui(opts: TuiOptions): Promise<TuiExit> {
   const resolved = opts.resolved ?? resolveSession({
     args: opts.args,
     cwd: opts.cwd,
@@ -145,6 +152,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
     for (const report of reports) session.emit(report);
     session.emit({ type: "notice", level: "info", text: `Resumed session ${state.sessionId}: type a message to continue.` });
   }
+  if (resolved.config.permissions.yolo || opts.args.yolo === true) session.emit({ type: "yolo_changed", on: true });
 
   const restoreWarnings = warningsToSessionLog(session.dir);
   const restore = () => process.stdout.write(ALT_SCREEN_OFF);
@@ -153,6 +161,19 @@ export async function runTui(opts: TuiOptions): Promise<number> {
 
   let quit!: () => void;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
+  let next: NextSession | undefined;
+  const actions = createTuiActions({
+    cwd: opts.cwd,
+    env: opts.env,
+    sessionId: session.id,
+    traceFile: session.trace.path,
+    controller,
+    terminal: process.stdout,
+    leave(target) {
+      next = target;
+      quit();
+    },
+  });
   const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
   // Ink paints frames; the frame writer puts only their changed rows on the
   // terminal. Ink's debug mode hands over each whole frame as it is painted
@@ -191,6 +212,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       cwd: opts.cwd,
       color,
       onQuit: () => quit(),
+      actions,
       lspServers: lspServerNames(resolved.config, session.services.lsp),
       promptHistory,
       listFiles: () => listProjectFiles(opts.cwd),
@@ -215,7 +237,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   restore();
   restoreWarnings();
   process.off("exit", restore);
-  return 0;
+  return next ? { code: 0, next } : { code: 0 };
 }
 
 /** The language servers the side panel lists: none unless diagnostics or the lsp tool are on. */

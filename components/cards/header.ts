@@ -138,6 +138,12 @@ export function cardHeader(card: Card, opts: HeaderOpts): string {
       if (card.level !== "info") pieces.push({ text: card.level, paint: card.level === "error" ? p.red : p.yellow });
       break;
     }
+    case "job":
+      badge(`JOB RESULT #${card.num}`, card.failed ? p.badgeRed : p.badgeGray);
+      pieces.push({ text: oneLine(card.jobId), paint: p.bold });
+      pieces.push({ text: card.how, paint: card.failed ? p.red : p.green });
+      if (card.durationMs !== undefined) pieces.push({ text: formatDuration(card.durationMs), paint: p.dim });
+      break;
     case "tool": {
       badge(`TOOL CALL #${card.num}`, p.badgeCyan);
       const foldable = isFoldable(card);

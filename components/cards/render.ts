@@ -60,6 +60,8 @@ function body(card: Card, c: BodyCtx): string[] {
       return card.streaming ? renderStreaming(card.text, c.width, card.num) : renderMarkdown(card.text, c.width, c.color);
     case "notice":
       return painted(card.text, c.width, card.level === "error" ? c.p.red : card.level === "warning" ? c.p.yellow : c.p.dim);
+    case "job":
+      return jobBody(card, c);
     case "tool": {
       const layout = cardLayout(card);
       if (layout === "control") return controlBody(card, c.width, c.color);
@@ -77,6 +79,16 @@ function innerCallLines(calls: NonNullable<ToolCard["inner"]>, c: BodyCtx): stri
     const what = oneLine(call.summary ? `${call.name} ${call.summary}` : call.name);
     return fitLines([`${c.p.dim("↳")} ${what} ${mark[call.status]}`], c.width)[0]!;
   });
+}
+
+/** A finished background job: the command, the tail of its output, where the whole of it is. */
+function jobBody(card: Extract<Card, { kind: "job" }>, c: BodyCtx): string[] {
+  const rows = wrapPrefixed(c.p.dim("$ "), oneLine(card.command), c.width, (s) => s);
+  const tail = card.tail ? plainLines(card.tail, c.width) : [];
+  if (tail.length === 0) rows.push(c.p.dim("(no output)"));
+  else rows.push(...tail);
+  if (card.outputFile) rows.push(...wrapPrefixed(c.p.dim("full output: "), oneLine(displayPath(card.outputFile, c.cwd)), c.width, c.p.dim));
+  return rows;
 }
 
 // ---------------------------------------------------------------------------

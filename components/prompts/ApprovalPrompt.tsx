@@ -5,11 +5,11 @@
 // user has not read.
 
 import { Box, Text, useInput } from "ink";
-import { useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import type { EventOf } from "../../core/events.js";
 import type { Action, Rule } from "../../core/permissions/types.js";
-import { Composer } from "../Composer.js";
+import { Composer, type ComposerControl } from "../Composer.js";
 import { pickerKey, RulePicker, type PickerState } from "./RulePicker.js";
 import { oneLine, screenText } from "../../core/text/safe.js";
 import { truncate } from "../../core/text/width.js";
@@ -17,7 +17,8 @@ import { theme } from "../theme.js";
 
 export interface ApprovalPromptProps {
   request: EventOf<"approval_requested">;
-  onAnswer(answer: ApprovalAnswer): void;
+  /** A problem with the answer (edited arguments that do not fit the tool) keeps the prompt open, saying it. */
+  onAnswer(answer: ApprovalAnswer): string | undefined | void;
   width: number;
   /** False while an overlay is on top: keys go there. */
   active?: boolean;
@@ -32,7 +33,7 @@ export interface ApprovalPromptProps {
 const DETAIL_LINES = 15;
 
 /** "answered": later keys (a doubled `y`) must not answer again. */
-type Step = "ask" | "always" | "reason" | "answered";
+type Step = "ask" | "always" | "reason" | "edit" | "answered";
 
 export function ApprovalPrompt({ request, onAnswer, width, active = true, armed = true }: ApprovalPromptProps): ReactNode {
   // The step belongs to one request: a new request starts over at "ask", so a
@@ -43,6 +44,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
   const pickRef = useRef<{ callId: string; state: PickerState }>({ callId: request.callId, state: { choice: 0, scope: "session" } });
   const pickOf = (callId: string): PickerState => (pickRef.current.callId === callId ? pickRef.current.state : { choice: 0, scope: "session" });
   const [, rerender] = useState(0);
+  const [editProblem, setEditProblem] = useState<{ callId: string; text: string }>();
   const live = useRef({ request, onAnswer });
   live.current = { request, onAnswer };
   const stepOf = (callId: string): Step => (stepRef.current.callId === callId ? stepRef.current.step : "ask");
@@ -70,6 +72,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
         else if ((input === "a" || input === "M") && rules.length) setStep(req.callId, "always");
         else if (input === "n" || input === "D" || key.escape) answer({ decision: "reject" });
         else if (input === "r" || input === "R") setStep(req.callId, "reason");
+        else if (input === "E" && req.arguments !== undefined) setStep(req.callId, "edit");
       } else if (current === "always") {
         const next = pickerKey(pickOf(req.callId), rules.length, input, key);
         if (next === "back") setStep(req.callId, "ask");
@@ -80,7 +83,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
           pickRef.current = { callId: req.callId, state: next };
           rerender((n) => n + 1);
         }
-      } else if (current === "reason" && key.escape) setStep(req.callId, "ask");
+      } else if ((current === "reason" || current === "edit") && key.escape) setStep(req.callId, "ask");
     },
     { isActive: active && armed },
   );
@@ -105,10 +108,25 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
       ) : step === "ask" ? (
         <Text wrap="truncate">
           <Key k="y/A" /> allow once {offered.length ? <><Key k="a/M" /> allow always… </> : null}
-          <Key k="n/D/Esc" /> reject <Key k="r/R" /> reject with a message
+          <Key k="n/D/Esc" /> reject <Key k="r/R" /> reject with a message{request.arguments !== undefined ? <> <Key k="E" /> edit the arguments</> : null}
         </Text>
       ) : step === "always" ? (
         <RulePicker rules={offered} state={pickOf(request.callId)} format={formatRule} />
+      ) : step === "edit" ? (
+        <ArgumentsEditor
+          callId={request.callId}
+          initial={prettyJson(request.arguments ?? "{}")}
+          width={inner}
+          active={active}
+          problem={editProblem?.callId === request.callId ? editProblem.text : undefined}
+          onSubmit={(text) => {
+            const parsed = parseArguments(text);
+            if (typeof parsed === "string") return setEditProblem({ callId: request.callId, text: parsed });
+            const problem = live.current.onAnswer({ decision: "allow_once", args: parsed });
+            if (typeof problem === "string") return setEditProblem({ callId: request.callId, text: problem });
+            setStep(request.callId, "answered");
+          }}
+        />
       ) : step === "answered" ? (
         <Text color={theme.muted}>answered</Text>
       ) : (
@@ -130,6 +148,46 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
       )}
     </Box>
   );
+}
+
+/** The call's arguments, editable as JSON: Enter allows the call with them, Esc goes back. */
+function ArgumentsEditor(p: { callId: string; initial: string; width: number; active: boolean; problem: string | undefined; onSubmit(text: string): void }): ReactNode {
+  const control = useRef<ComposerControl | undefined>(undefined);
+  const filled = useRef(false);
+  useEffect(() => {
+    if (filled.current) return;
+    filled.current = true;
+    control.current?.setText(p.initial);
+  });
+  return (
+    <Box flexDirection="column">
+      <Text>
+        Edit the arguments as JSON (<Key k="Enter" /> allow with them, <Key k="Ctrl+J" /> new line, <Key k="Esc" /> back):
+      </Text>
+      {p.problem ? <Text color={theme.error} wrap="truncate">{oneLine(p.problem)}</Text> : null}
+      <Composer key={p.callId} active={p.active} control={control} width={p.width} history={[]} maxRows={8} onSubmit={p.onSubmit} />
+    </Box>
+  );
+}
+
+/** The arguments as an object, or what is wrong with the text. */
+function parseArguments(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return `not valid JSON: ${(err as Error).message}; fix it, or Esc to go back`;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "the arguments must be one JSON object ({...}); fix it, or Esc to go back";
+  return value as Record<string, unknown>;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 function Key({ k }: { k: string }): ReactNode {

@@ -23,12 +23,16 @@ export interface ApprovalRequest {
 export type RuleScope = "session" | "project" | "user";
 
 export type ApprovalAnswer =
-  | { decision: "allow_once" }
+  /** `args`: the user edited the call's arguments before allowing it. */
+  | { decision: "allow_once"; args?: Record<string, unknown> }
   | { decision: "allow_always"; rule: Rule; scope: RuleScope }
   | { decision: "reject" }
   | { decision: "reject_with_message"; message: string };
 
+/** Checks arguments the user edited against the tool's schema: undefined when they fit, else what is wrong. */
+export type ArgsCheck = (args: Record<string, unknown>) => string | undefined;
+
 export interface Approver {
-  /** The answer, or "pause" when nobody can answer now (headless). */
-  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer | "pause">;
+  /** The answer, or "pause" when nobody can answer now (headless). `checkArgs` judges edited arguments. */
+  ask(request: ApprovalRequest, signal: AbortSignal, checkArgs?: ArgsCheck): Promise<ApprovalAnswer | "pause">;
 }

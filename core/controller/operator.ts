@@ -4,7 +4,7 @@
 // input, or the input closed), an approval pauses the run and a question is
 // saved for `yuj answer`, exactly as a headless run without input does.
 
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "../approvals/types.js";
+import type { ApprovalAnswer, ApprovalRequest, Approver, ArgsCheck } from "../approvals/types.js";
 import type { Emit } from "../events.js";
 import type { OpOf } from "../ops.js";
 import { asExactRule } from "../permissions/always-rules.js";
@@ -35,7 +35,7 @@ export interface Operator {
 export function approvalAnswerFor(op: OpOf<"approval_answer">, request: Pick<ApprovalRequest, "suggestedRule" | "candidates">): ApprovalAnswer {
   switch (op.decision) {
     case "allow_once":
-      return { decision: "allow_once" };
+      return op.arguments ? { decision: "allow_once", args: op.arguments } : { decision: "allow_once" };
     case "allow_always": {
       const picked = op.pattern === undefined ? undefined : request.candidates?.find((r) => r.pattern === op.pattern);
       return { decision: "allow_always", rule: picked ?? asExactRule(request.suggestedRule), scope: op.scope ?? "session" };
@@ -59,11 +59,11 @@ export function createOperator(opts: {
   attached: boolean;
 }): Operator {
   let attached = opts.attached;
-  const approvals = new Map<string, Waiting<ApprovalAnswer | "pause"> & { request: ApprovalRequest }>();
+  const approvals = new Map<string, Waiting<ApprovalAnswer | "pause"> & { request: ApprovalRequest; checkArgs?: ArgsCheck }>();
   const questions = new Map<string, Waiting<string>>();
 
   const approver: Approver = {
-    ask(request, signal) {
+    ask(request, signal, checkArgs) {
       if (!attached) return Promise.resolve("pause");
       return new Promise((resolve) => {
         const done = (value: ApprovalAnswer | "pause") => {
@@ -74,7 +74,7 @@ export function createOperator(opts: {
         const onAbort = () => done({ decision: "reject_with_message", message: "the turn was cancelled" });
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
-        approvals.set(request.callId, { request, resolve: done, defer: () => done("pause") });
+        approvals.set(request.callId, { request, resolve: done, defer: () => done("pause"), ...(checkArgs ? { checkArgs } : {}) });
       });
     },
   };
@@ -121,6 +121,11 @@ export function createOperator(opts: {
       const offered = found.entry.request.candidates ?? [];
       if (op.decision === "allow_always" && op.pattern !== undefined && !offered.some((r) => r.pattern === op.pattern)) {
         return `pattern ${JSON.stringify(op.pattern)} is not one of the rules offered for call ${found.callId} (${offered.map((r) => JSON.stringify(r.pattern)).join(", ") || "none"})`;
+      }
+      if (op.arguments) {
+        // Edited arguments that do not fit the tool leave the approval waiting, so they can be fixed.
+        const problem = found.entry.checkArgs?.(op.arguments);
+        if (problem !== undefined) return `the edited arguments for call ${found.callId} do not fit ${found.entry.request.tool}: ${problem}`;
       }
       found.entry.resolve(approvalAnswerFor(op, found.entry.request));
       return undefined;

@@ -4,7 +4,7 @@
 
 import type { Emit } from "../events.js";
 import { describeCall } from "../approvals/describe.js";
-import type { Approver, ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
+import type { Approver, ApprovalAnswer, ApprovalRequest, ArgsCheck } from "../approvals/types.js";
 import { alwaysRuleCandidates, exactAllowRule } from "./always-rules.js";
 import { cleanPath } from "./clean-path.js";
 import { evaluate, evaluateTarget, matchTarget } from "./engine.js";
@@ -12,7 +12,8 @@ import { isUniversal } from "./glob.js";
 import type { PolicyOptions, Rule } from "./types.js";
 
 type GateVerdict =
-  | { kind: "allow" }
+  /** `args`: the user edited the call's arguments; the call runs with these. */
+  | { kind: "allow"; args?: Record<string, unknown> }
   | { kind: "deny"; text: string }
   /** Nobody can answer now: the run pauses with this request. */
   | { kind: "pause"; request: ApprovalRequest };
@@ -25,6 +26,8 @@ interface GateCall {
   sessionDir?: string;
   /** The approval prompt's words for the call (its tool's view, else a generic description). */
   describe?(): { summary: string; detail?: string };
+  /** Judges arguments the user edited before allowing the call (the tool's schema). */
+  checkArgs?: ArgsCheck;
 }
 
 export interface GateOptions {
@@ -44,8 +47,16 @@ export interface GateOptions {
   storeUserRule?: (rule: Rule) => void;
 }
 
+/** A rule the session stored, or one of the project's config, as /rules lists it. */
+type ListedScope = "session" | "project";
+
 export interface PermissionGate {
   check(call: GateCall, signal: AbortSignal): Promise<GateVerdict>;
+  /** YOLO from now on (ordinary asks skipped; the protected tools still ask). */
+  setYolo?(on: boolean): void;
+  yolo?(): boolean;
+  /** Takes a rule out of force at once: the first one equal to it of that scope. False when none is. */
+  removeRule?(rule: Rule, scope: ListedScope): boolean;
   /** For a search call: which files its results leave out, or undefined when no path rule could refuse one. */
   searchFilter?(tool: string, args: Record<string, unknown>): ((path: string) => boolean) | undefined;
 }
@@ -53,8 +64,23 @@ export interface PermissionGate {
 export function createPermissionGate(opts: GateOptions): PermissionGate {
   // Rules this run stored in a config file: in force at once, not only from the next run.
   const stored: Rule[] = [];
-  const inForce = () => [...opts.rules, ...stored, ...opts.sessionRules];
+  const rules = [...opts.rules];
+  const inForce = () => [...rules, ...stored, ...opts.sessionRules];
   return {
+    setYolo: (on) => void (opts.policy.yolo = on),
+    yolo: () => opts.policy.yolo,
+    removeRule(rule, scope) {
+      // A project rule is in force from the config loaded at start, or from a store this run.
+      const lists = scope === "session" ? [opts.sessionRules] : [stored, rules];
+      for (const list of lists) {
+        const at = list.findIndex((r) => sameRule(r, rule) && (scope === "session" || r.source !== "session"));
+        if (at >= 0) {
+          list.splice(at, 1);
+          return true;
+        }
+      }
+      return false;
+    },
     searchFilter: (tool, args) => hiddenFromSearch(tool, args, inForce(), opts),
     async check(call, signal) {
       const permissionCall = { tool: call.tool, args: call.args, cwd: opts.cwd, ...(call.sessionDir !== undefined ? { sessionDir: call.sessionDir } : {}) };
@@ -85,10 +111,19 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
           rule: formatRule(request.suggestedRule),
           ...(request.candidates?.length ? { rules: request.candidates.map((r) => ({ pattern: r.pattern ?? "*", rule: formatRule(r) })) } : {}),
           ...(detail ? { detail } : {}),
+          ...(call.checkArgs ? { arguments: JSON.stringify(call.args) } : {}),
         });
       }
-      const answer = recorded ?? (await opts.approver.ask(request, signal));
+      const answer = recorded ?? (await opts.approver.ask(request, signal, call.checkArgs));
       if (answer === "pause") return { kind: "pause", request };
+      if (answer.decision === "allow_once" && answer.args) {
+        // Edited arguments are a new call: what the rules deny outright stays denied.
+        const edited = evaluate({ ...permissionCall, args: answer.args }, inForce(), opts.policy);
+        if (edited.action === "deny") {
+          opts.emit({ type: "approval_resolved", callId: call.callId, decision: "reject", message: `the edited arguments are denied: ${edited.reason}` });
+          return { kind: "deny", text: `ERROR: permission denied: the user edited the arguments, and the edited call is denied: ${edited.reason}` };
+        }
+      }
       return resolve(answer, request, opts, stored);
     },
   };
@@ -117,6 +152,10 @@ function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOpt
   const base = { type: "approval_resolved" as const, callId: request.callId, decision: answer.decision };
   switch (answer.decision) {
     case "allow_once":
+      if (answer.args) {
+        opts.emit({ ...base, arguments: JSON.stringify(answer.args) });
+        return { kind: "allow", args: answer.args };
+      }
       opts.emit(base);
       return { kind: "allow" };
     case "allow_always": {
@@ -135,6 +174,10 @@ function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOpt
       opts.emit({ ...base, message: answer.message });
       return { kind: "deny", text: `ERROR: the user rejected this call (${request.summary}): ${answer.message}` };
   }
+}
+
+function sameRule(a: Rule, b: Rule): boolean {
+  return a.tool === b.tool && a.action === b.action && (a.pattern ?? "*") === (b.pattern ?? "*");
 }
 
 /** A rule as it reads in TOML, for messages. */

@@ -30,7 +30,7 @@ function request(over: Partial<EventOf<"approval_requested">> = {}): EventOf<"ap
 
 async function setup(req = request()) {
   const answers: ApprovalAnswer[] = [];
-  const r = await mount(<ApprovalPrompt request={req} width={80} onAnswer={(a) => answers.push(a)} />);
+  const r = await mount(<ApprovalPrompt request={req} width={80} onAnswer={(a) => void answers.push(a)} />);
   const type = (...chunks: string[]) => press(r, ...chunks);
   return { r, answers, type };
 }
@@ -142,9 +142,9 @@ describe("ApprovalPrompt", () => {
 
   it("a new request starts over at the question", async () => {
     const answers: ApprovalAnswer[] = [];
-    const r = await mount(<ApprovalPrompt request={request()} width={80} onAnswer={(a) => answers.push(a)} />);
+    const r = await mount(<ApprovalPrompt request={request()} width={80} onAnswer={(a) => void answers.push(a)} />);
     await press(r, "a");
-    await rerender(r, <ApprovalPrompt request={request({ callId: "c2" })} width={80} onAnswer={(a) => answers.push(a)} />);
+    await rerender(r, <ApprovalPrompt request={request({ callId: "c2" })} width={80} onAnswer={(a) => void answers.push(a)} />);
     await press(r, "\r");
     expect(answers).toEqual([]);
     expect(frame(r)).toContain("allow once");

@@ -1,0 +1,38 @@
+// The parts of the view that describe the session rather than its
+// conversation: YOLO, its name, the permission rules last listed, and the
+// counts /stats reports. Pure, like the reducer that calls it.
+
+import type { EventOf } from "./events.js";
+
+export interface ListedRule {
+  scope: "session" | "project";
+  tool: string;
+  pattern?: string;
+  action: "allow" | "ask" | "deny";
+}
+
+export interface SessionFacts {
+  yolo: boolean;
+  name?: string;
+  /** The rules as the last rules_listed event gave them (for /rules). */
+  rules?: { list: ListedRule[]; projectFile: string };
+  /** Model requests sent (retries included). */
+  requests: number;
+  /** When the session started in this process (its first event), for the wall time. */
+  startedAt?: string;
+}
+
+export const initialFacts: SessionFacts = { yolo: false, requests: 0 };
+
+type FactEvent = EventOf<"yolo_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed">;
+
+export function reduceFacts(f: SessionFacts, event: FactEvent): SessionFacts {
+  switch (event.type) {
+    case "yolo_changed":
+      return { ...f, yolo: event.on };
+    case "session_renamed":
+      return { ...f, name: event.name };
+    case "rules_listed":
+      return { ...f, rules: { list: event.rules.map((r) => ({ ...r })), projectFile: event.projectFile } };
+  }
+}
