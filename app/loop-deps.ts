@@ -17,6 +17,7 @@ import { packageRoot } from "./locate.js";
 import { join } from "node:path";
 import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard, surfaceOf } from "./permission-setup.js";
+import { withOrchestration } from "./orchestration-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
 import { oneQuestionGuard } from "./question-limit.js";
 import type { SessionRecord } from "../core/session-record.js";
@@ -35,6 +36,8 @@ export interface LoopDepsInputs {
   ask: NonNullable<NonNullable<DispatchDeps["session"]>["ask"]>;
   /** The saved state: written after every step, and the one-question rule reads it. */
   record: SessionRecord;
+  /** What wakes a model that ended its turn; the session's job notices unless given. */
+  wake?: LoopDeps["wake"];
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
@@ -70,12 +73,24 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       x.record.save({ durable: false });
       x.session.checkTrace();
     },
-    wake: x.session.services.notices,
+    wake: x.wake ?? x.session.services.notices,
     redact: createRedact(x.secrets),
   };
-  if (!x.resolved.config.tools.task_enabled) return deps;
-  const subagents = createSubagentRunner({ parent: deps, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets });
-  return { ...deps, session: { ...deps.session, subagents } };
+  const orchestrated = withOrchestration({
+    deps,
+    resolved: x.resolved,
+    args: x.args,
+    cwd: x.cwd,
+    session: x.session,
+    registry: builtinHandlers(),
+    agentDirs: agentDirs(x.cwd),
+    secrets: x.secrets,
+    mainHistory: x.record.state.history,
+  });
+  const withGuards = { ...orchestrated.deps, guards: [ruleHidingGuard(x.resolved, x.args, orchestrated.hidden), ...deps.guards!.slice(1)] };
+  if (!x.resolved.config.tools.task_enabled) return withGuards;
+  const subagents = createSubagentRunner({ parent: withGuards, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets });
+  return { ...withGuards, session: { ...withGuards.session, subagents } };
 }
 
 /** Project agents win over the user's, and both over those that ship with yuj. */

@@ -40,7 +40,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents" | "orchestration"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
   };
@@ -190,6 +190,7 @@ async function runHandler(
     ...(deps.session?.skills ? { skills: deps.session.skills } : {}),
     ...(deps.session?.pauseForAnswer ? { pauseForAnswer: true } : {}),
     ...(deps.session?.subagents ? { subagents: deps.session.subagents } : {}),
+    ...(deps.session?.orchestration ? { orchestration: deps.session.orchestration } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
   // A question nobody can answer now (no operator, or the operator went away

@@ -14,6 +14,7 @@ import type { SessionMemory } from "./session-memory.js";
 import type { SkillSession } from "./skills/session.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import type { MatchTarget } from "./permissions/match-target.js";
+import type { OrchestrationPort } from "./orchestration/types.js";
 
 export type { DisplayOf, ToolDisplay } from "./display-schema.js";
 
@@ -84,6 +85,8 @@ export interface ToolContext {
   conversation?: { history: readonly HistoryItem[]; roles: ConversationRoles };
   /** Runs named agents as child sessions (task), when the surface enables them. */
   subagents?: SubagentRunner;
+  /** The delegation runtime as the calling agent sees it (delegate, complete, notify…), on the Chord surface. */
+  orchestration?: OrchestrationPort;
 }
 
 /** Runs one named agent to its end in a child session and returns its final text. */

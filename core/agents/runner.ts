@@ -126,7 +126,7 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
 }
 
 /** The next free `task-<n>` under the session's tasks folder: stable for the session's life. */
-function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
+export function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
   const root = join(sessionDir, "tasks");
   mkdirSync(root, { recursive: true });
   let n = readdirSync(root).length + 1;
@@ -137,7 +137,7 @@ function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
   return { taskId, dir };
 }
 
-function childConfig(config: Config, def: AgentDefinition): Config {
+export function childConfig(config: Config, def: AgentDefinition): Config {
   if (def.maxTurns === undefined) return config;
   return { ...config, loop: { ...config.loop, max_turns: Math.min(def.maxTurns, config.loop.max_turns) } };
 }
@@ -147,7 +147,7 @@ function childConfig(config: Config, def: AgentDefinition): Config {
  * (all, without one), minus the operator's tools, and for a read-only agent
  * only handlers that change nothing.
  */
-function childToolset(
+export function childToolset(
   def: AgentDefinition,
   registry: ToolRegistry,
   config: Config,

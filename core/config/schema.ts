@@ -187,6 +187,13 @@ export const configSchema = z.strictObject({
     yolo: z.boolean().default(false),
   }),
   mcp: mcpSection,
+  /** Delegated workers on the Chord surface (delegate). */
+  orchestration: section({
+    /** Workers live at once (running, or parked waiting for their owner); a delegate beyond is refused. */
+    max_live_runtimes: posInt.default(10),
+    /** Model requests in flight at once across the main agent and its workers; more wait their turn. */
+    max_active_llm_requests: posInt.default(10),
+  }),
   skills: section({ paths: z.array(z.string()).default([]) }),
   web_fetch: section({
     /** Offers web_fetch on the Yuj surface (Chord's always has it). */
