@@ -181,3 +181,10 @@ export function deliveredIds(history: readonly { role: string; text?: string }[]
   }
   return ids;
 }
+
+/** Whether the session's log holds a task whose worker was running when the session stopped. */
+export function hasRunningTasks(sessionDir: string): boolean {
+  if (!existsSync(storeFile(sessionDir))) return false;
+  const store = openOrchestrationStore(sessionDir);
+  return [...store.tasks.values()].some((t) => t.state === "running");
+}
