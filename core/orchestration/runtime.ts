@@ -101,7 +101,8 @@ export function createOrchestrator(setup: OrchestratorSetup): Orchestrator {
     newTaskDir: () => newTaskDir(parent.sessionDir),
     taskDir,
   };
-  const busy = () => [...workers.values()].some((w) => w.run && store.tasks.get(w.taskId)?.state === "running");
+  // A worker whose loop runs and is not parked waiting for a message may still send one.
+  const busy = () => [...workers.values()].some((w) => w.run && !w.parked);
   return {
     port: mainPort(runtime),
     limit: (provider) => requests.wrap(provider),

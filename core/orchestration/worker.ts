@@ -39,6 +39,8 @@ export interface Worker {
   coordinated: boolean;
   /** The session is closing: the task stays where it is, for a resume. */
   stopping: boolean;
+  /** Its loop waits for a message (after escalate or notify): it can send nothing until one comes. */
+  parked?: boolean;
 }
 
 export interface WorkerHost {
@@ -185,7 +187,10 @@ function workerWake(w: Worker, host: WorkerHost): WakeSource {
           host.changed();
         }
         if (task.state === "waiting_main" || task.state === "idle") {
+          w.parked = true;
+          host.changed();
           await host.mailbox.changed(signal);
+          w.parked = false;
           continue;
         }
         if (task.state !== "running" || w.followUpUsed) return false;
