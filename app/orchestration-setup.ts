@@ -74,7 +74,7 @@ function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[]):
 }
 
 /** Notices from both sources; waiting wakes on either, and gives up only when neither can produce one. */
-export function bothWakes(a: WakeSource, b: WakeSource): WakeSource {
+function bothWakes(a: WakeSource, b: WakeSource): WakeSource {
   return {
     take: () => [...a.take(), ...b.take()],
     async wait(signal) {

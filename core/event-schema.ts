@@ -248,8 +248,8 @@ const agentEvents = [
       agentId: z.string().describe("The worker's current runtime (a resumed session gives it a new one)"),
       state: z.enum(["running", "waiting_main", "idle", "completed", "failed", "cancelled"]),
       what: z
-        .enum(["started", "rehydrated", "message", "complete", "blocked", "failed", "cancelled", "resumed"])
-        .describe("What happened: complete raises AGENT COMPLETE, blocked and failed AGENT BLOCKED"),
+        .enum(["started", "rehydrated", "message", "completed", "blocked", "failed", "cancelled", "resumed"])
+        .describe("What happened: completed raises AGENT COMPLETE, blocked and failed AGENT BLOCKED"),
       text: z.string().optional(),
     },
     "A delegated task changed state or sent its owner a message",

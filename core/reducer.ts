@@ -409,7 +409,7 @@ function dropPartialTurn(s: SessionView, turn: number | undefined): SessionView 
 function agentCard(s: SessionView, e: Extract<CoreEvent, { type: "agent_update" }>): SessionView {
   const who = `${e.taskId} (${e.agentType})`;
   const body = e.text ? `\n${e.text}` : "";
-  if (e.what === "complete") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}` });
+  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}` });
   if (e.what === "blocked" || e.what === "failed") return addCard(s, { kind: "notice", level: "warning", text: `AGENT BLOCKED ${who}${body}` });
   return s;
 }

@@ -37,7 +37,7 @@ export interface TaskRecord {
   escalations: number;
 }
 
-export type MessageType = "progress" | "notice" | "response" | "message" | "request" | "complete" | "risk_alert";
+type MessageType = "progress" | "notice" | "response" | "message" | "request" | "completion" | "risk_alert";
 
 export interface MailMessage {
   id: string;
@@ -53,7 +53,7 @@ export interface MailMessage {
 }
 
 /** What a new task is recorded with; the rest starts empty. */
-export type NewTask = Omit<TaskRecord, "state" | "violations" | "openEscalations" | "escalations" | "previousAgentId" | "reason">;
+type NewTask = Omit<TaskRecord, "state" | "violations" | "openEscalations" | "escalations" | "previousAgentId" | "reason">;
 
 type LogRow =
   | { t: "task"; task: NewTask }
@@ -76,7 +76,7 @@ export interface OrchestrationStore {
   close(): void;
 }
 
-export const storeFile = (sessionDir: string) => join(sessionDir, "orchestration.jsonl");
+const storeFile = (sessionDir: string) => join(sessionDir, "orchestration.jsonl");
 
 export function openOrchestrationStore(sessionDir: string): OrchestrationStore {
   const file = storeFile(sessionDir);

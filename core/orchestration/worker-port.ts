@@ -12,14 +12,14 @@ import type { CompleteReport, NotifyRequest, OrchestrationPort } from "./types.j
 import { failTask, type Worker, type WorkerHost } from "./worker.js";
 
 /** Unanswered needs_repair escalations a task may have; one more is refused. */
-export const MAX_OPEN_ESCALATIONS = 2;
+const MAX_OPEN_ESCALATIONS = 2;
 
-export const ESCALATION_REFUSED =
+const ESCALATION_REFUSED =
   "escalate refused: this task already has two needs_repair escalations your owner has not answered. " +
   "Make progress independently with what you have, or close out with complete (say what is missing in remaining_limitations).";
 
 /** Largest owner-update payload, as JSON. */
-export const MAX_PAYLOAD_BYTES = 32 * 1024;
+const MAX_PAYLOAD_BYTES = 32 * 1024;
 
 const finished = (result: ToolResult, message: string): ToolResult => ({ ...result, finish: { message } });
 
@@ -111,8 +111,8 @@ function complete(t: TaskRecord, report: CompleteReport, w: Worker, host: Worker
     }
   }
   host.store.setState(t.taskId, "completed", { reason: report.summary });
-  host.store.send({ to: "main", from: t.taskId, type: "complete", text: completionText(report, payload) });
-  host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, agentId: t.agentId, state: "completed", what: "complete", text: report.summary });
+  host.store.send({ to: "main", from: t.taskId, type: "completion", text: completionText(report, payload) });
+  host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, agentId: t.agentId, state: "completed", what: "completed", text: report.summary });
   host.changed();
   return finished(ok(`Completed ${t.taskId}: your owner has the report.`), report.summary);
 }

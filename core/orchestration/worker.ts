@@ -21,7 +21,7 @@ import type { OrchestrationStore, TaskRecord } from "./store.js";
 import type { OrchestrationPort } from "./types.js";
 
 /** The one reminder a worker gets when it ends its turn without a coordination tool. */
-export const FOLLOW_UP_TEXT =
+const FOLLOW_UP_TEXT =
   "You ended your turn without a coordination tool. Call complete with a summary if the task is done, " +
   "escalate if you need your owner (needs_repair) or cannot go on (blocked), or notify your owner of progress. " +
   "This is the only reminder: ending again without one fails the task.";

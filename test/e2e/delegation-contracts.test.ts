@@ -85,7 +85,7 @@ describe("result contracts", () => {
     expect(final("task-2")!.reason).toContain("result_ref cannot be read back");
     // One attempt only: no violation counted, the worker ran one turn.
     expect(workerHistory(dir, "task-2").filter((h) => h.role === "assistant")).toHaveLength(1);
-    const done = storeRows(dir).find((r) => r.t === "msg" && r.msg.type === "complete");
+    const done = storeRows(dir).find((r) => r.t === "msg" && r.msg.type === "completion");
     expect(done!.msg.text).toContain('Result: {"count":2,"names":["a","b"],"extra":true}');
   }, 120_000);
 });

@@ -25,7 +25,7 @@ const untilCompletions = (count: number) => ({
   name: "shell",
   arguments: {
     description: "wait",
-    command: `for i in $(seq 1 400); do [ "$(cat "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl | grep -c '"type":"complete"')" -ge ${count} ] && exit 0; sleep 0.05; done; exit 1`,
+    command: `for i in $(seq 1 400); do [ "$(cat "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl | grep -c '"type":"completion"')" -ge ${count} ] && exit 0; sleep 0.05; done; exit 1`,
   },
 });
 const build = (file: string, description = `write ${file}`) => ({ name: "delegate", arguments: { description, agent_type: "builder", expected_write_scope: { files: [file] } } });
@@ -84,7 +84,7 @@ describe("notify, resume and cancel", () => {
     expect(message).toBeGreaterThan(first);
     expect(texts[message]).toContain("kind follow_up");
     const store = storeRows(dir);
-    const completes = store.filter((r) => r.t === "msg" && r.msg.type === "complete");
+    const completes = store.filter((r) => r.t === "msg" && r.msg.type === "completion");
     expect(completes.map((c) => c.msg.text.split("\n")[0])).toEqual(["wrote a.txt", "wrote b.txt"]);
     const got = deliveries(mainHistory(dir));
     for (const c of completes) expect(got.get(c.msg.id)).toBe(1);

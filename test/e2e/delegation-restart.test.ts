@@ -72,7 +72,7 @@ describe("delegation across kill -9 and yuj resume", () => {
     const agentIds = new Set([firstAgent, ...states.map((s) => s.agentId).filter(Boolean)]);
     expect(agentIds.size).toBe(3);
     const messages = rows.filter((r) => r.t === "msg").map((r) => r.msg);
-    expect(messages.map((m) => `${m.id}:${m.type}:${m.to}`)).toEqual(["m-1:progress:main", "m-2:request:main", "m-3:response:task-1", "m-4:complete:main"]);
+    expect(messages.map((m) => `${m.id}:${m.type}:${m.to}`)).toEqual(["m-1:progress:main", "m-2:request:main", "m-3:response:task-1", "m-4:completion:main"]);
     const toMain = deliveries(mainHistory(dir));
     const toWorker = deliveries(workerHistory(dir, "task-1"));
     for (const m of messages) expect((m.to === "main" ? toMain : toWorker).get(m.id), m.id).toBe(1);

@@ -57,10 +57,10 @@ describe("delegate: workers in the background", () => {
     const dir = sessionDirOf(env);
     // Both meetings succeeded: each saw the other's file while it waited.
     for (const id of ["task-1", "task-2"]) expect(workerHistory(dir, id).find((h) => h.name === "shell")?.isError).toBe(false);
-    const completes = storeRows(dir).filter((r) => r.t === "msg" && r.msg.type === "complete");
+    const completes = storeRows(dir).filter((r) => r.t === "msg" && r.msg.type === "completion");
     expect(completes).toHaveLength(2);
     const got = deliveries(mainHistory(dir));
     for (const c of completes) expect(got.get(c.msg.id)).toBe(1);
-    expect(updates(rows).filter((u) => u.what === "complete").map((u) => u.taskId).sort()).toEqual(["task-1", "task-2"]);
+    expect(updates(rows).filter((u) => u.what === "completed").map((u) => u.taskId).sort()).toEqual(["task-1", "task-2"]);
   }, 120_000);
 });

@@ -7,10 +7,6 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readHistoryLog } from "../../core/history-log.js";
 
-export interface DelegationProject {
-  cwd: string;
-}
-
 export function delegationProject(
   scenario: { turns: unknown[]; agents?: Record<string, { turns: unknown[] }>; fallback_text?: string },
   opts: { files?: Record<string, string>; toml?: string; rules?: string } = {},
