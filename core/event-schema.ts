@@ -245,7 +245,7 @@ const agentEvents = [
     {
       taskId: z.string(),
       agentType: z.string(),
-      agentId: z.string().describe("The worker's current runtime (a resumed session gives it a new one)"),
+      workerId: z.string().describe("The worker's current runtime (a resumed session gives it a new one); its task id stays"),
       state: z.enum(["running", "waiting_main", "idle", "completed", "failed", "cancelled"]),
       what: z
         .enum(["started", "rehydrated", "message", "completed", "blocked", "failed", "cancelled", "resumed"])

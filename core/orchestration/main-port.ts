@@ -63,7 +63,7 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
   });
   const worker = rt.workerFor(task, def, dir);
   startWorker(worker, { userText: briefFor(task) }, rt.host);
-  rt.host.ownerEmit({ type: "agent_update", taskId, agentType: def.name, agentId, state: "running", what: "started", text: req.description });
+  rt.host.ownerEmit({ type: "agent_update", taskId, agentType: def.name, workerId: agentId, state: "running", what: "started", text: req.description });
   const handle = {
     status: "started",
     task_id: taskId,
@@ -100,7 +100,7 @@ function cancel(rt: Runtime, id: string, reason: string | undefined): ToolResult
   if (SETTLED.has(task.state)) return fail(`cancel refused: ${id} is already ${task.state}`);
   rt.store.setState(id, "cancelled", { reason: reason ?? "cancelled by its owner" });
   rt.workers.get(id)?.run?.abort.abort(new Error("cancelled by its owner"));
-  rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, agentId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
+  rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
   rt.host.changed();
   return ok(`Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.`);
 }

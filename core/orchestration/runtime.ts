@@ -148,7 +148,7 @@ function rehydrate(rt: Runtime): void {
     const w = rt.workerFor(task, def, rt.taskDir(task.taskId));
     const agentId = newAgentId(task.taskId);
     rt.store.setState(task.taskId, task.state, { agentId });
-    rt.host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, agentId, state: task.state, what: "rehydrated" });
+    rt.host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, workerId: agentId, state: task.state, what: "rehydrated" });
     const waiting = rt.mailbox.pending(task.taskId).length > 0;
     if (task.state === "running" || waiting) {
       // A worker killed before its first step starts from its brief again.

@@ -51,7 +51,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       host.store.send({ to: "main", from: t.taskId, type: "request", kind: "needs_repair", correlationId, text: reason });
       host.store.setState(t.taskId, "waiting_main");
       w.coordinated = true;
-      host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, agentId: t.agentId, state: "waiting_main", what: "message", text: reason });
+      host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "waiting_main", what: "message", text: reason });
       host.changed();
       return ok(`Escalation sent to your owner (correlation_id ${correlationId}). End your turn now: you are woken with the reply.`);
     },
@@ -70,7 +70,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
         ...(req.payload ? { payload: req.payload } : {}),
       });
       w.coordinated = true;
-      host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, agentId: t.agentId, state: t.state, what: "message", text: req.message });
+      host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: t.state, what: "message", text: req.message });
       host.changed();
       return ok(`Sent to your owner (${req.messageType ?? "progress"}).`);
     },
@@ -112,7 +112,7 @@ function complete(t: TaskRecord, report: CompleteReport, w: Worker, host: Worker
   }
   host.store.setState(t.taskId, "completed", { reason: report.summary });
   host.store.send({ to: "main", from: t.taskId, type: "completion", text: completionText(report, payload) });
-  host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, agentId: t.agentId, state: "completed", what: "completed", text: report.summary });
+  host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "completed", what: "completed", text: report.summary });
   host.changed();
   return finished(ok(`Completed ${t.taskId}: your owner has the report.`), report.summary);
 }

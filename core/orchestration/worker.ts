@@ -148,7 +148,7 @@ function settleAfterRun(w: Worker, outcome: RunOutcome, host: WorkerHost): void 
 export function failTask(task: TaskRecord, reason: string, host: Pick<WorkerHost, "store" | "ownerEmit" | "changed">, what: "failed" | "blocked" = "failed"): void {
   host.store.setState(task.taskId, "failed", { reason });
   host.store.send({ to: "main", from: task.taskId, type: "risk_alert", ...(what === "blocked" ? { subtype: "blocked" } : {}), text: `Task ${task.taskId} failed: ${reason}` });
-  host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, agentId: task.agentId, state: "failed", what, text: reason });
+  host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, workerId: task.agentId, state: "failed", what, text: reason });
   host.changed();
 }
 
@@ -204,6 +204,6 @@ function workerWake(w: Worker, host: WorkerHost): WakeSource {
 
 export function setRunning(task: TaskRecord, host: Pick<WorkerHost, "store" | "ownerEmit" | "changed">): void {
   host.store.setState(task.taskId, "running");
-  host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, agentId: task.agentId, state: "running", what: "resumed" });
+  host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, workerId: task.agentId, state: "running", what: "resumed" });
   host.changed();
 }

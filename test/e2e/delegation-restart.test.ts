@@ -52,7 +52,10 @@ describe("delegation across kill -9 and yuj resume", () => {
     await waitFor("worker.waiting");
     second.child.kill("SIGKILL");
     const secondOut = await second.done;
-    expect(rowsOf(secondOut.stdout).some((r) => r.type === "agent_update" && r.what === "rehydrated" && r.taskId === "task-1")).toBe(true);
+    const rehydrated = rowsOf(secondOut.stdout).find((r) => r.type === "agent_update" && r.what === "rehydrated");
+    // Shown in the owner's stream (its rows are the main agent's), naming the task and its new runtime.
+    expect(rehydrated).toMatchObject({ agentId: "main", taskId: "task-1", state: "waiting_main" });
+    expect(rehydrated!.workerId).not.toBe(firstAgent);
     const main2 = mainHistory(dir);
     const batch = main2.filter((h) => h.role === "user" && h.text?.includes("[mailbox m-1]"));
     expect(batch).toHaveLength(1);
