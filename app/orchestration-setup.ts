@@ -9,13 +9,13 @@ import { createOrchestrator } from "../core/orchestration/runtime.js";
 import { delegableRoles } from "../core/orchestration/roles.js";
 import type { ActiveToolset } from "../core/profiles/activate.js";
 import type { HistoryItem } from "../core/history.js";
-import type { ToolRegistry } from "../core/tool-types.js";
+import type { ToolRegistry, ToolRole } from "../core/tool-types.js";
 import type { ParsedArgs } from "./args.js";
 import { rulesPermit } from "./permission-setup.js";
 import type { OpenSession, Resolved } from "./session.js";
 
-/** Exposed names of the active tools a handler id runs under. */
-const namesOf = (toolset: ActiveToolset, handlerId: string) => [...toolset.tools.values()].filter((t) => t.handler.id === handlerId).map((t) => t.name);
+/** Exposed names of the active tools with a role. */
+const namesOf = (toolset: ActiveToolset, role: ToolRole) => [...toolset.tools.values()].filter((t) => t.handler.role === role).map((t) => t.name);
 
 export interface OrchestrationInputs {
   deps: Omit<LoopDeps, "signal">;
@@ -31,11 +31,11 @@ export interface OrchestrationInputs {
 
 /** The loop's dependencies with the runtime in place, and the tools to take out of the model's list. */
 export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps, "signal">; hidden: string[] } {
-  const delegateNames = namesOf(x.deps.toolset, "delegate");
+  const delegateNames = namesOf(x.deps.toolset, "delegation");
   if (delegateNames.length === 0) return { deps: x.deps, hidden: [] };
   const mayDelegateTo = (role: string) => delegateNames.some((name) => rulesPermit(x.resolved, x.args, x.cwd, name, { agent_type: role }));
   const roles = delegableRoles(x.agentDirs, mayDelegateTo);
-  if (roles.length === 0) return { deps: x.deps, hidden: [...delegateNames, ...namesOf(x.deps.toolset, "cancel")] };
+  if (roles.length === 0) return { deps: x.deps, hidden: [...delegateNames, ...namesOf(x.deps.toolset, "cancellation")] };
   const toolset = withRoleEnum(x.deps.toolset, delegateNames, roles);
   const base = { ...x.deps, toolset };
   const orchestrator = createOrchestrator({ parent: base, registry: x.registry, agentDirs: x.agentDirs, secrets: x.secrets, mainHistory: x.mainHistory, mayDelegateTo });

@@ -119,8 +119,10 @@ export type ToolEffect = "inspect" | "mutate" | "execute" | "network" | "orchest
  *   read_output  reads a background command's output (job notices name it)
  *   todos        sets the todo list (a rewind restores it)
  *   skill        loads a skill (it stays usable while a skill narrows the tools)
+ *   delegation   starts a delegated worker (its rules decide which roles; denied, cancellation goes too)
+ *   cancellation cancels a delegated worker
  */
-export type ToolRole = "finish" | "ask" | "think" | "checkpoint" | "rewind" | "plan_exit" | "read_output" | "todos" | "skill";
+export type ToolRole = "finish" | "ask" | "think" | "checkpoint" | "rewind" | "plan_exit" | "read_output" | "todos" | "skill" | "delegation" | "cancellation";
 
 /**
  * A path a call reads or changes, as the model wrote it. The consumers

@@ -56,7 +56,7 @@ export interface MailMessage {
 type NewTask = Omit<TaskRecord, "state" | "violations" | "openEscalations" | "escalations" | "previousAgentId" | "reason">;
 
 type LogRow =
-  | { t: "task"; task: NewTask }
+  | { t: "delegated"; task: NewTask }
   | { t: "state"; taskId: string; state: TaskState; reason?: string; agentId?: string }
   | { t: "msg"; msg: MailMessage }
   | { t: "violation"; taskId: string }
@@ -100,7 +100,7 @@ export function openOrchestrationStore(sessionDir: string): OrchestrationStore {
     tasks,
     messages,
     addTask(task) {
-      write({ t: "task", task });
+      write({ t: "delegated", task });
       return tasks.get(task.taskId)!;
     },
     setState(taskId, state, extra = {}) {
@@ -137,7 +137,7 @@ function parseRow(line: string): LogRow | undefined {
 }
 
 function applyRow(row: LogRow, tasks: Map<string, TaskRecord>, messages: MailMessage[]): void {
-  if (row.t === "task") {
+  if (row.t === "delegated") {
     tasks.set(row.task.taskId, { ...row.task, state: "running", violations: 0, openEscalations: [], escalations: 0 });
     return;
   }

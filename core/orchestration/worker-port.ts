@@ -26,13 +26,13 @@ const finished = (result: ToolResult, message: string): ToolResult => ({ ...resu
 export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
   const task = () => host.store.tasks.get(w.taskId)!;
   const closedAlready = (t: TaskRecord) => (SETTLED.has(t.state) ? fail(`${t.taskId} is already ${t.state}; nothing more can be reported for it`) : undefined);
-  const offMain = (tool: string) => fail(`${tool} is not available to a worker: only the main agent ${tool === "handoff" ? "hands off plans" : "delegates and cancels"}`);
+  const offMain = () => fail("not available to a worker: only the main agent delegates, cancels and hands off plans");
   return {
     self: w.taskId,
     roles: () => [],
-    delegate: () => offMain("delegate"),
-    cancel: () => offMain("cancel"),
-    handoff: () => offMain("handoff"),
+    delegate: offMain,
+    cancel: offMain,
+    handoff: offMain,
     complete(report) {
       const t = task();
       return closedAlready(t) ?? complete(t, report, w, host);

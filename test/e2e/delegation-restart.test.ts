@@ -45,7 +45,7 @@ describe("delegation across kill -9 and yuj resume", () => {
     first.child.kill("SIGKILL");
     await first.done;
     expect(deliveries(mainHistory(dir)).size).toBe(0);
-    const firstAgent = storeRows(dir).find((r) => r.t === "task")!.task.agentId;
+    const firstAgent = storeRows(dir).find((r) => r.t === "delegated")!.task.agentId;
 
     // 2. Resumed: the main agent gets both messages in one delivery and answers; the worker, woken, is killed mid-command.
     const second = startCli(["resume", "--output", "jsonl"], { cwd, env });
@@ -67,7 +67,7 @@ describe("delegation across kill -9 and yuj resume", () => {
     expect(third.code, third.stderr).toBe(0);
     expect(readFileSync(join(cwd, "out/y.txt"), "utf8")).toBe("Y\n");
     const rows = storeRows(dir);
-    const tasks = rows.filter((r) => r.t === "task");
+    const tasks = rows.filter((r) => r.t === "delegated");
     expect(tasks).toHaveLength(1);
     const states = rows.filter((r) => r.t === "state" && r.taskId === "task-1");
     expect(states.at(-1)).toMatchObject({ state: "completed" });

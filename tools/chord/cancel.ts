@@ -14,6 +14,7 @@ export const cancelTool: ToolHandler<typeof cancelSchema> = {
   id: "cancel",
   schema: cancelSchema,
   effects: new Set<ToolEffect>(["orchestrate", "stop"]),
+  role: "cancellation",
   view: { card: "foldable", summary: (args) => str(args, "target_task_id") ?? "" },
   async run(args, ctx) {
     if (!ctx.orchestration) return fail("cancel is not available in this session");

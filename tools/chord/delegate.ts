@@ -24,6 +24,7 @@ export const delegateTool: ToolHandler<typeof delegateSchema> = {
   id: "delegate",
   schema: delegateSchema,
   effects: new Set<ToolEffect>(["orchestrate"]),
+  role: "delegation",
   matchValue: (args) => textTarget(args.agent_type),
   view: { card: "expanded", summary: (args) => `${str(args, "agent_type") ?? ""}: ${str(args, "description") ?? ""}` },
   async run(args, ctx) {
