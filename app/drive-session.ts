@@ -47,7 +47,7 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
     approver: operator.approver,
     sessionDir: session.dir,
   });
-  const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask });
+  const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask, wake: x.wake });
   const extensions = joinExtensions(x.resolved, session.services.mcp, session.services.skills);
   const ready = Promise.all([x.ready, extensions.ready]).then(() => {});
   const controller = createSessionController({
@@ -55,7 +55,7 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
     emit: session.emit,
     operator,
     runs: {
-      loopDeps: { ...loopDeps, wake: x.wake },
+      loopDeps,
       jobs: session.services.jobs,
       toolsetFor: extensions.toolsetFor,
       checkStorage: () => session.checkTrace(),

@@ -18,6 +18,7 @@ import { packageRoot } from "./locate.js";
 import { join } from "node:path";
 import type { ParsedArgs } from "./args.js";
 import { ruleHidingGuard, surfaceOf } from "./permission-setup.js";
+import { withOrchestration } from "./orchestration-setup.js";
 import type { ProviderChoice } from "./provider-select.js";
 import { oneQuestionGuard } from "./question-limit.js";
 import { createDeferredTools } from "../core/profiles/deferred.js";
@@ -38,11 +39,14 @@ export interface LoopDepsInputs {
   ask: NonNullable<NonNullable<DispatchDeps["session"]>["ask"]>;
   /** The saved state: written after every step, and the one-question rule reads it. */
   record: SessionRecord;
+  /** What wakes a model that ended its turn; the session's job notices unless given. */
+  wake?: LoopDeps["wake"];
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   // Deferred loading: what the requests carry grows with each load, from the saved conversation on.
   const deferred = x.resolved.config.tools.lazy_loading_enabled ? createDeferredTools(x.resolved.toolset, x.record.state.history) : undefined;
+  const ruleHiding = ruleHidingGuard(x.resolved, x.args);
   const hosted = hostedToolsFor(x.resolved.config, x.provider.name);
   if (hosted.problem) x.session.emit({ type: "notice", level: "warning", text: hosted.problem });
   const deps: Omit<LoopDeps, "signal"> = {
@@ -61,7 +65,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     gate: x.gate,
     guards: [
       ...(deferred ? [deferredToolsGuard(deferred)] : []),
-      ruleHidingGuard(x.resolved, x.args),
+      ruleHiding,
       ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
       ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp }),
       skillToolsGuard(x.session.services.skills),
@@ -80,20 +84,28 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       x.record.save({ durable: false });
       x.session.checkTrace();
     },
-    wake: x.session.services.notices,
+    wake: x.wake ?? x.session.services.notices,
     hooks: x.session.services.hooks,
     hostedTools: hosted.tools,
     redact: createRedact(x.secrets),
   };
-  if (!x.resolved.config.tools.task_enabled) return deps;
-  const subagents = createSubagentRunner({
-    parent: deps,
+  const orchestrated = withOrchestration({
+    deps,
+    resolved: x.resolved,
+    args: x.args,
+    cwd: x.cwd,
+    session: x.session,
     registry: builtinHandlers(),
     agentDirs: agentDirs(x.cwd),
     secrets: x.secrets,
-    isolation: x.session.services.isolation,
+    mainHistory: x.record.state.history,
   });
-  return { ...deps, session: { ...deps.session, subagents } };
+  // Tools the orchestration rules hide are hidden by the same guard, rebuilt with them.
+  const hiding = ruleHidingGuard(x.resolved, x.args, orchestrated.hidden);
+  const withGuards = { ...orchestrated.deps, guards: deps.guards!.map((g) => (g === ruleHiding ? hiding : g)) };
+  if (!x.resolved.config.tools.task_enabled) return withGuards;
+  const subagents = createSubagentRunner({ parent: withGuards, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets, isolation: x.session.services.isolation });
+  return { ...withGuards, session: { ...withGuards.session, subagents } };
 }
 
 /** Project agents win over the user's, and both over those that ship with yuj. */

@@ -13,6 +13,7 @@ import { createPermissionGate, type PermissionGate } from "../core/permissions/g
 import { loadProfileRules } from "../core/permissions/profile-rules.js";
 import type { PolicyOptions, Rule } from "../core/permissions/types.js";
 import { hiddenTools } from "../core/permissions/hidden.js";
+import { evaluate } from "../core/permissions/engine.js";
 import type { Guard } from "../core/guards/types.js";
 import type { SessionState } from "../core/session-state.js";
 import type { ParsedArgs } from "./args.js";
@@ -70,9 +71,15 @@ function policyFor(resolved: Resolved, args: ParsedArgs): PolicyOptions {
  * A guard that keeps tools the rules deny outright out of the model's list
  * (a call to one would be denied anyway; not offering it saves a turn).
  */
-export function ruleHidingGuard(resolved: Resolved, args: ParsedArgs): Guard {
+export function ruleHidingGuard(resolved: Resolved, args: ParsedArgs, alsoHidden: readonly string[] = []): Guard {
   const hidden = hiddenTools(resolved.toolset.tools.keys(), sessionRulesFor(resolved), policyFor(resolved, args));
+  for (const name of alsoHidden) hidden.add(name);
   return { name: "permission-hidden-tools", hiddenTools: () => hidden };
+}
+
+/** Whether the rules leave a call possible (allow, or ask): a deny is the only no. */
+export function rulesPermit(resolved: Resolved, args: ParsedArgs, cwd: string, tool: string, callArgs: Record<string, unknown>): boolean {
+  return evaluate({ tool, args: callArgs, cwd }, sessionRulesFor(resolved), policyFor(resolved, args)).action !== "deny";
 }
 
 /**

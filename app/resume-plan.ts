@@ -18,7 +18,14 @@ import type { ShownStatus } from "./find-session.js";
  * asked. With an operator on the input (`--input jsonl`), a session waiting
  * for an approval continues without a recorded answer: the call asks again.
  */
-export function checkResumable(state: SessionState, status: ShownStatus, message: string | undefined, operated = false): void {
+export function checkResumable(
+  state: SessionState,
+  status: ShownStatus,
+  message: string | undefined,
+  operated = false,
+  /** Delegated workers were still running when the session stopped: it goes on for them. */
+  workersRunning = false,
+): void {
   const id = state.sessionId;
   if (status === "running") {
     throw new FatalError(`session ${id} is running in process ${state.pid}; wait for it to end or stop it first`);
@@ -43,7 +50,7 @@ export function checkResumable(state: SessionState, status: ShownStatus, message
     if (message !== undefined) throw new FatalError(`session ${id} has not started its task yet; start it with yuj resume ${id} without a message`);
     return;
   }
-  if (message === undefined && !awaitsModel(state)) {
+  if (message === undefined && !awaitsModel(state) && !(workersRunning && state.status !== "done")) {
     throw new FatalError(`session ${id} is finished (${status}); to go on, give it a new message: yuj resume ${id} "…"`);
   }
   if (message !== undefined && !message.trim()) throw new FatalError("the message is empty: yuj resume ID \"what to do next\"");

@@ -139,6 +139,8 @@ export interface OpenSession {
    * session's lock go; a staged session never saved is removed.
    */
   close(): Promise<void>;
+  /** Runs `fn` first when the session closes (delegated workers stop where they are). */
+  onClose(fn: () => Promise<void>): void;
 }
 
 /** Which session a process opens. */
@@ -181,6 +183,7 @@ export async function openSession(
   let traceFailure: StateWriteError | undefined;
   const trace = openTraceOrRecord(sessionLayout(staging ?? dir).trace, secrets, (err) => (traceFailure ??= err), sessionLayout(dir).trace);
   let services: SessionServices | undefined;
+  const closers: Array<() => Promise<void>> = [];
   let lastSeq = resume?.lastSeq ?? 0;
   const { emit, setTurn } = createEmitter(
     id,
@@ -232,8 +235,12 @@ export async function openSession(
       publish(staging, dir);
       staging = undefined;
     },
+    onClose(fn) {
+      closers.push(fn);
+    },
     async close() {
       try {
+        for (const fn of closers.splice(0)) await fn().catch(() => undefined);
         await ready.shutdown();
       } finally {
         trace.close();

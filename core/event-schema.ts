@@ -295,7 +295,26 @@ const sessionStateEvents = [
   }),
 ] as const;
 
-const bodies = [...sessionEvents, ...modelEvents, ...operatorEvents, ...jobEvents, ...sessionStateEvents] as const;
+// Delegated workers, as their owner sees them: one event each time a task's
+// state changes or it sends its owner something, keyed by the stable task id.
+const agentEvents = [
+  event(
+    "agent_update",
+    {
+      taskId: z.string(),
+      agentType: z.string(),
+      workerId: z.string().describe("The worker's current runtime (a resumed session gives it a new one); its task id stays"),
+      state: z.enum(["running", "waiting_main", "idle", "completed", "failed", "cancelled"]),
+      what: z
+        .enum(["started", "rehydrated", "message", "completed", "blocked", "failed", "cancelled", "resumed"])
+        .describe("What happened: completed raises AGENT COMPLETE, blocked and failed AGENT BLOCKED"),
+      text: z.string().optional(),
+    },
+    "A delegated task changed state or sent its owner a message",
+  ),
+] as const;
+
+const bodies = [...sessionEvents, ...modelEvents, ...operatorEvents, ...jobEvents, ...sessionStateEvents, ...agentEvents] as const;
 
 /** An event without its envelope: what the core hands the emitter. */
 export const eventBodySchema = z.discriminatedUnion("type", bodies);

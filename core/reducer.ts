@@ -370,6 +370,8 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
       return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: `The session is now named ${event.name}.` });
     case "rules_listed":
       return { ...s, facts: reduceFacts(s.facts, event) };
+    case "agent_update":
+      return agentCard(s, event);
     default: {
       const unhandled: never = event;
       return unhandled;
@@ -475,4 +477,13 @@ function dropPartialTurn(s: SessionView, turn: number | undefined): SessionView 
     (c.kind === "tool" && c.turn === turn && (c.status === "streaming" || c.status === "running"));
   const cards = s.cards.filter((c) => !partial(c));
   return { ...s, cards };
+}
+
+/** A worker's completion raises AGENT COMPLETE in its owner's view, a terminal failure AGENT BLOCKED. */
+function agentCard(s: SessionView, e: Extract<CoreEvent, { type: "agent_update" }>): SessionView {
+  const who = `${e.taskId} (${e.agentType})`;
+  const body = e.text ? `\n${e.text}` : "";
+  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}` });
+  if (e.what === "blocked" || e.what === "failed") return addCard(s, { kind: "notice", level: "warning", text: `AGENT BLOCKED ${who}${body}` });
+  return s;
 }

@@ -14,6 +14,7 @@ import type { SessionMemory } from "./session-memory.js";
 import type { SkillSession } from "./skills/session.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import type { MatchTarget } from "./permissions/match-target.js";
+import type { OrchestrationPort } from "./orchestration/types.js";
 
 export type { DisplayOf, ToolDisplay } from "./display-schema.js";
 
@@ -88,6 +89,8 @@ export interface ToolContext {
   cells?: CellHost;
   /** Deferred loading: adds tools to the following requests. */
   toolLoader?: ToolLoader;
+  /** The delegation runtime as the calling agent sees it (delegate, complete, notify…), on the Chord surface. */
+  orchestration?: OrchestrationPort;
 }
 
 /** One function a code cell may call, as get_function_details shows it. */
@@ -150,8 +153,22 @@ export type ToolEffect = "inspect" | "mutate" | "execute" | "network" | "orchest
  *   todos        sets the todo list (a rewind restores it)
  *   skill        loads a skill (it stays usable while a skill narrows the tools)
  *   load         adds hidden tools to later requests (deferred loading)
+ *   delegation   starts a delegated worker (its rules decide which roles; denied, cancellation goes too)
+ *   cancellation cancels a delegated worker
  */
-export type ToolRole = "finish" | "ask" | "think" | "checkpoint" | "rewind" | "plan_exit" | "read_output" | "todos" | "skill" | "load";
+export type ToolRole =
+  | "finish"
+  | "ask"
+  | "think"
+  | "checkpoint"
+  | "rewind"
+  | "plan_exit"
+  | "read_output"
+  | "todos"
+  | "skill"
+  | "load"
+  | "delegation"
+  | "cancellation";
 
 /**
  * A path a call reads or changes, as the model wrote it. The consumers

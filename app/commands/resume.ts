@@ -3,6 +3,7 @@
 // question (once `yuj answer` did), one that was stopped or interrupted
 // mid-run, or, with a new message, one that finished.
 
+import { hasRunningTasks } from "../../core/orchestration/store.js";
 import type { ParsedArgs } from "../args.js";
 import { UsageError } from "../args.js";
 import { claimSession, type ClaimedSession } from "../claim-session.js";
@@ -28,7 +29,7 @@ export async function resumeCommand(args: ParsedArgs, version: string): Promise<
 export async function continueHeadless(found: ClaimedSession, args: ParsedArgs, version: string, message?: string): Promise<number> {
   const { dir, state, status, lock, skipped, log } = found;
   try {
-    checkResumable(state, status, message, args.input === "jsonl");
+    checkResumable(state, status, message, args.input === "jsonl", hasRunningTasks(dir));
   } catch (err) {
     lock.release();
     throw err;

@@ -167,7 +167,7 @@ function childSession(session: LoopDeps["session"], workspace: IsolatedWorkspace
 }
 
 /** The next free `task-<n>` under the session's tasks folder: stable for the session's life. */
-function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
+export function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
   const root = join(sessionDir, "tasks");
   mkdirSync(root, { recursive: true });
   let n = readdirSync(root).length + 1;
@@ -178,7 +178,7 @@ function newTaskDir(sessionDir: string): { taskId: string; dir: string } {
   return { taskId, dir };
 }
 
-function childConfig(config: Config, def: AgentDefinition): Config {
+export function childConfig(config: Config, def: AgentDefinition): Config {
   if (def.maxTurns === undefined) return config;
   return { ...config, loop: { ...config.loop, max_turns: Math.min(def.maxTurns, config.loop.max_turns) } };
 }
@@ -188,7 +188,7 @@ function childConfig(config: Config, def: AgentDefinition): Config {
  * (all, without one), minus the operator's tools, and for a read-only agent
  * only handlers that change nothing.
  */
-function childToolset(
+export function childToolset(
   def: AgentDefinition,
   registry: ToolRegistry,
   config: Config,

@@ -200,6 +200,13 @@ export const configSchema = z.strictObject({
   }),
   mcp: mcpSection,
   hooks: hooksSection,
+  /** Delegated workers on the Chord surface (delegate). */
+  orchestration: section({
+    /** Workers live at once (running, or parked waiting for their owner); a delegate beyond is refused. */
+    max_live_runtimes: posInt.default(10),
+    /** Model requests in flight at once across the main agent and its workers; more wait their turn. */
+    max_active_llm_requests: posInt.default(10),
+  }),
   skills: section({ paths: z.array(z.string()).default([]) }),
   compat: section({
     /** Tools the provider runs itself, declared in every request: "web_search" (Anthropic Messages, OpenAI Responses). */

@@ -14,6 +14,7 @@ import { modelAcceptsImages } from "../providers/model-caps.js";
  * - `config:<dotted.key>=<value>`: on when the value's string form is exactly
  *   `<value>` (for enum settings such as `config:loop.plan_mode=required`)
  * - `top_level`: on only in the top-level assistant session
+ * - `delegated`: on only in a worker another agent started (complete, escalate)
  * - `interactive`: on only while someone can answer at once (the TUI)
  * - `not_measurement`: off in measurement runs (`--measure`), where nobody
  *   is ever asked anything
@@ -30,8 +31,8 @@ import { modelAcceptsImages } from "../providers/model-caps.js";
 export const conditionSchema = z
   .string()
   .regex(
-    /^(always|top_level|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?|active:[A-Za-z0-9_-]+)$/,
-    "a condition: always, top_level, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>, active:<tool>",
+    /^(always|top_level|delegated|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?|active:[A-Za-z0-9_-]+)$/,
+    "a condition: always, top_level, delegated, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>, active:<tool>",
   );
 const condition = conditionSchema;
 
@@ -76,6 +77,7 @@ export interface ConditionContext {
 export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   if (cond === "always") return true;
   if (cond === "top_level") return ctx.topLevel;
+  if (cond === "delegated") return !ctx.topLevel;
   if (cond === "interactive") return ctx.interactive;
   if (cond === "not_measurement") return ctx.measurement !== true;
   if (cond === "loop_running") return ctx.loopRunning === true;

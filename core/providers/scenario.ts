@@ -25,11 +25,22 @@ const scenarioTurn = z.strictObject({
     .optional(),
 });
 
+const agentScript = z.strictObject({
+  fallback_text: z.string().default("(the scripted scenario has no more turns)"),
+  turns: z.array(scenarioTurn).min(1),
+});
+
 const scenarioSchema = z.strictObject({
   description: z.string().default(""),
   /** Text the scripted provider answers with once the turns run out. */
   fallback_text: z.string().default("(the scripted scenario has no more turns)"),
   turns: z.array(scenarioTurn).min(1),
+  /**
+   * Delegated workers' own turns, by task id (`task-1`) or by role
+   * (`builder`); the task id wins. A worker named by neither plays `turns`
+   * with the main agent.
+   */
+  agents: z.record(z.string(), agentScript).optional(),
 });
 
 export type Scenario = z.infer<typeof scenarioSchema>;

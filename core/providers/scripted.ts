@@ -20,6 +20,10 @@ export function scriptedProvider(scenario: Scenario, opts: ScriptedOptions = {})
   let next: number | undefined;
   return {
     name: "scripted",
+    forAgent({ taskId, agentType }) {
+      const own = scenario.agents?.[taskId] ?? scenario.agents?.[agentType];
+      return own ? scriptedProvider({ description: scenario.description, ...own }, opts) : this;
+    },
     async listModels() {
       return ["scripted"];
     },

@@ -38,6 +38,12 @@ export interface Provider {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
   /** Model ids the backend offers (for `yuj models`). */
   listModels?(signal: AbortSignal): Promise<string[]>;
+  /**
+   * The provider a delegated worker talks to, when the backend keeps one per
+   * agent (a scripted scenario plays each worker its own turns); absent: the
+   * same provider serves every agent.
+   */
+  forAgent?(agent: { taskId: string; agentType: string }): Provider;
 }
 
 /** A failure after all retries, with what a user needs to act on it. */

@@ -36,6 +36,7 @@ const ALLOWED: ReadonlyArray<{ words: string[]; files: string[]; reason: string 
     files: ["core/event-schema.ts", "core/loop.ts", "core/agents/runner.ts", "core/session-record.ts", "core/session-state.ts", "app/next-action.ts", "app/render-text.ts", "app/resume-plan.ts"],
     reason: "a run's finish reason and a session's status (the events schema, state.json, `yuj status`)",
   },
+  { words: ["cancel"], files: ["core/ops.ts", "core/session-controller.ts", "components/app-keys.ts", "components/keys.ts"], reason: "the operator's cancel operation and the key that sends it" },
   { words: ["done"], files: ["core/shell/inline-code.ts", "core/shell/parser.ts", "core/shell/runners.ts"], reason: "the shell's keyword that ends a loop" },
 ];
 

@@ -24,9 +24,9 @@ describe("builtin handlers", () => {
   it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
     expect([...handlers.keys()].sort()).toEqual([
-      "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "checkpoint", "chord_apply_patch",
-      "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "done", "edit", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "list_definitions", "lsp", "notebook_edit", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search", "task",
+      "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "cancel", "checkpoint", "chord_apply_patch",
+      "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "complete", "delegate", "done", "edit", "escalate", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
+      "list_definitions", "lsp", "notebook_edit", "notify", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search", "task",
       "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "write", "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
@@ -39,6 +39,7 @@ describe("builtin handlers", () => {
       bash: "execute,inspect",
       bash_kill: "stop",
       bash_poll: "inspect read_output",
+      cancel: "orchestrate,stop cancellation",
       checkpoint: "converse checkpoint",
       chord_apply_patch: "mutate",
       chord_delete: "mutate",
@@ -48,8 +49,11 @@ describe("builtin handlers", () => {
       chord_grep: "inspect",
       chord_read: "inspect",
       chord_write: "mutate",
+      complete: "converse",
+      delegate: "orchestrate delegation",
       done: "converse finish",
       edit: "mutate",
+      escalate: "converse",
       exit_plan_mode: "converse plan_exit",
       glob: "inspect",
       grep: "inspect",
@@ -59,6 +63,7 @@ describe("builtin handlers", () => {
       list_definitions: "inspect",
       lsp: "inspect",
       notebook_edit: "mutate",
+      notify: "converse",
       question: "converse ask",
       read: "inspect",
       read_artifact: "inspect",

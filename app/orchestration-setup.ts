@@ -1,0 +1,96 @@
+// Delegation on the Chord surface: when the profile offers delegate and the
+// rules let the main agent delegate to at least one role, the session gets a
+// delegation runtime; delegate's agent_type lists exactly those roles. When
+// the rules deny delegate, cancel goes too (there is nothing to cancel).
+
+import type { AgentDirs } from "../core/agents/find.js";
+import type { LoopDeps, WakeSource } from "../core/loop.js";
+import { createOrchestrator } from "../core/orchestration/runtime.js";
+import { delegableRoles } from "../core/orchestration/roles.js";
+import type { ActiveToolset } from "../core/profiles/activate.js";
+import type { HistoryItem } from "../core/history.js";
+import type { ToolRegistry, ToolRole } from "../core/tool-types.js";
+import type { ParsedArgs } from "./args.js";
+import { rulesPermit } from "./permission-setup.js";
+import type { OpenSession, Resolved } from "./session.js";
+
+/** Exposed names of the active tools with a role. */
+const namesOf = (toolset: ActiveToolset, role: ToolRole) => [...toolset.tools.values()].filter((t) => t.handler.role === role).map((t) => t.name);
+
+export interface OrchestrationInputs {
+  deps: Omit<LoopDeps, "signal">;
+  resolved: Resolved;
+  args: ParsedArgs;
+  cwd: string;
+  session: OpenSession;
+  registry: ToolRegistry;
+  agentDirs: AgentDirs;
+  secrets: string[];
+  mainHistory: readonly HistoryItem[];
+}
+
+/** The loop's dependencies with the runtime in place, and the tools to take out of the model's list. */
+export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps, "signal">; hidden: string[] } {
+  const delegateNames = namesOf(x.deps.toolset, "delegation");
+  if (delegateNames.length === 0) return { deps: x.deps, hidden: [] };
+  const mayDelegateTo = (role: string) => delegateNames.some((name) => rulesPermit(x.resolved, x.args, x.cwd, name, { agent_type: role }));
+  const roles = delegableRoles(x.agentDirs, mayDelegateTo);
+  if (roles.length === 0) return { deps: x.deps, hidden: [...delegateNames, ...namesOf(x.deps.toolset, "cancellation")] };
+  const toolset = withRoleEnum(x.deps.toolset, delegateNames, roles);
+  const base = { ...x.deps, toolset };
+  const orchestrator = createOrchestrator({ parent: base, registry: x.registry, agentDirs: x.agentDirs, secrets: x.secrets, mainHistory: x.mainHistory, mayDelegateTo });
+  x.session.onClose(() => orchestrator.close());
+  let picked = false;
+  const mailWake: WakeSource = {
+    take() {
+      // A resumed session picks its tasks up when the main agent first works again.
+      if (!picked) {
+        picked = true;
+        orchestrator.rehydrate();
+      }
+      return orchestrator.mainWake.take();
+    },
+    wait: (signal) => orchestrator.mainWake.wait(signal),
+  };
+  const main: Omit<LoopDeps, "signal"> = {
+    ...base,
+    // The workers share the main agent's provider and its bound on requests in flight.
+    provider: orchestrator.limit(x.deps.provider),
+    session: { ...x.deps.session, orchestration: orchestrator.port },
+    wake: x.deps.wake ? bothWakes(x.deps.wake, mailWake) : mailWake,
+  };
+  return { deps: main, hidden: [] };
+}
+
+/** delegate's agent_type as an enum of the roles the rules allow. */
+function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[]): ActiveToolset {
+  const specs = toolset.specs.map((spec) => {
+    if (!names.includes(spec.name)) return spec;
+    const params = spec.parameters as { properties?: Record<string, Record<string, unknown>> };
+    const properties = { ...params.properties, agent_type: { ...params.properties?.agent_type, enum: roles } };
+    return { ...spec, parameters: { ...spec.parameters, properties } };
+  });
+  return { ...toolset, specs };
+}
+
+/** Notices from both sources; waiting wakes on either, and gives up only when neither can produce one. */
+function bothWakes(a: WakeSource, b: WakeSource): WakeSource {
+  return {
+    take: () => [...a.take(), ...b.take()],
+    async wait(signal) {
+      const inner = new AbortController();
+      const stop = () => inner.abort();
+      signal.addEventListener("abort", stop, { once: true });
+      const woke = (v: boolean) => {
+        if (v) inner.abort();
+        return v;
+      };
+      try {
+        const [x, y] = await Promise.all([a.wait(inner.signal).then(woke), b.wait(inner.signal).then(woke)]);
+        return (x || y) && !signal.aborted;
+      } finally {
+        signal.removeEventListener("abort", stop);
+      }
+    },
+  };
+}

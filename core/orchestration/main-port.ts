@@ -1,0 +1,151 @@
+// What the main agent's orchestration tools do: delegate a task (its handle
+// at once, the worker running on), message or answer a worker, cancel one.
+
+import { fail, ok, type ToolResult } from "../tool-types.js";
+import { AgentFileError, type AgentDefinition } from "../agents/definition.js";
+import { findAgent } from "../agents/find.js";
+import { schemaProblems, type ResultSchema } from "./result-schema.js";
+import { emptyScope, scopesOverlap } from "./scope.js";
+import { SETTLED, type TaskRecord } from "./store.js";
+import type { DelegateRequest, NotifyRequest, OrchestrationPort } from "./types.js";
+import { setRunning, startWorker } from "./worker.js";
+import { briefFor, newAgentId } from "./brief.js";
+import type { Runtime } from "./runtime.js";
+
+const LIVE: ReadonlySet<string> = new Set(["running", "waiting_main", "idle"]);
+
+export function mainPort(rt: Runtime): OrchestrationPort {
+  return {
+    self: "main",
+    roles: () => rt.roles(),
+    delegate: (req) => delegate(rt, req),
+    cancel: (id, reason) => cancel(rt, id, reason),
+    notify: (req) => notify(rt, req),
+    complete: () => fail("complete is for a delegated worker: the main agent ends its turn instead"),
+    escalate: () => fail("escalate is for a delegated worker: the main agent has no owner to ask"),
+    handoff: () => fail("handoff is not available in this session"),
+  };
+}
+
+function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
+  const roles = rt.roles();
+  if (!roles.includes(req.agentType)) {
+    return fail(`delegate refused: agent_type "${req.agentType}" is not a role you may delegate to; the roles are ${roles.join(", ") || "(none)"}`);
+  }
+  let def: AgentDefinition;
+  try {
+    def = findAgent(req.agentType, rt.setup.agentDirs);
+  } catch (err) {
+    if (err instanceof AgentFileError) return fail(`delegate refused: ${err.message}`);
+    throw err;
+  }
+  const scopeError = scopeProblem(def, req);
+  if (scopeError) return fail(`delegate refused: ${scopeError}`);
+  if (req.resultSchema !== undefined) {
+    const problems = schemaProblems(req.resultSchema);
+    if (problems.length > 0) return fail(`delegate refused: result_schema is outside the supported subset:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+  const live = [...rt.store.tasks.values()].filter((t) => LIVE.has(t.state));
+  const max = rt.setup.parent.config.orchestration.max_live_runtimes;
+  if (live.length >= max) {
+    return fail(`delegate refused: ${live.length} workers are live, the most [orchestration].max_live_runtimes allows; wait for one to complete, or cancel one`);
+  }
+  const overlapping = live.find((t) => scopesOverlap(t.scope, req.scope));
+  const { taskId, dir } = rt.newTaskDir();
+  const agentId = newAgentId(taskId);
+  const task = rt.store.addTask({
+    taskId,
+    agentType: def.name,
+    description: req.description,
+    scope: req.scope,
+    agentId,
+    ...(req.resultSchema !== undefined ? { resultSchema: req.resultSchema as ResultSchema } : {}),
+  });
+  const worker = rt.workerFor(task, def, dir);
+  startWorker(worker, { userText: briefFor(task) }, rt.host);
+  rt.host.ownerEmit({ type: "agent_update", taskId, agentType: def.name, workerId: agentId, state: "running", what: "started", text: req.description });
+  const handle = {
+    status: "started",
+    task_id: taskId,
+    agent_id: agentId,
+    message: `${def.name} is working on ${taskId}; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id ${taskId}.`,
+    expected_write_scope: req.scope,
+    ...(req.planTaskRef ? { plan_task_ref: req.planTaskRef } : {}),
+    ...(req.semanticTaskKey ? { semantic_task_key: req.semanticTaskKey } : {}),
+    ...(overlapping
+      ? { scope_conflict: true, suggested_task_id: overlapping.taskId, suggested_agent_id: overlapping.agentId, suggested_action: "serialize_or_worktree" }
+      : {}),
+  };
+  return ok(JSON.stringify(handle, null, 2), { kind: "text", text: `${taskId} started (${def.name})${overlapping ? `: scope overlaps ${overlapping.taskId}` : ""}` });
+}
+
+/** A writing role declares what it will change; a read-only one declares nothing. */
+function scopeProblem(def: AgentDefinition, req: DelegateRequest): string | undefined {
+  const empty = emptyScope(req.scope);
+  if (def.readOnly && !empty) {
+    return `"${def.name}" is a read-only role (it has no file-changing tools): pass an empty expected_write_scope ({"files": [], "path_prefix": [], "modules": []})`;
+  }
+  if (!def.readOnly && empty) {
+    return `"${def.name}" can change files: expected_write_scope must name the narrowest files, path_prefix or modules covering the work`;
+  }
+  if (!def.readOnly && req.readOnly === true) {
+    return `expected_write_scope.read_only is true but "${def.name}" can change files; pick a read-only role such as explorer, or drop read_only`;
+  }
+  return undefined;
+}
+
+function cancel(rt: Runtime, id: string, reason: string | undefined): ToolResult {
+  const task = rt.store.tasks.get(id);
+  if (!task) return fail(`cancel refused: no task ${id}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
+  if (SETTLED.has(task.state)) return fail(`cancel refused: ${id} is already ${task.state}`);
+  rt.store.setState(id, "cancelled", { reason: reason ?? "cancelled by its owner" });
+  rt.workers.get(id)?.run?.abort.abort(new Error("cancelled by its owner"));
+  rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
+  rt.host.changed();
+  return ok(`Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.`);
+}
+
+function notify(rt: Runtime, req: NotifyRequest): ToolResult {
+  if (req.targetTaskId === undefined) {
+    return fail("notify refused: the main agent has no owner to update; give target_task_id to message a worker");
+  }
+  const reply = req.messageType === "response";
+  if (!reply && (req.messageType !== undefined || req.subtype !== undefined || req.correlationId !== undefined || req.payload !== undefined)) {
+    return fail('notify refused: a targeted message takes only target_task_id, message and kind; to answer a request use message_type "response" with its correlation_id');
+  }
+  if (reply && (req.correlationId === undefined || req.correlationId.trim() === "")) {
+    return fail('notify refused: a reply (message_type "response") needs the correlation_id of the request it answers');
+  }
+  if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: a reply takes no subtype or payload");
+  const task = rt.store.tasks.get(req.targetTaskId);
+  if (!task) return fail(`notify refused: no task ${req.targetTaskId}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
+  if (task.state === "cancelled") return fail(`notify refused: ${task.taskId} was cancelled, and a cancelled task is not resumable; delegate a new task instead`);
+  if (reply && !task.openEscalations.includes(req.correlationId!)) {
+    return fail(`notify refused: ${task.taskId} has no open request ${req.correlationId}; open: ${task.openEscalations.join(", ") || "(none)"}`);
+  }
+  rt.store.send({
+    to: task.taskId,
+    from: "main",
+    type: reply ? "response" : "message",
+    text: req.message,
+    ...(req.kind ? { kind: req.kind } : {}),
+    ...(reply ? { correlationId: req.correlationId! } : {}),
+  });
+  // Answering an escalation clears the task's escalation budget; other messages do not.
+  if (reply) rt.store.answered(task.taskId);
+  wake(rt, task);
+  return ok(`Sent to ${task.taskId} (${task.state === "running" ? "it reads it in its next request" : "it is woken to read it"}).`);
+}
+
+/** A worker whose loop ended (finished, failed, or parked before a restart) starts again on its own transcript. */
+function wake(rt: Runtime, task: TaskRecord): void {
+  const w = rt.workers.get(task.taskId) ?? rt.workerFor(task, findAgent(task.agentType, rt.setup.agentDirs), rt.taskDir(task.taskId));
+  if (w.run) {
+    rt.host.changed();
+    return;
+  }
+  w.followUpUsed = false;
+  w.coordinated = false;
+  setRunning(task, rt.host);
+  startWorker(w, { continue: true }, rt.host);
+}

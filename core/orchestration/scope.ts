@@ -1,0 +1,30 @@
+// A delegated task's expected write scope: the files, path prefixes and
+// modules its worker means to change. It coordinates siblings (an overlap
+// with a live task is reported); it never limits what the worker's file
+// tools may touch.
+
+export interface WriteScope {
+  files: string[];
+  path_prefix: string[];
+  modules: string[];
+}
+
+export const emptyScope = (s: WriteScope): boolean => s.files.length + s.path_prefix.length + s.modules.length === 0;
+
+/** Lexically clean relative path: no leading ./, no trailing /, single slashes. */
+const clean = (p: string) => p.trim().replace(/^\.\/+/, "").replace(/\/+/g, "/").replace(/\/$/, "");
+
+const under = (path: string, prefix: string) => prefix === "" || path === prefix || path.startsWith(`${prefix}/`);
+
+/** Whether two scopes may touch the same file: a shared file, a file under the other's prefix, nested prefixes, a shared module. */
+export function scopesOverlap(a: WriteScope, b: WriteScope): boolean {
+  const aFiles = a.files.map(clean);
+  const bFiles = b.files.map(clean);
+  const aPre = a.path_prefix.map(clean);
+  const bPre = b.path_prefix.map(clean);
+  if (aFiles.some((f) => bFiles.includes(f))) return true;
+  if (aFiles.some((f) => bPre.some((p) => under(f, p)))) return true;
+  if (bFiles.some((f) => aPre.some((p) => under(f, p)))) return true;
+  if (aPre.some((p) => bPre.some((q) => under(p, q) || under(q, p)))) return true;
+  return a.modules.some((m) => b.modules.includes(m));
+}

@@ -1,0 +1,155 @@
+// What a worker's coordination tools do: complete (checked against the
+// task's result contract), escalate (ask the owner, or give up), and notify
+// (an update to the owner). A worker talks only to its owner.
+
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, normalize } from "node:path";
+import { fail, ok, type ToolResult } from "../tool-types.js";
+import { MAX_LISTED_VIOLATIONS, violations } from "./result-schema.js";
+import { SETTLED, type TaskRecord } from "./store.js";
+import type { CompleteReport, NotifyRequest, OrchestrationPort } from "./types.js";
+import { failTask, type Worker, type WorkerHost } from "./worker.js";
+
+/** Unanswered needs_repair escalations a task may have; one more is refused. */
+const MAX_OPEN_ESCALATIONS = 2;
+
+const ESCALATION_REFUSED =
+  "escalate refused: this task already has two needs_repair escalations your owner has not answered. " +
+  "Make progress independently with what you have, or close out with complete (say what is missing in remaining_limitations).";
+
+/** Largest owner-update payload, as JSON. */
+const MAX_PAYLOAD_BYTES = 32 * 1024;
+
+const finished = (result: ToolResult, message: string): ToolResult => ({ ...result, finish: { message } });
+
+export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
+  const task = () => host.store.tasks.get(w.taskId)!;
+  const closedAlready = (t: TaskRecord) => (SETTLED.has(t.state) ? fail(`${t.taskId} is already ${t.state}; nothing more can be reported for it`) : undefined);
+  const offMain = () => fail("not available to a worker: only the main agent delegates, cancels and hands off plans");
+  return {
+    self: w.taskId,
+    roles: () => [],
+    delegate: offMain,
+    cancel: offMain,
+    handoff: offMain,
+    complete(report) {
+      const t = task();
+      return closedAlready(t) ?? complete(t, report, w, host);
+    },
+    escalate(reason, kind) {
+      const t = task();
+      const closed = closedAlready(t);
+      if (closed) return closed;
+      if (kind === "blocked") {
+        failTask(t, reason, host, "blocked");
+        return finished(ok(`Escalated as blocked: ${t.taskId} is closed as failed and your owner is told.`), reason);
+      }
+      if (t.openEscalations.length >= MAX_OPEN_ESCALATIONS) return fail(ESCALATION_REFUSED);
+      const correlationId = `esc-${t.taskId}-${t.escalations + 1}`;
+      host.store.escalation(t.taskId, correlationId);
+      host.store.send({ to: "main", from: t.taskId, type: "request", kind: "needs_repair", correlationId, text: reason });
+      host.store.setState(t.taskId, "waiting_main");
+      w.coordinated = true;
+      host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "waiting_main", what: "message", text: reason });
+      host.changed();
+      return ok(`Escalation sent to your owner (correlation_id ${correlationId}). End your turn now: you are woken with the reply.`);
+    },
+    notify(req) {
+      const t = task();
+      const bad = ownerUpdateProblem(req);
+      if (bad) return fail(bad);
+      host.store.send({
+        to: "main",
+        from: t.taskId,
+        type: req.messageType ?? "progress",
+        text: req.message,
+        ...(req.kind ? { kind: req.kind } : {}),
+        ...(req.subtype ? { subtype: req.subtype } : {}),
+        ...(req.correlationId ? { correlationId: req.correlationId } : {}),
+        ...(req.payload ? { payload: req.payload } : {}),
+      });
+      w.coordinated = true;
+      host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: t.state, what: "message", text: req.message });
+      host.changed();
+      return ok(`Sent to your owner (${req.messageType ?? "progress"}).`);
+    },
+  };
+}
+
+function ownerUpdateProblem(req: NotifyRequest): string | undefined {
+  if (req.targetTaskId !== undefined) return "notify refused: a worker can only notify its owner; omit target_task_id";
+  if (req.messageType === "response") return 'notify refused: message_type "response" replies to a request, which only an owner sends; use progress or notice';
+  if (req.payload !== undefined && Buffer.byteLength(JSON.stringify(req.payload)) > MAX_PAYLOAD_BYTES) {
+    return `notify refused: payload is ${Buffer.byteLength(JSON.stringify(req.payload))} bytes of JSON; at most ${MAX_PAYLOAD_BYTES} (32 KiB)`;
+  }
+  return undefined;
+}
+
+function complete(t: TaskRecord, report: CompleteReport, w: Worker, host: WorkerHost): ToolResult {
+  let payload = report.result;
+  if (report.resultRef) {
+    const read = readResultRef(w.dir, report.resultRef);
+    if ("error" in read) {
+      const reason = `complete's result_ref cannot be read back: ${read.error}`;
+      failTask(t, reason, host);
+      return finished(fail(`complete refused: ${reason}. The task failed: a retry cannot repair the stored result.`), reason);
+    }
+    payload = read.value;
+  }
+  if (t.resultSchema) {
+    const found = payload === undefined ? ["result: missing; the task's result_schema asks for one (give result or result_ref)"] : violations(t.resultSchema, payload);
+    if (found.length > 0) {
+      const listed = found.slice(0, MAX_LISTED_VIOLATIONS).map((v) => `  - ${v}`).join("\n");
+      const more = found.length > MAX_LISTED_VIOLATIONS ? `\n  (${found.length - MAX_LISTED_VIOLATIONS} more)` : "";
+      if (host.store.violation(t.taskId) === 1) {
+        return fail(`complete refused: the result breaks the task's result_schema:\n${listed}${more}\nCorrect it and call complete again; a second violation fails the task.`);
+      }
+      const reason = `the result broke the task's result_schema a second time:\n${listed}${more}`;
+      failTask(t, reason, host);
+      return finished(fail(`complete refused: ${reason}\nThe task failed.`), reason);
+    }
+  }
+  host.store.setState(t.taskId, "completed", { reason: report.summary });
+  host.store.send({ to: "main", from: t.taskId, type: "completion", text: completionText(report, payload) });
+  host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "completed", what: "completed", text: report.summary });
+  host.changed();
+  return finished(ok(`Completed ${t.taskId}: your owner has the report.`), report.summary);
+}
+
+/** The report as the owner reads it: the summary, then each list the worker gave. */
+function completionText(r: CompleteReport, payload: unknown): string {
+  const parts = [r.summary];
+  const list = (title: string, items: string[] | undefined) => {
+    if (items?.length) parts.push(`${title}:\n${items.map((i) => `- ${i}`).join("\n")}`);
+  };
+  list("Files changed", r.filesChanged);
+  list("Verification run", r.verificationRun);
+  list("Remaining limitations", r.remainingLimitations);
+  list("Known risks", r.knownRisks);
+  list("Follow-up recommended", r.followUpRecommended);
+  if (r.artifacts?.length) parts.push(`Artifacts: ${JSON.stringify(r.artifacts)}`);
+  if (payload !== undefined) parts.push(`Result: ${JSON.stringify(payload)}`);
+  return parts.join("\n\n");
+}
+
+/** A stored result, by its reference: inside the worker's results folder, its bytes matching the recorded hash, JSON. */
+function readResultRef(dir: string, ref: NonNullable<CompleteReport["resultRef"]>): { value: unknown } | { error: string } {
+  const rel = normalize(ref.rel_path);
+  if (isAbsolute(rel) || rel.startsWith("..") || !rel.startsWith(join("artifacts", "results"))) {
+    return { error: `rel_path ${ref.rel_path} is not under artifacts/results` };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(dir, rel));
+  } catch (err) {
+    return { error: `${ref.rel_path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  }
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  if (digest !== ref.sha256) return { error: `${ref.rel_path} has sha256 ${digest}, not the ${ref.sha256} the reference names` };
+  try {
+    return { value: JSON.parse(bytes.toString("utf8")) };
+  } catch {
+    return { error: `${ref.rel_path} is not JSON` };
+  }
+}
