@@ -276,3 +276,14 @@ describe("bash routing", () => {
     expect((await bashTool.run({ cmd }, t.ctx)).modelText).toBe(expected);
   });
 });
+
+describe("glob with `..` in its literal lead", () => {
+  it("searches from that directory and keeps the lead in the paths, as written", async () => {
+    await fresh((c) => {
+      c.tools.search_pagination_enabled = false;
+    });
+    await t.put({ "top.py": "body", ".hidden.py": "body", "folder/code.py": "body" });
+    expect((await globTool.run({ pattern: "folder/../*.py" }, t.ctx)).modelText).toBe("folder/../.hidden.py\nfolder/../top.py");
+    expect((await globTool.run({ pattern: "../*.py" }, t.ctx)).modelText).toBe("ERROR: path escapes cwd: ../*.py");
+  });
+});
