@@ -168,6 +168,7 @@ function spansFor(strategy: Strategy, index: LineIndex, find: string): Span[] {
 
 /** 1 − normalised Levenshtein distance, on bounded prefixes of both strings. */
 export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
   const x = a.slice(0, SIMILARITY_CHARS);
   const y = b.slice(0, SIMILARITY_CHARS);
   const longest = Math.max(x.length, y.length);

@@ -127,14 +127,17 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const text = view.lf;
     const oldStr = args.old_str.replace(/\r\n/g, "\n");
     const newStr = args.new_str.replace(/\r\n/g, "\n");
-    const copies = exactCandidates(text, oldStr);
-    if (copies.length > 1) return fail(ambiguous(shown, copies, ctx.config.tools.edit_candidate_count));
-    const at = copies[0];
-    const rep: Replacement | undefined = at
-      ? { start: at.start, end: at.end, insert: newStr }
-      : ctx.config.tools.edit_fuzzy_cascade_enabled
-        ? fuzzy(text, oldStr, newStr)
-        : undefined;
+    // Most edits hit one copy: only a second one is worth listing every copy for.
+    const at = text.indexOf(oldStr);
+    if (at >= 0 && text.indexOf(oldStr, at + 1) >= 0) {
+      return fail(ambiguous(shown, exactCandidates(text, oldStr), ctx.config.tools.edit_candidate_count));
+    }
+    const rep: Replacement | undefined =
+      at >= 0
+        ? { start: at, end: at + oldStr.length, insert: newStr }
+        : ctx.config.tools.edit_fuzzy_cascade_enabled
+          ? fuzzy(text, oldStr, newStr)
+          : undefined;
     if (!rep) {
       const count = ctx.config.tools.edit_candidate_count;
       const candidates = count > 0 ? findCandidates(text, oldStr).slice(0, count) : [];
