@@ -16,12 +16,27 @@ const bytesOf = (p: string) => fsp.readFile(path.join(t.cwd, p));
 const textOf = async (p: string) => (await bytesOf(p)).toString("utf8");
 
 describe("edit", () => {
-  it("replaces only the first exact occurrence", async () => {
-    await t.put({ "a.py": "x = 1\nx = 1\n" });
+  it("refuses an old_str found more than once, listing the copies, and changes nothing", async () => {
+    await t.put({ "a.py": "x = 1\ny = 0\nx = 1\n" });
     const r = await edit("a.py", "x = 1", "x = 2");
-    expect(r.ok).toBe(true);
-    expect(r.modelText).toBe("OK");
-    expect(await textOf("a.py")).toBe("x = 2\nx = 1\n");
+    expect(r).toEqual({
+      ok: false,
+      modelText: [
+        "ERROR: old_str matches more than once in a.py. No changes made. Include unique surrounding text in old_str.",
+        '<candidates total="2" cause_hint="multiple_matches" path="a.py">',
+        '  <candidate rank="1" strategy="exact" similarity="1.00" line="1">',
+        "x = 1",
+        "  </candidate>",
+        '  <candidate rank="2" strategy="exact" similarity="1.00" line="3">',
+        "x = 1",
+        "  </candidate>",
+        "</candidates>",
+      ].join("\n"),
+    });
+    expect(await textOf("a.py")).toBe("x = 1\ny = 0\nx = 1\n");
+    // Unique surrounding text picks one copy.
+    expect((await edit("a.py", "y = 0\nx = 1", "y = 0\nx = 2")).modelText).toBe("OK");
+    expect(await textOf("a.py")).toBe("x = 1\ny = 0\nx = 2\n");
   });
 
   it("shows a small diff in the view only", async () => {
@@ -98,8 +113,9 @@ describe("edit", () => {
     expect(r.modelText).toBe(
       [
         "ERROR: old_str not found in m.py",
-        '<candidates total="1" cause_hint="indent_drift" path="m.py">',
-        '  <candidate rank="1" strategy="indentation_flexible" similarity="0.90" line="5">',
+        // Several strategies find this span; whitespace drift, tried first, names it.
+        '<candidates total="1" cause_hint="whitespace_drift" path="m.py">',
+        '  <candidate rank="1" strategy="whitespace_normalized" similarity="0.90" line="5">',
         "def g():\n    return 2",
         "  </candidate>",
         "</candidates>",
@@ -111,7 +127,8 @@ describe("edit", () => {
   it("names each drift with its cause hint", async () => {
     const cases: Array<[string, string, string]> = [
       ["a  =  1\n", "a = 1", "whitespace_drift"],
-      ["x = 1   \ny = 2\n", "x = 1\ny = 2", "trailing_whitespace"],
+      // The same span found by line_trimmed too: whitespace drift names it first.
+      ["x = 1   \ny = 2\n", "x = 1\ny = 2", "whitespace_drift"],
       ['say("hi\\n")\n', 'say("hi\\\\n")', "escape_artifact"],
       ['print("a")\n', 'print("b")', ""],
       ["start\nmiddle\nend\n", "start\nMIDDLE\nend", "interior_drift"],
@@ -154,12 +171,16 @@ describe("edit", () => {
     });
     await t.put({ "f.py": "class A:\n    def f(self):\n        return 1\n" });
     const r = await edit("f.py", "def f(self):\n    return 1", "def f(self):\n    return 2");
-    expect(r).toMatchObject({ ok: true, modelText: "OK (indentation-flexible)" });
+    // Named as whitespace drift, applied as whole lines shifted to the file's indent.
+    expect(r).toMatchObject({ ok: true, modelText: "OK (whitespace-normalized)" });
     expect(await textOf("f.py")).toBe("class A:\n    def f(self):\n        return 2\n");
 
     await t.put({ "g.txt": "x = 1   \n" });
-    expect((await edit("g.txt", "x = 1\n", "x = 2\n")).modelText).toBe("OK (line-trimmed)");
+    expect((await edit("g.txt", "x = 1\n", "x = 2\n")).modelText).toBe("OK (whitespace-normalized)");
     expect(await textOf("g.txt")).toBe("x = 2\n");
+
+    await t.put({ "h.txt": "a\\tb\n" });
+    expect((await edit("h.txt", "a\\\\tb", "c")).modelText).toBe("OK (escape-normalized)");
   });
 });
 

@@ -38,14 +38,14 @@ describe("reading a file past the size limit", () => {
   it("Yuj read returns ten lines of a 600 MB file, touching only its start", async () => {
     const res = await readTool.run({ path: "huge.txt", offset: 1000, limit: 10 }, t.ctx);
     expect(res.ok).toBe(true);
-    const [body, reminder] = res.modelText.split("\n\n");
+    const [body, reminder] = res.modelText.split("\n<system-reminder>");
     expect(body).toBe(numbered(1001, 1010).map((l, i) => `${1001 + i}: ${l}`).join("\n"));
     expect(reminder).toContain("The file is longer");
   });
 
   it("Yuj read pages in the middle of a 60 MB file", async () => {
     const res = await readTool.run({ path: "big.txt", offset: 500_000, limit: 3 }, t.ctx);
-    expect(res.modelText.split("\n\n")[0]).toBe("500001: line 500001 of the file\n500002: line 500002 of the file\n500003: line 500003 of the file");
+    expect(res.modelText.split("\n<system-reminder>")[0]).toBe("500001: line 500001 of the file\n500002: line 500002 of the file\n500003: line 500003 of the file");
     const past = await readTool.run({ path: "big.txt", offset: bigLines + 5, limit: 3 }, t.ctx);
     expect(past.modelText).toContain(`(file has ${bigLines} lines)`);
   });

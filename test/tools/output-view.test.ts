@@ -104,7 +104,7 @@ describe("saved full output opens with read and grep", () => {
     await fsp.writeFile(saved, "head\nmiddle\ntail\n");
     expect(await call(readTool, { path: saved, offset: 1, limit: 1 })).toMatchObject({
       ok: true,
-      modelText: `2: middle\n\n<system-reminder>Read returned the first 1 lines of ${saved}. The file is longer — re-read with a higher limit or a specific offset to see more.</system-reminder>`,
+      modelText: `2: middle\n<system-reminder>Read returned the first 1 lines of ${saved}. The file is longer — re-read with a higher limit or a specific offset to see more.</system-reminder>`,
     });
   });
 });

@@ -33,7 +33,7 @@ describe("read", () => {
     const r = await read({ path: "a.txt", offset: 1, limit: 2 });
     expect(r.ok).toBe(true);
     expect(r.modelText).toBe(
-      "2: b\n3: c\n\n<system-reminder>Read returned the first 2 lines of a.txt. The file is longer — " +
+      "2: b\n3: c\n<system-reminder>Read returned the first 2 lines of a.txt. The file is longer — " +
         "re-read with a higher limit or a specific offset to see more.</system-reminder>",
     );
   });

@@ -24,9 +24,8 @@ describe("udiff safety", () => {
     expect(r).toMatchObject({
       ok: false,
       modelText:
-        '<udiff ok="false" error_kind="delete_not_empty" v="1">\n' +
-        "ERROR: +++ /dev/null would delete sample.txt, but the hunks do not remove all of it (it has 2 lines; the hunks remove 1); " +
-        "the file is not empty afterwards. Use '+++ b/sample.txt' to remove only those lines\n</udiff>",
+        "ERROR: udiff delete_not_empty: +++ /dev/null would delete sample.txt, but the hunks do not remove all of it (it has 2 lines; the hunks remove 1); " +
+        "the file is not empty afterwards. Use '+++ b/sample.txt' to remove only those lines",
     });
     expect(await read("sample.txt")).toBe("keep\nremove\n");
   });
@@ -34,14 +33,14 @@ describe("udiff safety", () => {
   it("deletes a file whose hunk removes every line", async () => {
     await t.put({ "gone.txt": "a\nb\n" });
     const r = await run("--- a/gone.txt", "+++ /dev/null", "@@ -1,2 +0,0 @@", "-a", "-b");
-    expect(r).toMatchObject({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  deleted: gone.txt\n</udiff>' });
+    expect(r).toMatchObject({ ok: true, modelText: "OK: applied unified diff (1 file(s))", display: { kind: "text", text: "deleted: gone.txt" } });
     await expect(fsp.stat(path.join(t.cwd, "gone.txt"))).rejects.toThrow();
   });
 
   it("@@ -1,0 +2 @@ inserts after line 1", async () => {
     await t.put({ "sample.txt": "one\nthree\n" });
     const r = await run("--- a/sample.txt", "+++ b/sample.txt", "@@ -1,0 +2 @@", "+two");
-    expect(r).toMatchObject({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  updated: sample.txt (1 hunk, ~0/+1)\n</udiff>' });
+    expect(r).toMatchObject({ ok: true, modelText: "OK: applied unified diff (1 file(s))" });
     expect(await read("sample.txt")).toBe("one\ntwo\nthree\n");
   });
 
@@ -53,7 +52,7 @@ describe("udiff safety", () => {
 
   it("a new file marked '\\ No newline at end of file' ends without one", async () => {
     const r = await run("--- /dev/null", "+++ b/no-newline.txt", "@@ -0,0 +1 @@", "+last line", "\\ No newline at end of file");
-    expect(r).toMatchObject({ ok: true, modelText: '<udiff ok="true" files="1" v="1">\n  added: no-newline.txt (1 line)\n</udiff>' });
+    expect(r).toMatchObject({ ok: true, modelText: "OK: applied unified diff (1 file(s))" });
     expect(await read("no-newline.txt")).toBe("last line");
   });
 
@@ -82,8 +81,8 @@ describe("udiff safety", () => {
     await t.put({ "sample.py": original });
     const r = await run("--- a/sample.py", "+++ b/sample.py", "@@ -50,2 +50,2 @@", " if ready:", "-  run()", "+    stop()");
     expect(r.ok).toBe(false);
-    expect(r.modelText).toContain('error_kind="hunk_ambiguous"');
-    expect(r.modelText).toContain("old lines match 2 positions in file (lines 1, 3)");
+    expect(r.modelText).toMatch(/^ERROR: udiff hunk_ambiguous: hunk for sample.py matches more than one location \(hunk 1, patch line 3: lines 1, 3\)/);
+    expect(r.modelText).toContain('<candidates total="2" cause_hint="whitespace_drift" path="sample.py">');
     expect(await read("sample.py")).toBe(original);
   });
 });

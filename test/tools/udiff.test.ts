@@ -15,7 +15,7 @@ const read = (rel: string) => fsp.readFile(path.join(t.cwd, rel), "utf8");
 const diff = (...lines: string[]) => lines.join("\n") + "\n";
 
 describe("udiff", () => {
-  it("adds, updates and deletes files with the envelope", async () => {
+  it("adds, updates and deletes files, answering in one line", async () => {
     await t.put({ "src/a.ts": "one\ntwo\nthree\n", "old.txt": "bye\n" });
     const r = await udiffTool.run(
       {
@@ -44,7 +44,8 @@ describe("udiff", () => {
     );
     expect(r).toMatchObject({
       ok: true,
-      modelText: '<udiff ok="true" files="3" v="1">\n  updated: src/a.ts (1 hunk, ~1/+1)\n  added: new.txt (2 lines)\n  deleted: old.txt\n</udiff>',
+      modelText: "OK: applied unified diff (3 file(s))",
+      display: { kind: "text", text: "updated: src/a.ts (1 hunk, ~1/+1)\nadded: new.txt (2 lines)\ndeleted: old.txt" },
     });
     expect(await read("src/a.ts")).toBe("one\nTWO\nthree\n");
     expect(await read("new.txt")).toBe("hello\nworld\n");
@@ -57,16 +58,19 @@ describe("udiff", () => {
     expect(r).toMatchObject({
       ok: false,
       modelText: [
-        '<udiff ok="false" error_kind="hunk_ambiguous" v="1">',
-        "ERROR: r.txt: hunk 1 (patch line 3): old lines match 3 positions in file (lines 2, 4, 6); add context lines or an '@@' scope so they match once",
-        "matching spans in r.txt:",
-        "  lines 2-2:",
-        "    2| foo",
-        "  lines 4-4:",
-        "    4| foo",
-        "  lines 6-6:",
-        "    6| foo",
-        "</udiff>",
+        "ERROR: udiff hunk_ambiguous: hunk for r.txt matches more than one location (hunk 1, patch line 3: lines 2, 4, 6); " +
+          "add context lines so it matches once. No files were changed.",
+        '<candidates total="3" cause_hint="multiple_matches" path="r.txt">',
+        '  <candidate rank="1" strategy="exact" similarity="1.00" line="2">',
+        "foo",
+        "  </candidate>",
+        '  <candidate rank="2" strategy="exact" similarity="1.00" line="4">',
+        "foo",
+        "  </candidate>",
+        '  <candidate rank="3" strategy="exact" similarity="1.00" line="6">',
+        "foo",
+        "  </candidate>",
+        "</candidates>",
       ].join("\n"),
     });
     expect(await read("r.txt")).toBe("x\nfoo\nx\nfoo\nx\nfoo\n");
@@ -86,9 +90,9 @@ describe("udiff", () => {
       t.ctx,
     );
     expect(r.ok).toBe(false);
-    expect(r.modelText).toMatch(/^<udiff ok="false" error_kind="hunk_not_found" v="1">\nERROR: b.txt: hunk 1/);
-    expect(r.modelText).toContain("    2| beta");
-    expect(r.modelText.endsWith("\n</udiff>")).toBe(true);
+    expect(r.modelText).toMatch(/^ERROR: udiff hunk_not_found: hunk for b.txt was not found \(hunk 1, patch line 8\)/);
+    expect(r.modelText).toContain('<candidate rank="1" strategy="closest_lines" similarity="0.');
+    expect(r.modelText).toContain('line="2">\nbeta\n  </candidate>');
     expect(await read("a.txt")).toBe("1\n2\n");
     expect(await read("b.txt")).toBe("alpha\nbeta\n");
   });
@@ -96,9 +100,11 @@ describe("udiff", () => {
   it("refuses a new file that already exists and a rename", async () => {
     await t.put({ "x.txt": "x\n" });
     const add = await udiffTool.run({ patch: diff("--- /dev/null", "+++ b/x.txt", "@@ -0,0 +1 @@", "+y") }, t.ctx);
-    expect(add.modelText).toContain('error_kind="file_exists"');
+    expect(add.modelText).toBe("ERROR: udiff file_exists: cannot add x.txt: file already exists; diff it against the file (--- a/x.txt) to change it");
     const mv = await udiffTool.run({ patch: diff("--- a/x.txt", "+++ b/y.txt", "@@ -1 +1 @@", "-x", "+y") }, t.ctx);
-    expect(mv.modelText).toContain('error_kind="unknown_op_kind"');
+    expect(mv.modelText).toMatch(/^ERROR: udiff parse: line 1: renaming x.txt to y.txt is not supported/);
+    const gone = await udiffTool.run({ patch: diff("--- a/gone.txt", "+++ b/gone.txt", "@@ -1 +1 @@", "-x", "+y") }, t.ctx);
+    expect(gone.modelText).toBe("ERROR: udiff file_not_found: cannot update gone.txt: file does not exist; a new file's diff starts with --- /dev/null");
     expect(await read("x.txt")).toBe("x\n");
   });
 

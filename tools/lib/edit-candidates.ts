@@ -5,19 +5,24 @@
 
 import { xmlEscape } from "./search-envelope.js";
 
-// Most specific first: the order the fuzzy cascade tries them in, and the
-// tie-break when two strategies find the same span.
+// The order the fuzzy cascade tries them in, and the tie-break when two
+// strategies find the same span: whitespace drift of any shape first, then the
+// line-wise relaxations, then escapes, boundaries and the loose block anchor.
 export const STRATEGIES = [
+  "whitespace_normalized",
   "line_trimmed",
   "indentation_flexible",
-  "whitespace_normalized",
-  "trimmed_boundary",
   "escape_normalized",
+  "trimmed_boundary",
   "block_anchor",
 ] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
-export const CAUSE_HINTS: Record<Strategy, string> = {
+/** A candidate's strategy: a fuzzy one, or `exact` for one of several verbatim copies. */
+export type CandidateStrategy = Strategy | "exact";
+
+export const CAUSE_HINTS: Record<CandidateStrategy, string> = {
+  exact: "multiple_matches",
   whitespace_normalized: "whitespace_drift",
   line_trimmed: "trailing_whitespace",
   indentation_flexible: "indent_drift",
@@ -27,7 +32,7 @@ export const CAUSE_HINTS: Record<Strategy, string> = {
 };
 
 export interface Candidate {
-  strategy: Strategy;
+  strategy: CandidateStrategy;
   /** Character offsets of the span in the (LF) text. */
   start: number;
   end: number;
@@ -163,6 +168,7 @@ function spansFor(strategy: Strategy, index: LineIndex, find: string): Span[] {
 
 /** 1 − normalised Levenshtein distance, on bounded prefixes of both strings. */
 export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
   const x = a.slice(0, SIMILARITY_CHARS);
   const y = b.slice(0, SIMILARITY_CHARS);
   const longest = Math.max(x.length, y.length);
@@ -180,7 +186,7 @@ export function similarity(a: string, b: string): number {
   return 1 - (prev[y.length] ?? longest) / longest;
 }
 
-const score = (strategy: Strategy, text: string, find: string, index: LineIndex, { start, end }: Span): Candidate => {
+const score = (strategy: CandidateStrategy, text: string, find: string, index: LineIndex, { start, end }: Span): Candidate => {
   const span = text.slice(start, end);
   return { strategy, start, end, line: index.lineOf(start), span, similarity: similarity(find, span) };
 };
@@ -189,6 +195,12 @@ const score = (strategy: Strategy, text: string, find: string, index: LineIndex,
 export function strategyCandidates(strategy: Strategy, text: string, find: string): Candidate[] {
   const index = new LineIndex(text);
   return spansFor(strategy, index, find).map((span) => score(strategy, text, find, index, span));
+}
+
+/** Every verbatim copy of `find` in `text`, in file order, as candidates. */
+export function exactCandidates(text: string, find: string): Candidate[] {
+  const index = new LineIndex(text);
+  return occurrences(text, find).map((span) => score("exact", text, find, index, span));
 }
 
 /**

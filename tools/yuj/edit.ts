@@ -1,19 +1,21 @@
-// `edit`: replace the first exact occurrence of old_str. A miss
-// answers with ranked near-match candidates; with the fuzzy cascade enabled a
-// single unambiguous near match is applied instead and the result names the
-// strategy. The file keeps its BOM and every line its own ending.
+// `edit`: replace the one exact copy of old_str. Two or more copies change
+// nothing and list them (which one the model meant is a guess); a miss answers
+// with ranked near-match candidates; with the fuzzy cascade enabled a single
+// unambiguous near match is applied instead and the result names the strategy.
+// The file keeps its BOM and every line its own ending.
 
 import { z } from "zod";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
-import type { Config } from "../../core/config/schema.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import {
   STRATEGIES,
+  exactCandidates,
   findCandidates,
   formatCandidates,
   reindent,
   strategyCandidates,
   trimBoundary,
+  type Candidate,
   type Strategy,
 } from "../lib/edit-candidates.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
@@ -38,6 +40,9 @@ const EMPTY_OLD_STR =
 // is applied automatically only when the interior is also close.
 const BLOCK_ANCHOR_MIN_SIMILARITY = 0.7;
 
+// The copies counted are bounded by the candidate search's own span limit.
+const MAX_LISTED_COPIES = 50;
+
 interface Replacement {
   start: number;
   end: number;
@@ -45,16 +50,33 @@ interface Replacement {
   strategy?: Strategy;
 }
 
-function exactOrFuzzy(text: string, oldStr: string, newStr: string, config: Config): Replacement | undefined {
-  const at = text.indexOf(oldStr);
-  if (at >= 0) return { start: at, end: at + oldStr.length, insert: newStr };
-  if (!config.tools.edit_fuzzy_cascade_enabled) return undefined;
+/** The unique line_trimmed or indentation_flexible replacement starting on `line`, if any. */
+function lineWiseAt(text: string, oldStr: string, newStr: string, line: number): Omit<Replacement, "strategy"> | undefined {
+  for (const strategy of ["line_trimmed", "indentation_flexible"] as const) {
+    const found = strategyCandidates(strategy, text, oldStr);
+    const c = found.length === 1 && found[0]!.line === line ? found[0]! : undefined;
+    if (!c) continue;
+    const insert = strategy === "indentation_flexible" ? reindent(newStr, oldStr, c.span) : newStr;
+    return { start: c.start, end: c.end, insert };
+  }
+  return undefined;
+}
+
+function fuzzy(text: string, oldStr: string, newStr: string): Replacement | undefined {
   for (const strategy of STRATEGIES) {
     const found = strategyCandidates(strategy, text, oldStr);
     // Two equally good places to edit is a guess, not a match.
     if (found.length !== 1) continue;
     const c = found[0]!;
     if (strategy === "block_anchor" && c.similarity < BLOCK_ANCHOR_MIN_SIMILARITY) continue;
+    if (strategy === "whitespace_normalized") {
+      // Whitespace drift is named first, but when a line-wise strategy finds
+      // the same place, its whole-line span is replaced: a trailing newline or
+      // an indent shift in old_str then lands as the model meant instead of
+      // leaving a stray blank tail or a block at the wrong depth.
+      const lineWise = lineWiseAt(text, oldStr, newStr, c.line);
+      if (lineWise) return { ...lineWise, strategy };
+    }
     const insert =
       strategy === "indentation_flexible"
         ? reindent(newStr, oldStr, c.span)
@@ -105,7 +127,17 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const text = view.lf;
     const oldStr = args.old_str.replace(/\r\n/g, "\n");
     const newStr = args.new_str.replace(/\r\n/g, "\n");
-    const rep = exactOrFuzzy(text, oldStr, newStr, ctx.config);
+    // Most edits hit one copy: only a second one is worth listing every copy for.
+    const at = text.indexOf(oldStr);
+    if (at >= 0 && text.indexOf(oldStr, at + 1) >= 0) {
+      return fail(ambiguous(shown, exactCandidates(text, oldStr), ctx.config.tools.edit_candidate_count));
+    }
+    const rep: Replacement | undefined =
+      at >= 0
+        ? { start: at, end: at + oldStr.length, insert: newStr }
+        : ctx.config.tools.edit_fuzzy_cascade_enabled
+          ? fuzzy(text, oldStr, newStr)
+          : undefined;
     if (!rep) {
       const count = ctx.config.tools.edit_candidate_count;
       const candidates = count > 0 ? findCandidates(text, oldStr).slice(0, count) : [];
@@ -125,6 +157,16 @@ export const editTool: ToolHandler<typeof editSchema> = {
     return ok(status, { kind: "diff", files: [{ path: file.display, op: "update", hunks: diffHunk(text, rep) }], note: status });
   },
 };
+
+/** The refusal of an old_str found more than once, listing where (up to `count` copies). */
+function ambiguous(shown: string, copies: Candidate[], count: number): string {
+  const head = `ERROR: old_str matches more than once in ${shown}. No changes made. Include unique surrounding text in old_str.`;
+  const listed = copies.slice(0, count);
+  if (!listed.length) return head;
+  const all = copies.length >= MAX_LISTED_COPIES ? `${copies.length} or more` : String(copies.length);
+  const more = copies.length > listed.length ? `\n(${all} copies; the first ${listed.length} are listed)` : "";
+  return `${head}\n${formatCandidates(shown, listed)}${more}`;
+}
 
 const CONTEXT_LINES = 2;
 

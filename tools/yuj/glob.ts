@@ -41,6 +41,18 @@ function walkDepth(pattern: string): number {
 }
 
 
+const MAGIC = /[*?[]/;
+
+/** The pattern's literal leading segments when one of them is `..`, and the pattern after them. */
+function dotDotLead(pattern: string): { lead?: string; rest: string } {
+  const segments = pattern.split("/");
+  let n = 0;
+  while (n < segments.length - 1 && !MAGIC.test(segments[n]!)) n++;
+  const lead = segments.slice(0, n);
+  if (!lead.includes("..")) return { rest: pattern };
+  return { lead: lead.join("/"), rest: segments.slice(n).join("/") };
+}
+
 /** What the view shows: the paths and where the list stands, without the envelope. */
 const pathsView = (paths: string[], total: number, page?: number, nextPage?: number, hint?: string): ToolDisplay => ({
   kind: "paths",
@@ -77,18 +89,23 @@ export const globTool: ToolHandler<typeof globSchema> = {
       return ok(refusalEnvelope("glob", pattern, scope, 0, UNSCOPED_HINT), pathsView([], 0, 1, 0, UNSCOPED_HINT));
     }
 
-    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, scope === "" ? "." : scope, yujPaths(ctx, "write"));
-    if (!where.ok) return fail(where.error);
-    const hiddenFrom = searchHidden(ctx, where.cwdReal);
-
     // Path.glob treats `./x` and `x` alike; minimatch would not.
     const normalized = pattern.replace(/^(\.\/)+/, "");
-    const matcher = compile(normalized);
-    const files = await walkFiles(ctx, where.abs, walkDepth(normalized));
+    // A literal lead with `..` in it (`folder/../*.py`) is a directory to
+    // search from, and stays in the paths as written, as Path.glob keeps it.
+    const { lead, rest } = dotDotLead(normalized);
+    const base = scope === "" ? "." : scope;
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, lead ? path.join(base, lead) : base, yujPaths(ctx, "write"));
+    if (!where.ok) return fail(lead ? where.error.replace(path.join(base, lead), normalized) : where.error);
+    const hiddenFrom = searchHidden(ctx, where.cwdReal);
+    const shownBase = lead ? `${displayPath(where.cwdReal, path.resolve(where.cwdReal, base))}/${lead}`.replace(/^\.\//, "") : undefined;
+
+    const matcher = compile(rest);
+    const files = await walkFiles(ctx, where.abs, walkDepth(rest));
     const matches = files
       .filter((rel) => matcher.match(rel))
-      .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
-      .filter((shown) => !hiddenFrom?.(shown))
+      .filter((rel) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel))))
+      .map((rel) => (shownBase ? `${shownBase}/${rel}` : displayPath(where.cwdReal, path.join(where.abs, rel))))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
     if (!paged) return ok(matches.length ? matches.join("\n") : "No files found.", pathsView(matches, matches.length));

@@ -72,7 +72,7 @@ export const readTool: ToolHandler<typeof readSchema> = {
         from: offset,
         count: limit > 0 ? limit : Infinity,
         toEnd: false,
-        loneCrEndsLine: false,
+        loneCrEndsLine: true,
         maxKeptBytes: MAX_LOADED_FILE_BYTES,
         stopWhenCut: true,
       });
@@ -105,7 +105,7 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (limit > 0 && scan.more) {
       const first = `Read returned the first ${slice.length} lines of ${shown}.`;
       notes.push(`${first} The file is longer.`);
-      text += "\n\n" + reminder(`${first} The file is longer — re-read with a higher limit or a specific offset to see more.`);
+      text += "\n" + reminder(`${first} The file is longer — re-read with a higher limit or a specific offset to see more.`);
     }
     return ok(text, fileView(file.display, offset + 1, slice, notes));
   },

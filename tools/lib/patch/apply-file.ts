@@ -8,6 +8,7 @@
 import { firstEnding, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
 import { tolerantLineEq, tolerantLineReplace } from "../punctuation-fold.js";
 import { formatCandidates, locate, normaliseLine, type MatchTier } from "./locate.js";
+import { udiffLocateFailure } from "./udiff-failure.js";
 import { oldLines, type Hunk } from "./v4a-parse.js";
 
 export type HunkErrorKind = "hunk_not_found" | "hunk_ambiguous" | "scope_not_found";
@@ -21,6 +22,8 @@ export interface ApplyOptions {
   chord?: boolean;
   /** The result ends with a newline (V4A); otherwise the last line ends as the patch says (unified diff). */
   finalNewline: boolean;
+  /** Yuj `udiff`: a failed hunk is told as the edit tool tells a miss, with its `<candidates>` block. */
+  unifiedDiff?: boolean;
 }
 
 interface Splice {
@@ -208,6 +211,7 @@ function locateFailure(
   const ambiguous = found.kind === "ambiguous";
   const where = found.candidates.map((c) => c.line).join(", ");
   const parts: string[] = [];
+  if (options.unifiedDiff) return udiffLocateFailure(n, hunks.length, hunk, found, path, from);
   if (options.chord) {
     parts.push(ambiguous ? `hunk ambiguous (${n + 1}/${hunks.length}) at patch line ${hunk.line}` : hunkLabel(n, hunks.length, hunk, options));
     if (ambiguous) {

@@ -183,7 +183,9 @@ export class PatchPlan {
       if (s.next !== null) {
         const message = this.options.chord
           ? `cannot add file that already exists: ${shown}; use Update File to change it`
-          : `Add File: ${shown} already exists; use Update File to change it`;
+          : this.options.unifiedDiff
+            ? `cannot add ${shown}: file already exists; diff it against the file (--- a/${shown}) to change it`
+            : `Add File: ${shown} already exists; use Update File to change it`;
         return { kind: "file_exists", message, path: shown };
       }
       const body = op.lines.join("\n");
@@ -193,7 +195,14 @@ export class PatchPlan {
       this.summaries.push({ ...summary, lines: op.lines.length });
       return undefined;
     }
-    if (s.next === null) return this.notFound(shown, op.kind === "delete" ? "Delete File" : "Update File");
+    if (s.next === null) {
+      if (this.options.unifiedDiff) {
+        const hint = await didYouMean(this.fs, this.cwd, shown);
+        const verb = op.kind === "delete" ? "delete" : "update";
+        return { kind: "file_not_found", message: `cannot ${verb} ${shown}: file does not exist${hint}; a new file's diff starts with --- /dev/null`, path: shown };
+      }
+      return this.notFound(shown, op.kind === "delete" ? "Delete File" : "Update File");
+    }
     if (op.kind === "delete") {
       if (op.removes !== undefined) {
         const err = this.checkRemovesAll(s.next, op.removes, shown);
@@ -208,7 +217,7 @@ export class PatchPlan {
       if (s.next.binary) {
         return { kind: "read_failed", message: `cannot update ${shown}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: shown };
       }
-      const applied = applyHunks(s.next.text, op.hunks, shown, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff });
+      const applied = applyHunks(s.next.text, op.hunks, shown, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff, unifiedDiff: this.options.unifiedDiff });
       if (!applied.ok) return { kind: applied.kind, message: applied.message, path: shown };
       const { raw: _unchanged, ...rest } = s.next;
       content = { ...rest, text: applied.text };
