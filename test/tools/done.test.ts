@@ -24,10 +24,14 @@ describe("builtin handlers", () => {
   it("registers each handler under its id", () => {
     const handlers = builtinHandlers();
     expect([...handlers.keys()].sort()).toEqual([
-      "apply_patch", "ask_user", "bash", "bash_kill", "bash_poll", "cancel", "checkpoint", "chord_apply_patch",
-      "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read", "chord_write", "complete", "delegate", "done", "edit", "escalate", "exit_plan_mode", "glob", "grep", "job_kill", "job_list", "job_output",
-      "list_definitions", "lsp", "notebook_edit", "notify", "question", "read", "read_artifact", "rewind", "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search", "task",
-      "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "write", "write_todos",
+      "apply_patch", "apply_subagent", "ask_user", "bash", "bash_kill", "bash_poll", "cancel", "checkpoint",
+      "chord_apply_patch", "chord_delete", "chord_done", "chord_edit", "chord_glob", "chord_grep", "chord_read",
+      "chord_write", "complete", "delegate", "done", "edit", "escalate", "exec_cell", "exit_plan_mode",
+      "get_function_details", "glob", "grep", "job_kill", "job_list", "job_output", "list_definitions",
+      "list_functions", "load_tools", "lsp", "notebook_edit", "notify", "question", "read", "read_artifact", "rewind",
+      "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search", "subagent_changes",
+      "task", "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "write",
+      "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
     // What each tool says it may do, and the role the loop knows it by: the
@@ -35,6 +39,7 @@ describe("builtin handlers", () => {
     const facts = Object.fromEntries([...handlers].map(([id, h]) => [id, [[...h.effects].sort().join(","), h.role ?? ""].filter(Boolean).join(" ")]));
     expect(facts).toEqual({
       apply_patch: "mutate",
+      apply_subagent: "mutate",
       ask_user: "converse ask",
       bash: "execute,inspect",
       bash_kill: "stop",
@@ -54,13 +59,17 @@ describe("builtin handlers", () => {
       done: "converse finish",
       edit: "mutate",
       escalate: "converse",
+      exec_cell: "execute",
       exit_plan_mode: "converse plan_exit",
+      get_function_details: "inspect",
       glob: "inspect",
       grep: "inspect",
       job_kill: "stop",
       job_list: "inspect",
       job_output: "inspect read_output",
       list_definitions: "inspect",
+      list_functions: "inspect",
+      load_tools: "converse load",
       lsp: "inspect",
       notebook_edit: "mutate",
       notify: "converse",
@@ -74,6 +83,7 @@ describe("builtin handlers", () => {
       skill: "inspect skill",
       structural_edit: "mutate",
       structural_search: "inspect",
+      subagent_changes: "inspect",
       task: "mutate",
       terminal_io: "execute",
       terminal_start: "execute",

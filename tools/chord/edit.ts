@@ -146,12 +146,30 @@ function notFoundMessage(text: string, oldStr: string): string {
     return `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ${retry}`;
   }
   const where = `line ${best.line}`;
-  if (best.strategy === "indentation_flexible" || best.strategy === "line_trimmed") {
-    const what = best.strategy === "indentation_flexible" ? "Indentation mismatch" : "Trailing whitespace mismatch";
+  const drift = lineEdgeDrift(best.strategy, best.span, oldStr);
+  if (drift) {
+    const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
     return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(best.span, best.line)}`;
   }
   const pct = Math.round(best.similarity * 100);
   return `${head} Closest match is at ${where} (${pct}% similar):\n${numbered(best.span, best.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
+}
+
+/**
+ * Whether the span differs from old_string only at its lines' edges: their
+ * indentation, or their trailing whitespace. The cascade may have found it by
+ * a broader strategy (any whitespace), so the lines themselves decide.
+ */
+function lineEdgeDrift(strategy: string, span: string, oldStr: string): "indentation" | "trailing" | undefined {
+  if (strategy === "indentation_flexible") return "indentation";
+  if (strategy === "line_trimmed") return "trailing";
+  const mine = span.replace(/\n$/, "").split("\n");
+  const theirs = oldStr.replace(/\n$/, "").split("\n");
+  if (mine.length !== theirs.length) return undefined;
+  const same = (edge: (l: string) => string) => mine.every((l, i) => edge(l) === edge(theirs[i]!));
+  if (same((l) => l.trimStart())) return "indentation";
+  if (same((l) => l.trimEnd())) return "trailing";
+  return undefined;
 }
 
 function numbered(span: string, first: number): string {
