@@ -64,7 +64,7 @@ export function useAppKeys(o: AppKeysOptions): void {
       if (effect === "cancel") void x.controller.submit({ type: "cancel" });
       else if (effect === "quit") x.onQuit();
       else if (effect === "copy") set(x.front.copy(ui));
-      else if (effect === "edit") set(x.front.edit(ui));
+      else if (effect === "edit_message") set(x.front.edit(ui));
     };
     // Timed when the key arrives, not by the last frame.
     const normalKey = (ui: UiState, k: string) => {

@@ -34,7 +34,7 @@ export interface KeyContext {
 }
 
 /** What a key asks of the session beyond the view's own state; the caller carries it out. */
-export type KeyEffect = "cancel" | "quit" | "copy" | "edit";
+export type KeyEffect = "cancel" | "quit" | "copy" | "edit_message";
 
 export interface KeyOutcome {
   ui: UiState;
@@ -64,7 +64,7 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
     if (isDoublePress(ui, "y", ctx.now)) return { ui: { ...ui, pending: undefined }, effect: "copy" };
     return { ui: { ...ui, pending: { key: "y", at: ctx.now } } };
   }
-  if (input === "e" && !key.ctrl) return { ui: { ...ui, pending: undefined }, effect: "edit" };
+  if (input === "e" && !key.ctrl) return { ui: { ...ui, pending: undefined }, effect: "edit_message" };
   return { ui: moveOrOpen(ui, input, key, ctx) ?? overlayOrSearch(ui, input, key, ctx.view) ?? ui };
 }
 

@@ -33,7 +33,7 @@ export interface ApprovalPromptProps {
 const DETAIL_LINES = 15;
 
 /** "answered": later keys (a doubled `y`) must not answer again. */
-type Step = "ask" | "always" | "reason" | "edit" | "answered";
+type Step = "ask" | "always" | "reason" | "edit_args" | "answered";
 
 export function ApprovalPrompt({ request, onAnswer, width, active = true, armed = true }: ApprovalPromptProps): ReactNode {
   // The step belongs to one request: a new request starts over at "ask", so a
@@ -72,7 +72,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
         else if ((input === "a" || input === "M") && rules.length) setStep(req.callId, "always");
         else if (input === "n" || input === "D" || key.escape) answer({ decision: "reject" });
         else if (input === "r" || input === "R") setStep(req.callId, "reason");
-        else if (input === "E" && req.arguments !== undefined) setStep(req.callId, "edit");
+        else if (input === "E" && req.arguments !== undefined) setStep(req.callId, "edit_args");
       } else if (current === "always") {
         const next = pickerKey(pickOf(req.callId), rules.length, input, key);
         if (next === "back") setStep(req.callId, "ask");
@@ -83,7 +83,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
           pickRef.current = { callId: req.callId, state: next };
           rerender((n) => n + 1);
         }
-      } else if ((current === "reason" || current === "edit") && key.escape) setStep(req.callId, "ask");
+      } else if ((current === "reason" || current === "edit_args") && key.escape) setStep(req.callId, "ask");
     },
     { isActive: active && armed },
   );
@@ -112,7 +112,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
         </Text>
       ) : step === "always" ? (
         <RulePicker rules={offered} state={pickOf(request.callId)} format={formatRule} />
-      ) : step === "edit" ? (
+      ) : step === "edit_args" ? (
         <ArgumentsEditor
           callId={request.callId}
           initial={prettyJson(request.arguments ?? "{}")}
