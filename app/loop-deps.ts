@@ -67,7 +67,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       ...(deferred ? [deferredToolsGuard(deferred)] : []),
       ruleHiding,
       ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
-      ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp }),
+      ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp, jobs: x.session.services.jobs, emit: x.session.emit }),
       skillToolsGuard(x.session.services.skills),
     ],
     session: {

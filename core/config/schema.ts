@@ -152,6 +152,31 @@ const formatterSection = section({
   timeout_s: posInt.default(10),
 });
 
+// Commands run after a successful change to a file (tools/guards/post-edit-check.ts),
+// through the session's command runner: sandboxed and with the filtered
+// environment, like the model's own commands. Off by default.
+const postEditCheck = z.strictObject({
+  /** Named in the results, the notices and a block's error. */
+  name: z.string().min(1),
+  /** Which changes run it: "edit" changes an existing file (edit, patch, notebook, structural), "write" writes a whole file. */
+  trigger: z.enum(["edit", "write", "edit|write", "both"]).default("edit|write"),
+  /** A glob over the changed file's path relative to the project; without a "/" it matches the file name. */
+  when: z.string().min(1).default("*"),
+  /** A shell command; every `{path}` becomes the changed file's path, shell-quoted. */
+  cmd: z.string().min(1),
+  /** On a failing check: append its output to the result, warn with a notice, or block (undo the change). */
+  on_fail: z.enum(["append", "warn", "block"]).default("append"),
+  /** Seconds; overrides [post_edit_check].timeout for this check. */
+  timeout: posInt.optional(),
+});
+
+const postEditCheckSection = section({
+  enabled: z.boolean().default(false),
+  /** Seconds a check may run; past it the check's process group is killed and the check counts as failed. */
+  timeout: posInt.default(10),
+  checks: z.array(postEditCheck).default([]),
+});
+
 export const PERMISSION_ACTIONS = ["allow", "ask", "deny"] as const;
 
 export const permissionRule = z.strictObject({
@@ -178,6 +203,7 @@ export const configSchema = z.strictObject({
     context_fill_ratio: ratio.default(0.95),
   }),
   formatter: formatterSection,
+  post_edit_check: postEditCheckSection,
   sandbox: section({
     /**
      * "auto" (the default when unset): bubblewrap when it exists and starts,

@@ -22,7 +22,6 @@ const SNIPPETS: Record<string, string> = {
   "output.trace_result_summary_chars": "[output]\ntrace_result_summary_chars = 100",
   "output.trace_reasoning_store_chars": "[output]\ntrace_reasoning_store_chars = 100",
   "model.max_tokens_fraction": "[model]\nmax_tokens_fraction = 0.5",
-  post_edit_check: '[post_edit_check]\nenabled = true\n\n[[post_edit_check.checks]]\nname = "lint"\ncmd = "npm run lint"',
 };
 
 const ORIGINAL = readFileSync(join(repoRoot, "fixtures/demo-repo/src/greet.js"), "utf8");
