@@ -2,6 +2,7 @@
 // until the model finishes, a limit ends the run, or it is cancelled. Every
 // path out leaves a valid history: each tool call has a result.
 
+import { duplicateStop, errorNudge } from "./loop-guardrails.js";
 import type { Config } from "./config/schema.js";
 import type { Emit, FinishReason, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolSpec } from "./history.js";
@@ -231,6 +232,17 @@ async function afterDispatch(
   if (done) {
     const message = done.finish?.message;
     return finish(deps, message === undefined ? { reason: "done", turns } : { reason: "done", message, turns });
+  }
+  const repeated = duplicateStop(history, deps.config.loop.duplicate_abort);
+  if (repeated) {
+    deps.emit({ type: "error", code: "duplicate_calls", message: repeated });
+    return finish(deps, { reason: "error", message: repeated, turns });
+  }
+  const nudge = errorNudge(history, deps.config.loop.error_nudge_threshold);
+  if (nudge) {
+    deps.emit({ type: "notice", level: "warning", text: nudge });
+    history.push({ role: "user", text: nudge });
+    deps.onStep?.(history);
   }
   return undefined;
 }

@@ -36,6 +36,10 @@ const loopSection = section({
   done_require_verify: z.boolean().default(false),
   plan_mode: z.enum(["off", "required"]).default("off"),
   plan_max_turns: posInt.default(30),
+  /** The run stops when this many calls in a row are one call (same tool, same arguments); 0 (the default): never. */
+  duplicate_abort: nonNegInt.default(0),
+  /** After this many failed calls in a row the next request carries a nudge to step back; 0 (the default): never. */
+  error_nudge_threshold: nonNegInt.default(0),
 });
 
 const runTestsSection = section({

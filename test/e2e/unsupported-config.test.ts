@@ -13,8 +13,6 @@ import { repoRoot, tempDemoRepo } from "../support/loop-harness.js";
 /** Each key as a user would write it in a config file. */
 const SNIPPETS: Record<string, string> = {
   "loop.max_sessions": "[loop]\nmax_sessions = 2",
-  "loop.duplicate_abort": "[loop]\nduplicate_abort = 0",
-  "loop.error_nudge_threshold": "[loop]\nerror_nudge_threshold = 5",
   "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
   "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
   "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
