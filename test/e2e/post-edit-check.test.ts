@@ -33,8 +33,8 @@ describe("a blocking post-edit check in a real run", () => {
     expect(readFileSync(join(cwd, "src/greet.js"), "utf8")).toBe(original);
     expect(existsSync(PROBE)).toBe(false);
     const trace = traceFiles(env).map((f) => readFileSync(f, "utf8")).join("\n");
-    expect(trace).toContain("ERROR: edit blocked by post-edit check 'no-bang' for src/greet.js: exit code 1");
-    expect(trace).toContain("probe-confined");
-    expect(trace).not.toContain("probe-host-writable");
+    // The model's result (JSON-escaped in the trace): the check's own output says it ran confined.
+    expect(trace).toContain("ERROR: edit blocked by post-edit check 'no-bang' for src/greet.js: exit code 1\\nprobe-confined\\n3:");
+    expect(trace).toContain("The change was undone: the file is as it was before this call.");
   }, 60_000);
 });
