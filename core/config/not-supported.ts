@@ -24,7 +24,6 @@ export const NOT_SUPPORTED_YET: readonly NotSupportedKey[] = [
   { key: "output.trace_args_summary_chars", feature: "shortened tool arguments in the trace" },
   { key: "output.trace_result_summary_chars", feature: "shortened tool results in the trace" },
   { key: "output.trace_reasoning_store_chars", feature: "shortened reasoning in the trace" },
-  { key: "model.max_tokens_fraction", feature: "a share of the context window kept for the reply" },
 ];
 
 const BY_KEY = new Map(NOT_SUPPORTED_YET.map((k) => [k.key, k]));

@@ -205,6 +205,8 @@ export const configSchema = z.strictObject({
   model: section({
     context_window: posInt.optional(),
     context_fill_ratio: ratio.default(0.95),
+    /** The share of the context window kept free for the reply; when set, compaction fills up to 1 minus this instead of context_fill_ratio. */
+    max_tokens_fraction: ratio.optional(),
   }),
   formatter: formatterSection,
   post_edit_check: postEditCheckSection,

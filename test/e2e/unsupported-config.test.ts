@@ -19,7 +19,6 @@ const SNIPPETS: Record<string, string> = {
   "output.trace_args_summary_chars": "[output]\ntrace_args_summary_chars = 100",
   "output.trace_result_summary_chars": "[output]\ntrace_result_summary_chars = 100",
   "output.trace_reasoning_store_chars": "[output]\ntrace_reasoning_store_chars = 100",
-  "model.max_tokens_fraction": "[model]\nmax_tokens_fraction = 0.5",
 };
 
 const ORIGINAL = readFileSync(join(repoRoot, "fixtures/demo-repo/src/greet.js"), "utf8");
