@@ -49,10 +49,10 @@ describe("config keys of features not implemented yet", () => {
     const cwd = tempDemoRepo();
     writeFileSync(join(cwd, "extra.toml"), SCRIPTED);
     mkdirSync(join(cwd, ".yuj"));
-    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["loop.duplicate_abort"] + "\n");
+    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["loop.max_sessions"] + "\n");
     const env = isolatedEnv();
     const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env });
-    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: loop.duplicate_abort is not supported yet: yuj does not implement `);
+    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: loop.max_sessions is not supported yet: yuj does not implement `);
     expect(res.code).toBe(2);
     expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
   });
