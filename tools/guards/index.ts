@@ -52,7 +52,7 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
   const fs = opts.fs ?? services.fs;
   const guards: Guard[] = [];
   if (config.loop.plan_mode === "required") {
-    guards.push(createPlanModeGuard({ fs, maxTurns: config.loop.plan_max_turns, accepted: opts.planAccepted ?? false }));
+    guards.push(createPlanModeGuard({ fs, maxTurns: config.loop.plan_max_turns, accepted: opts.planAccepted ?? false, ...(opts.emit ? { emit: opts.emit } : {}) }));
   }
   if (config.loop.done_guard_enabled) {
     guards.push(

@@ -25,6 +25,7 @@
 
 import type { Guard, GuardCall, GuardContext } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
+import type { Emit } from "../../core/events.js";
 import type { ToolEffect, ToolHandler, ToolRole } from "../../core/tool-types.js";
 import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
@@ -65,6 +66,8 @@ export interface PlanModeOptions {
   maxTurns: number;
   /** A resumed session whose plan was already accepted. */
   accepted?: boolean;
+  /** The session's events: entering and leaving the phase, and each refused call, leave a notice in the trace. */
+  emit?: Emit;
 }
 
 export interface PlanModeGuard extends Guard {
@@ -75,6 +78,7 @@ export interface PlanModeGuard extends Guard {
 export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
   let accepted = opts.accepted ?? false;
   let requests = 0;
+  const notice = (text: string) => opts.emit?.({ type: "notice", level: "info", text: `plan mode: ${text}` });
   const outOfTurns = () => requests > opts.maxTurns;
 
   const isPlanFile = async (cwd: string, p: unknown): Promise<boolean> => {
@@ -106,19 +110,25 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
       return accepted;
     },
 
-    before(call, ctx) {
-      return accepted ? undefined : refusal(call, ctx);
+    async before(call, ctx) {
+      if (accepted) return undefined;
+      const refused = await refusal(call, ctx);
+      if (refused) notice(`refused ${call.tool}: the plan is not accepted yet`);
+      return refused;
     },
 
     after(call, result) {
-      if (call.role === "plan_exit" && result.ok) accepted = true;
+      if (call.role === "plan_exit" && result.ok && !accepted) {
+        accepted = true;
+        notice("the plan is accepted; the planning phase is over");
+      }
       return result;
     },
 
     hiddenTools(ctx) {
       const tools = [...ctx.handlers];
       if (accepted) return new Set(tools.filter(([, h]) => h.role === "plan_exit").map(([name]) => name));
-      requests++;
+      if (requests++ === 0) notice(`the planning phase begins: write ${PLAN_FILE}, then call exit_plan_mode; until then only looking is allowed`);
       return new Set(tools.filter(([, h]) => !mayRun(h, outOfTurns())).map(([name]) => name));
     },
   };
