@@ -36,4 +36,28 @@ describe("--plan-mode", () => {
     expect(bad.stderr).toContain('--plan-mode must be one of off, required; got "maybe"');
     expect(bad.code).toBe(2);
   }, 60_000);
+
+  it("resume: a session that accepted its plan before it paused stays past the phase", async () => {
+    const cwd = tempDemoRepo();
+    const turns = [
+      { text: "Planning.", tool_calls: [{ name: "write", arguments: { path: ".solver/plan.md", content: "1. add the exclamation mark\n" } }] },
+      { text: "Plan written.", tool_calls: [{ name: "exit_plan_mode", arguments: {} }] },
+      { text: "One question.", tool_calls: [{ name: "ask_user", arguments: { question: "Go ahead?" } }] },
+      {
+        text: "Editing.",
+        tool_calls: [{ name: "edit", arguments: { path: "src/greet.js", old_str: '  return "Hello, " + name;', new_str: "  return `Hello, ${name}!`;" } }],
+      },
+      { text: "Done.", tool_calls: [{ name: "done", arguments: { message: "fixed" } }] },
+    ];
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
+    writeFileSync(join(cwd, "cfg.toml"), `[provider]\nname = "scripted"\nmodel = "demo"\nscenario = ${JSON.stringify(join(cwd, "scenario.json"))}\n`);
+    const env = isolatedEnv();
+    const first = await runCli(["code", "fix the greeting", "--config", "cfg.toml", "--plan-mode", "required"], { cwd, env });
+    expect(first.stderr).toContain("yuj answer");
+    const answered = await runCli(["answer", "yes"], { cwd, env });
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(readFileSync(join(cwd, "src/greet.js"), "utf8")).toContain("Hello, ${name}!");
+    const trace = traceFiles(env).map((f) => readFileSync(f, "utf8")).join("\n");
+    expect(trace).not.toContain("ERROR: plan_mode: edit is not available");
+  }, 60_000);
 });
