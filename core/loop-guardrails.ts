@@ -1,4 +1,5 @@
-// Two guardrails of the loop, read from the history itself so they hold the
+// Guardrails of the loop. A guard may end the run before a request. The other
+// two are read from the history itself so they hold the
 // same way after a resume:
 // * a run stops when the model's last N calls were one call repeated (same
 //   tool, same arguments): a model in that rut would spend every turn left;
@@ -6,7 +7,17 @@
 //   so the model steps back instead of retrying the same thing. The nudge is
 //   a user row of the history, which also ends the streak it answers.
 
+import type { Guard } from "./guards/types.js";
 import type { HistoryItem, ToolCall } from "./history.js";
+
+/** The first reason a loop guard gives to end the run before the next request (plan mode out of turns). */
+export function guardStop(guards: readonly Guard[] | undefined): string | undefined {
+  for (const g of guards ?? []) {
+    const why = g.stopRun?.();
+    if (why) return why;
+  }
+  return undefined;
+}
 
 /** The run's end when the last `limit` calls are one call repeated; 0 turns it off. */
 export function duplicateStop(history: readonly HistoryItem[], limit: number): string | undefined {

@@ -2,7 +2,7 @@
 // until the model finishes, a limit ends the run, or it is cancelled. Every
 // path out leaves a valid history: each tool call has a result.
 
-import { duplicateStop, errorNudge } from "./loop-guardrails.js";
+import { duplicateStop, errorNudge, guardStop } from "./loop-guardrails.js";
 import type { Config } from "./config/schema.js";
 import type { Emit, FinishReason, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolSpec } from "./history.js";
@@ -147,6 +147,11 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
       return finish(deps, { reason: "max_turns", message: `stopped after ${maxTurns} turns ([loop].max_turns)`, turns: turn });
     }
     if (deps.signal.aborted) return finish(deps, { reason: "cancelled", turns: turn });
+    const stop = guardStop(deps.guards);
+    if (stop) {
+      emit({ type: "error", code: "guard_stop", message: stop });
+      return finish(deps, { reason: "error", message: stop, turns: turn });
+    }
     deps.setTurn(turn);
     deliverNotices(history, deps);
 

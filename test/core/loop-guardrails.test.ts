@@ -8,6 +8,7 @@ import { createProvider } from "../../core/providers/index.js";
 import { parseScenario } from "../../core/providers/scenario.js";
 import { runScenario } from "../support/loop-harness.js";
 import { startSseServer, type SseServer } from "../support/sse-server.js";
+import { createGuards } from "../../tools/guards/index.js";
 
 let server: SseServer | undefined;
 afterEach(async () => {
@@ -88,5 +89,22 @@ describe("[loop].error_nudge_threshold", () => {
     const { scenario, provider, bodies } = await anthropicAt([readCall({ path: "m1" }), readCall({ path: "m2" }), readCall({ path: "m3" }), { text: "ok" }]);
     await runScenario(scenario, { config: defaultConfig(), provider });
     expect(bodies().some((b) => JSON.stringify(b.messages).includes("tool calls failed"))).toBe(false);
+  });
+});
+
+describe("[loop].plan_max_turns", () => {
+  it("a planning phase that outlasts its turns (and two more) ends the run with the reason", async () => {
+    const look = readCall({ path: "README.md" });
+    const { scenario, provider, bodies } = await anthropicAt([look, readCall({ path: "package.json" }), look, { text: "never" }]);
+    const config: Config = defaultConfig();
+    config.loop.plan_mode = "required";
+    config.loop.plan_max_turns = 1;
+    const run = await runScenario(scenario, { config, provider, guards: createGuards(config) });
+    expect(run.outcome).toMatchObject({
+      reason: "error",
+      message: "stopped: the planning phase used its 1 turns ([loop].plan_max_turns) and 2 more without an accepted plan",
+    });
+    expect(bodies()).toHaveLength(3);
+    expect(run.events.some((e) => e.type === "error" && e.message === run.outcome.message)).toBe(true);
   });
 });

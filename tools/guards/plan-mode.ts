@@ -21,7 +21,8 @@
 // is asked once per request, see core/loop.ts visibleSpecs). Once that many
 // requests went by without an accepted plan, only the plan write, the plan
 // exit and a question remain, and everything else is refused with a message
-// telling the model to write the plan now.
+// telling the model to write the plan now. If PLAN_LAST_CHANCE more requests
+// go by still without an accepted plan, the run ends with that reason.
 
 import type { Guard, GuardCall, GuardContext } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
@@ -46,6 +47,9 @@ function mayRun(handler: ToolHandler, lastCall: boolean): boolean {
   return !lastCall && any(handler.effects) && (handler.role === undefined || !STEERING.has(handler.role));
 }
 
+/** Requests past [loop].plan_max_turns left to write the plan before the run ends. */
+export const PLAN_LAST_CHANCE = 2;
+
 const NEXT_STEP = `write your plan to ${PLAN_FILE}, then call exit_plan_mode.`;
 
 export const planText = {
@@ -55,6 +59,8 @@ export const planText = {
     `git status/log/diff/show) until the plan is accepted — ${NEXT_STEP}`,
   write: (tool: string) =>
     `ERROR: plan_mode: ${tool} may only write ${PLAN_FILE} until the plan is accepted — ${NEXT_STEP}`,
+  stop: (max: number) =>
+    `stopped: the planning phase used its ${max} turns ([loop].plan_max_turns) and ${PLAN_LAST_CHANCE} more without an accepted plan`,
   turns: (max: number) =>
     `ERROR: plan_mode: the planning phase has used its ${max} turns ([loop].plan_max_turns) — ` +
     `write your plan to ${PLAN_FILE} now, then call exit_plan_mode.`,
@@ -108,6 +114,10 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     name: "plan_mode",
     get accepted() {
       return accepted;
+    },
+
+    stopRun() {
+      return !accepted && requests >= opts.maxTurns + PLAN_LAST_CHANCE ? planText.stop(opts.maxTurns) : undefined;
     },
 
     async before(call, ctx) {
