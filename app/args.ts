@@ -30,6 +30,7 @@ const OPTIONS = {
   output: { type: "string" },
   input: { type: "string" },
   "max-turns": { type: "string" },
+  "plan-mode": { type: "string" },
   prompt: { type: "string", short: "p" },
   yolo: { type: "boolean" },
   measure: { type: "boolean" },
@@ -60,6 +61,8 @@ export interface ParsedArgs {
   /** `--input jsonl`: operations on stdin, one JSON object a line (a run's operator). */
   input?: "jsonl";
   maxTurns?: number;
+  /** --plan-mode: "required" starts every run in the planning phase. */
+  planMode?: "off" | "required";
   prompt?: string;
   /** Skip ordinary asks (never the protected tools). */
   yolo?: boolean;
@@ -128,6 +131,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     }
   }
   if (str("max-turns") !== undefined) parsed.maxTurns = positiveInt("--max-turns", str("max-turns")!);
+  if (str("plan-mode") !== undefined) parsed.planMode = oneOf("--plan-mode", str("plan-mode")!, ["off", "required"] as const);
   if (str("prompt") !== undefined) parsed.prompt = str("prompt")!;
   if (values.yolo === true) parsed.yolo = true;
   if (values.measure === true) parsed.measure = true;
@@ -182,7 +186,10 @@ export function flagOverrides(args: ParsedArgs): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (Object.keys(provider).length) out.provider = provider;
   if (args.editFormat) out.tools = { edit_format: args.editFormat };
-  if (args.maxTurns) out.loop = { max_turns: args.maxTurns };
+  const loop: Record<string, unknown> = {};
+  if (args.maxTurns) loop.max_turns = args.maxTurns;
+  if (args.planMode) loop.plan_mode = args.planMode;
+  if (Object.keys(loop).length) out.loop = loop;
   if (args.profile) out.profile = args.profile;
   return out;
 }

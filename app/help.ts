@@ -47,6 +47,7 @@ Options:
                                (approve, reject, answer, cancel, more messages); an ask waits for its answer
                                there, and pauses as without it once stdin ends
   --max-turns N                stop after N model turns
+  --plan-mode off|required     required: plan first ([loop].plan_mode); edits wait for an accepted plan
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
   --measure                    measurement run: every ask is denied, no questions to the user
   --allow-divergence           replay: go on past a differing request and list every one

@@ -7,7 +7,9 @@ import type { PermissionGate } from "../core/permissions/gate.js";
 import type { Provider } from "../core/providers/types.js";
 import { createRedact } from "../core/redact.js";
 import { hostedToolsFor } from "../core/providers/hosted.js";
-import type { DispatchDeps } from "../core/dispatch.js";
+import { handlersOf, type DispatchDeps } from "../core/dispatch.js";
+import type { HistoryItem } from "../core/history.js";
+import type { ActiveToolset } from "../core/profiles/activate.js";
 import { createGuards } from "../tools/guards/index.js";
 import { skillToolsGuard } from "../tools/guards/skill-tools.js";
 import { builtinHandlers } from "../tools/registry.js";
@@ -67,7 +69,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       ...(deferred ? [deferredToolsGuard(deferred)] : []),
       ruleHiding,
       ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
-      ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp }),
+      ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp, jobs: x.session.services.jobs, emit: x.session.emit, planAccepted: planAcceptedIn(x.record.state.history, x.resolved.toolset) }),
       skillToolsGuard(x.session.services.skills),
     ],
     session: {
@@ -111,4 +113,14 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
 /** Project agents win over the user's, and both over those that ship with yuj. */
 function agentDirs(cwd: string): AgentDirs {
   return { project: join(cwd, PROJECT_DIR, "agents"), user: join(configDir(), "agents"), builtin: join(packageRoot, "agents") };
+}
+
+/**
+ * Whether the conversation already holds an accepted plan (a successful call
+ * of the plan-exit tool): a resumed session, or the session's next run, does
+ * not go back into the planning phase.
+ */
+function planAcceptedIn(history: readonly HistoryItem[], toolset: ActiveToolset): boolean {
+  const handlers = handlersOf(toolset);
+  return history.some((h) => h.role === "tool" && !h.isError && handlers.get(h.name)?.role === "plan_exit");
 }

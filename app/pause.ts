@@ -44,6 +44,7 @@ export function storedSettings(args: ParsedArgs, cwd: string): StoredSettings {
   if (args.apiKeyEnv) s.apiKeyEnv = args.apiKeyEnv;
   if (args.editFormat) s.editFormat = args.editFormat;
   if (args.maxTurns) s.maxTurns = args.maxTurns;
+  if (args.planMode) s.planMode = args.planMode;
   if (args.yolo) s.yolo = true;
   if (args.measure) s.measure = true;
   return s;
@@ -59,6 +60,7 @@ export function argsFromSettings(s: StoredSettings, base: ParsedArgs): ParsedArg
   if (s.apiKeyEnv) args.apiKeyEnv = s.apiKeyEnv;
   if (s.editFormat) args.editFormat = s.editFormat as ParsedArgs["editFormat"];
   if (s.maxTurns) args.maxTurns = s.maxTurns;
+  if (s.planMode === "off" || s.planMode === "required") args.planMode = s.planMode;
   if (s.yolo) args.yolo = true;
   if (s.measure) args.measure = true;
   return args;

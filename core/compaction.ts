@@ -136,7 +136,9 @@ export function contextLimit(config: Config, provider: string, model: string): n
  * may not fit: past context_fill_ratio less the safety margin.
  */
 export function nearlyFull(tokens: number, limit: number, config: Config): boolean {
-  const ratio = config.model.context_fill_ratio - config.context.digest_compaction_safety_margin;
+  const reserved = config.model.max_tokens_fraction;
+  const fill = reserved === undefined ? config.model.context_fill_ratio : 1 - reserved;
+  const ratio = fill - config.context.digest_compaction_safety_margin;
   return tokens >= limit * Math.max(0.1, ratio);
 }
 

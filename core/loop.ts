@@ -2,6 +2,7 @@
 // until the model finishes, a limit ends the run, or it is cancelled. Every
 // path out leaves a valid history: each tool call has a result.
 
+import { duplicateStop, errorNudge, guardStop } from "./loop-guardrails.js";
 import type { Config } from "./config/schema.js";
 import type { Emit, FinishReason, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolSpec } from "./history.js";
@@ -146,6 +147,11 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
       return finish(deps, { reason: "max_turns", message: `stopped after ${maxTurns} turns ([loop].max_turns)`, turns: turn });
     }
     if (deps.signal.aborted) return finish(deps, { reason: "cancelled", turns: turn });
+    const stop = guardStop(deps.guards);
+    if (stop) {
+      emit({ type: "error", code: "guard_stop", message: stop });
+      return finish(deps, { reason: "error", message: stop, turns: turn });
+    }
     deps.setTurn(turn);
     deliverNotices(history, deps);
 
@@ -231,6 +237,17 @@ async function afterDispatch(
   if (done) {
     const message = done.finish?.message;
     return finish(deps, message === undefined ? { reason: "done", turns } : { reason: "done", message, turns });
+  }
+  const repeated = duplicateStop(history, deps.config.loop.duplicate_abort);
+  if (repeated) {
+    deps.emit({ type: "error", code: "duplicate_calls", message: repeated });
+    return finish(deps, { reason: "error", message: repeated, turns });
+  }
+  const nudge = errorNudge(history, deps.config.loop.error_nudge_threshold);
+  if (nudge) {
+    deps.emit({ type: "notice", level: "warning", text: nudge });
+    history.push({ role: "user", text: nudge });
+    deps.onStep?.(history);
   }
   return undefined;
 }

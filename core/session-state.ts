@@ -48,6 +48,7 @@ export interface StoredSettings {
   apiKeyEnv?: string;
   editFormat?: string;
   maxTurns?: number;
+  planMode?: string;
   yolo?: boolean;
   measure?: boolean;
 }

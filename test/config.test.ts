@@ -182,6 +182,20 @@ action = "permit"
     expect(err.message).toContain(`unknown key permissions.rules[2].patern (did you mean permissions.rules[2].pattern?)`);
   });
 
+  it("reads [post_edit_check] and names a bad on_fail", () => {
+    put(userFile(), `[post_edit_check]\nenabled = true\ntimeout = 5\n\n[[post_edit_check.checks]]\nname = "lint"\nwhen = "*.py"\ncmd = "ruff check {path}"\non_fail = "block"\n`);
+    const { config } = load();
+    expect(config.post_edit_check).toEqual({
+      enabled: true,
+      timeout: 5,
+      checks: [{ name: "lint", trigger: "edit|write", when: "*.py", cmd: "ruff check {path}", on_fail: "block" }],
+    });
+    put(userFile(), `[[post_edit_check.checks]]\nname = "lint"\ncmd = "x"\non_fail = "stop"\n`);
+    expect(errorOf(() => load()).message).toContain(
+      `post_edit_check.checks[0].on_fail: expected one of "append", "warn", "block", got string "stop"`,
+    );
+  });
+
   it("requires each rule to be complete in its own layer, because arrays replace", () => {
     put(userFile(), `[[permissions.rules]]\ntool = "bash"\n`);
     expect(errorOf(() => load()).message).toBe(

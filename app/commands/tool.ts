@@ -59,7 +59,7 @@ export async function toolCommand(args: ParsedArgs, version: string): Promise<nu
       signal: controller.signal,
       session: { jobs: session.services.jobs, terminals: session.services.terminals, lsp: session.services.lsp, cellRunner: session.services.cells },
       redact: createRedact(secrets),
-      guards: createGuards(resolved.config, { services: resolved.services, surface: surfaceOf(resolved), lsp: session.services.lsp }),
+      guards: createGuards(resolved.config, { services: resolved.services, surface: surfaceOf(resolved), lsp: session.services.lsp, jobs: session.services.jobs, emit: session.emit }),
       gate: createPermissionGate({
         cwd,
         rules: sessionRulesFor(resolved),

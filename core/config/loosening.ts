@@ -43,6 +43,7 @@ const LOOSENING_CHECKS: readonly LooseningCheck[] = [
   raised("permissions.yolo", "calls run without asking"),
   permissionRules(),
   changed("formatter.command", "this command runs on the host after each edit", isEmptyList),
+  changed("post_edit_check.checks", "these commands run after each edit, without asking", isEmptyList),
   entries("lsp.servers", "this language server command runs on the host", ["command"]),
   entries("mcp.servers", "this MCP server is started or connected to", ["command", "args", "env", "cwd", "url", "headers", "bearer_token_env"]),
   hookLists(),

@@ -18,16 +18,12 @@ export interface NotSupportedKey {
 
 export const NOT_SUPPORTED_YET: readonly NotSupportedKey[] = [
   { key: "loop.max_sessions", feature: "a limit on sub-agent sessions" },
-  { key: "loop.duplicate_abort", feature: "stopping a run after repeated identical tool calls" },
-  { key: "loop.error_nudge_threshold", feature: "a nudge to the model after repeated failed tool calls" },
   { key: "tools.edit_strict_match", feature: "a switch for edit's exact match", instead: "edit always matches exactly; [tools].edit_fuzzy_cascade_enabled adds the fuzzy fallback" },
   { key: "tools.apply_patch", feature: "a switch for the apply_patch tool", instead: 'set [tools].edit_format = "apply_patch"' },
   { key: "tools.unified_envelope", feature: "the unified edit envelope" },
   { key: "output.trace_args_summary_chars", feature: "shortened tool arguments in the trace" },
   { key: "output.trace_result_summary_chars", feature: "shortened tool results in the trace" },
   { key: "output.trace_reasoning_store_chars", feature: "shortened reasoning in the trace" },
-  { key: "model.max_tokens_fraction", feature: "a share of the context window kept for the reply" },
-  { key: "post_edit_check", feature: "checks run after edits", instead: "[formatter] runs a command after each edit" },
 ];
 
 const BY_KEY = new Map(NOT_SUPPORTED_YET.map((k) => [k.key, k]));

@@ -36,6 +36,10 @@ const loopSection = section({
   done_require_verify: z.boolean().default(false),
   plan_mode: z.enum(["off", "required"]).default("off"),
   plan_max_turns: posInt.default(30),
+  /** The run stops when this many calls in a row are one call (same tool, same arguments); 0 (the default): never. */
+  duplicate_abort: nonNegInt.default(0),
+  /** After this many failed calls in a row the next request carries a nudge to step back; 0 (the default): never. */
+  error_nudge_threshold: nonNegInt.default(0),
 });
 
 const runTestsSection = section({
@@ -152,6 +156,31 @@ const formatterSection = section({
   timeout_s: posInt.default(10),
 });
 
+// Commands run after a successful change to a file (tools/guards/post-edit-check.ts),
+// through the session's command runner: sandboxed and with the filtered
+// environment, like the model's own commands. Off by default.
+const postEditCheck = z.strictObject({
+  /** Named in the results, the notices and a block's error. */
+  name: z.string().min(1),
+  /** Which changes run it: "edit" changes an existing file (edit, patch, notebook, structural), "write" writes a whole file. */
+  trigger: z.enum(["edit", "write", "edit|write", "both"]).default("edit|write"),
+  /** A glob over the changed file's path relative to the project; without a "/" it matches the file name. */
+  when: z.string().min(1).default("*"),
+  /** A shell command; every `{path}` becomes the changed file's path, shell-quoted. */
+  cmd: z.string().min(1),
+  /** On a failing check: append its output to the result, warn with a notice, or block (undo the change). */
+  on_fail: z.enum(["append", "warn", "block"]).default("append"),
+  /** Seconds; overrides [post_edit_check].timeout for this check. */
+  timeout: posInt.optional(),
+});
+
+const postEditCheckSection = section({
+  enabled: z.boolean().default(false),
+  /** Seconds a check may run; past it the check's process group is killed and the check counts as failed. */
+  timeout: posInt.default(10),
+  checks: z.array(postEditCheck).default([]),
+});
+
 export const PERMISSION_ACTIONS = ["allow", "ask", "deny"] as const;
 
 export const permissionRule = z.strictObject({
@@ -176,8 +205,11 @@ export const configSchema = z.strictObject({
   model: section({
     context_window: posInt.optional(),
     context_fill_ratio: ratio.default(0.95),
+    /** The share of the context window kept free for the reply; when set, compaction fills up to 1 minus this instead of context_fill_ratio. */
+    max_tokens_fraction: ratio.optional(),
   }),
   formatter: formatterSection,
+  post_edit_check: postEditCheckSection,
   sandbox: section({
     /**
      * "auto" (the default when unset): bubblewrap when it exists and starts,

@@ -38,6 +38,8 @@ export interface Guard {
   before?(call: GuardCall, ctx: GuardContext): Promise<string | undefined> | string | undefined;
   /** Sees every result; may return it amended (a warning line) or as it is. */
   after?(call: GuardCall, result: ToolResult, ctx: GuardContext): Promise<ToolResult> | ToolResult;
+  /** Asked before each model request: a reason ends the run there (plan mode out of turns). */
+  stopRun?(): string | undefined;
   /** Tools this guard hides from the next request (plan mode), by exposed name. */
   hiddenTools?(ctx: GuardContext): ReadonlySet<string>;
   /** Shapes the top-level session's own requests (deferred loading): child sessions run without it. */

@@ -5,7 +5,7 @@
 // requests to another model. Assertions are on the bodies the server got.
 
 import { afterEach, describe, expect, it } from "vitest";
-import { compactionCut, requestHistory, SUMMARY_PREFIX } from "../../core/compaction.js";
+import { compactionCut, nearlyFull, requestHistory, SUMMARY_PREFIX } from "../../core/compaction.js";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
 import { createEmitter, type CoreEvent } from "../../core/events.js";
 import type { HistoryItem } from "../../core/history.js";
@@ -48,6 +48,19 @@ describe("compaction cut and request view", () => {
   it("joins the summary with a user message that follows it", () => {
     const view = requestHistory([{ role: "user", text: "old" }, { role: "summary", text: "S" }, { role: "user", text: "new" }]);
     expect(view).toEqual([{ role: "user", text: `${SUMMARY_PREFIX}\n\nS\n\nnew` }]);
+  });
+});
+
+describe("when the context counts as nearly full", () => {
+  it("[model].max_tokens_fraction keeps that share free for the reply, in place of context_fill_ratio", () => {
+    const config = defaultConfig();
+    // Default: 0.95 - 0.05 of the window.
+    expect(nearlyFull(8_900, 10_000, config)).toBe(false);
+    expect(nearlyFull(9_000, 10_000, config)).toBe(true);
+    config.model.max_tokens_fraction = 0.25;
+    // 1 - 0.25 - 0.05 = 0.70, the compaction point of the reference default.
+    expect(nearlyFull(6_900, 10_000, config)).toBe(false);
+    expect(nearlyFull(7_000, 10_000, config)).toBe(true);
   });
 });
 

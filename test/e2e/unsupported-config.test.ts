@@ -13,16 +13,12 @@ import { repoRoot, tempDemoRepo } from "../support/loop-harness.js";
 /** Each key as a user would write it in a config file. */
 const SNIPPETS: Record<string, string> = {
   "loop.max_sessions": "[loop]\nmax_sessions = 2",
-  "loop.duplicate_abort": "[loop]\nduplicate_abort = 0",
-  "loop.error_nudge_threshold": "[loop]\nerror_nudge_threshold = 5",
   "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
   "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
   "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
   "output.trace_args_summary_chars": "[output]\ntrace_args_summary_chars = 100",
   "output.trace_result_summary_chars": "[output]\ntrace_result_summary_chars = 100",
   "output.trace_reasoning_store_chars": "[output]\ntrace_reasoning_store_chars = 100",
-  "model.max_tokens_fraction": "[model]\nmax_tokens_fraction = 0.5",
-  post_edit_check: '[post_edit_check]\nenabled = true\n\n[[post_edit_check.checks]]\nname = "lint"\ncmd = "npm run lint"',
 };
 
 const ORIGINAL = readFileSync(join(repoRoot, "fixtures/demo-repo/src/greet.js"), "utf8");
@@ -53,10 +49,10 @@ describe("config keys of features not implemented yet", () => {
     const cwd = tempDemoRepo();
     writeFileSync(join(cwd, "extra.toml"), SCRIPTED);
     mkdirSync(join(cwd, ".yuj"));
-    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["loop.duplicate_abort"] + "\n");
+    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["loop.max_sessions"] + "\n");
     const env = isolatedEnv();
     const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env });
-    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: loop.duplicate_abort is not supported yet: yuj does not implement `);
+    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: loop.max_sessions is not supported yet: yuj does not implement `);
     expect(res.code).toBe(2);
     expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
   });

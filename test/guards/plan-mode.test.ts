@@ -85,6 +85,22 @@ describe("required plan mode", () => {
     expect(write.ok).toBe(true);
   });
 
+  it("leaves a notice for entering the phase, for each refused call and for leaving it", async () => {
+    const s = await planning();
+    s.visible();
+    await s.call("edit", { path: "src/a.py", old_str: "x = 1", new_str: "x = 2" });
+    await s.call("read", { path: "src/a.py" });
+    await s.put({ ".solver/plan.md": "1. change x\n" });
+    await s.call("exit_plan_mode");
+    await s.call("edit", { path: "src/a.py", old_str: "x = 1", new_str: "x = 2" });
+    const notices = s.events.filter((e) => e.type === "notice").map((e) => (e as { text: string }).text);
+    expect(notices).toEqual([
+      "plan mode: the planning phase begins: write .solver/plan.md, then call exit_plan_mode; until then only looking is allowed",
+      "plan mode: refused edit: the plan is not accepted yet",
+      "plan mode: the plan is accepted; the planning phase is over",
+    ]);
+  });
+
   it("exit_plan_mode fails without a plan or with an empty one, and succeeds on a real one", async () => {
     const s = await planning();
     const missing = await s.call("exit_plan_mode");

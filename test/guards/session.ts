@@ -26,7 +26,7 @@ export async function guardedSession(adjust: (config: Config) => void): Promise<
   const t = await makeToolContext(adjust);
   const config = t.ctx.config;
   const toolset = baseToolset(config);
-  const guards = createGuards(config);
+  const guards = createGuards(config, { jobs: t.ctx.jobs, emit: t.ctx.emit });
   const deps: DispatchDeps = {
     toolset,
     config,

@@ -8,7 +8,9 @@
 // then the stale-file check. After-hooks run in the same order, so the
 // formatter comes before the stale-file guard: the hash that guard records
 // after a change must be of the file as the formatter left it; and before
-// the language-server feedback, which reports on the formatted file.
+// the language-server feedback, which reports on the formatted file. The
+// post-edit checks come right after the formatter, so they check the file as
+// it was formatted, and a block undoes the formatter's change too.
 
 import type { Config } from "../../core/config/schema.js";
 import type { Guard } from "../../core/guards/types.js";
@@ -20,6 +22,9 @@ import { createLspDiagnosticsGuard } from "./lsp-diagnostics.js";
 import type { LspService } from "../../core/lsp/manager.js";
 import { createPlanModeGuard } from "./plan-mode.js";
 import { createStaleFileGuard } from "./stale-file.js";
+import { createPostEditCheckGuard } from "./post-edit-check.js";
+import type { JobManager } from "../../core/jobs/types.js";
+import type { Emit } from "../../core/events.js";
 
 export interface GuardOptions {
   /** Defaults to the real file system. */
@@ -36,6 +41,10 @@ export interface GuardOptions {
    * tools keep their own record of what the model saw. Default "yuj".
    */
   surface?: "yuj" | "chord";
+  /** The session's command runner: post-edit checks run through it, as the model's commands do. */
+  jobs?: JobManager;
+  /** The session's events: a post-edit check with on_fail = "warn" emits a notice. */
+  emit?: Emit;
 }
 
 export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
@@ -43,7 +52,7 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
   const fs = opts.fs ?? services.fs;
   const guards: Guard[] = [];
   if (config.loop.plan_mode === "required") {
-    guards.push(createPlanModeGuard({ fs, maxTurns: config.loop.plan_max_turns, accepted: opts.planAccepted ?? false }));
+    guards.push(createPlanModeGuard({ fs, maxTurns: config.loop.plan_max_turns, accepted: opts.planAccepted ?? false, ...(opts.emit ? { emit: opts.emit } : {}) }));
   }
   if (config.loop.done_guard_enabled) {
     guards.push(
@@ -61,6 +70,10 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
       createFormatterGuard({ fs, services, command: fmt.command, extensions: fmt.extensions, timeoutS: fmt.timeout_s }),
     );
   }
+  const pec = config.post_edit_check;
+  if (pec.enabled && pec.checks.length > 0) {
+    guards.push(createPostEditCheckGuard({ fs, jobs: opts.jobs, emit: opts.emit, checks: pec.checks, timeoutS: pec.timeout }));
+  }
   if (config.lsp.enabled && opts.lsp) {
     guards.push(createLspDiagnosticsGuard({ fs, lsp: opts.lsp, severity: config.lsp.severity, timeoutS: config.lsp.timeout_s }));
   }
@@ -71,4 +84,5 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
 export { createDoneGuard, doneText, type DoneGuardOptions } from "./done-guard.js";
 export { createFormatterGuard, type FormatterGuardOptions } from "./formatter.js";
 export { createPlanModeGuard, planText, type PlanModeGuard, type PlanModeOptions } from "./plan-mode.js";
+export { createPostEditCheckGuard, type PostEditCheck, type PostEditCheckOptions } from "./post-edit-check.js";
 export { createStaleFileGuard, staleBlockText, staleWarningText, type StaleFileMode, type StaleFileOptions } from "./stale-file.js";

@@ -21,10 +21,12 @@
 // is asked once per request, see core/loop.ts visibleSpecs). Once that many
 // requests went by without an accepted plan, only the plan write, the plan
 // exit and a question remain, and everything else is refused with a message
-// telling the model to write the plan now.
+// telling the model to write the plan now. If PLAN_LAST_CHANCE more requests
+// go by still without an accepted plan, the run ends with that reason.
 
 import type { Guard, GuardCall, GuardContext } from "../../core/guards/types.js";
 import type { FileSystem } from "../../core/services.js";
+import type { Emit } from "../../core/events.js";
 import type { ToolEffect, ToolHandler, ToolRole } from "../../core/tool-types.js";
 import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
@@ -45,6 +47,9 @@ function mayRun(handler: ToolHandler, lastCall: boolean): boolean {
   return !lastCall && any(handler.effects) && (handler.role === undefined || !STEERING.has(handler.role));
 }
 
+/** Requests past [loop].plan_max_turns left to write the plan before the run ends. */
+export const PLAN_LAST_CHANCE = 2;
+
 const NEXT_STEP = `write your plan to ${PLAN_FILE}, then call exit_plan_mode.`;
 
 export const planText = {
@@ -54,6 +59,8 @@ export const planText = {
     `git status/log/diff/show) until the plan is accepted — ${NEXT_STEP}`,
   write: (tool: string) =>
     `ERROR: plan_mode: ${tool} may only write ${PLAN_FILE} until the plan is accepted — ${NEXT_STEP}`,
+  stop: (max: number) =>
+    `stopped: the planning phase used its ${max} turns ([loop].plan_max_turns) and ${PLAN_LAST_CHANCE} more without an accepted plan`,
   turns: (max: number) =>
     `ERROR: plan_mode: the planning phase has used its ${max} turns ([loop].plan_max_turns) — ` +
     `write your plan to ${PLAN_FILE} now, then call exit_plan_mode.`,
@@ -65,6 +72,8 @@ export interface PlanModeOptions {
   maxTurns: number;
   /** A resumed session whose plan was already accepted. */
   accepted?: boolean;
+  /** The session's events: entering and leaving the phase, and each refused call, leave a notice in the trace. */
+  emit?: Emit;
 }
 
 export interface PlanModeGuard extends Guard {
@@ -75,6 +84,7 @@ export interface PlanModeGuard extends Guard {
 export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
   let accepted = opts.accepted ?? false;
   let requests = 0;
+  const notice = (text: string) => opts.emit?.({ type: "notice", level: "info", text: `plan mode: ${text}` });
   const outOfTurns = () => requests > opts.maxTurns;
 
   const isPlanFile = async (cwd: string, p: unknown): Promise<boolean> => {
@@ -106,19 +116,29 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
       return accepted;
     },
 
-    before(call, ctx) {
-      return accepted ? undefined : refusal(call, ctx);
+    stopRun() {
+      return !accepted && requests >= opts.maxTurns + PLAN_LAST_CHANCE ? planText.stop(opts.maxTurns) : undefined;
+    },
+
+    async before(call, ctx) {
+      if (accepted) return undefined;
+      const refused = await refusal(call, ctx);
+      if (refused) notice(`refused ${call.tool}: the plan is not accepted yet`);
+      return refused;
     },
 
     after(call, result) {
-      if (call.role === "plan_exit" && result.ok) accepted = true;
+      if (call.role === "plan_exit" && result.ok && !accepted) {
+        accepted = true;
+        notice("the plan is accepted; the planning phase is over");
+      }
       return result;
     },
 
     hiddenTools(ctx) {
       const tools = [...ctx.handlers];
       if (accepted) return new Set(tools.filter(([, h]) => h.role === "plan_exit").map(([name]) => name));
-      requests++;
+      if (requests++ === 0) notice(`the planning phase begins: write ${PLAN_FILE}, then call exit_plan_mode; until then only looking is allowed`);
       return new Set(tools.filter(([, h]) => !mayRun(h, outOfTurns())).map(([name]) => name));
     },
   };
