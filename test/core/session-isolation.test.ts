@@ -55,7 +55,7 @@ describe("two sessions in one process", () => {
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("first\n");
 
     await run(parent, "now replace them");
-    expect(resultTexts(parent.events)[1]).toMatch(/^Replaced notes.txt/);
+    expect(resultTexts(parent.events)[1]).toMatch(/^Successfully wrote /);
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("by parent\n");
   });
 
