@@ -78,13 +78,21 @@ describe("terminal_start / terminal_io", () => {
   });
 
   it("terminate also stops the program the shell is running", async () => {
+    // A duration no other test uses, so a sleep of a test running beside this one is never counted.
+    const duration = `${300 + (process.pid % 1000)}.${Date.now() % 1000}`;
+    const running = async () => {
+      const left = (await fsp.readdir("/proc")).filter((p) => /^\d+$/.test(p));
+      const cmdlines = await Promise.all(left.map((p) => fsp.readFile(`/proc/${p}/cmdline`, "utf8").catch(() => "")));
+      return cmdlines.includes(`sleep\u0000${duration}\u0000`);
+    };
     await start("bash --norc -i");
-    await io({ input: "sleep 300", timeout_s: 0.5 });
+    await io({ input: `sleep ${duration}`, timeout_s: 0.5 });
+    const end = Date.now() + 10_000;
+    while (!(await running()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(await running(), "the program runs before terminate").toBe(true);
     const res = await io({ terminate: true });
     expect(res.modelText).toMatch(/status: exited/);
-    const left = (await fsp.readdir("/proc")).filter((p) => /^\d+$/.test(p));
-    const cmdlines = await Promise.all(left.map((p) => fsp.readFile(`/proc/${p}/cmdline`, "utf8").catch(() => "")));
-    expect(cmdlines).not.toContain("sleep\u0000300\u0000");
+    expect(await running()).toBe(false);
   });
 
   it("refuses input over the limit and sends nothing", async () => {
