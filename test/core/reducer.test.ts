@@ -107,7 +107,7 @@ describe("reduce", () => {
     expect(view.cards[1]).toMatchObject({ kind: "notice", level: "error", text: "anthropic: HTTP 500: boom" });
   });
 
-  it("announces background jobs starting and ending, not foreground commands", () => {
+  it("shows a finished background job as one JOB RESULT card, and nothing for foreground commands", () => {
     const view = replayEvents(
       events([
         { type: "job_started", jobId: "j1", command: "npm run dev", background: true },
@@ -116,10 +116,9 @@ describe("reduce", () => {
         { type: "job_exited", jobId: "j1", exitCode: 1, status: "exited" },
       ]),
     );
-    const notices = view.cards.filter((c) => c.kind === "notice").map((c) => c.kind === "notice" && [c.level, c.text]);
-    expect(notices).toEqual([
-      ["info", "job j1 started: npm run dev"],
-      ["warning", "job j1 exited with code 1: npm run dev"],
-    ]);
+    expect(view.cards.filter((c) => c.kind === "notice")).toEqual([]);
+    const jobs = view.cards.filter((c) => c.kind === "job");
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ kind: "job", jobId: "j1", command: "npm run dev", how: "exit 1", failed: true });
   });
 });
