@@ -11,6 +11,19 @@ import type {
 import { describeAttachment } from "./mentions.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import { initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
+import {
+  addCard,
+  agentCard,
+  appendAssistantText,
+  dropPartialTurn,
+  finishAssistant,
+  jobResultCard,
+  received,
+  settlePrompts,
+  updateInner,
+  updateJob,
+  updateTool,
+} from "./reducer-cards.js";
 
 export type ToolCardStatus = "streaming" | "running" | "ok" | "error" | "cancelled";
 
@@ -46,7 +59,7 @@ export type Card =
   | { kind: "job"; num: number; jobId: string; command: string; how: string; failed: boolean; tail: string; totalBytes: number; outputFile?: string; durationMs?: number };
 
 /** One call a code cell made, as its cell's card lists it. */
-interface InnerCall {
+export interface InnerCall {
   callId: string;
   name: string;
   summary?: string;
@@ -378,112 +391,9 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
     }
   }
 }
-
-/** Lines of a finished job's output the JOB RESULT card keeps. */
-const JOB_TAIL_LINES = 20;
-
-function jobResultCard(job: JobView, event: EventOf<"job_exited">): NewCard {
-  const failed = event.status !== "exited" || event.exitCode !== 0;
-  const how =
-    event.status === "killed" ? "killed" : event.status === "timed_out" ? "timed out (its deadline)" : event.exitCode === null ? `ended by ${event.signal ?? "a signal"}` : `exit ${event.exitCode}`;
-  const tail = job.output.replace(/\n$/, "").split("\n").slice(-JOB_TAIL_LINES).join("\n");
-  return {
-    kind: "job",
-    jobId: job.jobId,
-    command: job.label ?? job.command,
-    how,
-    failed,
-    tail,
-    totalBytes: job.totalBytes,
-    ...(job.outputFile ? { outputFile: job.outputFile } : {}),
-    ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
-  };
-}
-
 /** Reduces a whole event list from the initial view. */
 export function replayEvents(events: Iterable<CoreEvent>): SessionView {
   let view = initialView();
   for (const e of events) view = reduce(view, e);
   return view;
-}
-
-/** Drops the prompts of `callId` (or all): nothing can answer them once their call or turn is over. */
-function settlePrompts(s: SessionView, callId?: string): SessionView {
-  const ends = (p: { callId: string } | undefined) => p !== undefined && (callId === undefined || p.callId === callId);
-  if (!ends(s.pendingApproval) && !ends(s.pendingQuestion)) return s;
-  return {
-    ...s,
-    ...(ends(s.pendingApproval) ? { pendingApproval: undefined } : {}),
-    ...(ends(s.pendingQuestion) ? { pendingQuestion: undefined } : {}),
-  };
-}
-
-type NewCard = Card extends infer C ? (C extends Card ? Omit<C, "num"> : never) : never;
-
-function addCard(s: SessionView, card: NewCard): SessionView {
-  return { ...s, cards: [...s.cards, { ...card, num: s.nextCardNum } as Card], nextCardNum: s.nextCardNum + 1 };
-}
-
-function received(s: SessionView, chars: number): SessionView {
-  return { ...s, request: { ...s.request, state: "streaming", bytesReceived: s.request.bytesReceived + chars } };
-}
-
-function appendAssistantText(s: SessionView, text: string, turn: number | undefined): SessionView {
-  const last = s.cards[s.cards.length - 1];
-  if (last?.kind === "assistant" && last.streaming) {
-    const cards = s.cards.slice(0, -1);
-    cards.push({ ...last, text: last.text + text });
-    return { ...s, cards };
-  }
-  return addCard(s, turn === undefined ? { kind: "assistant", text, streaming: true } : { kind: "assistant", text, streaming: true, turn });
-}
-
-function finishAssistant(s: SessionView): SessionView {
-  const last = s.cards[s.cards.length - 1];
-  if (last?.kind !== "assistant" || !last.streaming) return s;
-  return { ...s, cards: [...s.cards.slice(0, -1), { ...last, streaming: false }] };
-}
-
-function updateInner(s: SessionView, parent: string, callId: string, fn: (call: InnerCall) => InnerCall): SessionView {
-  return updateTool(s, parent, (c) => ({ ...c, inner: (c.inner ?? []).map((i) => (i.callId === callId ? fn(i) : i)) }));
-}
-
-function updateTool(
-  s: SessionView,
-  callId: string,
-  fn: (card: Extract<Card, { kind: "tool" }>) => Card,
-): SessionView {
-  // Search from the end: the card being updated is almost always recent.
-  for (let i = s.cards.length - 1; i >= 0; i--) {
-    const card = s.cards[i]!;
-    if (card.kind === "tool" && card.callId === callId) {
-      const cards = s.cards.slice();
-      cards[i] = fn(card);
-      return { ...s, cards };
-    }
-  }
-  return s;
-}
-
-function updateJob(s: SessionView, jobId: string, fn: (job: JobView) => JobView): SessionView {
-  const job = s.jobs[jobId];
-  return job ? { ...s, jobs: { ...s.jobs, [jobId]: fn(job) } } : s;
-}
-
-/** A retry after partial output: the streamed text and calls of that turn go. */
-function dropPartialTurn(s: SessionView, turn: number | undefined): SessionView {
-  const partial = (c: Card) =>
-    (c.kind === "assistant" && c.turn === turn) ||
-    (c.kind === "tool" && c.turn === turn && (c.status === "streaming" || c.status === "running"));
-  const cards = s.cards.filter((c) => !partial(c));
-  return { ...s, cards };
-}
-
-/** A worker's completion raises AGENT COMPLETE in its owner's view, a terminal failure AGENT BLOCKED. */
-function agentCard(s: SessionView, e: Extract<CoreEvent, { type: "agent_update" }>): SessionView {
-  const who = `${e.taskId} (${e.agentType})`;
-  const body = e.text ? `\n${e.text}` : "";
-  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}` });
-  if (e.what === "blocked" || e.what === "failed") return addCard(s, { kind: "notice", level: "warning", text: `AGENT BLOCKED ${who}${body}` });
-  return s;
 }
