@@ -49,7 +49,6 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     if (limit < 1) return fail(`limit must be >= 1, got ${limit}`);
     const first = Math.max(offset, 1);
 
-    const { fs } = ctx.services;
     const shown = args.path;
     const where = await locateFile(ctx, args.path, `${shown} is a directory; use glob to list its files`);
     if (!where.ok) return fail(where.error);

@@ -81,8 +81,7 @@ export function createGuards(config: Config, opts: GuardOptions = {}): Guard[] {
   return guards;
 }
 
-export { createDoneGuard, doneText, type DoneGuardOptions } from "./done-guard.js";
-export { createFormatterGuard, type FormatterGuardOptions } from "./formatter.js";
-export { createPlanModeGuard, planText, type PlanModeGuard, type PlanModeOptions } from "./plan-mode.js";
-export { createPostEditCheckGuard, type PostEditCheck, type PostEditCheckOptions } from "./post-edit-check.js";
-export { createStaleFileGuard, staleBlockText, staleWarningText, type StaleFileMode, type StaleFileOptions } from "./stale-file.js";
+export { doneText } from "./done-guard.js";
+export { createFormatterGuard } from "./formatter.js";
+export { planText } from "./plan-mode.js";
+export { createStaleFileGuard } from "./stale-file.js";

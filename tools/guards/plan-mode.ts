@@ -48,7 +48,7 @@ function mayRun(handler: ToolHandler, lastCall: boolean): boolean {
 }
 
 /** Requests past [loop].plan_max_turns left to write the plan before the run ends. */
-export const PLAN_LAST_CHANCE = 2;
+const PLAN_LAST_CHANCE = 2;
 
 const NEXT_STEP = `write your plan to ${PLAN_FILE}, then call exit_plan_mode.`;
 

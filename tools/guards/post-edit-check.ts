@@ -28,7 +28,7 @@ import { atomicWrite } from "../../core/atomic-write.js";
 import { appendNote } from "../../core/display-text.js";
 import { resolveInCwd } from "../lib/paths.js";
 
-export interface PostEditCheck {
+interface PostEditCheck {
   name: string;
   trigger: "edit" | "write" | "edit|write" | "both";
   when: string;
@@ -161,7 +161,7 @@ function fits(check: PostEditCheck, t: Target): boolean {
 }
 
 /** A single-quoted shell word: the path reaches the check as one argument, whatever it holds. */
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
 }
 

@@ -20,16 +20,16 @@ import { appendNote } from "../../core/display-text.js";
 import { hashFile } from "../lib/file-hash.js";
 import { resolveInCwd } from "../lib/paths.js";
 
-export type StaleFileMode = "warn" | "block";
+type StaleFileMode = "warn" | "block";
 
 export interface StaleFileOptions {
   mode: StaleFileMode;
   fs: FileSystem;
 }
 
-export const staleBlockText = (paths: readonly string[]) => `ERROR: stale_file: read ${paths.join(", ")} first`;
+const staleBlockText = (paths: readonly string[]) => `ERROR: stale_file: read ${paths.join(", ")} first`;
 
-export function staleWarningText(paths: readonly string[], applied: boolean): string {
+function staleWarningText(paths: readonly string[], applied: boolean): string {
   const which =
     paths.length === 1
       ? `${paths[0]} changed since it was last read (or was never read)`

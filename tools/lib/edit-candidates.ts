@@ -19,9 +19,9 @@ export const STRATEGIES = [
 export type Strategy = (typeof STRATEGIES)[number];
 
 /** A candidate's strategy: a fuzzy one, or `exact` for one of several verbatim copies. */
-export type CandidateStrategy = Strategy | "exact";
+type CandidateStrategy = Strategy | "exact";
 
-export const CAUSE_HINTS: Record<CandidateStrategy, string> = {
+const CAUSE_HINTS: Record<CandidateStrategy, string> = {
   exact: "multiple_matches",
   whitespace_normalized: "whitespace_drift",
   line_trimmed: "trailing_whitespace",

@@ -23,7 +23,7 @@ function hiddenOrError(ctx: Ctx): Hidden {
   return resolveUnreadable(entries, { projectDir: ctx.cwd, home: homeDir(ctx.services.env) });
 }
 
-export function hiddenPaths(ctx: Ctx): NonNullable<ResolveOptions["hidden"]> {
+function hiddenPaths(ctx: Ctx): NonNullable<ResolveOptions["hidden"]> {
   const h = hiddenOrError(ctx);
   return "hidden" in h ? h.hidden : [];
 }

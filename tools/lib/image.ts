@@ -17,10 +17,10 @@ export type Sniffed =
 
 export const MAX_EDGE = 2000;
 /** A lossless source whose PNG is bigger than this is photo-like: JPEG is tried. */
-export const PNG_BUDGET_BYTES = 1024 * 1024;
+const PNG_BUDGET_BYTES = 1024 * 1024;
 /** An image with transparency above this is colour-quantised (PNG palette) to fit API limits. */
-export const ALPHA_PNG_BUDGET_BYTES = 4 * 1024 * 1024;
-export const JPEG_QUALITY = 85;
+const ALPHA_PNG_BUDGET_BYTES = 4 * 1024 * 1024;
+const JPEG_QUALITY = 85;
 
 export const FORMAT_NAMES: Record<SourceFormat, string> = {
   png: "PNG",

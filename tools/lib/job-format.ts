@@ -11,7 +11,7 @@ export function statusLine(job: JobSnapshot): string {
   return `[status: ${statusWords(job)}]`;
 }
 
-export function statusWords(job: JobSnapshot): string {
+function statusWords(job: JobSnapshot): string {
   switch (job.status) {
     case "running":
       return job.leaderExited ? "running (the command exited; processes it started still run)" : "running";

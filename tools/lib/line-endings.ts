@@ -59,7 +59,7 @@ export function splitKeepingEndings(text: string): EndedLines {
   return { lines, endings };
 }
 
-export function joinKeepingEndings(lines: readonly string[], endings: readonly LineEnding[]): string {
+function joinKeepingEndings(lines: readonly string[], endings: readonly LineEnding[]): string {
   const n = lines.length;
   if (n === 0) return "";
   const first = endings[0]!;

@@ -14,18 +14,18 @@ import { SEVERITY_RANK, symbolKindName, type Diagnostic, type DocumentSymbol, ty
 
 const LETTER = ["E", "E", "W", "I", "H"] as const;
 /** Diagnostics listed per file; the rest are counted. */
-export const MAX_DIAGNOSTICS = 20;
+const MAX_DIAGNOSTICS = 20;
 const PREVIEW_CHARS = 120;
 
 /** Diagnostics at `min` or more severe; a diagnostic without a severity counts as an error. */
-export function atLeast(diagnostics: readonly Diagnostic[], min: SeverityName): Diagnostic[] {
+function atLeast(diagnostics: readonly Diagnostic[], min: SeverityName): Diagnostic[] {
   const limit = SEVERITY_RANK[min];
   return diagnostics
     .filter((d) => (d.severity ?? 1) <= limit)
     .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
-export function diagnosticLine(d: Diagnostic): string {
+function diagnosticLine(d: Diagnostic): string {
   const at = `${d.range.start.line + 1}:${d.range.start.character + 1}`;
   const code = d.code === undefined || d.code === "" ? "" : ` [${d.code}]`;
   const message = d.message.replace(/\s*\n\s*/g, " ").trim();

@@ -8,7 +8,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from "json
 
 export type CellSelector = { index: number } | { id: string };
 
-export interface NotebookCell {
+interface NotebookCell {
   index: number;
   id: string | undefined;
   cellType: string;
@@ -142,7 +142,7 @@ export function findCell(text: string, selector: CellSelector, shown: string): C
 // Python recognises, and joining the pieces gives back the exact source.
 const PY_LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/g;
 
-export function jupyterLines(source: string): string[] {
+function jupyterLines(source: string): string[] {
   const out: string[] = [];
   let start = 0;
   for (const m of source.matchAll(PY_LINE_BREAK)) {

@@ -40,7 +40,7 @@ export function collapseDuplicateLines(text: string): string {
  * Output is collapsed by similarity only past this share of the size bound:
  * shorter output is shown line for line, as the program wrote it.
  */
-export const SIMILAR_AFTER_SHARE = 0.5;
+const SIMILAR_AFTER_SHARE = 0.5;
 
 /**
  * The model's view of command output: escape sequences stripped, redrawn

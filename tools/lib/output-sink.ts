@@ -12,7 +12,7 @@ import { xmlEscape } from "./search-envelope.js";
 import { filterOutput } from "./output-filters.js";
 
 /** Output up to this size is shown whole (after the filters). */
-export const SINK_THRESHOLD_BYTES = 16 * 1024;
+const SINK_THRESHOLD_BYTES = 16 * 1024;
 
 /** A range of a job's log as readNew returned it. */
 export interface OutputRange {

@@ -39,7 +39,7 @@ export async function didYouMean(fs: FileSystem, cwd: string, input: string): Pr
 }
 
 /** Existing project files near the missing `input`, best first, relative to cwd. */
-export async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise<string[]> {
+async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise<string[]> {
   const cwdReal = await fs.realpath(path.resolve(cwd)).catch(() => path.resolve(cwd));
   const out: string[] = [];
   const add = (rel: string) => {

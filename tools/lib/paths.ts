@@ -51,7 +51,7 @@ export interface ResolveOptions {
   hiddenError?: string;
 }
 
-export const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
+const FORBIDDEN_CHAR_ERROR = "ERROR: path contains forbidden character (newline or NUL)";
 
 /** The refusal for a path inside `.git`, naming why and what to do instead. */
 export function gitDirError(input: string): string {

@@ -5,7 +5,7 @@ import type { ToolDisplay } from "../../core/tool-types.js";
 import { shownPath, str } from "./view.js";
 
 /** Lines of a whole-file write the card shows; the rest is counted. */
-export const WRITE_PREVIEW_LINES = 20;
+const WRITE_PREVIEW_LINES = 20;
 
 export function writePreview(path: string | undefined, content: string | undefined, cwd: string): ToolDisplay | undefined {
   if (path === undefined || content === undefined) return undefined;

@@ -20,7 +20,7 @@ const SINGLE: Record<string, string> = {
 };
 
 /** The ASCII form of one character (full-width forms U+FF01..U+FF5E included). */
-export function foldChar(c: string): string {
+function foldChar(c: string): string {
   const code = c.codePointAt(0)!;
   if (code >= 0xff01 && code <= 0xff5e) return String.fromCodePoint(code - 0xfee0);
   return SINGLE[c] ?? c;

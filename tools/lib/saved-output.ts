@@ -10,7 +10,7 @@ import { TOOL_OUTPUT_DIR } from "../../core/session.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 
 /** The session folders holding saved output: cut tool results, and every command's log. */
-export const SAVED_OUTPUT_DIRS = [TOOL_OUTPUT_DIR, "jobs"] as const;
+const SAVED_OUTPUT_DIRS = [TOOL_OUTPUT_DIR, "jobs"] as const;
 
 /** Absolute folders of saved output that read and grep may open besides the project. */
 export function savedOutputRoots(sessionDir: string): string[] {

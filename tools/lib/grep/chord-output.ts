@@ -7,8 +7,8 @@
 import type { GrepLine } from "./json.js";
 
 export const GREP_MAX_MATCHES = 120;
-export const GREP_MAX_BYTES = 12 * 1024;
-export const CONTEXT_LINE_MAX_BYTES = 256;
+const GREP_MAX_BYTES = 12 * 1024;
+const CONTEXT_LINE_MAX_BYTES = 256;
 
 export const CONTEXT_OMITTED_FOOTER =
   "\n\n(context lines omitted for later matches: the 12 KiB output budget ran out; lower context_lines or narrow the search to see them)";
@@ -16,7 +16,7 @@ const capFooter = (n: number) =>
   `\n\n(showing first ${n} matches within 12 KiB; narrow paths/includes/pattern for more precise results)`;
 
 /** Quoted (JSON string) when a reader could not tell where the path ends. */
-export function quotePath(p: string): string {
+function quotePath(p: string): string {
   return /[\s:"\\|]|[\u0000-\u001f]|-\d+-/.test(p) || p.startsWith("|") ? JSON.stringify(p) : p;
 }
 

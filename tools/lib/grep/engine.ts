@@ -34,7 +34,7 @@ export type RgSearchEnd =
   | { kind: "spawn_error"; message: string };
 
 /** The argument vector of a search: no config file, the format, the filters, then the pattern and the target. */
-export function searchArgv(s: Pick<RgSearch, "format" | "context" | "literal" | "globs" | "pattern" | "target">): string[] {
+function searchArgv(s: Pick<RgSearch, "format" | "context" | "literal" | "globs" | "pattern" | "target">): string[] {
   const argv = ["--no-config", ...s.format];
   if (s.context !== undefined && s.context > 0) argv.push("-C", String(s.context));
   if (s.literal) argv.push("--fixed-strings");

@@ -43,7 +43,7 @@ const clean = (s: string): string => s.replace(/\r?\n$/, "").replace(/[\u0000-\u
  * bytewise, depth first — the same as comparing byte by byte with `/` below
  * every other byte (a name that ends first sorts first).
  */
-export function comparePaths(a: Buffer, b: Buffer): number {
+function comparePaths(a: Buffer, b: Buffer): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a[i]!;

@@ -15,7 +15,7 @@ export interface CombinedPattern {
 }
 
 /** The pattern with every regex metacharacter escaped (ripgrep's syntax). */
-export function escapeRegex(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[\\.+*?()|[\]{}^$]/g, "\\$&");
 }
 

@@ -19,11 +19,11 @@ export function summaryLine(s: OpSummary): string {
   }
 }
 
-export function envelopeOk(tag: string, countAttr: string, summaries: readonly OpSummary[]): string {
+function envelopeOk(tag: string, countAttr: string, summaries: readonly OpSummary[]): string {
   return [`<${tag} ok="true" ${countAttr}="${summaries.length}" v="1">`, ...summaries.map(summaryLine), `</${tag}>`].join("\n");
 }
 
-export function envelopeFail(tag: string, kind: PatchErrorKind, message: string): string {
+function envelopeFail(tag: string, kind: PatchErrorKind, message: string): string {
   return `<${tag} ok="false" error_kind="${kind}" v="1">\nERROR: ${message}\n</${tag}>`;
 }
 

@@ -99,7 +99,7 @@ function lineScore(a: string, b: string, ta: Set<string>, tb: Set<string>): numb
 }
 
 /** The windows of the file that look most like `needle`, best first, not overlapping. */
-export function closestSpans(lines: readonly string[], needle: readonly string[], max: number): Candidate[] {
+function closestSpans(lines: readonly string[], needle: readonly string[], max: number): Candidate[] {
   if (needle.length === 0 || lines.length === 0 || max <= 0) return [];
   const width = Math.min(needle.length, lines.length);
   const fileTokens = lines.map(tokens);

@@ -6,11 +6,8 @@
 // the other encodings Chord `read` decodes, keeping them in that encoding. A
 // moved file keeps its permission bits; a re-created one gets a fresh 0644.
 
-import * as path from "node:path";
 import type { OwnDir } from "../../../core/paths.js";
 import type { FileSystem } from "../../../core/services.js";
-import type { ToolContext } from "../../../core/tool-types.js";
-import { atomicWrite } from "../../../core/atomic-write.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
@@ -68,7 +65,7 @@ export interface PatchPlanOptions {
 }
 
 /** Permission bits of a file a patch creates where one was deleted or moved away. */
-export const FRESH_MODE = 0o644;
+const FRESH_MODE = 0o644;
 
 /** One file the patch touches: what is on disk now, and what it will hold. */
 export interface FileState {

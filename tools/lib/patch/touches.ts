@@ -8,7 +8,7 @@ import type { Touch } from "../../../core/tool-types.js";
 import { parseUdiff } from "./udiff-parse.js";
 import { parseV4A, type ParseOptions, type PatchOp } from "./v4a-parse.js";
 
-export function opTouches(ops: readonly PatchOp[]): Touch[] {
+function opTouches(ops: readonly PatchOp[]): Touch[] {
   return ops.flatMap((op): Touch[] => {
     if (op.kind === "add") return [{ path: op.path, as: "creates" }];
     if (op.kind === "delete") return [{ path: op.path, as: "deletes" }];

@@ -18,7 +18,7 @@ function namesOf(found: Failure): { strategy: string; cause: string } {
 }
 
 /** The `<candidates>` block of the spans `found` lists; empty when there are none. */
-export function udiffCandidatesBlock(path: string, found: Failure, max = 3): string {
+function udiffCandidatesBlock(path: string, found: Failure, max = 3): string {
   const listed: readonly Candidate[] = found.candidates.slice(0, max);
   if (listed.length === 0) return "";
   const { strategy, cause } = namesOf(found);

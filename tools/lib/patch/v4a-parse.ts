@@ -19,7 +19,7 @@
 // touching files is the caller's business. Every error names the 1-based
 // patch line it is about.
 
-export interface HunkLine {
+interface HunkLine {
   kind: " " | "-" | "+";
   text: string;
   /** The line has no newline after it (a unified diff's "\ No newline at end of file"). */
@@ -43,7 +43,7 @@ export type PatchOp =
   | { kind: "delete"; path: string; line: number; removes?: string[] }
   | { kind: "update"; path: string; moveTo?: string; hunks: Hunk[]; line: number };
 
-export type ParseErrorKind = "parse" | "unknown_op_kind";
+type ParseErrorKind = "parse" | "unknown_op_kind";
 
 export type ParseResult = { ok: true; ops: PatchOp[] } | { ok: false; kind: ParseErrorKind; line: number; message: string };
 
@@ -68,8 +68,6 @@ const UNIFIED_RANGE = /^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@\s*/;
 
 /** Old lines of a hunk (context and removed), in order. */
 export const oldLines = (h: Hunk): string[] => h.lines.filter((l) => l.kind !== "+").map((l) => l.text);
-/** New lines of a hunk (context and added), in order. */
-export const newLines = (h: Hunk): string[] => h.lines.filter((l) => l.kind !== "-").map((l) => l.text);
 
 class Fail {
   constructor(

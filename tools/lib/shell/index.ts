@@ -15,11 +15,11 @@
 // Everything here is pure: no file system, no execution.
 
 export { isCompound } from "../../../core/shell/compound.js";
-export { isCodeLikePath, type ShellRefusal } from "./common.js";
-export { SHELL_RULES, shellRefusal } from "./refusals.js";
+export { isCodeLikePath } from "./common.js";
+export { shellRefusal } from "./refusals.js";
 export { pythonWritesFile } from "./python-write.js";
-export { readSideRoute, type RoutedTool, type ShellRoute } from "./routing.js";
+export { readSideRoute } from "./routing.js";
 export { simpleSingleFileRead } from "./single-file-read.js";
 export { isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "./promotion.js";
 export { exitMeaning } from "./exit-meaning.js";
-export { interactiveCommand, interactiveRefusal, type InteractiveFinding } from "./interactive.js";
+export { interactiveCommand, interactiveRefusal } from "./interactive.js";

@@ -28,17 +28,6 @@ const EDIT_WHY: Record<(typeof EDIT_TOOLS)[number], string> = {
   udiff: "it checks every hunk before changing the file and reports what did not match",
 };
 
-/** Rule ids, in the order they are tried on each fragment. */
-export const SHELL_RULES = [
-  "cd_outside_repo",
-  "in_place_edit",
-  "cat_write",
-  "tee_write",
-  "python_write",
-  "redirect_code_file",
-  "redirect_write",
-] as const;
-
 /**
  * The first write-side rule the command breaks, checking every fragment: each
  * stage of each list item, command substitutions, and `bash -c` scripts.

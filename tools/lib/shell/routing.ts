@@ -9,7 +9,7 @@ import { findStep, lsStep, treeStep } from "./path-routes.js";
 import { agStep, gitGrepStep, grepStep, rgStep } from "./search-routes.js";
 import { fileDisplay, plainCommand } from "./single-file-read.js";
 
-export type RoutedTool = "read" | "grep" | "glob";
+type RoutedTool = "read" | "grep" | "glob";
 
 export interface ShellRoute {
   tool: RoutedTool;

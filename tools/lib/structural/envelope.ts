@@ -7,7 +7,7 @@ import { xmlEscape } from "../search-envelope.js";
 
 export type Attr = [name: string, value: string | number | boolean | undefined];
 
-export const ENVELOPE_VERSION = "1";
+const ENVELOPE_VERSION = "1";
 
 function open(tool: string, attrs: readonly Attr[]): string {
   const parts = attrs

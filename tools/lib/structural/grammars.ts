@@ -64,7 +64,7 @@ async function loadRuntime(): Promise<TreeSitter> {
 }
 
 /** The tree-sitter module, initialised once per process. */
-export function treeSitter(): Promise<TreeSitter> {
+function treeSitter(): Promise<TreeSitter> {
   runtime ??= loadRuntime().catch((err: unknown) => {
     runtime = undefined;
     throw err;
@@ -73,7 +73,7 @@ export function treeSitter(): Promise<TreeSitter> {
 }
 
 /** Where a language's grammar is expected in the installation. */
-export function grammarPath(language: LanguageName): string | undefined {
+function grammarPath(language: LanguageName): string | undefined {
   return resolvePackageFile("tree-sitter-wasms", join("out", grammarFile(language)));
 }
 
@@ -89,7 +89,7 @@ async function loadLanguage(language: LanguageName): Promise<Language> {
   return ts.Language.load(path);
 }
 
-export function grammar(language: LanguageName): Promise<Language> {
+function grammar(language: LanguageName): Promise<Language> {
   let loaded = languages.get(language);
   if (!loaded) {
     loaded = loadLanguage(language);

@@ -1,7 +1,7 @@
 // The languages the structural tools parse, by the name the model passes and
 // by file extension. Pure data: loading a grammar is grammars.ts's job.
 
-export const LANGUAGES = ["python", "javascript", "typescript", "tsx", "go", "rust", "java"] as const;
+const LANGUAGES = ["python", "javascript", "typescript", "tsx", "go", "rust", "java"] as const;
 
 export type LanguageName = (typeof LANGUAGES)[number];
 

@@ -6,7 +6,7 @@
 import type { Node, Parser, Query } from "web-tree-sitter";
 import { MATCH_CAPTURE, MATCH_RULE } from "./query.js";
 
-export interface Capture {
+interface Capture {
   name: string;
   start: number;
   end: number;

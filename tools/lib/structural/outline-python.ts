@@ -18,7 +18,7 @@ export interface Outline {
 const tag = (node: Node) => `[L${String(node.startPosition.row + 1).padStart(4)}] `;
 
 /** Source text on one line: blanks collapsed, none inside brackets, one after each comma. */
-export function tidy(text: string): string {
+function tidy(text: string): string {
   return text
     .replace(/\s+/g, " ")
     .replace(/\s*,\s*/g, ", ")

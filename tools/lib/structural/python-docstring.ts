@@ -34,7 +34,7 @@ function literalValue(node: Node): string | undefined {
 }
 
 /** A string or concatenated_string node's value. */
-export function stringValue(node: Node): string | undefined {
+function stringValue(node: Node): string | undefined {
   if (node.type === "string") return literalValue(node);
   if (node.type !== "concatenated_string") return undefined;
   let value = "";
@@ -57,7 +57,7 @@ function expandTabs(line: string): string {
 }
 
 /** inspect.cleandoc. */
-export function cleandoc(doc: string): string {
+function cleandoc(doc: string): string {
   const lines = doc.split("\n").map((l) => (l.includes("\t") ? expandTabs(l) : l));
   let margin = Infinity;
   for (const line of lines.slice(1)) {

@@ -25,12 +25,12 @@ export interface RewriteArgs {
   replacement: string;
 }
 
-export type ErrorKind =
+type ErrorKind =
   | "unsupported_language" | "path_outside_cwd" | "own_file" | "not_found" | "needs_file" | "read_error" | "not_utf8"
   | "backend_unavailable" | "query_error" | "match_capture" | "parse_error" | "missing_capture" | "overlap"
   | "result_parse_error";
 
-export interface Built {
+interface Built {
   ok: true;
   abs: string;
   display: string;
@@ -57,7 +57,7 @@ function pathErrorKind(error: string): ErrorKind {
   return "read_error";
 }
 
-export function previewHash(parts: { display: string; language: string; query: string; replacement: string; beforeSha: string; afterSha: string }): string {
+function previewHash(parts: { display: string; language: string; query: string; replacement: string; beforeSha: string; afterSha: string }): string {
   return sha256Hex(
     JSON.stringify(["yuj structural rewrite", 1, parts.display, parts.language, parts.query, parts.replacement, parts.beforeSha, parts.afterSha]),
   );

@@ -21,7 +21,7 @@ const PLACEHOLDER = /\$\$\{|\$\{([^}]*)\}/g;
 
 type Filled = { ok: true; text: string } | { ok: false; name: string; count: number };
 
-export function fillTemplate(template: string, match: FoundMatch): Filled {
+function fillTemplate(template: string, match: FoundMatch): Filled {
   let missing: { name: string; count: number } | undefined;
   const text = template.replace(PLACEHOLDER, (whole, name: string | undefined) => {
     if (whole === "$${") return "${";
@@ -33,13 +33,6 @@ export function fillTemplate(template: string, match: FoundMatch): Filled {
     return held[0]!.text;
   });
   return missing ? { ok: false, ...missing } : { ok: true, text };
-}
-
-/** Names of the `${…}` placeholders of a template, in order, once each. */
-export function placeholders(template: string): string[] {
-  const names: string[] = [];
-  for (const m of template.matchAll(PLACEHOLDER)) if (m[1] !== undefined && !names.includes(m[1])) names.push(m[1]);
-  return names;
 }
 
 /**
@@ -91,7 +84,7 @@ export function planRewrite(
   return { ok: true, edits: changed, after: applyEdits(text, changed) };
 }
 
-export function applyEdits(text: string, edits: readonly Edit[]): string {
+function applyEdits(text: string, edits: readonly Edit[]): string {
   const parts: string[] = [];
   let at = 0;
   for (const e of edits) {

@@ -34,7 +34,7 @@ export interface FileOutcome {
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** `path:line:column bytes=[start,end) digest=… (node_type) preview`: bytes 0-based, end exclusive. */
-export function matchLine(file: string, text: string, map: ByteMap, match: FoundMatch): string {
+function matchLine(file: string, text: string, map: ByteMap, match: FoundMatch): string {
   const s = map.at(match.start);
   const e = map.at(match.end);
   const matched = text.slice(match.start, match.end);

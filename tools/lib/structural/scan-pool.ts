@@ -34,7 +34,7 @@ export type ScanRun = { ok: true; outcomes: FileOutcome[]; threads: number } | {
  * Cores other processes keep busy (the load average) do not count: a worker
  * there only competes for them, and costs its start-up on top.
  */
-export function idleCoreWorkers(): number {
+function idleCoreWorkers(): number {
   return Math.max(0, Math.min(MAX_WORKERS, Math.round(availableParallelism() - loadavg()[0]!) - 1));
 }
 

@@ -17,7 +17,7 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 
-export type RunnerName = "pytest" | "cargo" | "go" | "vitest" | "jest" | "ctest";
+type RunnerName = "pytest" | "cargo" | "go" | "vitest" | "jest" | "ctest";
 
 export interface TestRunner {
   name: RunnerName;
@@ -33,7 +33,7 @@ export interface TestRunner {
   status(exitCode: number, output: string): string;
 }
 
-export const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
 const PYTEST_STATUS: Record<number, string> = {
   0: "passed",
