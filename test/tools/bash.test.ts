@@ -130,14 +130,18 @@ describe("bash", () => {
   });
 
   it("times out on `sleep 100 & sleep 100` and both sleeps die", async () => {
-    t.ctx.config.tools.bash_timeout = 1;
+    // Long enough for both sleeps to be seen running on a loaded machine.
+    t.ctx.config.tools.bash_timeout = 3;
     // A unique duration lets the test find exactly these two processes.
     const secs = `100.${process.pid}${Math.floor(Math.random() * 1000)}`;
     const running = bash(`sleep ${secs} & sleep ${secs}`);
-    await new Promise((r) => setTimeout(r, 400));
-    const pids = await findProcesses(`sleep\0${secs}\0`);
+    let pids: number[] = [];
+    for (let tries = 0; tries < 100 && pids.length < 2; tries++) {
+      await new Promise((r) => setTimeout(r, 25));
+      pids = await findProcesses(`sleep\0${secs}\0`);
+    }
     expect(pids).toHaveLength(2);
-    expect((await running).modelText).toBe("ERROR: command timed out after 1s");
+    expect((await running).modelText).toBe("ERROR: command timed out after 3s");
     expect(await waitDead(pids)).toBe(true);
   });
 
