@@ -6,7 +6,9 @@
 //   npm run build && npx tsx bench/peer.ts
 //
 // PEER_RUNS (default 9, at least 7) sets the runs of each agent; PEER_ONLY=headless
-// or PEER_ONLY=tui runs one part. README quotes the output.
+// or PEER_ONLY=tui runs one part; PEER_BASE=/path/to/other/bin/yuj.js adds
+// another build of yuj to the alternation (a before/after column). README
+// quotes the output.
 
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -18,6 +20,7 @@ import { peerTui } from "./peer/tui.js";
 const RUNS = Math.max(7, Number(process.env.PEER_RUNS ?? 9));
 const ONLY = process.env.PEER_ONLY;
 const yujBin = join(import.meta.dirname, "..", "bin", "yuj.js");
+const baseBin = process.env.PEER_BASE;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
@@ -38,25 +41,26 @@ function alternate(entries: Record<string, () => number>, rounds: number): Recor
 
 const codexBin = ensureCodex();
 console.log(`yuj vs Codex ${CODEX_VERSION} — ${new Date().toISOString()}, ${cpus().length} cores, node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}, ${RUNS} runs each, alternating`);
-const rows: Array<[string, string, string, string, string]> = [];
-const row = (measure: string, yuj: number, codex: number, target: string, fmt = ms) =>
-  rows.push([measure, fmt(yuj), fmt(codex), `${(yuj / codex).toFixed(2)}×`, target]);
+const rows: string[][] = [];
+const row = (measure: string, yuj: number, codex: number, target: string, fmt = ms, base?: number) =>
+  rows.push([measure, fmt(yuj), fmt(codex), `${(yuj / codex).toFixed(2)}×`, target, ...(baseBin ? [base === undefined ? "" : fmt(base)] : [])]);
 
 if (!ONLY || ONLY === "headless") {
   // A warm-up of each first: a user's second run, caches written.
-  const bench = makeBench(codexBin, yujBin);
-  await oneShot("yuj", bench);
-  await oneShot("codex", bench);
-  const runs: Record<Agent, OneShot[]> = { yuj: [], codex: [] };
-  for (let i = 0; i < RUNS; i++) for (const agent of ["yuj", "codex"] as const) runs[agent].push(await oneShot(agent, bench));
-  const m = (agent: Agent, key: keyof OneShot) => median(runs[agent].map((r) => r[key]));
-  row("spawn → first model request", m("yuj", "firstRequestMs"), m("codex", "firstRequestMs"), "≤ 0.6×");
-  row("one-shot task (`ls`, then the answer), wall", m("yuj", "wallMs"), m("codex", "wallMs"), "≤ 0.8×");
-  row("the same, peak RSS", m("yuj", "rssMiB"), m("codex", "rssMiB"), "≤ 0.5×", (x) => `${x.toFixed(0)} MiB`);
-  row("tool result (own log) → next request (yuj sandboxed)", m("yuj", "toolToRequestMs"), m("codex", "toolToRequestMs"), "≤ 0.5×");
-  row("tool call streamed → next request (the command's run included)", m("yuj", "turnGapMs"), m("codex", "turnGapMs"), "");
-  row("last reply → exit", m("yuj", "replyToExitMs"), m("codex", "replyToExitMs"), "");
-  row("first request body", m("yuj", "firstRequestBytes"), m("codex", "firstRequestBytes"), "", (x) => `${(x / 1024).toFixed(1)} KB`);
+  const bench = makeBench(codexBin, yujBin, baseBin);
+  const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
+  for (const agent of agents) await oneShot(agent, bench);
+  const runs: Record<Agent, OneShot[]> = { yuj: [], codex: [], base: [] };
+  for (let i = 0; i < RUNS; i++) for (const agent of agents) runs[agent].push(await oneShot(agent, bench));
+  const m = (agent: Agent, key: keyof OneShot) => (runs[agent].length ? median(runs[agent].map((r) => r[key])) : 0);
+  const headless = (measure: string, key: keyof OneShot, target: string, fmt = ms) => row(measure, m("yuj", key), m("codex", key), target, fmt, m("base", key));
+  headless("spawn → first model request", "firstRequestMs", "≤ 0.6×");
+  headless("one-shot task (`ls`, then the answer), wall", "wallMs", "≤ 0.8×");
+  headless("the same, peak RSS", "rssMiB", "≤ 0.5×", (x) => `${x.toFixed(0)} MiB`);
+  headless("tool result (own log) → next request (yuj sandboxed)", "toolToRequestMs", "≤ 0.5×");
+  headless("tool call streamed → next request (the command's run included)", "turnGapMs", "");
+  headless("last reply → exit", "replyToExitMs", "");
+  headless("first request body", "firstRequestBytes", "", (x) => `${(x / 1024).toFixed(1)} KB`);
 
   const floor = alternate(
     {
@@ -65,11 +69,12 @@ if (!ONLY || ONLY === "headless") {
       codexVersion: () => timed(codexBin, ["--version"]),
       yujHelp: () => timed(process.execPath, [yujBin, "--help"]),
       codexHelp: () => timed(codexBin, ["--help"]),
+      ...(baseBin ? { baseVersion: () => timed(process.execPath, [baseBin, "--version"]), baseHelp: () => timed(process.execPath, [baseBin, "--help"]) } : {}),
     },
     RUNS * 2 + 1,
   );
-  row("`--version`", floor.yujVersion!, floor.codexVersion!, "");
-  row("`--help`", floor.yujHelp!, floor.codexHelp!, "");
+  row("`--version`", floor.yujVersion!, floor.codexVersion!, "", ms, floor.baseVersion);
+  row("`--help`", floor.yujHelp!, floor.codexHelp!, "", ms, floor.baseHelp);
   rows.push(["`node -e 0` (the floor)", ms(floor.node!), "", "", ""]);
   rows.push(["yuj `--version` / `--help` over the floor", `${(floor.yujVersion! / floor.node!).toFixed(2)}× / ${(floor.yujHelp! / floor.node!).toFixed(2)}×`, "", "", "≤ 1.2×"]);
 }
@@ -78,5 +83,5 @@ if (!ONLY || ONLY === "tui") {
   for (const [measure, yuj, codex, target, fmt] of await peerTui(codexBin, yujBin, RUNS)) row(measure, yuj, codex, target, fmt);
 }
 
-console.log("| measure | yuj | Codex | yuj / Codex | target |\n|---|---|---|---|---|");
+console.log(`| measure | yuj | Codex | yuj / Codex | target |${baseBin ? " yuj baseline |" : ""}\n|---|---|---|---|---|${baseBin ? "---|" : ""}`);
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);

@@ -12,7 +12,8 @@ import { parseScenario } from "../../core/providers/scenario.js";
 import { startSseServer } from "../../test/support/sse-server.js";
 import { codexEnv, codexHome } from "./codex.js";
 
-export type Agent = "yuj" | "codex";
+/** yuj (this build, or a baseline build of it for before/after) or Codex. */
+export type Agent = "yuj" | "base" | "codex";
 
 export interface OneShot {
   /** Spawn → the server holding the whole first model request. */
@@ -41,28 +42,29 @@ export interface Bench {
   codexHome: string;
 }
 
-export function makeBench(codexBin: string, yujBin: string): Bench & { yujBin: string } {
+export function makeBench(codexBin: string, yujBin: string, baseBin?: string): Bench & { yujBin: string; baseBin?: string } {
   const repo = mkdtempSync(join(tmpdir(), "peer-bench-repo-"));
   writeFileSync(join(repo, "README.md"), "bench\n");
   const yujHome = mkdtempSync(join(tmpdir(), "peer-bench-yuj-"));
   const home = join(import.meta.dirname, "..", ".peers", "home");
   rmSync(home, { recursive: true, force: true });
   mkdirSync(home, { recursive: true });
-  return { repo, yujHome, codexBin, codexHome: home, yujBin };
+  return { repo, yujHome, codexBin, codexHome: home, yujBin, baseBin };
 }
 
-export async function oneShot(agent: Agent, bench: Bench & { yujBin: string }): Promise<OneShot> {
-  const command = agent === "yuj" ? "bash" : "exec_command";
+export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; baseBin?: string }): Promise<OneShot> {
+  const command = agent === "codex" ? "exec_command" : "bash";
   const scenario = parseScenario({
     turns: [{ text: "Listing files.", tool_calls: [{ name: command, arguments: { cmd: "ls" } }] }, { text: ANSWER }],
   });
   const server = await startSseServer({ scenario });
   const stateDir = join(bench.yujHome, "state");
-  rmSync(stateDir, { recursive: true, force: true });
+  // Sessions go, what yuj keeps between runs (the sandbox probe) stays.
+  rmSync(join(stateDir, "yuj", "sessions"), { recursive: true, force: true });
   let argv: string[];
   let env: NodeJS.ProcessEnv;
-  if (agent === "yuj") {
-    argv = [process.execPath, bench.yujBin, "code", "list the files", "--provider", "anthropic", "--model", "m", "--base-url", server.baseUrlFor("anthropic"), "--output", "jsonl"];
+  if (agent !== "codex") {
+    argv = [process.execPath, agent === "base" ? bench.baseBin! : bench.yujBin, "code", "list the files", "--provider", "anthropic", "--model", "m", "--base-url", server.baseUrlFor("anthropic"), "--output", "jsonl"];
     env = { PATH: process.env.PATH!, HOME: bench.yujHome, XDG_STATE_HOME: stateDir, XDG_CONFIG_HOME: join(bench.yujHome, "cfg"), ANTHROPIC_API_KEY: "sk-bench-000000000" };
   } else {
     codexHome(bench.codexHome, server.baseUrlFor("openai"), bench.repo);
@@ -86,7 +88,7 @@ export async function oneShot(agent: Agent, bench: Bench & { yujBin: string }): 
   const posts = server.requests.filter((r) => r.method === "POST");
   if (posts.length !== 2) throw new Error(`${agent} sent ${posts.length} model requests, expected 2`);
 
-  const toolResultAt = agent === "yuj" ? yujToolResultAt(stateDir) : codexToolResultAt(bench.codexHome);
+  const toolResultAt = agent !== "codex" ? yujToolResultAt(stateDir) : codexToolResultAt(bench.codexHome);
   // receivedAt is wall-clock; the response ends are on performance.now().
   const perfOf = (wallMs: number) => wallMs - performance.timeOrigin;
   return {
