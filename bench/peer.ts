@@ -5,8 +5,7 @@
 //
 //   npm run build && npx tsx bench/peer.ts
 //
-// PEER_RUNS (default 9, at least 7) sets the runs of each agent; PEER_ONLY=headless
-// or PEER_ONLY=tui runs one part; PEER_BASE=/path/to/other/bin/yuj.js adds
+// PEER_RUNS (default 9, at least 7) sets the runs of each agent; PEER_BASE=/path/to/other/bin/yuj.js adds
 // another build of yuj to the alternation (a before/after column). README
 // quotes the output.
 
@@ -15,10 +14,8 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { CODEX_VERSION, ensureCodex } from "./peer/codex.js";
 import { makeBench, oneShot, type Agent, type OneShot } from "./peer/headless.js";
-import { peerTui } from "./peer/tui.js";
 
 const RUNS = Math.max(7, Number(process.env.PEER_RUNS ?? 9));
-const ONLY = process.env.PEER_ONLY;
 const yujBin = join(import.meta.dirname, "..", "bin", "yuj.js");
 const baseBin = process.env.PEER_BASE;
 
@@ -45,7 +42,7 @@ const rows: string[][] = [];
 const row = (measure: string, yuj: number, codex: number, target: string, fmt = ms, base?: number) =>
   rows.push([measure, fmt(yuj), fmt(codex), `${(yuj / codex).toFixed(2)}×`, target, ...(baseBin ? [base === undefined ? "" : fmt(base)] : [])]);
 
-if (!ONLY || ONLY === "headless") {
+{
   // A warm-up of each first: a user's second run, caches written.
   const bench = makeBench(codexBin, yujBin, baseBin);
   const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
@@ -57,6 +54,7 @@ if (!ONLY || ONLY === "headless") {
   headless("spawn → first model request", "firstRequestMs", "≤ 0.6×");
   headless("one-shot task (`ls`, then the answer), wall", "wallMs", "≤ 0.8×");
   headless("the same, peak RSS", "rssMiB", "≤ 0.5×", (x) => `${x.toFixed(0)} MiB`);
+  headless("the same, CPU time (user + system)", "cpuMs", "");
   headless("tool result (own log) → next request (yuj sandboxed)", "toolToRequestMs", "≤ 0.5×");
   headless("tool call streamed → next request (the command's run included)", "turnGapMs", "");
   headless("last reply → exit", "replyToExitMs", "");
@@ -77,10 +75,6 @@ if (!ONLY || ONLY === "headless") {
   row("`--help`", floor.yujHelp!, floor.codexHelp!, "", ms, floor.baseHelp);
   rows.push(["`node -e 0` (the floor)", ms(floor.node!), "", "", ""]);
   rows.push(["yuj `--version` / `--help` over the floor", `${(floor.yujVersion! / floor.node!).toFixed(2)}× / ${(floor.yujHelp! / floor.node!).toFixed(2)}×`, "", "", "≤ 1.2×"]);
-}
-
-if (!ONLY || ONLY === "tui") {
-  for (const [measure, yuj, codex, target, fmt] of await peerTui(codexBin, yujBin, RUNS)) row(measure, yuj, codex, target, fmt);
 }
 
 console.log(`| measure | yuj | Codex | yuj / Codex | target |${baseBin ? " yuj baseline |" : ""}\n|---|---|---|---|---|${baseBin ? "---|" : ""}`);

@@ -22,6 +22,8 @@ export interface OneShot {
   wallMs: number;
   /** Peak RSS (GNU time's %M: the largest process of the tree). */
   rssMiB: number;
+  /** CPU time, user + system, of the process and its children: what the load of the machine inflates least. */
+  cpuMs: number;
   /** The agent's logged tool result → the server holding the next request. */
   toolToRequestMs: number;
   /** The server's last byte of the tool-call turn → the next request (the command's run included). */
@@ -75,7 +77,7 @@ export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; bas
 
   const spawnedAt = Date.now();
   const t0 = performance.now();
-  const child = spawn("/usr/bin/time", ["-f", "%M", ...argv], { cwd: bench.repo, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", ...argv], { cwd: bench.repo, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -91,10 +93,12 @@ export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; bas
   const toolResultAt = agent !== "codex" ? yujToolResultAt(stateDir) : codexToolResultAt(bench.codexHome);
   // receivedAt is wall-clock; the response ends are on performance.now().
   const perfOf = (wallMs: number) => wallMs - performance.timeOrigin;
+  const [rssKiB, user, sys] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
   return {
     firstRequestMs: posts[0]!.receivedAt - spawnedAt,
     wallMs: exitAt - t0,
-    rssMiB: Number(stderr.trim().split("\n").at(-1)) / 1024,
+    rssMiB: rssKiB! / 1024,
+    cpuMs: (user! + sys!) * 1000,
     toolToRequestMs: posts[1]!.receivedAt - toolResultAt,
     turnGapMs: perfOf(posts[1]!.receivedAt) - server.responseEndTimes[0]!,
     replyToExitMs: exitAt - server.responseEndTimes.at(-1)!,
