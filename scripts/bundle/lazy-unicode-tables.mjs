@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 const FILES = /[\\/]node_modules[\\/](string-width|slice-ansi|@alcalzone[\\/]ansi-tokenize)[\\/].*\.js$/;
 
 /** `source` with each eligible table made on first use. */
-function lazify(source) {
+export function lazify(source) {
   const declaration = /^const (\w+) = (new Intl\.Segmenter\([^;\n]*\)|\/\^\\p\{RGI_Emoji\}\$\/v);$/gm;
   return source.replace(declaration, (whole, name, init) => {
     const method = init.startsWith("new") ? "segment" : "test";
