@@ -15,6 +15,10 @@ const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";
 
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`yuj ${version}\n`);
+} else if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help")) {
+  // The help text alone: the argument parser and its schemas (zod) are not needed to print it.
+  const { HELP } = await import("./help.js");
+  process.stdout.write(HELP);
 } else {
   const { main } = await import("./main.js");
   const code = await main(argv, version);

@@ -4,6 +4,7 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { readFileSync, rmSync } from "node:fs";
+import { lazyUnicodeTables } from "./bundle/lazy-unicode-tables.mjs";
 import { writeRegistry } from "./tool-registry.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -37,7 +38,7 @@ await build({
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
   },
-  plugins: [boundedInkCaches(), fewerGrammars(), englishOnlyZod()],
+  plugins: [boundedInkCaches(), fewerGrammars(), englishOnlyZod(), lazyUnicodeTables()],
   logLevel: "warning",
 });
 

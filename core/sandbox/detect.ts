@@ -3,13 +3,15 @@
 // user namespaces are disabled, bwrap exists but every start fails. So the
 // probe runs the real profile once (around `true`), capability drop and
 // seccomp filter included, started the way every command is, and the answer
-// is cached for the life of the process: it cannot change while yuj runs.
+// is cached for the life of the process (it cannot change while yuj runs) and,
+// when usable, on disk for later runs under a key of everything it depends on.
 
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Env } from "../paths.js";
 import { bwrapProfileArgs } from "./bwrap.js";
+import { probeKey, readProbe, writeProbe } from "./probe-cache.js";
 import { seccompFile, withSeccompFd } from "./seccomp.js";
 
 const INSTALL_HINT = "apt-get install bubblewrap";
@@ -89,25 +91,33 @@ export function detectBwrap(opts: DetectOptions, env: Env, fresh = false): Bwrap
   const key = `${located.path}\0${network ? "net" : "nonet"}\0${blockUnixSockets ? "nounix" : "unix"}`;
   const cached = cache.get(key);
   if (cached && !fresh) return cached;
-  const status = probe(located.path, network, blockUnixSockets, env);
+  const status = probe(located.path, network, blockUnixSockets, env, fresh);
   cache.set(key, status);
   return status;
 }
 
-function probe(bin: string, network: boolean, blockUnixSockets: boolean, env: Env): BwrapStatus {
+function probe(bin: string, network: boolean, blockUnixSockets: boolean, env: Env, fresh: boolean): BwrapStatus {
   const bwrap: BwrapFound = { path: bin };
-  const version = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 5000 });
-  const line = (version.stdout ?? "").trim().split("\n")[0];
-  if (version.status === 0 && line) bwrap.version = line;
   let launch: { file: string; args: string[] };
+  let key: string | undefined;
   try {
     const args = [...bwrapProfileArgs({ network }), "--", probeProgram(env)];
-    launch = withSeccompFd(bin, args, seccompFile({ blockUnixSockets }));
+    const filter = seccompFile({ blockUnixSockets });
+    launch = withSeccompFd(bin, args, filter);
+    key = probeKey(bin, args, filter);
   } catch (err) {
     return { usable: false, bwrap, reason: `the sandbox's seccomp filter could not be written: ${(err as Error).message}` };
   }
+  const kept = key && !fresh ? readProbe(env, key) : undefined;
+  if (kept !== undefined) return { usable: true, bwrap: kept ? { ...bwrap, version: kept } : bwrap };
+  const version = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 5000 });
+  const line = (version.stdout ?? "").trim().split("\n")[0];
+  if (version.status === 0 && line) bwrap.version = line;
   const run = spawnSync(launch.file, launch.args, { encoding: "utf8", timeout: 10_000, cwd: "/", env: { ...env } as NodeJS.ProcessEnv });
-  if (run.status === 0) return { usable: true, bwrap };
+  if (run.status === 0) {
+    if (key) writeProbe(env, key, bwrap.version);
+    return { usable: true, bwrap };
+  }
   const detail = run.error
     ? run.error.message
     : (run.stderr ?? "").trim().split("\n").filter(Boolean).pop() ?? `exit code ${run.status ?? run.signal}`;

@@ -7,8 +7,6 @@ import { z } from "zod";
 import { globMatch, isUniversal } from "../../core/permissions/glob.js";
 import { hostMatches, urlMatchValue } from "../../core/permissions/net.js";
 import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
-import { FetchError, fetchUrl } from "../lib/web/fetch.js";
-import { renderPage } from "../lib/web/page.js";
 
 const schema = z.object({
   url: z.string().min(1),
@@ -28,6 +26,9 @@ export const webFetchTool: ToolHandler<typeof schema> = {
   async run(args, ctx) {
     const settings = ctx.config.web_fetch;
     const deadline = AbortSignal.any([ctx.signal, AbortSignal.timeout((args.timeout ?? DEFAULT_TIMEOUT_S) * 1000)]);
+    // The HTTP client (node:http, https, tls, zlib, dns) and the HTML-to-Markdown stack
+    // (a DOM, Readability, turndown, iconv) load on the first fetch, not at every start.
+    const [{ FetchError, fetchUrl }, { renderPage }] = await Promise.all([import("../lib/web/fetch.js"), import("../lib/web/page.js")]);
     try {
       const fetched = await fetchUrl(args.url, {
         timeoutMs: (args.timeout ?? DEFAULT_TIMEOUT_S) * 1000,

@@ -1,0 +1,81 @@
+// yuj side by side with Codex (the pinned `@openai/codex`, installed on first
+// use into bench/.peers/codex, which git ignores), both against one local
+// scripted server, in alternation (A B A B …) so that the machine's load
+// falls on both alike; prints the medians and yuj's ratio to Codex.
+//
+//   npm run build && npx tsx bench/peer.ts
+//
+// PEER_RUNS (default 9, at least 7) sets the runs of each agent; PEER_BASE=/path/to/other/bin/yuj.js adds
+// another build of yuj to the alternation (a before/after column). README
+// quotes the output.
+
+import { spawnSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { CODEX_VERSION, ensureCodex } from "./peer/codex.js";
+import { makeBench, oneShot, type Agent, type OneShot } from "./peer/headless.js";
+
+const RUNS = Math.max(7, Number(process.env.PEER_RUNS ?? 9));
+const yujBin = join(import.meta.dirname, "..", "bin", "yuj.js");
+const baseBin = process.env.PEER_BASE;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+
+function timed(cmd: string, args: string[]): number {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: "ignore" });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}`);
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/** Runs each entry once per round, round after round, and gives each its median. */
+function alternate(entries: Record<string, () => number>, rounds: number): Record<string, number> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(entries).map((k) => [k, []]));
+  for (let i = 0; i < rounds; i++) for (const [k, run] of Object.entries(entries)) samples[k]!.push(run());
+  return Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
+}
+
+const codexBin = ensureCodex();
+console.log(`yuj vs Codex ${CODEX_VERSION} — ${new Date().toISOString()}, ${cpus().length} cores, node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}, ${RUNS} runs each, alternating`);
+const rows: string[][] = [];
+const row = (measure: string, yuj: number, codex: number, target: string, fmt = ms, base?: number) =>
+  rows.push([measure, fmt(yuj), fmt(codex), `${(yuj / codex).toFixed(2)}×`, target, ...(baseBin ? [base === undefined ? "" : fmt(base)] : [])]);
+
+{
+  // A warm-up of each first: a user's second run, caches written.
+  const bench = makeBench(codexBin, yujBin, baseBin);
+  const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
+  for (const agent of agents) await oneShot(agent, bench);
+  const runs: Record<Agent, OneShot[]> = { yuj: [], codex: [], base: [] };
+  for (let i = 0; i < RUNS; i++) for (const agent of agents) runs[agent].push(await oneShot(agent, bench));
+  const m = (agent: Agent, key: keyof OneShot) => (runs[agent].length ? median(runs[agent].map((r) => r[key])) : 0);
+  const headless = (measure: string, key: keyof OneShot, target: string, fmt = ms) => row(measure, m("yuj", key), m("codex", key), target, fmt, m("base", key));
+  headless("spawn → first model request", "firstRequestMs", "≤ 0.6×");
+  headless("one-shot task (`ls`, then the answer), wall", "wallMs", "≤ 0.8×");
+  headless("the same, peak RSS", "rssMiB", "≤ 0.5×", (x) => `${x.toFixed(0)} MiB`);
+  headless("the same, CPU time (user + system)", "cpuMs", "");
+  headless("tool result (own log) → next request (yuj sandboxed)", "toolToRequestMs", "≤ 0.5×");
+  headless("tool call streamed → next request (the command's run included)", "turnGapMs", "");
+  headless("last reply → exit", "replyToExitMs", "");
+  headless("first request body", "firstRequestBytes", "", (x) => `${(x / 1024).toFixed(1)} KB`);
+
+  const floor = alternate(
+    {
+      node: () => timed(process.execPath, ["-e", "0"]),
+      yujVersion: () => timed(process.execPath, [yujBin, "--version"]),
+      codexVersion: () => timed(codexBin, ["--version"]),
+      yujHelp: () => timed(process.execPath, [yujBin, "--help"]),
+      codexHelp: () => timed(codexBin, ["--help"]),
+      ...(baseBin ? { baseVersion: () => timed(process.execPath, [baseBin, "--version"]), baseHelp: () => timed(process.execPath, [baseBin, "--help"]) } : {}),
+    },
+    RUNS * 2 + 1,
+  );
+  row("`--version`", floor.yujVersion!, floor.codexVersion!, "", ms, floor.baseVersion);
+  row("`--help`", floor.yujHelp!, floor.codexHelp!, "", ms, floor.baseHelp);
+  rows.push(["`node -e 0` (the floor)", ms(floor.node!), "", "", ""]);
+  rows.push(["yuj `--version` / `--help` over the floor", `${(floor.yujVersion! / floor.node!).toFixed(2)}× / ${(floor.yujHelp! / floor.node!).toFixed(2)}×`, "", "", "≤ 1.2×"]);
+}
+
+console.log(`| measure | yuj | Codex | yuj / Codex | target |${baseBin ? " yuj baseline |" : ""}\n|---|---|---|---|---|${baseBin ? "---|" : ""}`);
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
