@@ -8,7 +8,7 @@ import { atomicWriteSync } from "../../core/atomic-write.js";
 import type { FinishReason } from "../../core/events.js";
 import { FatalError } from "../errors.js";
 
-export const CHECKPOINT_FILE = "checkpoint.json";
+const CHECKPOINT_FILE = "checkpoint.json";
 
 export interface SessionRun {
   /** The yuj session this segment ran in (a resume continues the same id). */

@@ -20,7 +20,7 @@ interface RequestTokens extends Tokens {
   requestId?: string;
 }
 
-export interface Guardrails {
+interface Guardrails {
   tool_calls: number;
   failed_calls: number;
   denied_calls: number;
@@ -120,7 +120,7 @@ function guardrails(rows: TraceRow[]): Guardrails {
 }
 
 /** SHA-256 of the config as canonical JSON (keys sorted), so equal settings hash the same whatever their order. */
-export function configHash(config: Config): string {
+function configHash(config: Config): string {
   return createHash("sha256").update(canonical(config)).digest("hex");
 }
 

@@ -8,7 +8,7 @@ import { basename, join, resolve } from "node:path";
 import type { MeasureOptions } from "../args.js";
 import { FatalError } from "../errors.js";
 
-export const PROMPT_FILE = "prompt.txt";
+const PROMPT_FILE = "prompt.txt";
 
 export interface MeasureTask {
   /** The folder's name: the task's key in the results and the summary. */
