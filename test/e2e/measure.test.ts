@@ -148,4 +148,25 @@ describe("yuj measure", () => {
     expect(m.sessions).toHaveLength(3);
     expect(existsSync(join(results, "session-3.jsonl"))).toBe(true);
   }, 180_000);
+
+  it("a sub-agent's requests count in the task's tokens, apart as children", async () => {
+    const runDir = mkdtempSync(join(tmpdir(), "yuj-measure-"));
+    const dir = taskRepo(runDir, "delta");
+    const turns = [
+      { tool_calls: [{ name: "task", arguments: { agent: "explorer", prompt: "What does long.txt start with?" } }], usage: { input: 10, output: 1 } },
+      { tool_calls: [{ name: "read", arguments: { path: "long.txt", limit: 1 } }], usage: { input: 100, output: 7 } },
+      { text: "It starts with line 0.", usage: { input: 200, output: 9 } },
+      { tool_calls: [{ name: "done", arguments: { message: "line 0" } }], usage: { input: 20, output: 2 } },
+    ];
+    writeFileSync(join(runDir, "scenario.json"), JSON.stringify({ turns }));
+    const cfg = join(runDir, "measure.toml");
+    writeFileSync(cfg, `[provider]\nname = "scripted"\nmodel = "demo"\nscenario = ${JSON.stringify(join(runDir, "scenario.json"))}\n[tools]\ntask_enabled = true\n`);
+    const res = await runCli(["measure", runDir, "--task", dir, "--config", cfg], { cwd: runDir, env: isolatedEnv(), timeoutMs: 60_000 });
+    expect(res.code, res.stderr + res.stdout).toBe(0);
+    const m = json(join(runDir, "results", "delta", "metrics.json"));
+    expect(m.tokens.main).toEqual({ input: 30, output: 3, cached: 0 });
+    expect(m.tokens.children).toEqual({ input: 300, output: 16, cached: 0 });
+    expect(m.tokens.total).toEqual({ input: 330, output: 19, cached: 0 });
+    expect(m.tokens.per_request.map((r: { agent: string }) => r.agent)).toEqual(["main", "main", "task-1", "task-1"]);
+  }, 60_000);
 });
