@@ -12,7 +12,8 @@ const result = (callId: string, name: string, text: string): HistoryItem => ({ r
 
 describe("conversation savings", () => {
   it("a rewind: the exploration after the checkpoint, in each request after the rewind", () => {
-    const exploring = { role: "assistant", text: "exploring", toolCalls: [call("c2", "read", { path: "big.txt" })] } as const;
+    const read = call("c2", "read", { path: "big.txt" });
+    const exploring: HistoryItem = { role: "assistant", text: "exploring", toolCalls: [read] };
     const history: HistoryItem[] = [
       { role: "user", text: "task" },
       { role: "assistant", text: "", toolCalls: [call("c1", "checkpoint", { goal: "look" })] },
@@ -25,7 +26,7 @@ describe("conversation savings", () => {
     ];
     const rows = viewSavings(history, roles, 4, { session: "s" });
     expect(rows.map((r) => r.mechanism)).toEqual(["rewind"]);
-    const exploration = "exploring".length + "read".length + exploring.toolCalls[0].args.length + 1000;
+    const exploration = "exploring".length + "read".length + read.args.length + 1000;
     // Only the last request (for the done turn) came after the rewind.
     expect(rows[0]!.input_chars - rows[0]!.output_chars).toBe(exploration);
     expect(rows[0]!.ctx.requests).toBe(4);
