@@ -54,7 +54,8 @@ export async function measureCommand(args: ParsedArgs, version: string): Promise
     }
     const outcome = await measureTask(task, { cp, limit, resumeMessage, runArgs, resolved, version });
     outcomes.push(outcome);
-    if (outcome.note === "stopped") return 130;
+    // Stopped by Ctrl+C or SIGTERM: the task's files are written; the tasks after it wait for the next run.
+    if (outcome.stoppedWith !== undefined) return outcome.stoppedWith;
   }
   if (opts.dryRun) return 0;
   if (outcomes.length > 1) process.stdout.write(`\n${summaryTable(outcomes)}`);
@@ -76,6 +77,7 @@ async function measureTask(task: MeasureTask, x: TaskInputs): Promise<TaskOutcom
   const cp: Checkpoint = x.cp ?? { status: "not_completed", task: task.dir, sessions: [] };
   let message = x.resumeMessage;
   let note: string | undefined;
+  let stoppedWith: number | undefined;
   if (x.resumeMessage !== undefined) cp.status = "not_completed";
   while (cp.status !== "completed" && cp.sessions.length < x.limit) {
     const last = cp.sessions.at(-1);
@@ -84,28 +86,27 @@ async function measureTask(task: MeasureTask, x: TaskInputs): Promise<TaskOutcom
     const n = cp.sessions.length + 1;
     process.stdout.write(`${task.name}: session ${n} of at most ${x.limit} (${last ? `resuming ${last.sessionId}` : "new"})\n`);
     const run = await runSession({ cwd: task.dir, results: task.results, index: n, start });
+    if (STOPPED.has(run.exitCode ?? -1)) stoppedWith = run.exitCode!;
     if ("failed" in run) {
-      note = STOPPED.has(run.exitCode ?? -1) ? "stopped" : run.failed;
+      note = run.failed;
       break;
     }
     cp.sessions.push(run);
     if (completedBy(run.reason)) cp.status = "completed";
     writeCheckpoint(task.results, cp);
     process.stdout.write(`${task.name}: session ${n} ended: ${run.reason ?? `exit ${run.exitCode}`}\n`);
-    if (STOPPED.has(run.exitCode ?? -1)) {
-      note = "stopped";
-      break;
-    }
+    if (stoppedWith !== undefined) break;
   }
-  if (cp.status !== "completed" && !note) note = `not completed after ${cp.sessions.length} sessions ([loop].max_sessions / --max-sessions is ${x.limit})`;
-  if (note && note !== "stopped") process.stdout.write(`${task.name}: ${note}\n`);
+  if (stoppedWith !== undefined) note = `stopped (exit ${stoppedWith}); the next yuj measure continues it`;
+  else if (cp.status !== "completed" && !note) note = `not completed after ${cp.sessions.length} sessions ([loop].max_sessions / --max-sessions is ${x.limit})`;
+  if (note) process.stdout.write(`${task.name}: ${note}\n`);
   writeCheckpoint(task.results, cp);
   const metrics = computeMetrics({ task: task.dir, completed: cp.status === "completed", runs: cp.sessions, version: x.version, commit, config: x.resolved.config });
   atomicWriteSync(join(task.results, "metrics.json"), `${JSON.stringify(metrics, null, 2)}\n`);
   const roles = conversationRoles(x.resolved.toolset.tools);
   const savings = computeSavings(cp.sessions, roles, x.resolved.config.tools.think_keep_turns);
   atomicWriteSync(join(task.results, "savings.jsonl"), savings.map((r) => `${JSON.stringify(r)}\n`).join(""));
-  return { name: task.name, status: cp.status, metrics, savings, ...(note ? { note } : {}) };
+  return { name: task.name, status: cp.status, metrics, savings, ...(note ? { note } : {}), ...(stoppedWith !== undefined ? { stoppedWith } : {}) };
 }
 
 /** The run's options a new session is started with (a resume keeps the ones it was started with). */

@@ -37,14 +37,28 @@ export async function runSession(x: { cwd: string; results: string; index: numbe
   };
 }
 
-/** The same yuj as this process (its script and Node), stdout to the stream file, stderr passed on. */
+/**
+ * The same yuj as this process (its script and Node), stdout to the stream
+ * file, stderr passed on. The session runs in a process group of its own and
+ * gets Ctrl+C and SIGTERM from here, once: it stops its run cleanly and saves
+ * it, and this process records that in the checkpoint before it ends.
+ */
 function spawnYuj(args: string[], cwd: string, streamFile: string): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const out = createWriteStream(streamFile);
-    const child = spawn(process.execPath, [process.argv[1]!, ...args], { cwd, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [process.argv[1]!, ...args], { cwd, env: process.env, stdio: ["ignore", "pipe", "inherit"], detached: true });
+    const forward = (sig: NodeJS.Signals) => () => void child.kill(sig);
+    const onInt = forward("SIGINT");
+    const onTerm = forward("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
     child.stdout.pipe(out);
     child.on("error", reject);
-    child.on("close", (code, signal) => out.end(() => resolve(code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : null))));
+    child.on("close", (code, signal) => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      out.end(() => resolve(code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : null)));
+    });
   });
 }
 

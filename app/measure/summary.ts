@@ -10,6 +10,8 @@ export interface TaskOutcome {
   savings?: SavingsRow[];
   /** Why a task did not complete, when it is not the run's own reason. */
   note?: string;
+  /** The exit status of a session stopped by Ctrl+C or SIGTERM: the run ends there. */
+  stoppedWith?: number;
 }
 
 export function summaryTable(outcomes: TaskOutcome[]): string {

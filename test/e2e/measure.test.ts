@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseScenario } from "../../core/providers/scenario.js";
-import { isolatedEnv, runCli } from "../support/cli.js";
+import { isolatedEnv, runCli, startCli, waitUntil } from "../support/cli.js";
 import { startSseServer, type SseServer } from "../support/sse-server.js";
 
 let server: SseServer | undefined;
@@ -169,4 +169,26 @@ describe("yuj measure", () => {
     expect(m.tokens.total).toEqual({ input: 330, output: 19, cached: 0 });
     expect(m.tokens.per_request.map((r: { agent: string }) => r.agent)).toEqual(["main", "main", "task-1", "task-1"]);
   }, 60_000);
+
+  it("Ctrl+C stops the session cleanly, the checkpoint keeps it, and the next run continues it", async () => {
+    const { runDir, cfg, env } = await setup();
+    const task = join(runDir, "repos", "alpha");
+    server!.faults.push({ hang: true });
+    const started = startCli(["measure", runDir, "--task", task, "--config", cfg], { cwd: runDir, env });
+    await waitUntil(() => server!.stalled() >= 1, "the first model request");
+    started.child.kill("SIGINT");
+    const stopped = await started.done;
+    expect(stopped.code, stopped.stderr + stopped.stdout).toBe(130);
+    const results = join(runDir, "results", "alpha");
+    const cp = json(join(results, "checkpoint.json"));
+    expect(cp.status).toBe("not_completed");
+    expect(cp.sessions.map((s: { reason: string }) => s.reason)).toEqual(["cancelled"]);
+
+    const again = await runCli(["measure", runDir, "--task", task, "--config", cfg], { cwd: runDir, env, timeoutMs: 120_000 });
+    expect(again.code, again.stderr + again.stdout).toBe(0);
+    const done = json(join(results, "checkpoint.json"));
+    expect(done.status).toBe("completed");
+    expect(done.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([cp.sessions[0].sessionId, cp.sessions[0].sessionId]);
+    expect(readFileSync(join(task, "answer.txt"), "utf8")).toBe("42\n");
+  }, 120_000);
 });
