@@ -2,11 +2,11 @@
 // translation of flags into config overrides (flags are the top config layer).
 
 import { parseArgs } from "node:util";
-import { EDIT_FORMATS, PROVIDER_NAMES } from "../core/config/schema.js";
+import { EDIT_FORMATS, PROVIDER_NAMES, TOOL_DESC_MODES } from "../core/config/schema.js";
 
 const COMMANDS = [
   "code", "run", "tool", "setup", "models", "doctor", "demo",
-  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "schema", "help",
+  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "schema", "measure", "help",
 ] as const;
 
 /** Commands that print a report, not a run: `--output json` is theirs. */
@@ -42,6 +42,13 @@ const OPTIONS = {
   show: { type: "boolean" },
   revoke: { type: "boolean" },
   "keep-jobs": { type: "boolean" },
+  "tool-desc": { type: "string" },
+  task: { type: "string" },
+  "prompt-text": { type: "string" },
+  "prompt-file": { type: "string" },
+  "max-sessions": { type: "string" },
+  "dry-run": { type: "boolean" },
+  "resume-message-file": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -81,9 +88,28 @@ export interface ParsedArgs {
   trustAction?: "show" | "revoke";
   /** A headless run stays until its background jobs finish, instead of stopping them when the run ends. */
   keepJobs?: boolean;
+  /** `--tool-desc minimal`: which set of tool descriptions the model is sent ([experiment].tool_desc). */
+  toolDesc?: (typeof TOOL_DESC_MODES)[number];
+  /** `yuj measure`'s own options. */
+  measureRun?: MeasureOptions;
   help: boolean;
   version: boolean;
 }
+
+/** What `yuj measure RUN_DIR` is told beyond the run's options. */
+export interface MeasureOptions {
+  /** One task (a repository folder) instead of every RUN_DIR/repos/* with a prompt.txt. */
+  task?: string;
+  promptText?: string;
+  promptFile?: string;
+  maxSessions?: number;
+  dryRun?: boolean;
+  /** `--resume PATH`: a task measured before, continued with the message in `resumeMessageFile`. */
+  resume?: string;
+  resumeMessageFile?: string;
+}
+
+const MEASURE_FLAGS = ["task", "prompt-text", "prompt-file", "max-sessions", "dry-run", "resume-message-file"] as const;
 
 export function parseCommandLine(argv: string[]): ParsedArgs {
   let values: Record<string, string | boolean | string[] | undefined>;
@@ -145,6 +171,16 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (values["keep-jobs"] === true) parsed.keepJobs = true;
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
+  if (str("tool-desc") !== undefined) {
+    if (command !== "code" && command !== "measure") throw new UsageError("--tool-desc goes with yuj code and yuj measure");
+    parsed.toolDesc = oneOf("--tool-desc", str("tool-desc")!, TOOL_DESC_MODES);
+  }
+  if (command === "measure") {
+    parsed.measureRun = measureOptions(values, bareResume);
+    return parsed;
+  }
+  const stray = MEASURE_FLAGS.find((f) => values[f] !== undefined);
+  if (stray) throw new UsageError(`--${stray} goes with yuj measure`);
   if (str("resume") !== undefined || bareResume) {
     if (command !== "default") {
       throw new UsageError(`--resume opens a session in the terminal UI (yuj --resume [ID]); headless, continue it with yuj resume ID`);
@@ -152,6 +188,25 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     parsed.resume = str("resume") !== undefined ? nonEmpty("--resume", str("resume")!) : true;
   }
   return parsed;
+}
+
+function measureOptions(values: Record<string, string | boolean | string[] | undefined>, bareResume: boolean): MeasureOptions {
+  const str = (k: string) => values[k] as string | undefined;
+  const m: MeasureOptions = {};
+  if (str("task") !== undefined) m.task = nonEmpty("--task", str("task")!);
+  if (str("prompt-text") !== undefined) m.promptText = nonEmpty("--prompt-text", str("prompt-text")!);
+  if (str("prompt-file") !== undefined) m.promptFile = nonEmpty("--prompt-file", str("prompt-file")!);
+  if (m.promptText !== undefined && m.promptFile !== undefined) throw new UsageError("yuj measure takes --prompt-text or --prompt-file, not both");
+  if (str("max-sessions") !== undefined) m.maxSessions = positiveInt("--max-sessions", str("max-sessions")!);
+  if (values["dry-run"] === true) m.dryRun = true;
+  if (bareResume) throw new UsageError("yuj measure --resume needs the task's folder: --resume PATH --resume-message-file FILE");
+  if (str("resume") !== undefined) m.resume = nonEmpty("--resume", str("resume")!);
+  if (str("resume-message-file") !== undefined) m.resumeMessageFile = nonEmpty("--resume-message-file", str("resume-message-file")!);
+  if ((m.resume === undefined) !== (m.resumeMessageFile === undefined)) {
+    throw new UsageError("yuj measure takes --resume PATH and --resume-message-file FILE together: the task to continue and the message it continues with");
+  }
+  if (m.resume !== undefined && m.task !== undefined) throw new UsageError("yuj measure --resume PATH names the task already; leave out --task");
+  return m;
 }
 
 /**
@@ -186,6 +241,7 @@ export function flagOverrides(args: ParsedArgs): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (Object.keys(provider).length) out.provider = provider;
   if (args.editFormat) out.tools = { edit_format: args.editFormat };
+  if (args.toolDesc) out.experiment = { tool_desc: args.toolDesc };
   const loop: Record<string, unknown> = {};
   if (args.maxTurns) loop.max_turns = args.maxTurns;
   if (args.planMode) loop.plan_mode = args.planMode;

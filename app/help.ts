@@ -28,6 +28,10 @@ Usage:
                                of its starting files) and report the first request that differs
   yuj trust [--show|--revoke]  trust this project's .yuj/config.toml as it is now, so its settings that
                                loosen the sandbox or approvals apply; --show: what they are and the state
+  yuj measure RUN_DIR [--task PATH] [--prompt-text T | --prompt-file F] [--max-sessions N] [--dry-run]
+              [--resume PATH --resume-message-file F]
+                               measurement runs over RUN_DIR/repos/* (each with a prompt.txt): every ask denied,
+                               metrics.json, savings.jsonl and checkpoint.json per task under RUN_DIR/results/
   yuj schema events|ops        print the JSON Schema of --output jsonl's events or --input jsonl's operations
   yuj --resume [ID]            open a stored session in the terminal UI and continue it
                                (ID: a session id or a unique prefix; without it, pick one from a list,
@@ -50,6 +54,7 @@ Options:
   --plan-mode off|required     required: plan first ([loop].plan_mode); edits wait for an accepted plan
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
   --measure                    measurement run: every ask is denied, no questions to the user
+  --tool-desc minimal          code, measure: the set of tool descriptions the model is sent ([experiment].tool_desc)
   --allow-divergence           replay: go on past a differing request and list every one
   --keep-jobs                  headless: stay until background jobs finish (default: stop them when the run ends)
   -h, --help                   this help

@@ -59,6 +59,8 @@ export async function main(argv: string[], version: string): Promise<number> {
         return (await import("./commands/schema.js")).schemaCommand(args);
       case "trust":
         return await (await import("./commands/trust.js")).trustCommand(args);
+      case "measure":
+        return await (await import("./commands/measure.js")).measureCommand(args, version);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(args, version);
       case "default":

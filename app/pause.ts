@@ -47,6 +47,7 @@ export function storedSettings(args: ParsedArgs, cwd: string): StoredSettings {
   if (args.planMode) s.planMode = args.planMode;
   if (args.yolo) s.yolo = true;
   if (args.measure) s.measure = true;
+  if (args.toolDesc) s.toolDesc = args.toolDesc;
   return s;
 }
 
@@ -63,5 +64,6 @@ export function argsFromSettings(s: StoredSettings, base: ParsedArgs): ParsedArg
   if (s.planMode === "off" || s.planMode === "required") args.planMode = s.planMode;
   if (s.yolo) args.yolo = true;
   if (s.measure) args.measure = true;
+  if (s.toolDesc === "minimal") args.toolDesc = s.toolDesc;
   return args;
 }

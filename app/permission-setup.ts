@@ -9,7 +9,7 @@ import type { Emit } from "../core/events.js";
 import { updateProjectConfig } from "../core/config/project-write.js";
 import { writeConfigFile } from "../core/config/load.js";
 import { userConfigPath } from "../core/paths.js";
-import { createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
+import { answerKey, createPermissionGate, type PermissionGate } from "../core/permissions/gate.js";
 import { loadProfileRules } from "../core/permissions/profile-rules.js";
 import type { PolicyOptions, Rule } from "../core/permissions/types.js";
 import { hiddenTools } from "../core/permissions/hidden.js";
@@ -91,8 +91,9 @@ export function rulesPermit(resolved: Resolved, args: ParsedArgs, cwd: string, t
 export function buildGate(setup: GateSetup): PermissionGate {
   const { resolved, state } = setup;
   const preAnswered = new Map<string, ApprovalAnswer>();
-  const first = state.pending?.calls[0];
-  if (state.answer && first) preAnswered.set(first.id, state.answer);
+  // The request names the call that asked: the first paused call, or a call inside it (a code cell's).
+  const request = state.pending?.request;
+  if (state.answer && request) preAnswered.set(answerKey(request.callId, request.tool, request.summary), state.answer);
   return createPermissionGate({
     cwd: setup.cwd,
     rules: sessionRulesFor(resolved, setup.sessionDir),

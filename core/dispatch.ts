@@ -150,6 +150,10 @@ export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps):
       const edited = verdict!.kind === "allow" && verdict!.args ? editedCall(p, verdict!.args, deps) : undefined;
       const editRefusal = edited ? await firstRefusal(deps.guards ?? [], guardCallOf(handler, p.call.id, edited.args, facts), guardCtx) : undefined;
       result = editRefusal !== undefined ? { ok: false, modelText: editRefusal } : await runHandler(edited ?? p, deps);
+      if (result.approval !== undefined && !deps.signal.aborted) {
+        // A call inside it waits for an approval: this call pauses as a call of the model's own would.
+        return { call: p.call, ok: false, modelText: "", cancelled: false, paused: result.approval };
+      }
       if (result.question !== undefined && !deps.signal.aborted) {
         // No result now: the session pauses and the answer becomes the result.
         deps.emit({ type: "question_asked", callId: p.call.id, question: result.question });

@@ -51,6 +51,7 @@ export interface StoredSettings {
   planMode?: string;
   yolo?: boolean;
   measure?: boolean;
+  toolDesc?: string;
 }
 
 /** A command the session started, as its events last described it. */

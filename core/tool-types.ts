@@ -2,6 +2,7 @@
 // the core only knows this shape, and the app hands the core a registry of them.
 
 import type { z } from "zod";
+import type { ApprovalRequest } from "./approvals/types.js";
 import type { Emit } from "./events.js";
 import type { Services } from "./services.js";
 import type { Config } from "./config/schema.js";
@@ -108,6 +109,8 @@ export interface CellOutcome {
   output: string;
   /** Calls the cell made through the dispatcher. */
   calls: number;
+  /** Set when a call of the cell needed an approval nobody could give then: the cell was stopped there. */
+  paused?: ApprovalRequest;
 }
 
 /** Code mode, for one exec_cell call: its functions, and a runner whose inner calls go through the dispatcher. */
@@ -244,6 +247,12 @@ export interface ToolResult {
    * with input_required and this call's result is the answer, on resume.
    */
   question?: string;
+  /**
+   * Set by exec_cell when a call of its cell needs an approval nobody can
+   * give now (headless): the run pauses as for a call of the model's own,
+   * and once answered the cell runs again from its start.
+   */
+  approval?: ApprovalRequest;
 }
 
 export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {

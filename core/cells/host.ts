@@ -3,9 +3,11 @@
 // like a call of the model's own. So an inner call meets the same argument
 // checks, guards, permission gate (an ask asks the operator), redaction and
 // output bound, and leaves the same events in the trace, marked with the
-// cell's call as their parent. Nobody can approve while a headless cell waits,
-// and a cell cannot be paused and continued: a call that would pause for an
-// approval is refused instead, with the reason.
+// cell's call as their parent. A cell cannot be held open across processes:
+// when an inner call would pause for an approval (headless, nobody to ask),
+// the cell is stopped there and the exec_cell call itself pauses the run;
+// once the approval is recorded the resumed run runs the cell again from its
+// start, and the recorded answer meets the same call at the same place.
 
 import type { CellFunction, CellHost, ToolContext } from "../tool-types.js";
 import type { Config } from "../config/schema.js";
@@ -21,19 +23,37 @@ function cellHost(deps: DispatchDeps, parentCallId: string, runner: CellRunner, 
   let count = 0;
   return {
     functions: list,
-    run: (source) =>
-      runner.run({
+    async run(source) {
+      // Stops the cell when a call of it pauses; the run's own cancel stops it too.
+      const stop = new AbortController();
+      const signal = AbortSignal.any([deps.signal, stop.signal]);
+      let paused: CallOutcome["paused"];
+      const onPause = (request: NonNullable<CallOutcome["paused"]>) => {
+        paused ??= request;
+        stop.abort();
+      };
+      const outcome = await runner.run({
         source,
         cwd: deps.cwd,
         timeoutMs: deps.config.tools.code_cell_timeout * 1000,
-        signal: deps.signal,
+        signal,
         functions: params,
-        call: (name, args, signal) => innerCall({ ...deps, toolset: functions, config, signal }, parentCallId, `${parentCallId}.${++count}`, name, args),
-      }),
+        call: (name, args, callSignal) =>
+          innerCall({ ...deps, toolset: functions, config, signal: callSignal }, parentCallId, `${parentCallId}.${++count}`, name, args, onPause),
+      });
+      return paused && !deps.signal.aborted ? { ...outcome, paused } : outcome;
+    },
   };
 }
 
-async function innerCall(deps: DispatchDeps, parentCallId: string, callId: string, name: string, args: Record<string, unknown>): Promise<string> {
+async function innerCall(
+  deps: DispatchDeps,
+  parentCallId: string,
+  callId: string,
+  name: string,
+  args: Record<string, unknown>,
+  onPause: (request: NonNullable<CallOutcome["paused"]>) => void,
+): Promise<string> {
   const tool = deps.toolset.tools.get(name)!;
   const call = { id: callId, name, args: JSON.stringify(args) };
   const facts = { cwd: deps.cwd, name };
@@ -45,18 +65,14 @@ async function innerCall(deps: DispatchDeps, parentCallId: string, callId: strin
     outcome = settleResult(call, { ok: false, modelText: "ERROR: background commands are not available inside a cell; run the command in the foreground" }, false, deps, 0);
   } else {
     outcome = await runPrepared(prepareCall(call, deps.toolset, deps.config), deps);
-    if (outcome.paused) outcome = refusedForApproval(deps, call, outcome.paused);
+    if (outcome.paused) {
+      // No result: the call runs when the cell runs again, after the approval.
+      onPause(outcome.paused);
+      return "";
+    }
   }
   if (outcome.report) deps.emit({ ...outcome.report, parentCallId });
   return outcome.modelText;
-}
-
-function refusedForApproval(deps: DispatchDeps, call: { id: string; name: string; args: string }, request: NonNullable<CallOutcome["paused"]>): CallOutcome {
-  const text =
-    `ERROR: ${request.summary} needs approval (${request.reason}), and nobody can approve it while a cell runs in a headless session; ` +
-    `it was not run. A permission rule that allows it (${request.suggestedRule ? JSON.stringify(request.suggestedRule) : "a rule"}) lets it run here, or run the session in the TUI`;
-  deps.emit({ type: "approval_resolved", callId: call.id, decision: "reject", message: "nobody can approve inside a headless cell" });
-  return settleResult(call, { ok: false, modelText: text }, false, deps, 0);
 }
 
 function safely<T>(fn: () => T): T | undefined {

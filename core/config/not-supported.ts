@@ -17,7 +17,6 @@ export interface NotSupportedKey {
 }
 
 export const NOT_SUPPORTED_YET: readonly NotSupportedKey[] = [
-  { key: "loop.max_sessions", feature: "a limit on sub-agent sessions" },
   { key: "tools.edit_strict_match", feature: "a switch for edit's exact match", instead: "edit always matches exactly; [tools].edit_fuzzy_cascade_enabled adds the fuzzy fallback" },
   { key: "tools.apply_patch", feature: "a switch for the apply_patch tool", instead: 'set [tools].edit_format = "apply_patch"' },
   { key: "tools.unified_envelope", feature: "the unified edit envelope" },

@@ -15,6 +15,8 @@ const ratio = z.number().min(0).max(1);
 
 export const PROVIDER_NAMES = ["anthropic", "openai", "openai-chat", "scripted"] as const;
 export const EDIT_FORMATS = ["exact", "apply_patch", "udiff", "whole"] as const;
+/** The sets of tool descriptions a profile ships (tool_descriptions/<mode>/). */
+export const TOOL_DESC_MODES = ["minimal"] as const;
 
 const providerSection = section({
   name: z.enum(PROVIDER_NAMES).optional(),
@@ -40,6 +42,8 @@ const loopSection = section({
   duplicate_abort: nonNegInt.default(0),
   /** After this many failed calls in a row the next request carries a nudge to step back; 0 (the default): never. */
   error_nudge_threshold: nonNegInt.default(0),
+  /** `yuj measure`: sessions per task at most, the first and its resumes, before the task counts as not completed. */
+  max_sessions: posInt.default(10),
 });
 
 const runTestsSection = section({
@@ -224,7 +228,7 @@ export const configSchema = z.strictObject({
     /** Absolute paths, `~/` paths or globs hidden from sandboxed commands; `optional:` may be missing. */
     unreadable_paths: z.array(z.string()).default([]),
   }),
-  experiment: section({ tool_desc: z.enum(["minimal"]).default("minimal") }),
+  experiment: section({ tool_desc: z.enum(TOOL_DESC_MODES).default("minimal") }),
   permissions: section({
     rules: z.array(permissionRule).default([]),
     /** Skip ordinary asks (never handoff, delegate, cancel, done). */

@@ -39,7 +39,7 @@ export interface GateOptions {
   policy: PolicyOptions;
   approver: Approver;
   emit: Emit;
-  /** Answers given before the run (a resumed session's recorded approval), by call id. */
+  /** Answers given before the run (a resumed session's recorded approval), by `answerKey` of the call they answer. */
   preAnswered?: Map<string, ApprovalAnswer>;
   /** Stores a rule in the project config ("allow always" with project scope). */
   storeProjectRule?: (rule: Rule) => void;
@@ -59,6 +59,16 @@ export interface PermissionGate {
   removeRule?(rule: Rule, scope: ListedScope): boolean;
   /** For a search call: which files its results leave out, or undefined when no path rule could refuse one. */
   searchFilter?(tool: string, args: Record<string, unknown>): ((path: string) => boolean) | undefined;
+}
+
+/**
+ * What a recorded approval answers: the call's id, tool and summary. A cell
+ * that runs again after its pause numbers its calls the same way; should its
+ * program take another path, a different call at that number is asked anew
+ * instead of inheriting the answer.
+ */
+export function answerKey(callId: string, tool: string, summary: string): string {
+  return JSON.stringify([callId, tool, summary]);
 }
 
 export function createPermissionGate(opts: GateOptions): PermissionGate {
@@ -99,8 +109,9 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
         candidates: alwaysRuleCandidates(permissionCall, inForce(), opts.policy),
         ...(detail === undefined ? {} : { detail }),
       };
-      const recorded = opts.preAnswered?.get(call.callId);
-      if (recorded) opts.preAnswered!.delete(call.callId);
+      const key = answerKey(call.callId, call.tool, summary);
+      const recorded = opts.preAnswered?.get(key);
+      if (recorded) opts.preAnswered!.delete(key);
       else {
         opts.emit({
           type: "approval_requested",

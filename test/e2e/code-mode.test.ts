@@ -118,17 +118,49 @@ describe("code mode", () => {
     expect(started.map((r) => r.name)).toEqual(["read", "grep", "glob", "list_definitions", "bash"]);
   }, 90_000);
 
-  it("an inner call that needs approval is refused in a headless run, and runs once a rule allows it", async () => {
+  it("an inner call that needs approval pauses a headless run; approved, the cell runs again from its start", async () => {
+    const source = "print('before')\nprint(bash(cmd='rm -rf build'))\nprint('after')";
+    const setup = (cwd: string) => {
+      mkdirSync(join(cwd, "build"));
+      writeFileSync(join(cwd, "build", "out.js"), "x");
+    };
+    const asked = await run([cell(source), finish], "", setup);
+    // Paused as for a call of the model's own: exit 3, the command that answers it, nothing removed.
+    expect(asked.res.code, asked.res.stderr).toBe(3);
+    expect(asked.res.stderr).toContain("yuj approve");
+    expect(asked.rows.find((r) => r.type === "approval_requested")).toMatchObject({ tool: "bash" });
+    expect(asked.rows.find((r) => r.type === "run_finished").reason).toBe("approval_required");
+    expect(asked.cellResult).toBeUndefined();
+    expect(existsSync(join(asked.cwd, "build", "out.js"))).toBe(true);
+
+    const approved = await runCli(["approve"], { cwd: asked.cwd, env: asked.env });
+    expect(approved.code, approved.stderr).toBe(0);
+    const resumed = await runCli(["resume", "--output", "jsonl"], { cwd: asked.cwd, env: asked.env, timeoutMs: 90_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const rows = resumed.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const result = rows.find((r) => r.type === "tool_result" && r.name === "exec_cell");
+    expect(result.ok).toBe(true);
+    expect(result.modelText).toMatch(/^before\n[\s\S]*\nafter$/);
+    // The recorded answer was the approval: nobody was asked again.
+    expect(rows.find((r) => r.type === "approval_requested")).toBeUndefined();
+    expect(existsSync(join(asked.cwd, "build"))).toBe(false);
+  }, 90_000);
+
+  it("rejected, the inner call gets the refusal and the cell goes on; a rule that allows it never pauses", async () => {
     const source = "print(bash(cmd='rm -rf build'))\nprint('after')";
     const setup = (cwd: string) => {
       mkdirSync(join(cwd, "build"));
       writeFileSync(join(cwd, "build", "out.js"), "x");
     };
     const asked = await run([cell(source), finish], "", setup);
-    expect(asked.res.code, asked.res.stderr).toBe(0);
-    expect(asked.rows.find((r) => r.type === "approval_requested")).toMatchObject({ tool: "bash" });
-    expect(asked.cellResult.modelText).toMatch(/needs approval .*nobody can approve it while a cell runs in a headless session; it was not run/);
-    expect(asked.cellResult.modelText).toMatch(/\nafter$/);
+    expect(asked.res.code, asked.res.stderr).toBe(3);
+    expect((await runCli(["reject", "--message", "keep the build"], { cwd: asked.cwd, env: asked.env })).code).toBe(0);
+    const resumed = await runCli(["resume", "--output", "jsonl"], { cwd: asked.cwd, env: asked.env, timeoutMs: 90_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const rows = resumed.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const text: string = rows.find((r) => r.type === "tool_result" && r.name === "exec_cell").modelText;
+    expect(text).toContain("keep the build");
+    expect(text).toMatch(/\nafter$/);
     expect(existsSync(join(asked.cwd, "build", "out.js"))).toBe(true);
 
     const allowed = await run([cell(source), finish], '[[permissions.rules]]\ntool = "bash"\npattern = "rm -rf build"\naction = "allow"\n', setup);

@@ -12,7 +12,6 @@ import { repoRoot, tempDemoRepo } from "../support/loop-harness.js";
 
 /** Each key as a user would write it in a config file. */
 const SNIPPETS: Record<string, string> = {
-  "loop.max_sessions": "[loop]\nmax_sessions = 2",
   "tools.edit_strict_match": "[tools]\nedit_strict_match = false",
   "tools.apply_patch": "[tools.apply_patch]\nenabled = true",
   "tools.unified_envelope": "[tools.unified_envelope]\nenabled = true",
@@ -49,21 +48,22 @@ describe("config keys of features not implemented yet", () => {
     const cwd = tempDemoRepo();
     writeFileSync(join(cwd, "extra.toml"), SCRIPTED);
     mkdirSync(join(cwd, ".yuj"));
-    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["loop.max_sessions"] + "\n");
+    writeFileSync(join(cwd, ".yuj/config.toml"), SNIPPETS["tools.unified_envelope"] + "\n");
     const env = isolatedEnv();
     const res = await runCli(["code", "fix the greeting", "--config", "extra.toml"], { cwd, env });
-    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: loop.max_sessions is not supported yet: yuj does not implement `);
+    expect(res.stderr).toContain(`config error in ${join(cwd, ".yuj/config.toml")}: tools.unified_envelope is not supported yet: yuj does not implement `);
     expect(res.code).toBe(2);
     expect(existsSync(env.XDG_STATE_HOME!)).toBe(false);
   });
 
-  it("the settings of features that exist are accepted: language servers, run_tests, the structural tools", async () => {
+  it("the settings of features that exist are accepted: language servers, run_tests, the structural tools, the measurement session limit", async () => {
     const cwd = tempDemoRepo();
     const existing = [
       "[lsp]\nenabled = false\ntool_enabled = false\n\n[lsp.servers.typescript]\nenabled = false",
       "[tools]\nstructural_enabled = true\nast_search_enabled = true\nast_search_max_rows = 50",
       "[tools.run_tests]\nenabled = true\ntimeout = 60",
       "[tools.list_definitions]\nenabled = true",
+      "[loop]\nmax_sessions = 2",
     ];
     for (const snippet of existing) {
       const key = snippet.match(/^\[([^\]]+)\]/)![1]!;

@@ -22,7 +22,9 @@ export const execCellTool: ToolHandler<typeof execCellSchema> = {
   async run(args, ctx) {
     if (!ctx.cells) return fail(NO_CELLS);
     if (!args.source.trim()) return fail("ERROR: source is empty; send a Python program that prints its result");
-    return resultOf(await ctx.cells.run(args.source), ctx.config.tools.code_cell_timeout);
+    const cell = await ctx.cells.run(args.source);
+    if (cell.paused) return { ok: false, modelText: "", approval: cell.paused };
+    return resultOf(cell, ctx.config.tools.code_cell_timeout);
   },
 };
 
