@@ -22,7 +22,7 @@ import { logIdAllocator } from "./ids.js";
 import { repoNoticeText } from "./snapshot.js";
 
 /** Why a terminal's process ended: by itself, terminate=true, its lifetime bound, or the session's end. */
-export type TerminalEndReason = "process_exit" | "explicit" | "lifetime_timeout" | "session_end";
+type TerminalEndReason = "process_exit" | "explicit" | "lifetime_timeout" | "session_end";
 
 interface TerminalExit {
   exitCode: number | null;
