@@ -89,7 +89,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   // One marker for both: whatever either starts is found by it at the end.
   const escapees = new EscapeWatch();
   const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, escapees, ...logs });
-  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs, ...terminalLimits(config) });
   const lsp = createLspManager({
     settings: config.lsp,
     projectDir,
@@ -205,7 +205,7 @@ function workspaceServices(
   const sandbox = createSandbox(opts.config, process.env, { projectDir: opts.projectDir, installDir: packageRoot });
   const escapees = new EscapeWatch();
   const jobs = createJobManager({ sessionDir: opts.sessionDir, emit: opts.emit, stateDir: opts.stateDir, sandbox, env, escapees, ...logs });
-  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs });
+  const terminals = createTerminalManager({ emit: opts.emit, sessionDir: opts.sessionDir, sandbox, env, escapees, ...logs, ...terminalLimits(opts.config) });
   const uninstall = installExitHooks(jobs, { signals: opts.exitSignals });
   return {
     jobs,
@@ -231,4 +231,9 @@ export async function reapEarlierOrphans(stateDir: string, emit: Emit): Promise<
     count: killed.length,
     detail: killed.map((r) => `${r.kind === "process" ? "process" : "process group"} ${r.pgid} (${r.command})`),
   });
+}
+
+/** The interactive terminal's bounds, from [tools]. */
+function terminalLimits(config: Config): { maxLifetimeMs: number; maxInputChars: number } {
+  return { maxLifetimeMs: config.tools.terminal_max_lifetime * 1000, maxInputChars: config.tools.terminal_max_input_chars };
 }

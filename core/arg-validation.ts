@@ -60,6 +60,8 @@ export function validateArgs(
   const { args: obj, notes } =
     opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared);
 
+  if (opts.mode !== "reject") dropNullOptionals(obj, schema);
+
   const problems: SchemaProblem[] = [];
   if (opts.mode === "reject" || opts.undeclared === "refuse") {
     for (const key of Object.keys(obj)) {
@@ -89,6 +91,17 @@ export function validateArgs(
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
   const lines = problems.map((p) => plain(p, opts.exposed));
   return { ok: false, text: `ERROR: bad arguments for ${tool}: ${lines.join("; ")}` };
+}
+
+/**
+ * `"context_lines": null` is how many models write "not given": an optional
+ * parameter sent as null is read as absent. A required one stays null and is
+ * named as missing its value.
+ */
+function dropNullOptionals(obj: Record<string, unknown>, schema: z.ZodObject): void {
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === null && schema.shape[key]?.safeParse(undefined).success === true) delete obj[key];
+  }
 }
 
 /**

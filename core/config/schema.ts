@@ -85,6 +85,10 @@ const toolsSection = section({
   think_keep_turns: nonNegInt.default(4),
   background_enabled: z.boolean().default(false),
   terminal_enabled: z.boolean().default(false),
+  /** Seconds one interactive terminal may live before yuj stops it (reason=lifetime_timeout). */
+  terminal_max_lifetime: z.number().positive().default(900),
+  /** Characters one terminal_io input may have. */
+  terminal_max_input_chars: posInt.default(16_384),
   todos_enabled: z.boolean().default(false),
   /** Offers task(agent, prompt): named agents run as child sessions. */
   task_enabled: z.boolean().default(false),

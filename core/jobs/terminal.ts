@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { IPty } from "@lydell/node-pty";
 import type { Emit } from "../events.js";
-import { systemClock, type Clock } from "../services.js";
+import { clockTimer, systemClock, type Clock } from "../services.js";
 import { modelText } from "../text/escapes.js";
 import { BoundedText, splitPartialTail } from "./terminal-text.js";
 import { killSession, nameOfSignal } from "./terminal-session.js";
@@ -21,9 +21,16 @@ import type { EscapeWatch } from "./escapees.js";
 import { logIdAllocator } from "./ids.js";
 import { repoNoticeText } from "./snapshot.js";
 
-export type TerminalStatus =
-  | { state: "running" }
-  | { state: "exited"; exitCode: number | null; signal: string | null };
+/** Why a terminal's process ended: by itself, terminate=true, its lifetime bound, or the session's end. */
+type TerminalEndReason = "process_exit" | "explicit" | "lifetime_timeout" | "session_end";
+
+interface TerminalExit {
+  exitCode: number | null;
+  signal: string | null;
+  reason: TerminalEndReason;
+}
+
+export type TerminalStatus = { state: "running" } | ({ state: "exited" } & TerminalExit);
 
 interface TerminalRead {
   terminalId: string;
@@ -72,7 +79,10 @@ export interface TerminalManagerOptions {
   secrets?: readonly string[];
   /** Bytes of the log kept on disk ([output].max_job_log_bytes). */
   maxLogBytes?: number;
-  maxInputBytes?: number;
+  /** Characters one input may have ([tools].terminal_max_input_chars). */
+  maxInputChars?: number;
+  /** How long one terminal may live before it is stopped ([tools].terminal_max_lifetime). */
+  maxLifetimeMs?: number;
   outputPreviewBytes?: number;
   /** Runs the terminal's command through it, like every job's. */
   sandbox?: Sandbox;
@@ -87,6 +97,8 @@ const START_QUIET_MS = 200;
 const IO_QUIET_MS = 300;
 const POLL_MS = 25;
 const EXIT_WAIT_MS = 2000;
+const DEFAULT_MAX_INPUT_CHARS = 16_384;
+const DEFAULT_MAX_LIFETIME_MS = 900_000;
 /** Decoded output is cleaned and folded into the bounded buffer past this size. */
 const FOLD_AT_CHARS = 64 * 1024;
 /**
@@ -111,7 +123,9 @@ interface Terminal {
   /** Set as soon as the process ends: no more input is accepted. */
   ended: boolean;
   /** Set once the log is closed too; reads report the process as exited from then on. */
-  exit?: { exitCode: number | null; signal: string | null };
+  exit?: TerminalExit;
+  /** Why yuj stopped it, when yuj did: the exit then reports this reason. */
+  stopReason?: TerminalEndReason;
   exited: Promise<void>;
   /** Runs inside the sandbox: its commands are followed by a check of the project's repositories. */
   confined: boolean;
@@ -134,7 +148,8 @@ function loadPty(): Promise<PtyModule> {
 
 export function createTerminalManager(opts: TerminalManagerOptions): TerminalManager {
   const clock = opts.clock ?? systemClock;
-  const maxInputBytes = opts.maxInputBytes ?? 4096;
+  const maxInputChars = opts.maxInputChars ?? DEFAULT_MAX_INPUT_CHARS;
+  const maxLifetimeMs = opts.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS;
   const previewBytes = opts.outputPreviewBytes ?? 16384;
   const baseEnv = opts.env ?? commandEnv(process.env);
   const terminals = new Map<string, Terminal>();
@@ -198,8 +213,9 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     }
   };
 
-  const stop = async (t: Terminal) => {
+  const stop = async (t: Terminal, reason: TerminalEndReason) => {
     if (t.exit) return;
+    t.stopReason ??= reason;
     await killSession(t.pid, clock);
     await Promise.race([t.exited, clock.sleep(EXIT_WAIT_MS)]);
   };
@@ -266,6 +282,8 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     };
     terminals.set(id, t);
     live = t;
+    // A terminal nobody stops would otherwise hold its one slot all session.
+    const lifetime = clockTimer(clock, maxLifetimeMs, () => void stop(t, "lifetime_timeout"), { unref: true });
     opts.emit({ type: "terminal_started", terminalId: id, command, pid: proc.pid });
 
     proc.onData((data: string | Buffer) => {
@@ -283,7 +301,8 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
       // The log is complete on disk before anyone is told the process ended.
       t.log.end();
       const signalName = signal ? nameOfSignal(signal) : null;
-      t.exit = { exitCode: signalName ? null : exitCode, signal: signalName };
+      lifetime.cancel();
+      t.exit = { exitCode: signalName ? null : exitCode, signal: signalName, reason: t.stopReason ?? "process_exit" };
       if (live === t) live = undefined;
       opts.emit({ type: "terminal_exited", terminalId: id, exitCode: t.exit.exitCode, signal: t.exit.signal });
       markExited();
@@ -304,16 +323,16 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
       return { ok: false, error: `unknown terminal_id "${terminalId}" (${hint})` };
     }
     if (req.terminate && req.input !== undefined) {
-      return { ok: false, error: "terminate=true cannot be combined with input; send the input and terminate in separate calls" };
+      return { ok: false, error: "cannot send input and terminate in one call; send the input first, then call terminal_io with terminate=true alone" };
     }
     if (req.terminate) {
-      await stop(t);
+      await stop(t, "explicit");
       return answer(t);
     }
     if (req.input !== undefined) {
-      const inputBytes = Buffer.byteLength(req.input, "utf8");
-      if (inputBytes > maxInputBytes) {
-        return { ok: false, error: `input is ${inputBytes} bytes, over the ${maxInputBytes}-byte limit; nothing was sent` };
+      const inputChars = [...req.input].length;
+      if (inputChars > maxInputChars) {
+        return { ok: false, error: `input is ${inputChars} characters, over the ${maxInputChars}-character limit; nothing was sent. Send it in smaller parts` };
       }
       if (t.ended) {
         const how = t.exit ? ` (${statusText({ state: "exited", ...t.exit })})` : "";
@@ -338,14 +357,14 @@ export function createTerminalManager(opts: TerminalManagerOptions): TerminalMan
     io,
     liveId: () => live?.id,
     async shutdown() {
-      if (live) await stop(live);
+      if (live) await stop(live, "session_end");
     },
   };
 }
 
-/** `running`, `exited (code N)` or `exited (signal SIGX)`. */
+/** `running`, `exited (N; reason=R)` or `exited (signal SIGX; reason=R)`. */
 export function statusText(status: TerminalStatus): string {
   if (status.state === "running") return "running";
-  if (status.signal) return `exited (signal ${status.signal})`;
-  return `exited (code ${status.exitCode ?? "unknown"})`;
+  const how = status.signal ? `signal ${status.signal}` : `${status.exitCode ?? "unknown"}`;
+  return `exited (${how}; reason=${status.reason})`;
 }

@@ -70,6 +70,22 @@ const servers = z
         ctx.addIssue({ code: "custom", path: [name, "languages"], message: "name file extensions or language ids" });
       }
     }
+    // A file goes to one server: an extension two of them claim is a mistake to name, not a tie to break.
+    const owner = new Map<string, string>();
+    for (const server of effectiveServers(entries)) {
+      for (const ext of server.extensions) {
+        const first = owner.get(ext);
+        if (first === undefined) owner.set(ext, server.name);
+        else {
+          ctx.addIssue({
+            code: "custom",
+            path: [server.name, "extensions"],
+            params: { acrossKeys: true },
+            message: `lsp.servers.${server.name}.extensions: extension ${ext} belongs to both ${first} and ${server.name}; give it to one of them (enabled = false turns a server off)`,
+          });
+        }
+      }
+    }
   })
   .default({});
 

@@ -14,7 +14,7 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 let t: TestToolContext;
 let terminals: TerminalManager;
 
-function useManager(options: { maxInputBytes?: number; outputPreviewBytes?: number } = {}) {
+function useManager(options: { maxInputChars?: number; outputPreviewBytes?: number } = {}) {
   terminals = createTerminalManager({ emit: t.ctx.emit, sessionDir: t.ctx.sessionDir, ...options });
   t.ctx.terminals = terminals;
 }
@@ -70,7 +70,7 @@ describe("terminal_start / terminal_io", () => {
 
     const stopped = await io({ terminate: true });
     expect(stopped.ok).toBe(true);
-    expect(stopped.modelText).toMatch(/^terminal_id: t1\nstatus: exited \((signal SIG[A-Z]+|code \d+)\)\n/);
+    expect(stopped.modelText).toMatch(/^terminal_id: t1\nstatus: exited \((signal SIG[A-Z]+|\d+); reason=explicit\)\n/);
     expect(t.events.some((e) => e.type === "terminal_exited" && e.terminalId === "t1")).toBe(true);
 
     const third = await start("bash --norc -i");
@@ -96,12 +96,12 @@ describe("terminal_start / terminal_io", () => {
   });
 
   it("refuses input over the limit and sends nothing", async () => {
-    useManager({ maxInputBytes: 32 });
+    useManager({ maxInputChars: 32 });
     await start("bash --norc -i");
     const input = `echo ${"x".repeat(40)}`;
     const res = await io({ input });
     expect(res.ok).toBe(false);
-    expect(res.modelText).toBe("ERROR: input is 45 bytes, over the 32-byte limit; nothing was sent");
+    expect(res.modelText).toBe("ERROR: input is 45 characters, over the 32-character limit; nothing was sent. Send it in smaller parts");
     expect(t.events.some((e) => e.type === "terminal_input")).toBe(false);
     const after = await io({ timeout_s: 0.5 });
     expect(after.modelText).not.toContain("xxxx");
@@ -110,10 +110,10 @@ describe("terminal_start / terminal_io", () => {
   it("reports the exit code once the process exits by itself", async () => {
     await start("bash --norc -i");
     const res = await io({ input: "exit 7", timeout_s: 5 });
-    expect(res.modelText).toMatch(/^terminal_id: t1\nstatus: exited \(code 7\)\n/);
+    expect(res.modelText).toMatch(/^terminal_id: t1\nstatus: exited \(7; reason=process_exit\)\n/);
     expect(t.events.at(-1)).toMatchObject({ type: "terminal_exited", terminalId: "t1", exitCode: 7, signal: null });
     // The exited terminal can still be asked, but takes no input; a new one may start.
-    expect((await io({ timeout_s: 0 })).modelText).toMatch(/status: exited \(code 7\)/);
+    expect((await io({ timeout_s: 0 })).modelText).toMatch(/status: exited \(7; reason=process_exit\)/);
     expect((await io({ input: "echo hi" })).modelText).toMatch(/^ERROR: terminal t1 has exited/);
     expect((await start("bash --norc -i")).ok).toBe(true);
   });
@@ -164,7 +164,7 @@ describe("terminal_start / terminal_io", () => {
     expect((await io({ timeout_s: 0 }, "t9")).modelText).toBe('ERROR: unknown terminal_id "t9" (the live terminal is t1)');
     const both = await io({ input: "exit", terminate: true });
     expect(both.ok).toBe(false);
-    expect(both.modelText).toMatch(/^ERROR: terminate=true cannot be combined with input/);
+    expect(both.modelText).toMatch(/^ERROR: cannot send input and terminate in one call/);
   });
 
   it("a cancelled wait leaves the terminal running and its output unread", async () => {

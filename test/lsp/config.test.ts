@@ -77,6 +77,15 @@ describe("[lsp]", () => {
     expect(errorOf("[lsp]\ntimeout_s = 0\n")).toMatch(/lsp\.timeout_s: expected a positive integer/);
     expect(errorOf('[lsp.servers.typescript]\ncmd = ["x"]\n')).toMatch(/unknown key lsp\.servers\.typescript\.cmd/);
   });
+
+  it("refuses one extension claimed by two servers, naming both", () => {
+    expect(errorOf('[lsp.servers.one]\ncommand = ["one"]\nextensions = [".py"]\n[lsp.servers.two]\ncommand = ["two"]\nextensions = ["PY"]\n')).toMatch(
+      /lsp\.servers\.two\.extensions: extension \.py belongs to both one and two; give it to one of them \(enabled = false turns a server off\)/,
+    );
+    // Turning the built-in off leaves the extension to the user's server.
+    const config = load('[lsp.servers.pyright]\nenabled = false\n[lsp.servers.pylsp]\ncommand = ["pylsp"]\nextensions = ["py"]\n');
+    expect(serverForFile(effectiveServers(config.lsp.servers), "/p/m.py")).toMatchObject({ server: { name: "pylsp" } });
+  });
 });
 
 describe("roots", () => {

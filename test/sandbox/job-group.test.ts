@@ -77,6 +77,6 @@ describe.skipIf(noBwrap)("a sandboxed job owns its process group (real bwrap)", 
   it("ends a plain command with its own status, nothing left over", async () => {
     const r = await call(shellTool, { command: "echo hi; exit 3" });
     expect(r.ok).toBe(false);
-    expect(r.modelText).toBe("hi\n[status: exited (code 3)]");
+    expect(r.modelText).toBe("hi\n[status: exited (code 3)]\nThe command failed with exit code 3.");
   });
 });

@@ -217,6 +217,25 @@ const APPLY_PATCH: Case[] = [
   { name: "a combining mark on a digit in an added line is kept", files: { "p.md": "### 3.2.1 Heading\n" }, tool: "apply_patch", args: { patch: P("*** Update File: p.md\n@@\n-### 3.2.1 Heading\n+### 3.2.1 Heading\n+value 3\u0305 stays\n") }, ok: true, not: ["cleaned"], after: { "p.md": "### 3.2.1 Heading\nvalue 3\u0305 stays\n" } },
 ];
 
+const GO_DEMO = 'package demo\n\nfunc first() {\n\tprintln("x")\n}\n\nfunc second() {\n\tprintln("x")\n}\n';
+const GO_DEMO_AFTER = GO_DEMO.replace('second() {\n\tprintln("x")\n', 'second() {\n\tprintln("x")\n\tprintln("y")\n');
+const U = (file: string, body: string) => ({ patch: P(`*** Update File: ${file}\n${body}`) });
+
+// The hunk forms the reference's edit tests pin, through apply_patch.
+const PATCH_HUNKS: Case[] = [
+  { name: "an @@ header anchors the hunk in the function it names", files: { "demo.go": GO_DEMO }, tool: "apply_patch", args: U("demo.go", '@@ func second() {\n \tprintln("x")\n+\tprintln("y")\n }\n'), ok: true, exact: "Applied patch:\nM demo.go", after: { "demo.go": GO_DEMO_AFTER } },
+  { name: "a unified diff range header is ignored, its section text anchors", files: { "demo.go": GO_DEMO }, tool: "apply_patch", args: U("demo.go", '@@ -6,3 +6,4 @@ func second() {\n \tprintln("x")\n+\tprintln("y")\n }\n'), ok: true, after: { "demo.go": GO_DEMO_AFTER } },
+  { name: "an indented section header anchors too", files: { "demo.py": "def first():\n    value = 1\n\ndef second():\n    value = 1\n" }, tool: "apply_patch", args: U("demo.py", "@@ -3,2 +3,3 @@     def second():\n     value = 1\n+    value = 2\n"), ok: true, after: { "demo.py": "def first():\n    value = 1\n\ndef second():\n    value = 1\n    value = 2\n" } },
+  { name: "a bare range header is only a separator", files: { "demo.txt": "one\ntwo\nthree\n" }, tool: "apply_patch", args: U("demo.txt", "@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n"), ok: true, after: { "demo.txt": "one\nTWO\nthree\n" } },
+  { name: "several range headers are several hunks", files: { "demo.txt": "one\ntwo\nthree\nfour\n" }, tool: "apply_patch", args: U("demo.txt", "@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n@@ -3,2 +3,3 @@\n three\n four\n+five\n"), ok: true, after: { "demo.txt": "one\nTWO\nthree\nfour\nfive\n" } },
+  { name: "replace and insert in two hunks", files: { "demo.txt": "one\ntwo\nthree\n" }, tool: "apply_patch", args: U("demo.txt", "@@\n one\n-two\n+TWO\n three\n@@\n three\n+four\n"), ok: true, has: ["Applied patch"], after: { "demo.txt": "one\nTWO\nthree\nfour\n" } },
+  { name: "a bare empty line in a hunk is an empty context line", files: { "blank.txt": "a\n\nb\n" }, tool: "apply_patch", args: U("blank.txt", "@@\n a\n\n-b\n+B\n"), ok: true, after: { "blank.txt": "a\n\nB\n" } },
+  { name: "CRLF endings are kept", files: { "demo.txt": "one\r\ntwo\r\n" }, tool: "apply_patch", args: U("demo.txt", "@@\n-one\n+ONE\n two\n"), ok: true, after: { "demo.txt": "ONE\r\ntwo\r\n" } },
+  { name: "lines copied with their line numbers are named as such", files: { "demo.txt": "alpha\nbeta\n" }, tool: "apply_patch", args: U("demo.txt", "@@\n 1\talpha\n-2\tbeta\n+gamma\n"), ok: false, has: ["line numbers or the tab separator"], after: { "demo.txt": "alpha\nbeta\n" } },
+  { name: "a header anchor the file lacks is named", files: { "demo_test.go": "package demo\n\nfunc TestActual(t *testing.T) {\n}\n" }, tool: "apply_patch", args: U("demo_test.go", "@@ func TestImagined(t *testing.T) {\n }\n+// added\n"), ok: false, has: ['@@ header anchor "TestImagined"', "was not found"] },
+  { name: "stale text is named as missing from the current file", files: { "demo.txt": "alpha\nbeta\n" }, tool: "apply_patch", args: U("demo.txt", "@@\n-gamma\n+delta\n"), ok: false, has: ["hunk not found", "does not exist in the current file"] },
+];
+
 const TABLES: Array<[string, Case[]]> = [
   ["read", READ],
   ["write", WRITE],
@@ -225,6 +244,7 @@ const TABLES: Array<[string, Case[]]> = [
   ["glob", GLOB],
   ["grep", GREP],
   ["apply_patch", APPLY_PATCH],
+  ["apply_patch hunk forms", PATCH_HUNKS],
 ];
 
 for (const [tool, cases] of TABLES) {

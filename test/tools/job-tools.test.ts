@@ -41,7 +41,7 @@ describe("chord shell", () => {
   it("runs a foreground command and ends with its status line", async () => {
     expect(await call(shellTool, { command: "echo hi" })).toMatchObject({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
     const failed = await call(shellTool, { command: "echo oops >&2; exit 3" });
-    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: exited (code 3)]" });
+    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: exited (code 3)]\nThe command failed with exit code 3." });
   });
 
   it("promotes a long foreground command to a job that finishes as a job", async () => {
@@ -75,7 +75,7 @@ describe("chord shell", () => {
   it("stops a foreground command at timeout_ms", async () => {
     const r = await call(shellTool, { command: "echo begun; sleep 20; echo never", timeout_ms: 400, yield_time_ms: 60_000 });
     expect(r.ok, JSON.stringify(r)).toBe(false);
-    expect(r.modelText).toBe("begun\n[status: timed out (stopped at its deadline)]\nThe command was stopped at its deadline.");
+    expect(r.modelText).toBe("begun\n[status: timed out (stopped at its deadline)]\nThe command timed out after 400ms and was stopped.");
   });
 
   it("caps a background deadline at 6 h and says so", async () => {
@@ -104,7 +104,7 @@ describe("chord job_output", () => {
     expect(second.modelText).toContain("[notice] polling: no new output since your last read.");
     const third = await call(jobOutputTool, { job_id: id });
     expect(third.ok).toBe(false);
-    expect(third.modelText).toMatch(/^ERROR: polling rejected: job j\d+ produced no new output over 3 non-blocking reads\./);
+    expect(third.modelText).toMatch(/^ERROR: polling rejected automatically: job j\d+ produced no new output over 3 non-blocking reads\./);
     // A blocking wait is always allowed and resets the count.
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);

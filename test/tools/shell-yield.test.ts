@@ -47,7 +47,7 @@ describe("chord shell: handing a command back as a job", () => {
     // It ignores SIGTERM, so it is still being stopped when its budget runs out.
     const r = await call(shellTool, { command: "trap '' TERM; echo begun; sleep 20", timeout_ms: 300, yield_time_ms: 800 });
     expect(r.ok).toBe(false);
-    expect(r.modelText).toMatch(/^begun\n\[status: timed out \(stopped at its deadline\)\]\n\(command took \d\.\ds\)\nThe command was stopped at its deadline\.$/);
+    expect(r.modelText).toMatch(/^begun\n\[status: timed out \(stopped at its deadline\)\]\n\(command took \d\.\ds\)\nThe command timed out after 300ms and was stopped\.$/);
     expect(promoted()).toBe(false);
   });
 

@@ -55,7 +55,7 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
       counts.set(args.job_id, n);
       if (n >= POLLING_REJECT_AT) {
         return fail(
-          `ERROR: polling rejected: job ${args.job_id} produced no new output over ${n} non-blocking reads. ` +
+          `ERROR: polling rejected automatically: job ${args.job_id} produced no new output over ${n} non-blocking reads. ` +
             `Call job_output with wait: "output" or wait: "exit", or do other work: you will be notified when the job finishes.`,
         );
       }

@@ -10,6 +10,11 @@ import { z } from "zod";
 import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 
 export const QUESTION_HEADER_MAX = 30;
+// One call asks a few questions the user can take in at once, each readable
+// on a screen; past these bounds the model should split or shorten them.
+const QUESTIONS_MAX = 3;
+const QUESTION_TEXT_MAX_BYTES = 8192;
+const OPTIONS_MAX = 16;
 
 const option = z.object({
   label: z.string().trim().min(1, "label must be a non-empty string"),
@@ -45,7 +50,10 @@ export const questionTool: ToolHandler<typeof questionSchema> = {
   view: { card: "expanded", preview: (args) => questionsPreview(args.questions) },
   async run(args, ctx) {
     const items: Item[] = Array.isArray(args.questions) ? args.questions : [args.questions];
+    if (items.length > QUESTIONS_MAX) return fail(`questions must contain 1 to ${QUESTIONS_MAX} items (got ${items.length}); ask the most important ones first`);
     for (const [i, q] of items.entries()) {
+      const oversized = sizeProblem(q);
+      if (oversized) return fail(`questions[${i}]: size limit exceeded: ${oversized}`);
       if (q.multiple && !q.options?.length) return fail(`questions[${i}]: multiple needs options to choose from`);
     }
     if (!ctx.ask) {
@@ -72,6 +80,16 @@ export const questionTool: ToolHandler<typeof questionSchema> = {
     return ok(JSON.stringify({ answers }), shown);
   },
 };
+
+/** What makes one question too large to put to the user, if anything. */
+function sizeProblem(q: Item): string | undefined {
+  const bytes = Buffer.byteLength(q.question, "utf8");
+  if (bytes > QUESTION_TEXT_MAX_BYTES) return `the question is ${bytes} bytes, at most ${QUESTION_TEXT_MAX_BYTES}`;
+  const tooLong = q.options?.findIndex((o) => Buffer.byteLength(o.description, "utf8") > QUESTION_TEXT_MAX_BYTES) ?? -1;
+  if (tooLong >= 0) return `options[${tooLong}].description is over ${QUESTION_TEXT_MAX_BYTES} bytes`;
+  if ((q.options?.length ?? 0) > OPTIONS_MAX) return `${q.options!.length} options, at most ${OPTIONS_MAX}`;
+  return undefined;
+}
 
 function shownItem(q: Item): { question: string; header: string; options?: string[]; multiple?: boolean } {
   return {

@@ -166,10 +166,18 @@ function foregroundBudget(pinned: boolean, yieldTimeMs: number | undefined, dead
   return deadlineMs !== undefined && deadlineMs <= budget ? Number.POSITIVE_INFINITY : budget;
 }
 
+/** The deadline the command ran under, as it was given: `1s`, `1500ms`. */
+function limitWords(snap: JobSnapshot): string {
+  if (snap.deadlineAt === undefined) return "its deadline";
+  const ms = Math.round(snap.deadlineAt - snap.startedAt);
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
 function finishedResult(command: string, output: string, snap: JobSnapshot, tookMs: number, notes: string[]): ToolResult {
   const parts = [output || "(no output)", statusLine(snap), repoNoticeLine(snap)];
   if (tookMs >= 1000) parts.push(`(command took ${(tookMs / 1000).toFixed(1)}s)`);
-  if (snap.status === "timed_out") parts.push(`The command was stopped at its deadline.`);
+  if (snap.status === "timed_out") parts.push(`The command timed out after ${limitWords(snap)} and was stopped.`);
+  if (snap.status === "exited" && snap.exitCode !== null && snap.exitCode !== 0) parts.push(`The command failed with exit code ${snap.exitCode}.`);
   if (tookMs >= REMINDER_AFTER_MS && needsPreservationReminder(command)) parts.push(PRESERVATION_REMINDER);
   parts.push(...notes.map((n) => `Note: ${n}`));
   const text = joinParts(...parts);

@@ -32,6 +32,8 @@ interface Splice {
   lines: string[];
   endings: LineEnding[];
   order: number;
+  /** Context lines the hunk ends with: the next hunk may begin on them. */
+  trailingContext: number;
 }
 
 /** Finds the nested `@@` scopes: the line after them, and the line the last one is on. */
@@ -72,7 +74,7 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
       if (!scoped.ok) {
         const label = hunkLabel(n, hunks.length, hunk, options);
         const within = hunk.scopes.indexOf(scoped.scope) > 0 ? " within prior @@ scope" : cursor > 0 ? ` after line ${cursor}` : "";
-        return { ok: false, kind: "scope_not_found", hunk: n + 1, message: `${path}: ${label}: @@ scope header not found${within}: '@@ ${scoped.scope}'` };
+        return { ok: false, kind: "scope_not_found", hunk: n + 1, message: `${path}: ${label}: @@ scope header not found${within}: '@@ ${scoped.scope}' (${anchorWords(scoped.scope)} was not found)` };
       }
       // A hunk that repeats its header as its first context line starts at the header's line.
       const last = hunk.scopes[hunk.scopes.length - 1]!;
@@ -84,7 +86,17 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
     if (old.length === 0) {
       start = pureAppend ? lines.length : hunk.hint !== undefined ? Math.min(Math.max(hunk.hint, from), lines.length) : from;
     } else {
-      const found = locate(lines, old, { from, eof: hunk.eof, punctuation: options.chord, firstExact: options.chord });
+      let found = locate(lines, old, { from, eof: hunk.eof, punctuation: options.chord, firstExact: options.chord });
+      const prev = splices.at(-1);
+      if (!found.ok && options.chord && prev && hunk.scopes.length === 0) {
+        // Chord lets consecutive hunks share context: the second may start on the first one's last context lines.
+        const back = Math.min(prev.trailingContext, contextRun(hunk.lines));
+        const retry = back > 0 ? locate(lines, old, { from: from - back, eof: hunk.eof, punctuation: true, firstExact: true }) : found;
+        if (retry.ok && retry.index < from) {
+          trimSharedContext(prev, from - retry.index);
+          found = retry;
+        }
+      }
       if (!found.ok) return { ok: false, ...locateFailure(lines, old, hunks, n, from, found, path, options) };
       start = found.index;
       tier = found.tier;
@@ -93,12 +105,25 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
     const out = spliceLines(lines, endings, hunk, start, options.chord === true && tier !== "exact");
     removed += out.removed;
     added += out.added;
-    splices.push({ start, end: start + old.length, lines: out.lines, endings: out.endings, order: n });
+    splices.push({ start, end: start + old.length, lines: out.lines, endings: out.endings, order: n, trailingContext: contextRun([...hunk.lines].reverse()) });
     // Appending at the end does not move later hunks' search past the whole file.
     if (!pureAppend) cursor = start + old.length;
   }
   const out = assemble(text, lines, endings, splices, options.finalNewline, fallback);
   return { ok: true, text: out, hunks: hunks.length, removed, added, tolerant };
+}
+
+/** How many context lines `lines` starts with. */
+function contextRun(lines: readonly { kind: string }[]): number {
+  const n = lines.findIndex((l) => l.kind !== " ");
+  return n < 0 ? lines.length : n;
+}
+
+/** Hands the last `count` (context) lines of a splice to the hunk that starts on them. */
+function trimSharedContext(splice: Splice, count: number): void {
+  splice.end -= count;
+  splice.lines.splice(-count);
+  splice.endings.splice(-count);
 }
 
 /** The hunk's replacement for the file lines at `start`, each with its ending. */
@@ -244,6 +269,21 @@ function locateFailure(
   };
 }
 
+/** `12\tline`, `12| line`, `12: line`: a line as a numbered view shows it. */
+const LINE_NUMBER_PREFIX = /^\s*\d+(?:\t|\| ?|: )/;
+
+/**
+ * A hunk copied from a view that numbers its lines: every old line carries a
+ * number, and without it the first one is a line of the file.
+ */
+function lineNumberPrefixCause(lines: readonly string[], old: readonly string[]): string | undefined {
+  const given = old.filter((l) => l.trim() !== "");
+  if (given.length === 0 || !given.every((l) => LINE_NUMBER_PREFIX.test(l))) return undefined;
+  const bare = given[0]!.replace(LINE_NUMBER_PREFIX, "");
+  if (!lines.some((l) => tolerantLineEq(l, bare))) return undefined;
+  return `the hunk's lines start with line numbers (${JSON.stringify(given[0])}); copy the lines without the line numbers or the tab separator`;
+}
+
 /**
  * Why a hunk's old lines are not in the file, most telling first: the
  * hunk's leading lines match and one later line diverges (named, with what
@@ -259,6 +299,8 @@ function missingHunkCause(
   candidates: ReadonlyArray<{ line: number; score: number; lines: readonly string[] }>,
 ): string[] {
   const windowStart = eof ? Math.max(from, lines.length - old.length) : from;
+  const numbered = lineNumberPrefixCause(lines, old);
+  if (numbered) return [numbered];
   let bestPrefix = 0;
   let bestAt = -1;
   for (let at = windowStart; at < lines.length; at++) {
@@ -291,4 +333,10 @@ function missingHunkCause(
   const best = candidates.find((c) => c.line - 1 >= windowStart);
   if (best && best.score >= 0.5) out.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
   return out;
+}
+
+/** `@@ header anchor "name"`: the name a scope header declares (a function, class, …), else the header. */
+function anchorWords(scope: string): string {
+  const declared = /([A-Za-z_$][\w$]*)\s*[(<:{]/.exec(scope.replace(/^\s*(?:export\s+)?(?:async\s+)?(?:func|function|def|class|fn|pub\s+fn|struct|impl|interface|type)\s+/, ""));
+  return `@@ header anchor ${JSON.stringify(declared?.[1] ?? scope.trim())}`;
 }

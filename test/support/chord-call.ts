@@ -1,0 +1,48 @@
+// One Chord tool call the way a model makes it: the real dispatcher and the
+// real `chord` profile, so argument aliases, validation and the handler's
+// result all apply.
+
+import { join } from "node:path";
+import { defaultConfig } from "../../core/config/schema.js";
+import { prepareCall, runPrepared } from "../../core/dispatch.js";
+import { activateTools } from "../../core/profiles/activate.js";
+import { checkProfile, loadProfile } from "../../core/profiles/load.js";
+import type { QuestionRequest, ToolDisplay } from "../../core/tool-types.js";
+import { builtinHandlers } from "../../tools/registry.js";
+import { repoRoot } from "./loop-harness.js";
+import type { TestToolContext } from "./tool-context.js";
+
+// apply_patch is offered to patch-native models, edit to the others.
+const PATCH_MODEL = { provider: "openai", id: "gpt-5" };
+const EDIT_MODEL = { provider: "anthropic", id: "claude-sonnet-4" };
+
+export interface ChordCallResult {
+  ok: boolean;
+  text: string;
+  display?: ToolDisplay;
+}
+
+type Ask = (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
+
+export async function chordCall(t: TestToolContext, tool: string, args: unknown, opts: { callId?: string; ask?: Ask } = {}): Promise<ChordCallResult> {
+  const config = defaultConfig();
+  const registry = builtinHandlers();
+  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
+  checkProfile(profile, registry, "minimal");
+  const model = tool === "apply_patch" ? PATCH_MODEL : EDIT_MODEL;
+  const tools = activateTools(profile, registry, config, { topLevel: true, model });
+  const prepared = prepareCall({ id: opts.callId ?? "c1", name: tool, args: JSON.stringify(args) }, tools, config);
+  const outcome = await runPrepared(prepared, {
+    toolset: tools,
+    config,
+    services: t.ctx.services,
+    emit: t.ctx.emit,
+    cwd: t.cwd,
+    sessionDir: t.ctx.sessionDir,
+    signal: new AbortController().signal,
+    memory: t.ctx.memory,
+    session: { jobs: t.ctx.jobs!, ...(opts.ask ? { ask: opts.ask } : {}) },
+  });
+  const display = outcome.report?.display;
+  return { ok: outcome.ok, text: outcome.modelText, ...(display ? { display } : {}) };
+}
