@@ -128,6 +128,16 @@ function expandedBody(card: ToolCard, c: BodyCtx): string[] {
   const rows = shown ? displayRows(shown, c) : card.preview ? displayRows(card.preview, c) : [];
   if (result?.kind === "text") rows.push(...resultLines(card, result.text, c));
   else if (card.status === "cancelled" && !shown) rows.push(c.p.dim("↳ cancelled"));
+  if (card.task) rows.push(...taskLines(card.task, c));
+  return rows;
+}
+
+/** A delegate card's task as its latest update left it: one card per task, updated in place. */
+function taskLines(task: NonNullable<ToolCard["task"]>, c: BodyCtx): string[] {
+  const paint = task.state === "done" ? c.p.green : task.state === "failed" || task.state === "cancelled" ? c.p.red : c.p.yellow;
+  const head = `${paint(`● ${oneLine(task.taskId)} ${task.state}`)}${c.p.dim(` (${oneLine(task.role)})`)}`;
+  const rows = fitLines([head], c.width);
+  if (task.text) rows.push(...wrapPrefixed(c.p.dim("  "), oneLine(task.text), c.width, (s) => s));
   return rows;
 }
 
