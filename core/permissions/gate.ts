@@ -188,11 +188,13 @@ function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOpt
 /**
  * The session's gate as a worker or task child uses it: the same rules and
  * approver, each ask naming the agent, so the person answering it from the
- * main view knows whose call it is.
+ * main view knows whose call it is. Call ids are the model's, and two
+ * workers' models may use the same one at once: the ask's id carries the
+ * task id, so each answer reaches the call it was given for.
  */
 export function gateForAgent(gate: PermissionGate | undefined, agent: AskingAgent): PermissionGate | undefined {
   if (!gate) return undefined;
-  return { ...gate, check: (call, signal) => gate.check({ ...call, agent }, signal) };
+  return { ...gate, check: (call, signal) => gate.check({ ...call, callId: `${agent.taskId}/${call.callId}`, agent }, signal) };
 }
 
 function sameRule(a: Rule, b: Rule): boolean {
