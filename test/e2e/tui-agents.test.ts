@@ -4,7 +4,8 @@
 // side panel with their states, answers one worker's approval from the main
 // view, and reads its completion there.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isolatedEnv } from "../support/cli.js";
@@ -132,5 +133,29 @@ describe("TUI agent views", () => {
     expect(screen).toMatch(/task-1 \(builder\)\s*\n\s*done \d/);
     expect(screen).toMatch(/task-2 \(builder\)\s*\n\s*done \d/);
     expect(existsSync(join(cwd, "one.txt"))).toBe(true);
+  }, 120_000);
+
+  it("a Yuj task child has its own view too: its cards, its role and done once it answered", async () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "yuj-agents-")));
+    writeFileSync(join(cwd, "notes.txt"), "the answer is 42\n");
+    const turns = [
+      { tool_calls: [{ name: "task", arguments: { agent: "explorer", prompt: "What is the answer in notes.txt?" } }] },
+      { tool_calls: [{ name: "read", arguments: { path: "notes.txt" } }], usage: { input: 2000, output: 100 } },
+      { text: "notes.txt line 1 says 42." },
+      { text: "The explorer found it: 42." },
+    ];
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
+    writeFileSync(join(cwd, "scripted.toml"), `[provider]\nname = "scripted"\nscenario = "scenario.json"\n[tools]\ntask_enabled = true\n`);
+    app = startTui({ cwd, env: { ...isolatedEnv(), TERM: "xterm-256color" }, args: ["--config", "scripted.toml"], columns: 150, rows: 45 });
+    await app.waitFor(/INSERT/, 15_000);
+    await app.submit("ask the explorer");
+    let screen = await app.waitFor("The explorer found it: 42.", 30_000);
+    expect(screen).toMatch(/task-1 \(explorer\)[\s\S]*done \d[^\n]* 2\.1k tok/);
+    app.keys("BTab");
+    screen = await app.waitFor(/VIEW task-1 \(explorer\) · done/);
+    expect(screen).toMatch(/USER #1\s*\n\s*What is the answer in notes.txt\?/);
+    expect(screen).toMatch(/read notes\.txt/);
+    expect(screen).toContain("notes.txt line 1 says 42.");
+    expect(screen).not.toContain("The explorer found it");
   }, 120_000);
 });
