@@ -13,6 +13,7 @@
 // without a blank row: spacing between cards is the transcript's to choose.
 
 import type { Card } from "../../core/reducer.js";
+import type { CardTask } from "../../core/reducer-agents.js";
 import { controlBody, receivedLine } from "./control.js";
 import { readPreviewLines } from "./diff.js";
 import { displayRows, noteLines, painted, type DrawCtx } from "./display.js";
@@ -133,7 +134,7 @@ function expandedBody(card: ToolCard, c: BodyCtx): string[] {
 }
 
 /** A delegate card's task as its latest update left it: one card per task, updated in place. */
-function taskLines(task: NonNullable<ToolCard["task"]>, c: BodyCtx): string[] {
+function taskLines(task: CardTask, c: BodyCtx): string[] {
   const paint = task.state === "done" ? c.p.green : task.state === "failed" || task.state === "cancelled" ? c.p.red : c.p.yellow;
   const head = `${paint(`● ${oneLine(task.taskId)} ${task.state}`)}${c.p.dim(` (${oneLine(task.role)})`)}`;
   const rows = fitLines([head], c.width);

@@ -38,6 +38,7 @@ const ALLOWED: ReadonlyArray<{ words: string[]; files: string[]; reason: string 
   },
   { words: ["cancel"], files: ["core/ops.ts", "core/session-controller.ts", "components/app-keys.ts", "components/keys.ts"], reason: "the operator's cancel operation and the key that sends it" },
   { words: ["glob"], files: ["core/arg-validation.ts"], reason: "an old parameter name models still send (read as includes)" },
+  { words: ["done"], files: ["core/reducer-agents.ts", "components/cards/render.ts"], reason: "an agent's state as the view names it (a settled task), and a run's finish reason" },
   { words: ["done"], files: ["core/shell/inline-code.ts", "core/shell/parser.ts", "core/shell/runners.ts"], reason: "the shell's keyword that ends a loop" },
 ];
 
