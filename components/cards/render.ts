@@ -60,6 +60,7 @@ function body(card: Card, c: BodyCtx): string[] {
     case "assistant":
       return card.streaming ? renderStreaming(card.text, c.width, card.num) : renderMarkdown(card.text, c.width, c.color);
     case "notice":
+      if (card.agent) return agentReport(card.text, c);
       return painted(card.text, c.width, card.level === "error" ? c.p.red : card.level === "warning" ? c.p.yellow : c.p.dim);
     case "job":
       return jobBody(card, c);
@@ -71,6 +72,14 @@ function body(card: Card, c: BodyCtx): string[] {
       return card.inner?.length ? [...innerCallLines(card.inner, c), ...own] : own;
     }
   }
+}
+
+/** AGENT COMPLETE / AGENT BLOCKED: the task it is about, then its report as Markdown. */
+function agentReport(text: string, c: BodyCtx): string[] {
+  const [who = "", ...report] = text.split("\n");
+  const rows = fitLines([c.p.bold(oneLine(who.replace(/^AGENT (COMPLETE|BLOCKED) /, "")))], c.width);
+  const prose = report.join("\n");
+  return prose.trim() ? [...rows, ...renderMarkdown(prose, c.width, c.color)] : rows;
 }
 
 /** A code cell's own calls, one line each, above what it printed. */
