@@ -113,7 +113,7 @@ export function dropPartialTurn(s: SessionView, turn: number | undefined): Sessi
 export function agentCard(s: SessionView, e: Extract<CoreEvent, { type: "agent_update" }>): SessionView {
   const who = `${e.taskId} (${e.agentType})`;
   const body = e.text ? `\n${e.text}` : "";
-  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}`, agent: "complete" });
+  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}`, agent: "completed" });
   if (e.what === "blocked" || e.what === "failed") return addCard(s, { kind: "notice", level: "warning", text: `AGENT BLOCKED ${who}${body}`, agent: "blocked" });
   return s;
 }

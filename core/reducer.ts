@@ -59,7 +59,7 @@ export type Card =
       task?: CardTask;
     }
   /** `agent`: a worker's AGENT COMPLETE or AGENT BLOCKED card (its first line names the task, the rest is its report). */
-  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string; agent?: "complete" | "blocked" }
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string; agent?: "completed" | "blocked" }
   /** A background job that finished: one card with its command, how it ended, its output's tail and where the whole of it is. */
   | { kind: "job"; num: number; jobId: string; command: string; how: string; failed: boolean; tail: string; totalBytes: number; outputFile?: string; durationMs?: number };
 

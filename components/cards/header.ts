@@ -135,7 +135,7 @@ export function cardHeader(card: Card, opts: HeaderOpts): string {
     case "notice": {
       // A worker's completion or terminal failure is a card of its own kind.
       if (card.agent) {
-        badge(`AGENT ${card.agent === "complete" ? "COMPLETE" : "BLOCKED"} #${card.num}`, card.agent === "complete" ? p.badgeGreen : p.badgeRed);
+        badge(`AGENT ${card.agent === "completed" ? "COMPLETE" : "BLOCKED"} #${card.num}`, card.agent === "completed" ? p.badgeGreen : p.badgeRed);
         break;
       }
       const paint = card.level === "error" ? p.badgeRed : card.level === "warning" ? p.badgeYellow : p.badgeGray;
