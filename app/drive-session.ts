@@ -4,7 +4,7 @@
 // all run a session through the controller this returns.
 
 import { createOperator, type Operator } from "../core/controller/operator.js";
-import type { WakeSource } from "../core/loop.js";
+import type { LoopDeps, WakeSource } from "../core/loop.js";
 import type { Provider } from "../core/providers/types.js";
 import { createSessionController, type SessionController } from "../core/session-controller.js";
 import type { RunEnd, SessionRecord } from "../core/session-record.js";
@@ -31,6 +31,8 @@ export interface DriveInputs {
   wake: WakeSource;
   /** The first run waits for this (the workspace snapshot). */
   ready?: Promise<void>;
+  /** Hears the workers' and task children's own events (the TUI shows each agent's transcript). */
+  observeAgent?: LoopDeps["observeAgent"];
   onRunEnd?(end: RunEnd): void;
 }
 

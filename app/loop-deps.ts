@@ -43,6 +43,8 @@ export interface LoopDepsInputs {
   record: SessionRecord;
   /** What wakes a model that ended its turn; the session's job notices unless given. */
   wake?: LoopDeps["wake"];
+  /** The view's ear for the workers' and task children's own events (the TUI's agent views). */
+  observeAgent?: LoopDeps["observeAgent"];
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
@@ -90,6 +92,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     hooks: x.session.services.hooks,
     hostedTools: hosted.tools,
     redact: createRedact(x.secrets),
+    ...(x.observeAgent ? { observeAgent: x.observeAgent } : {}),
   };
   const orchestrated = withOrchestration({
     deps,

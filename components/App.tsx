@@ -13,7 +13,8 @@ import type { ViewStore } from "./view-store.js";
 import { useBusyClock, useGitStatus, useMarkdownRepaint, useTerminalSize } from "./app-hooks.js";
 import { useAppKeys } from "./app-keys.js";
 import { appLayout, COMPOSER_MAX_ROWS, draftRowsFor, hintFor, SIDE_PANEL_MIN_COLUMNS, SIDE_PANEL_WIDTH, type AppLayout } from "./app-layout.js";
-import { createCardCache } from "./cards/cache.js";
+import { createCardCache, type CardCache } from "./cards/cache.js";
+import { agentsWorking, shownView, viewHeader } from "./agent-views.js";
 import { CardDirectory } from "./CardDirectory.js";
 import { activityOf } from "./activity.js";
 import { Composer, type ComposerControl, type KeyHandler } from "./Composer.js";
@@ -31,6 +32,7 @@ import { useFrontCommands } from "./front-commands.js";
 import { narrowSummary, StatusBar } from "./StatusBar.js";
 import { initialUi, type UiState } from "./ui-state.js";
 import { viewport } from "./viewport.js";
+import { truncate } from "../core/text/width.js";
 
 export interface AppProps {
   store: ViewStore;
@@ -73,10 +75,16 @@ export function App(props: AppProps): React.ReactElement {
   const userCards = view.cards.filter((c) => c.kind === "user").length;
   // A queued message leaves the queue when its turn starts (its USER card appears).
   useEffect(() => setQueued((q) => (q.length ? q.slice(1) : q)), [userCards]);
-  const cache = useMemo(() => createCardCache(), []);
+  // Card numbers belong to one view: each agent's transcript has its own cache.
+  const caches = useMemo(() => new Map<string, CardCache>(), []);
+  const cacheKey = ui.agent ?? "main";
+  if (!caches.has(cacheKey)) caches.set(cacheKey, createCardCache());
+  const cache = caches.get(cacheKey)!;
+  const shown = shownView(view, ui.agent);
+  const header = viewHeader(view, ui.agent, Date.now());
   useMarkdownRepaint();
   const busy = view.request.state !== "idle" || props.controller.running();
-  const now = useBusyClock(busy);
+  const now = useBusyClock(busy || agentsWorking(view));
   const git = useGitStatus(props.cwd, ui.sidePanel, view.request.state === "idle", view.turn);
 
   const typing = !view.pendingApproval && !view.pendingQuestion && ui.mode === "INSERT";
@@ -84,9 +92,9 @@ export function App(props: AppProps): React.ReactElement {
   const fileChoices = typing ? mentions.choices : [];
   const layout = appLayout(size, ui, view, draftRows, commands.length + fileChoices.length);
   const armed = useArmed(view.pendingApproval?.callId, readLastKeyAt);
-  const vp = viewport(view.cards, {
+  const vp = viewport(shown.cards, {
     width: layout.mainWidth,
-    height: layout.bodyHeight,
+    height: layout.bodyHeight - (header ? 1 : 0),
     scroll: ui.scroll,
     folds: ui.folds,
     cwd: props.cwd,
@@ -100,7 +108,8 @@ export function App(props: AppProps): React.ReactElement {
     panelKeys,
     ui,
     setUi,
-    view,
+    view: shown,
+    session: view,
     prompt: layout.prompt,
     armed,
     busy,
@@ -137,7 +146,7 @@ export function App(props: AppProps): React.ReactElement {
             view={view}
             layout={layout}
             now={now}
-            transcript={vp.lines}
+            transcript={header ? [truncate(header, layout.mainWidth), ...vp.lines] : vp.lines}
             jobsKeys={jobsKeys}
             panelKeys={panelKeys}
             {...(props.actions ? { actions: props.actions } : {})}
@@ -149,7 +158,7 @@ export function App(props: AppProps): React.ReactElement {
         </Box>
         {layout.showSide ? (
           <Box marginLeft={1} width={SIDE_PANEL_WIDTH}>
-            <SidePanel view={view} width={SIDE_PANEL_WIDTH} height={layout.bodyHeight} {...(git ? { git } : {})} {...(props.contextWindow ? { contextWindow: props.contextWindow } : {})} {...(props.lspServers?.length ? { lspServers: props.lspServers } : {})} />
+            <SidePanel view={view} {...(ui.agent ? { shownAgent: ui.agent } : {})} width={SIDE_PANEL_WIDTH} height={layout.bodyHeight} {...(git ? { git } : {})} {...(props.contextWindow ? { contextWindow: props.contextWindow } : {})} {...(props.lspServers?.length ? { lspServers: props.lspServers } : {})} />
           </Box>
         ) : null}
       </Box>
@@ -192,6 +201,7 @@ export function App(props: AppProps): React.ReactElement {
         cwd={props.cwd}
         width={size.columns}
         yolo={view.facts.yolo}
+        {...(Object.keys(view.agents).length ? { agentView: ui.agent ?? "main" } : {})}
         {...(view.sessionId ? { sessionId: view.sessionId } : {})}
       />
     </Box>
@@ -220,9 +230,9 @@ function Body(p: BodyProps): React.ReactElement {
     case "help":
       return <HelpOverlay onClose={p.onClose} width={width} />;
     case "directory":
-      return <CardDirectory cards={p.view.cards} width={width} height={height} onPick={p.onPick} onClose={p.onClose} />;
+      return <CardDirectory cards={shownView(p.view, p.ui.agent).cards} width={width} height={height} onPick={p.onPick} onClose={p.onClose} />;
     case "todos":
-      return <TodosOverlay view={p.view} width={width} height={height} />;
+      return <TodosOverlay view={p.view} width={width} height={height} {...(p.ui.agent ? { shownAgent: p.ui.agent } : {})} />;
     case "jobs":
       return <JobsPanel keys={p.jobsKeys} jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
     case "stats":

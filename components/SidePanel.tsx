@@ -12,6 +12,7 @@ import type { GitStatus } from "./git-status.js";
 import { oneLine } from "../core/text/safe.js";
 import { truncate, truncateStart } from "../core/text/width.js";
 import { formatElapsed, formatTokens, since, theme } from "./theme.js";
+import { agentFacts, agentLabel, shownState, stateColor } from "./agent-views.js";
 
 export interface SidePanelProps {
   view: SessionView;
@@ -24,6 +25,8 @@ export interface SidePanelProps {
   now?: number;
   /** Configured language servers; their states come from the view. */
   lspServers?: readonly string[];
+  /** The agent whose transcript is shown (marked in the list); absent: the main agent. */
+  shownAgent?: string;
 }
 
 /** Changed files listed before the rest are summed up. */
@@ -99,6 +102,12 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
   rows.push({ text: `in ${formatTokens(t.inputTokens)}  out ${formatTokens(t.outputTokens)}` });
   rows.push({ text: `cached ${formatTokens(t.cachedTokens)}`, dim: true });
 
+  const agents = Object.values(view.agents);
+  if (agents.length) {
+    heading(`AGENTS ${agents.length} · Shift+Tab`);
+    rows.push(...agentRows(view, now, props.shownAgent));
+  }
+
   if (props.lspServers?.length) {
     heading(`LSP ${props.lspServers.length}`);
     for (const name of props.lspServers) {
@@ -160,6 +169,14 @@ function todoRows(view: SessionView): Row[] {
   });
 }
 
+/** Two rows per agent: who it is (▶ when its transcript is shown), then its state, elapsed time and tokens. */
+function agentRows(view: SessionView, now: number, shown?: string): Row[] {
+  return Object.values(view.agents).flatMap((a) => [
+    { text: `${a.taskId === shown ? "▶" : "●"} ${agentLabel(a)}`, bold: a.taskId === shown, color: stateColor(shownState(view, a)) },
+    { text: `  ${agentFacts(view, a, now)}`, dim: true },
+  ]);
+}
+
 function jobRows(view: SessionView, now: number): Row[] {
   return runningJobs(view).map((job) => ({ text: jobLine(job, now), color: job.status === "stopping" ? theme.muted : theme.warn }));
 }
@@ -170,17 +187,22 @@ function jobLine(job: JobView, now: number): string {
 }
 
 /** The todos and running jobs over the transcript (`s` or /todos when the terminal is too narrow for the side panel). */
-export function TodosOverlay(props: { view: SessionView; width: number; height: number; now?: number }): ReactNode {
+export function TodosOverlay(props: { view: SessionView; width: number; height: number; now?: number; shownAgent?: string }): ReactNode {
   const { view, width, height } = props;
-  const jobs = jobRows(view, props.now ?? Date.now());
+  const now = props.now ?? Date.now();
+  const jobs = jobRows(view, now);
+  const agents = agentRows(view, now, props.shownAgent);
   const rows: Row[] = [
-    { text: "TODOS AND JOBS · Esc close", bold: true, color: theme.accent },
+    { text: "TODOS, JOBS AND AGENTS · Esc close", bold: true, color: theme.accent },
     { text: "" },
     { text: view.todos.length ? todosHeading(view) : "TODOS", bold: true, color: theme.muted },
     ...(view.todos.length ? todoRows(view) : [{ text: "no todos yet", dim: true }]),
     { text: "" },
     { text: `JOBS ${jobs.length}`, bold: true, color: theme.muted },
     ...(jobs.length ? jobs : [{ text: "no background jobs running", dim: true }]),
+    { text: "" },
+    { text: `AGENTS ${agents.length / 2} · Shift+Tab shows each`, bold: true, color: theme.muted },
+    ...(agents.length ? agents : [{ text: "no workers or task children yet", dim: true }]),
   ];
   return <PanelRows rows={rows} width={width} height={height} />;
 }

@@ -20,6 +20,8 @@ export interface StatusBarProps {
   sessionId?: string;
   width: number;
   yolo?: boolean;
+  /** Whose transcript is shown ("main" or a task id), once the session has other agents. */
+  agentView?: string;
   /** What is happening now, in words (the view's account); without it, the request's state. */
   activity?: Activity;
   /** The home directory `~` stands for (tests pass one). */
@@ -37,7 +39,9 @@ export function narrowSummary(view: SessionView, contextWindow?: number): string
   const t = view.usage.total;
   const done = view.todos.filter((x) => x.status === "completed").length;
   const jobs = Object.values(view.jobs).filter((j) => j.status === "running" || j.status === "stopping").length;
-  return [oneLine(view.model ?? "—"), ctx, `${formatTokens(t.inputTokens + t.outputTokens)} tok`, `todos ${done}/${view.todos.length}`, `jobs ${jobs}`].join(SEP);
+  const agents = Object.values(view.agents);
+  const working = agents.length ? [`agents ${agents.filter((a) => a.state === "running").length}/${agents.length} running`] : [];
+  return [oneLine(view.model ?? "—"), ctx, `${formatTokens(t.inputTokens + t.outputTokens)} tok`, `todos ${done}/${view.todos.length}`, `jobs ${jobs}`, ...working].join(SEP);
 }
 
 interface Segment {
@@ -66,6 +70,7 @@ export function StatusBar(props: StatusBarProps): ReactNode {
   const left: Segment[] = [
     { text: ` ${props.mode} `, bold: true, inverse: true, color: props.mode === "INSERT" ? theme.insert : theme.normal },
     ...(props.yolo ? [{ text: " YOLO ", bold: true, inverse: true, color: theme.yolo }] : []),
+    ...(props.agentView ? [{ text: ` view ${oneLine(props.agentView)}`, bold: true, color: theme.accent }] : []),
     ...(props.profile ? [{ text: ` ${oneLine(props.profile)}`, bold: true }] : []),
     ...(props.hint ? [{ text: `${SEP}${oneLine(props.hint)}`, color: theme.muted, hint: true }] : []),
     { text: `${SEP}${oneLine(activity.text)}`, color: TONE_COLOR[activity.tone], bold: activity.tone === "cancelled" },

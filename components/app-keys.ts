@@ -11,6 +11,7 @@ import type { PromptKind } from "./app-layout.js";
 import type { ComposerControl, KeyHandler } from "./Composer.js";
 import { handleNormalKey, handleSearchKey, type KeyEffect } from "./keys.js";
 import { completeSlash } from "./slash.js";
+import { nextAgentView } from "./agent-views.js";
 import type { FrontCommands } from "./front-commands.js";
 import type { UiState } from "./ui-state.js";
 
@@ -23,7 +24,10 @@ export interface AppKeysOptions {
   panelKeys: MutableRefObject<KeyHandler | undefined>;
   ui: UiState;
   setUi(ui: UiState): void;
+  /** The transcript shown (the main agent's or one worker's): j/k, search and copy work on its cards. */
   view: SessionView;
+  /** The whole session's view: its agents, for Shift+Tab. */
+  session: SessionView;
   prompt: PromptKind;
   /** False while an approval waits for typing to pause: keys still go where they went before. */
   armed: boolean;
@@ -63,8 +67,8 @@ export function useAppKeys(o: AppKeysOptions): void {
     const carryOut = (effect: KeyEffect | undefined, ui: UiState) => {
       if (effect === "cancel") void x.controller.submit({ type: "cancel" });
       else if (effect === "quit") x.onQuit();
-      else if (effect === "copy") set(x.front.copy(ui));
-      else if (effect === "edit_message") set(x.front.edit(ui));
+      else if (effect === "copy") set(x.front.copy(ui, x.view.cards));
+      else if (effect === "edit_message") set(ui.agent === undefined ? x.front.edit(ui) : { ...ui, flash: "e edits a message you sent: Shift+Tab back to the main view first" });
     };
     // Timed when the key arrives, not by the last frame.
     const normalKey = (ui: UiState, k: string) => {
@@ -77,6 +81,8 @@ export function useAppKeys(o: AppKeysOptions): void {
     // A confirmation takes the next key, whatever it is.
     if (latest.current.confirm) return set(x.front.confirm(latest.current, input));
     const ui = latest.current;
+    // Shift+Tab shows the next agent's transcript in any mode; an overlay keeps its keys.
+    if (key.tab && key.shift && ui.overlay === "none") return set(nextAgentView(ui, x.session));
     const ctrlC = key.ctrl && input === "c";
     // YOLO on or off from anywhere but a prompt that has the keys.
     if (key.ctrl && input === "y" && !(x.prompt === "answer" || (x.prompt === "approval" && x.armed))) return x.front.toggleYolo();

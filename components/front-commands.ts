@@ -4,7 +4,7 @@
 // in the status bar's one-off message.
 
 import { useRef, type MutableRefObject } from "react";
-import type { SessionView } from "../core/reducer.js";
+import type { Card, SessionView } from "../core/reducer.js";
 import type { SessionController } from "../core/session-controller.js";
 import { cardText } from "./card-text.js";
 import { slashAction, type FrontAction } from "./slash.js";
@@ -15,8 +15,8 @@ export interface FrontCommands {
   slash(text: string): void;
   /** Sends the composer's text as the edited message when one is being edited; false otherwise. */
   sendEdited(text: string): boolean;
-  /** yy: the focused card (or the newest) to the clipboard. */
-  copy(ui: UiState): UiState;
+  /** yy: the focused card (or the newest) of the transcript shown to the clipboard. */
+  copy(ui: UiState, cards: readonly Card[]): UiState;
   /** e: the focused user message into the composer, to be edited and sent as a fork. */
   edit(ui: UiState): UiState;
   toggleYolo(): void;
@@ -81,9 +81,9 @@ export function useFrontCommands(inputs: Inputs): FrontCommands {
       live.current.setUi((ui) => ({ ...ui, editing: undefined, scroll: 0, focus: undefined }));
       return true;
     },
-    copy(ui) {
-      const { view, actions } = live.current;
-      const card = view.cards.find((c) => c.num === (ui.focus ?? view.cards[view.cards.length - 1]?.num));
+    copy(ui, cards) {
+      const { actions } = live.current;
+      const card = cards.find((c) => c.num === (ui.focus ?? cards[cards.length - 1]?.num));
       if (!card || !actions) return ui;
       actions.copy(cardText(card));
       return { ...ui, flash: `copied card #${card.num} to the clipboard` };

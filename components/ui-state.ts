@@ -24,6 +24,10 @@ export interface UiState {
   confirm?: { text: string; id: string };
   /** The user message being edited (`e`): its card; sending the composer forks from there. */
   editing?: number;
+  /** The worker or task child whose transcript is shown (Shift+Tab); absent: the main agent's. */
+  agent?: string;
+  /** The folds of the views not shown, by agent ("main" for the main view). */
+  viewFolds?: ReadonlyMap<string, ReadonlyMap<number, boolean>>;
 }
 
 type PressKey = "g" | "q" | "y" | "ctrl-c";

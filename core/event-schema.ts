@@ -55,6 +55,7 @@ const sessionEvents = [
     version: z.string(),
     demo: z.boolean().optional(),
     traceFile: z.string().optional(),
+    agent: z.string().optional().describe("The agent definition a delegated worker or a task child runs (absent for the main agent)"),
   }),
   event(
     "workspace_snapshot",
@@ -147,6 +148,10 @@ const operatorEvents = [
       .optional()
       .describe('The rules "allow always" offers, exact to broad: each pattern and the rule as TOML'),
     arguments: z.string().optional().describe("The call's arguments as JSON, for editing them before allowing (approval_answer.arguments)"),
+    agent: z
+      .object({ taskId: z.string(), role: z.string() })
+      .optional()
+      .describe("The worker or task child whose call asks (absent: the main agent's); answering it lets that agent go on"),
   }),
   event("approval_resolved", {
     callId: z.string(),
@@ -309,6 +314,7 @@ const agentEvents = [
         .enum(["started", "rehydrated", "message", "completed", "blocked", "failed", "cancelled", "resumed"])
         .describe("What happened: completed raises AGENT COMPLETE, blocked and failed AGENT BLOCKED"),
       text: z.string().optional(),
+      callId: z.string().optional().describe("started: the delegate call that started the task (its card follows the task's state)"),
     },
     "A delegated task changed state or sent its owner a message",
   ),

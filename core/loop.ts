@@ -4,7 +4,7 @@
 
 import { duplicateStop, errorNudge, guardStop } from "./loop-guardrails.js";
 import type { Config } from "./config/schema.js";
-import type { Emit, FinishReason, Usage } from "./events.js";
+import type { CoreEvent, Emit, FinishReason, Usage } from "./events.js";
 import type { HistoryItem, ToolCall, ToolSpec } from "./history.js";
 import type { ActiveToolset } from "./profiles/activate.js";
 import type { Provider } from "./providers/types.js";
@@ -75,6 +75,12 @@ export interface LoopDeps {
   hostedTools?: readonly HostedTool[];
   /** The session's [hooks]; absent: none. */
   hooks?: DispatchDeps["hooks"];
+  /**
+   * Hears every event of the session's workers and task children (each
+   * stamped with its task id as agentId), so a view can show each agent's
+   * own transcript while it runs; their traces keep them regardless.
+   */
+  observeAgent?: (event: CoreEvent) => void;
 }
 
 /** Where notices come from that the model must see between turns. */

@@ -26,15 +26,26 @@ export function jobResultCard(job: JobView, event: EventOf<"job_exited">): NewCa
 }
 
 
-/** Drops the prompts of `callId` (or all): nothing can answer them once their call or turn is over. */
+/**
+ * Drops the prompts of `callId` (or all of the main agent's): nothing can
+ * answer them once their call or turn is over. A worker's approval outlives
+ * the main agent's turn: it waits for its own answer.
+ */
 export function settlePrompts(s: SessionView, callId?: string): SessionView {
-  const ends = (p: { callId: string } | undefined) => p !== undefined && (callId === undefined || p.callId === callId);
-  if (!ends(s.pendingApproval) && !ends(s.pendingQuestion)) return s;
-  return {
-    ...s,
-    ...(ends(s.pendingApproval) ? { pendingApproval: undefined } : {}),
-    ...(ends(s.pendingQuestion) ? { pendingQuestion: undefined } : {}),
-  };
+  const ends = (p: { callId: string; agent?: unknown } | undefined) => p !== undefined && (callId === undefined ? p.agent === undefined : p.callId === callId);
+  const withApprovals = dropApprovals(s, ends);
+  if (!ends(s.pendingQuestion)) return withApprovals;
+  return { ...withApprovals, pendingQuestion: undefined };
+}
+
+/** Drops the approvals `ends` says nothing can answer any more; the next one waiting takes the prompt. */
+export function dropApprovals(s: SessionView, ends: (e: EventOf<"approval_requested">) => boolean): SessionView {
+  const queue = s.queuedApprovals ?? [];
+  const current = s.pendingApproval && !ends(s.pendingApproval) ? s.pendingApproval : undefined;
+  const rest = queue.filter((q) => !ends(q));
+  if (current === s.pendingApproval && rest.length === queue.length) return s;
+  const [first, ...later] = current ? [current, ...rest] : rest;
+  return { ...s, pendingApproval: first, queuedApprovals: later };
 }
 
 export type NewCard = Card extends infer C ? (C extends Card ? Omit<C, "num"> : never) : never;
@@ -102,7 +113,7 @@ export function dropPartialTurn(s: SessionView, turn: number | undefined): Sessi
 export function agentCard(s: SessionView, e: Extract<CoreEvent, { type: "agent_update" }>): SessionView {
   const who = `${e.taskId} (${e.agentType})`;
   const body = e.text ? `\n${e.text}` : "";
-  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}` });
-  if (e.what === "blocked" || e.what === "failed") return addCard(s, { kind: "notice", level: "warning", text: `AGENT BLOCKED ${who}${body}` });
+  if (e.what === "completed") return addCard(s, { kind: "notice", level: "info", text: `AGENT COMPLETE ${who}${body}`, agent: "completed" });
+  if (e.what === "blocked" || e.what === "failed") return addCard(s, { kind: "notice", level: "warning", text: `AGENT BLOCKED ${who}${body}`, agent: "blocked" });
   return s;
 }

@@ -11,10 +11,12 @@ import type {
 import { describeAttachment } from "./mentions.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import { initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
+import { lspServer, mcpServer, type LspServerView, type McpServerView } from "./reducer-servers.js";
+import { agentUpdate, askApproval, reduceAgentEvent, type AgentView, type CardTask } from "./reducer-agents.js";
 import {
   addCard,
-  agentCard,
   appendAssistantText,
+  dropApprovals,
   dropPartialTurn,
   finishAssistant,
   jobResultCard,
@@ -53,8 +55,11 @@ export type Card =
       durationMs?: number;
       /** The calls a code cell made while it ran, in order (shown under its card). */
       inner?: InnerCall[];
+      /** A delegate call's task, as its latest lifecycle update left it (the card follows it in place). */
+      task?: CardTask;
     }
-  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string }
+  /** `agent`: a worker's AGENT COMPLETE or AGENT BLOCKED card (its first line names the task, the rest is its report). */
+  | { kind: "notice"; num: number; level: "info" | "warning" | "error"; text: string; agent?: "completed" | "blocked" }
   /** A background job that finished: one card with its command, how it ended, its output's tail and where the whole of it is. */
   | { kind: "job"; num: number; jobId: string; command: string; how: string; failed: boolean; tail: string; totalBytes: number; outputFile?: string; durationMs?: number };
 
@@ -93,22 +98,6 @@ interface TerminalView {
   inputs: number;
 }
 
-/** A language server as the side panel lists it: its latest state. */
-interface LspServerView {
-  server: string;
-  root: string;
-  state: "starting" | "ready" | "failed" | "stopped";
-  detail?: string;
-}
-
-/** An MCP server as the side panel lists it: its latest state and tool count. */
-interface McpServerView {
-  server: string;
-  state: "connecting" | "connected" | "failed" | "ended" | "stopped";
-  tools: number;
-  detail?: string;
-}
-
 export interface RequestView {
   state: "idle" | "waiting" | "streaming";
   bytesReceived: number;
@@ -133,6 +122,8 @@ export interface SessionView {
   /** By server name. */
   mcp: Record<string, McpServerView>;
   pendingApproval?: EventOf<"approval_requested">;
+  /** Approvals asked while another waits (workers ask at once), in order: each takes the prompt in turn. */
+  queuedApprovals?: EventOf<"approval_requested">[];
   pendingQuestion?: EventOf<"question_asked">;
   usage: { last?: Usage; total: Usage };
   request: RequestView;
@@ -142,6 +133,8 @@ export interface SessionView {
   lastEventSeq: number;
   /** YOLO, the session's name, the rules last listed, request counts. */
   facts: SessionFacts;
+  /** The workers and task children by task id, in the order they started: each with its own transcript. */
+  agents: Record<string, AgentView>;
 }
 
 /** Output kept per job in the view; the full stream lives in the session dir. */
@@ -162,10 +155,17 @@ export function initialView(): SessionView {
     status: "idle",
     lastEventSeq: 0,
     facts: initialFacts,
+    agents: {},
   };
 }
 
+/** The view after `event`: a worker's or task child's own event goes to that agent's view. */
 export function reduce(state: SessionView, event: CoreEvent): SessionView {
+  if (event.agentId !== undefined && event.agentId !== "main") return reduceAgentEvent(state, event, reduceOwn, initialView);
+  return reduceOwn(state, event);
+}
+
+function reduceOwn(state: SessionView, event: CoreEvent): SessionView {
   const s = { ...state, lastEventSeq: event.seq };
   switch (event.type) {
     case "session_started":
@@ -247,9 +247,9 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         ...(event.fullOutputPath ? { fullOutputPath: event.fullOutputPath } : {}),
       }));
     case "approval_requested":
-      return { ...s, pendingApproval: event };
+      return askApproval(s, event);
     case "approval_resolved":
-      return s.pendingApproval?.callId === event.callId ? { ...s, pendingApproval: undefined } : s;
+      return dropApprovals(s, (a) => a.callId === event.callId);
     case "question_asked":
       return { ...s, pendingQuestion: event };
     case "tools_loaded":
@@ -314,21 +314,10 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
         : s;
     case "todo_updated":
       return { ...s, todos: event.todos };
-    case "lsp_server": {
-      const view: LspServerView = { server: event.server, root: event.root, state: event.state, ...(event.detail ? { detail: event.detail } : {}) };
-      const next = { ...s, lsp: { ...s.lsp, [event.server]: view } };
-      // A server that cannot start or that crashed is worth a card; starts and stops are not.
-      if (event.state !== "failed") return next;
-      return addCard(next, { kind: "notice", level: "warning", text: `language server ${event.server}: ${event.detail ?? "failed"}` });
-    }
-    case "mcp_server": {
-      const tools = event.tools?.length ?? s.mcp[event.server]?.tools ?? 0;
-      const view: McpServerView = { server: event.server, state: event.state, tools, ...(event.detail ? { detail: event.detail } : {}) };
-      const next = { ...s, mcp: { ...s.mcp, [event.server]: view } };
-      // A failed start is reported once, as a card; the panel keeps the rest.
-      if (event.state !== "failed" && event.state !== "ended") return next;
-      return addCard(next, { kind: "notice", level: "warning", text: `MCP server ${event.server}: ${event.detail ?? event.state}` });
-    }
+    case "lsp_server":
+      return lspServer(s, event);
+    case "mcp_server":
+      return mcpServer(s, event);
     case "usage":
       return { ...s, usage: { last: event.usage, total: event.total } };
     case "context_compacted": {
@@ -384,7 +373,7 @@ export function reduce(state: SessionView, event: CoreEvent): SessionView {
     case "rules_listed":
       return { ...s, facts: reduceFacts(s.facts, event) };
     case "agent_update":
-      return agentCard(s, event);
+      return agentUpdate(s, event, initialView);
     default: {
       const unhandled: never = event;
       return unhandled;

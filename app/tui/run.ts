@@ -120,6 +120,8 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
     attached: true,
     // Someone is there: a model that ended its turn is woken when a background job finishes.
     wake: session.services.notices,
+    // Each worker's and task child's own events: the view's agent views (Shift+Tab).
+    observeAgent: (e) => store.dispatch(e),
     ...(ready ? { ready } : {}),
   });
 

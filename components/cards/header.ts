@@ -133,6 +133,11 @@ export function cardHeader(card: Card, opts: HeaderOpts): string {
       if (card.streaming) pieces.push({ text: "⋯", paint: p.dim });
       break;
     case "notice": {
+      // A worker's completion or terminal failure is a card of its own kind.
+      if (card.agent) {
+        badge(`AGENT ${card.agent === "completed" ? "COMPLETE" : "BLOCKED"} #${card.num}`, card.agent === "completed" ? p.badgeGreen : p.badgeRed);
+        break;
+      }
       const paint = card.level === "error" ? p.badgeRed : card.level === "warning" ? p.badgeYellow : p.badgeGray;
       badge(`NOTICE #${card.num}`, paint);
       if (card.level !== "info") pieces.push({ text: card.level, paint: card.level === "error" ? p.red : p.yellow });

@@ -13,6 +13,7 @@
 // without a blank row: spacing between cards is the transcript's to choose.
 
 import type { Card } from "../../core/reducer.js";
+import type { CardTask } from "../../core/reducer-agents.js";
 import { controlBody, receivedLine } from "./control.js";
 import { readPreviewLines } from "./diff.js";
 import { displayRows, noteLines, painted, type DrawCtx } from "./display.js";
@@ -59,6 +60,7 @@ function body(card: Card, c: BodyCtx): string[] {
     case "assistant":
       return card.streaming ? renderStreaming(card.text, c.width, card.num) : renderMarkdown(card.text, c.width, c.color);
     case "notice":
+      if (card.agent) return agentReport(card.text, c);
       return painted(card.text, c.width, card.level === "error" ? c.p.red : card.level === "warning" ? c.p.yellow : c.p.dim);
     case "job":
       return jobBody(card, c);
@@ -70,6 +72,14 @@ function body(card: Card, c: BodyCtx): string[] {
       return card.inner?.length ? [...innerCallLines(card.inner, c), ...own] : own;
     }
   }
+}
+
+/** AGENT COMPLETE / AGENT BLOCKED: the task it is about, then its report as Markdown. */
+function agentReport(text: string, c: BodyCtx): string[] {
+  const [who = "", ...report] = text.split("\n");
+  const rows = fitLines([c.p.bold(oneLine(who.replace(/^AGENT (COMPLETE|BLOCKED) /, "")))], c.width);
+  const prose = report.join("\n");
+  return prose.trim() ? [...rows, ...renderMarkdown(prose, c.width, c.color)] : rows;
 }
 
 /** A code cell's own calls, one line each, above what it printed. */
@@ -128,6 +138,16 @@ function expandedBody(card: ToolCard, c: BodyCtx): string[] {
   const rows = shown ? displayRows(shown, c) : card.preview ? displayRows(card.preview, c) : [];
   if (result?.kind === "text") rows.push(...resultLines(card, result.text, c));
   else if (card.status === "cancelled" && !shown) rows.push(c.p.dim("↳ cancelled"));
+  if (card.task) rows.push(...taskLines(card.task, c));
+  return rows;
+}
+
+/** A delegate card's task as its latest update left it: one card per task, updated in place. */
+function taskLines(task: CardTask, c: BodyCtx): string[] {
+  const paint = task.state === "done" ? c.p.green : task.state === "failed" || task.state === "cancelled" ? c.p.red : c.p.yellow;
+  const head = `${paint(`● ${oneLine(task.taskId)} ${task.state}`)}${c.p.dim(` (${oneLine(task.role)})`)}`;
+  const rows = fitLines([head], c.width);
+  if (task.text) rows.push(...wrapPrefixed(c.p.dim("  "), oneLine(task.text), c.width, (s) => s));
   return rows;
 }
 

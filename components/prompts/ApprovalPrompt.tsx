@@ -93,6 +93,7 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1} width={width}>
       <Text wrap="truncate">
+        {request.agent ? <Text bold color={theme.accent}>{`${oneLine(request.agent.taskId)} (${oneLine(request.agent.role)}) asks: `}</Text> : null}
         <Text bold color={theme.warn}>
           {oneLine(request.tool)}
         </Text>{" "}

@@ -18,6 +18,7 @@ import { runLoop, type LoopDeps, type RunOutcome } from "../loop.js";
 import { activateTools, type ActiveTool, type ActiveToolset } from "../profiles/activate.js";
 import { fail, ok, type SubagentRunner, type ToolHandler, type ToolRegistry, type ToolResult, type ToolRole } from "../tool-types.js";
 import { openTrace } from "../trace.js";
+import { gateForAgent } from "../permissions/gate.js";
 import { AgentFileError, type AgentDefinition } from "./definition.js";
 import { findAgent, type AgentDirs } from "./find.js";
 import { describeChanges } from "./changes.js";
@@ -96,7 +97,10 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
   const history: HistoryItem[] = [];
   const saveHistory = () => atomicWriteSync(join(dir, "history.json"), JSON.stringify({ task_id: taskId, agent: def.name, history }));
   // The child's rows carry the parent's session id and the task id as their agent.
-  const emitter = createEmitter(basename(parent.sessionDir), (event) => trace.write(event));
+  const emitter = createEmitter(basename(parent.sessionDir), (event) => {
+    trace.write(event);
+    parent.observeAgent?.(event);
+  });
   const emit: Emit = (body, extra) => emitter.emit(body, { ...extra, agentId: taskId });
   let workspace: IsolatedWorkspace | undefined;
   if (def.workspace === "isolated") {
@@ -109,7 +113,7 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
   }
   const cwd = workspace?.worktree.cwd ?? parent.cwd;
   const session = childSession(withoutLoader(parent.session), workspace);
-  emit({ type: "session_started", cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "child", traceFile: trace.path });
+  emit({ type: "session_started", cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "child", traceFile: trace.path, agent: def.name });
   let outcome: RunOutcome;
   let changes = "";
   try {
@@ -123,6 +127,7 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       config,
       emit,
       setTurn: emitter.setTurn,
+      gate: gateForAgent(parent.gate, { taskId, role: def.name }),
       sessionDir: dir,
       signal,
       usage,

@@ -63,7 +63,7 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
   });
   const worker = rt.workerFor(task, def, dir);
   startWorker(worker, { userText: briefFor(task) }, rt.host);
-  rt.host.ownerEmit({ type: "agent_update", taskId, agentType: def.name, workerId: agentId, state: "running", what: "started", text: req.description });
+  rt.host.ownerEmit({ type: "agent_update", taskId, agentType: def.name, workerId: agentId, state: "running", what: "started", text: req.description, ...(req.callId ? { callId: req.callId } : {}) });
   const handle = {
     status: "started",
     task_id: taskId,

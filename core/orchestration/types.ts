@@ -14,6 +14,8 @@ export interface DelegateRequest {
   resultSchema?: unknown;
   planTaskRef?: string;
   semanticTaskKey?: string;
+  /** The delegate call asking: the owner's card for it follows the task. */
+  callId?: string;
 }
 
 export interface CompleteReport {

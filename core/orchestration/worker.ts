@@ -14,6 +14,7 @@ import { runLoop, type LoopDeps, type LoopInput, type RunOutcome, type WakeSourc
 import type { ActiveToolset } from "../profiles/activate.js";
 import type { Provider } from "../providers/types.js";
 import { openTrace } from "../trace.js";
+import { gateForAgent } from "../permissions/gate.js";
 import type { Config } from "../config/schema.js";
 import type { AgentDefinition } from "../agents/definition.js";
 import type { Mailbox } from "./mailbox.js";
@@ -91,11 +92,14 @@ async function drive(w: Worker, input: LoopInput, signal: AbortSignal, host: Wor
   const { toolset, config } = host.toolsetFor(w.def);
   const model = w.def.model ?? parent.model;
   const trace = openTrace(join(w.dir, "trace.jsonl"), { secrets: host.secrets });
-  const emitter = createEmitter(basename(parent.sessionDir), (event) => trace.write(event));
+  const emitter = createEmitter(basename(parent.sessionDir), (event) => {
+    trace.write(event);
+    parent.observeAgent?.(event);
+  });
   const emit: Emit = (body, extra) => emitter.emit(body, { ...extra, agentId: w.taskId });
   const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   const save = () => atomicWriteSync(join(w.dir, "history.json"), JSON.stringify({ task_id: w.taskId, agent: w.def.name, history: w.history }));
-  emit({ type: "session_started", cwd: parent.cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "worker", traceFile: trace.path });
+  emit({ type: "session_started", cwd: parent.cwd, profile: toolset.profile.name, provider: parent.provider.name, model, version: "worker", traceFile: trace.path, agent: w.def.name });
   let outcome: RunOutcome | undefined;
   try {
     outcome = await runLoop(w.history, input, {
@@ -107,6 +111,7 @@ async function drive(w: Worker, input: LoopInput, signal: AbortSignal, host: Wor
       config,
       emit,
       setTurn: emitter.setTurn,
+      gate: gateForAgent(parent.gate, { taskId: w.taskId, role: w.def.name }),
       sessionDir: w.dir,
       signal,
       usage,

@@ -28,6 +28,14 @@ interface GateCall {
   describe?(): { summary: string; detail?: string };
   /** Judges arguments the user edited before allowing the call (the tool's schema). */
   checkArgs?: ArgsCheck;
+  /** The worker or task child making the call (the prompt names it); absent: the main agent. */
+  agent?: AskingAgent;
+}
+
+/** A worker or task child, as an approval it asks names it. */
+export interface AskingAgent {
+  taskId: string;
+  role: string;
 }
 
 export interface GateOptions {
@@ -123,6 +131,7 @@ export function createPermissionGate(opts: GateOptions): PermissionGate {
           ...(request.candidates?.length ? { rules: request.candidates.map((r) => ({ pattern: r.pattern ?? "*", rule: formatRule(r) })) } : {}),
           ...(detail ? { detail } : {}),
           ...(call.checkArgs ? { arguments: JSON.stringify(call.args) } : {}),
+          ...(call.agent ? { agent: call.agent } : {}),
         });
       }
       const answer = recorded ?? (await opts.approver.ask(request, signal, call.checkArgs));
@@ -185,6 +194,18 @@ function resolve(answer: ApprovalAnswer, request: ApprovalRequest, opts: GateOpt
       opts.emit({ ...base, message: answer.message });
       return { kind: "deny", text: `ERROR: the user rejected this call (${request.summary}): ${answer.message}` };
   }
+}
+
+/**
+ * The session's gate as a worker or task child uses it: the same rules and
+ * approver, each ask naming the agent, so the person answering it from the
+ * main view knows whose call it is. Call ids are the model's, and two
+ * workers' models may use the same one at once: the ask's id carries the
+ * task id, so each answer reaches the call it was given for.
+ */
+export function gateForAgent(gate: PermissionGate | undefined, agent: AskingAgent): PermissionGate | undefined {
+  if (!gate) return undefined;
+  return { ...gate, check: (call, signal) => gate.check({ ...call, callId: `${agent.taskId}/${call.callId}`, agent }, signal) };
 }
 
 function sameRule(a: Rule, b: Rule): boolean {

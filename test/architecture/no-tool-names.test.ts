@@ -40,6 +40,7 @@ const ALLOWED: ReadonlyArray<{ words: string[]; files: string[]; reason: string 
   { words: ["task"], files: ["app/args.ts", "app/measure/run-session.ts", "app/measure/summary.ts"], reason: "a measured task: yuj measure's --task, a new session's task, the summary's column" },
   { words: ["rewind"], files: ["app/measure/savings.ts"], reason: "the name of a context mechanism in a savings row" },
   { words: ["glob"], files: ["core/arg-validation.ts"], reason: "an old parameter name models still send (read as includes)" },
+  { words: ["done"], files: ["core/reducer-agents.ts", "components/cards/render.ts"], reason: "an agent's state as the view names it (a settled task), and a run's finish reason" },
   { words: ["done"], files: ["core/shell/inline-code.ts", "core/shell/parser.ts", "core/shell/runners.ts"], reason: "the shell's keyword that ends a loop" },
 ];
 

@@ -131,15 +131,15 @@ describe("narrow terminal", () => {
     a.keys("Escape");
     await a.waitFor(/ NORMAL /);
     a.type("s");
-    const overlay = await a.waitFor(/TODOS AND JOBS/);
+    const overlay = await a.waitFor(/TODOS, JOBS AND AGENTS/);
     expect(overlay).toMatch(/TODOS 1\/3/);
     expect(overlay).toMatch(/✓ write the parser/);
     expect(overlay).toMatch(/no background jobs running/);
     a.keys("Escape");
-    await a.waitFor(/^(?![\s\S]*TODOS AND JOBS)/);
+    await a.waitFor(/^(?![\s\S]*TODOS, JOBS AND AGENTS)/);
     a.type("i");
     await a.waitFor(/ INSERT /);
     await a.submit("/todos");
-    await a.waitFor(/TODOS AND JOBS/);
+    await a.waitFor(/TODOS, JOBS AND AGENTS/);
   }, 60_000);
 });

@@ -38,6 +38,7 @@ export const delegateTool: ToolHandler<typeof delegateSchema> = {
       ...(args.result_schema !== undefined ? { resultSchema: args.result_schema } : {}),
       ...(args.plan_task_ref ? { planTaskRef: args.plan_task_ref } : {}),
       ...(args.semantic_task_key ? { semanticTaskKey: args.semantic_task_key } : {}),
+      callId: ctx.callId,
     });
   },
 };
