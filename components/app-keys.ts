@@ -65,6 +65,7 @@ export function useAppKeys(o: AppKeysOptions): void {
       else if (effect === "quit") x.onQuit();
       else if (effect === "copy") set(x.front.copy(ui));
       else if (effect === "edit_message") set(x.front.edit(ui));
+      else if (effect === "rewind_message") set(x.front.rewindTo(ui));
     };
     // Timed when the key arrives, not by the last frame.
     const normalKey = (ui: UiState, k: string) => {

@@ -48,16 +48,27 @@ export interface CheckpointerOptions {
  * Appends a checkpoint of `tree` to the log: a new commit on its own ref, or,
  * when the tree is the last checkpoint's, that checkpoint's commit again.
  */
-export async function recordCheckpoint(store: CheckpointStore, repo: Repo, sessionId: string, tree: string, reason: CheckpointReason): Promise<CheckpointRow> {
+export async function recordCheckpoint(
+  store: CheckpointStore,
+  repo: Repo,
+  sessionId: string,
+  tree: string,
+  reason: CheckpointReason,
+  message = messagesSoFar(store),
+): Promise<CheckpointRow> {
   const last = store.lastCheckpoint();
   const id = store.nextId("checkpoint");
   const unchanged = last !== undefined && last.tree === tree;
   const ref = unchanged ? last.ref : checkpointRef(sessionId, id);
   const commit = unchanged ? last.commit : await commitTree(repo, tree, ref, `yuj checkpoint ${sessionId} #${id} (${reason})`, last?.commit);
-  const message = store.records.filter((r) => r.kind === "message").length;
   const row: CheckpointRow = { kind: "checkpoint", id, message, tree, commit, ref, reason, at: new Date().toISOString() };
   store.append(row);
   return row;
+}
+
+/** The operator's messages so far: a checkpoint belongs to the latest. */
+function messagesSoFar(store: CheckpointStore): number {
+  return store.records.filter((r) => r.kind === "message").length;
 }
 
 /** The ref one checkpoint is kept by: private to yuj and to the session. */
@@ -77,7 +88,7 @@ export function createCheckpointer(opts: CheckpointerOptions): Checkpointer {
     queue = pruneCheckpoints({ cwd: opts.cwd, sessionsDir: dirname(opts.sessionDir), maxAgeDays: days, keep: opts.sessionId }).catch(() => undefined);
   }
 
-  const snapshot = async (reason: CheckpointReason): Promise<CheckpointRow | undefined> => {
+  const snapshot = async (reason: CheckpointReason, message: number): Promise<CheckpointRow | undefined> => {
     if (!opts.enabled) return undefined;
     const found = await repoOnce();
     if ("none" in found) {
@@ -88,12 +99,14 @@ export function createCheckpointer(opts: CheckpointerOptions): Checkpointer {
       }
       return undefined;
     }
-    return recordCheckpoint(store, found, opts.sessionId, await writeWorkTree(found), reason);
+    return recordCheckpoint(store, found, opts.sessionId, await writeWorkTree(found), reason, message);
   };
 
   // A failed checkpoint costs that checkpoint only: the session goes on, and says so.
   const enqueue = (reason: CheckpointReason): Promise<CheckpointRow | undefined> => {
-    const run = queue.then(() => snapshot(reason));
+    // The message it belongs to is the one current now, not when its turn in the queue comes.
+    const message = messagesSoFar(store);
+    const run = queue.then(() => snapshot(reason, message));
     queue = run.catch((err: unknown) => {
       opts.emit({ type: "notice", level: "warning", text: `workspace checkpoint not taken: ${(err as Error).message}` });
     });
