@@ -88,7 +88,7 @@ export async function hasObject(repo: Repo, name: string): Promise<boolean> {
   }
 }
 
-export type PathChange = "modified" | "created" | "deleted";
+type PathChange = "modified" | "created" | "deleted";
 
 export interface ChangedPath {
   path: string;

@@ -8,7 +8,7 @@ import type { RewindPlan, RewindPoint } from "./rewind.js";
 const SIGN: Record<ChangedPath["change"], string> = { modified: "M", created: "A", deleted: "D" };
 
 /** `M src/a.ts` lines: what writing the checkpoint does to each file. */
-export function fileLines(files: readonly ChangedPath[]): string[] {
+function fileLines(files: readonly ChangedPath[]): string[] {
   return files.map((f) => `${SIGN[f.change]} ${f.path}`);
 }
 

@@ -72,7 +72,7 @@ function messagesSoFar(store: CheckpointStore): number {
 }
 
 /** The ref one checkpoint is kept by: private to yuj and to the session. */
-export function checkpointRef(sessionId: string, id: number): string {
+function checkpointRef(sessionId: string, id: number): string {
   return `refs/yuj/${sessionId}/${id}`;
 }
 

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openAppendLog } from "../append-log.js";
 
-export const CHECKPOINTS_FILE = "checkpoints.jsonl";
+const CHECKPOINTS_FILE = "checkpoints.jsonl";
 
 /** Why a checkpoint was taken; `rewound`: the work tree as a rewind (or its undo) left it. */
 export type CheckpointReason = "message" | "before_step" | "run_end" | "before_rewind" | "rewound";
