@@ -130,11 +130,7 @@ export function createCheckpointer(opts: CheckpointerOptions): Checkpointer {
     take: (reason) => enqueue(reason),
     async settled() {
       await queue;
-      try {
-        store.flush();
-      } catch {
-        // the folder is gone or full: the lines are lost with it
-      }
+      store.flush();
     },
   };
 }

@@ -46,17 +46,26 @@ export class CheckpointStore {
     this.flush();
   }
 
-  /** Writes the lines that waited for the session's folder; a write that fails waits for the next. */
+  /**
+   * Writes the lines that waited for the session's folder. A write that
+   * fails (a full disk) leaves them waiting for the next: the session's own
+   * saving reports such a failure, and a checkpoint's line is not worth
+   * stopping the run for.
+   */
   flush(): void {
     if (this.waiting.length === 0 || !existsSync(this.dir)) return;
-    const log = openAppendLog(join(this.dir, CHECKPOINTS_FILE));
     try {
-      while (this.waiting.length) {
-        log.append(JSON.stringify(this.waiting[0]), { sync: true });
-        this.waiting.shift();
+      const log = openAppendLog(join(this.dir, CHECKPOINTS_FILE));
+      try {
+        while (this.waiting.length) {
+          log.append(JSON.stringify(this.waiting[0]), { sync: true });
+          this.waiting.shift();
+        }
+      } finally {
+        log.close();
       }
-    } finally {
-      log.close();
+    } catch {
+      // kept in `waiting`
     }
   }
 
