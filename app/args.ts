@@ -6,7 +6,7 @@ import { EDIT_FORMATS, PROVIDER_NAMES, TOOL_DESC_MODES } from "../core/config/sc
 
 const COMMANDS = [
   "code", "run", "tool", "setup", "models", "doctor", "demo",
-  "approve", "reject", "resume", "answer", "sessions", "current", "status", "show", "replay", "trust", "schema", "measure", "help",
+  "approve", "reject", "resume", "rewind", "answer", "sessions", "current", "status", "show", "replay", "trust", "schema", "measure", "help",
 ] as const;
 
 /** Commands that print a report, not a run: `--output json` is theirs. */
@@ -49,6 +49,10 @@ const OPTIONS = {
   "max-sessions": { type: "string" },
   "dry-run": { type: "boolean" },
   "resume-message-file": { type: "string" },
+  to: { type: "string" },
+  undo: { type: "boolean" },
+  yes: { type: "boolean" },
+  force: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -92,6 +96,13 @@ export interface ParsedArgs {
   toolDesc?: (typeof TOOL_DESC_MODES)[number];
   /** `yuj measure`'s own options. */
   measureRun?: MeasureOptions;
+  /** `yuj rewind --to N`: the operator message (1-based) to rewind to. */
+  rewindTo?: number;
+  /** `yuj rewind --undo`. */
+  undo?: boolean;
+  /** `yuj rewind --yes`: apply without asking; `--force`: even over files changed outside yuj. */
+  yes?: boolean;
+  force?: boolean;
   help: boolean;
   version: boolean;
 }
@@ -169,6 +180,7 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     parsed.trustAction = values.show === true ? "show" : "revoke";
   }
   if (values["keep-jobs"] === true) parsed.keepJobs = true;
+  rewindOptions(parsed, values);
   if (str("scope") !== undefined) parsed.scope = oneOf("--scope", str("scope")!, ["session", "project"] as const);
   if (str("message") !== undefined) parsed.message = str("message")!;
   if (str("tool-desc") !== undefined) {
@@ -207,6 +219,17 @@ function measureOptions(values: Record<string, string | boolean | string[] | und
   }
   if (m.resume !== undefined && m.task !== undefined) throw new UsageError("yuj measure --resume PATH names the task already; leave out --task");
   return m;
+}
+
+/** --to, --undo, --yes and --force are yuj rewind's. */
+function rewindOptions(parsed: ParsedArgs, values: Record<string, string | boolean | string[] | undefined>): void {
+  const given = ["to", "undo", "yes", "force"].filter((k) => values[k] !== undefined);
+  if (given.length === 0) return;
+  if (parsed.command !== "rewind") throw new UsageError(`--${given[0]} goes with yuj rewind: yuj rewind [ID] [--to N | --undo] [--yes] [--force]`);
+  if (typeof values.to === "string") parsed.rewindTo = positiveInt("--to", values.to);
+  if (values.undo === true) parsed.undo = true;
+  if (values.yes === true) parsed.yes = true;
+  if (values.force === true) parsed.force = true;
 }
 
 /**

@@ -18,6 +18,9 @@ Usage:
   yuj reject [ID] [--message M]
                                refuse it; the message goes back to the model
   yuj resume [ID] ["MESSAGE"]  continue a session headless: paused, interrupted, or (with a new message) finished
+  yuj rewind [ID] [--to N | --undo] [--yes] [--force]
+                               list the messages a rewind returns to; --to N: the conversation back to before
+                               message N and the files to their checkpoint (shows the patch, asks); --undo
   yuj answer [ID] "TEXT"       answer the question a session paused on, then continue it
   yuj sessions                 list the sessions, newest first (id, status, updated, cwd, task)
   yuj current                  print the id of the newest session in this directory

@@ -25,6 +25,7 @@ import type { ProviderChoice } from "./provider-select.js";
 import { oneQuestionGuard } from "./question-limit.js";
 import { createDeferredTools } from "../core/profiles/deferred.js";
 import { deferredToolsGuard } from "../tools/guards/deferred-tools.js";
+import { workspaceCheckpointGuard } from "../tools/guards/workspace-checkpoint.js";
 import type { SessionRecord } from "../core/session-record.js";
 import { systemPromptFor, type OpenSession, type Resolved } from "./session.js";
 
@@ -73,6 +74,8 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
       ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp, jobs: x.session.services.jobs, emit: x.session.emit, planAccepted: planAcceptedIn(x.record.state.history, x.resolved.toolset) }),
       skillToolsGuard(x.session.services.skills),
+      // Last: a call another guard refuses changes nothing, so needs no checkpoint.
+      workspaceCheckpointGuard(x.session.services.checkpoints),
     ],
     session: {
       jobs: x.session.services.jobs,

@@ -45,6 +45,8 @@ export async function main(argv: string[], version: string): Promise<number> {
         return await (await import("./commands/approve.js")).approveCommand(args);
       case "resume":
         return await (await import("./commands/resume.js")).resumeCommand(args, version);
+      case "rewind":
+        return await (await import("./commands/rewind.js")).rewindCommand(args);
       case "answer":
         return await (await import("./commands/answer.js")).answerCommand(args, version);
       case "sessions":

@@ -31,6 +31,7 @@ import type { Isolation, WorkspaceServices } from "../core/agents/isolated.js";
 import { sweepLeftoverWorktrees } from "../core/agents/worktree.js";
 import { createHookService, type HookService } from "../core/hooks/service.js";
 import { observeEventForHooks } from "../core/hooks/event-points.js";
+import { createCheckpointer, type Checkpointer } from "../core/checkpoints/recorder.js";
 
 export interface SessionServices {
   jobs: JobManager;
@@ -51,6 +52,8 @@ export interface SessionServices {
   isolation: Isolation;
   /** Feed every event through here (the notices are built from them). */
   observe(event: CoreEvent): void;
+  /** The session's workspace checkpoints (taken as it runs; a rewind reads them). */
+  checkpoints: Checkpointer;
   /** Ends every job and the terminal; resolves when they are gone. */
   shutdown(): Promise<void>;
 }
@@ -140,6 +143,14 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     turn: () => turn,
   });
   let terminalPid: number | undefined;
+  const checkpoints = createCheckpointer({
+    cwd: projectDir,
+    sessionId: basename(opts.sessionDir),
+    sessionDir: opts.sessionDir,
+    emit: opts.emit,
+    enabled: config.workspace_checkpoints.enabled,
+    pruneAfterDays: config.workspace_checkpoints.prune_after_days,
+  });
 
   // The hooks end every group on the signals given, on uncaught errors and
   // on process exit; the caller handles the other signals by cancelling.
@@ -167,8 +178,10 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     sandbox,
     cells: createCellRunner({ sandbox, env }),
     isolation,
+    checkpoints,
     observe(event) {
       notices.observe(event);
+      checkpoints.observe(event);
       if (event.type === "session_started") model = event.model;
       if (event.type === "model_switched") model = event.model;
       if (event.agentId === "main") turn = event.turn;
@@ -182,7 +195,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
       hooks.observe("on_session_end", {});
       await hooks.drain();
       const armed = escapees.armed;
-      await Promise.all([jobs.shutdown(), terminals.shutdown(), lsp.shutdown(), mcp.shutdown()]);
+      await Promise.all([jobs.shutdown(), terminals.shutdown(), lsp.shutdown(), mcp.shutdown(), checkpoints.settled()]);
       // The terminal may still have been ending while the jobs' sweep ran.
       if (armed) await stopMarked(escapees.marker, 1000, systemClock);
       uninstall();

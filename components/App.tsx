@@ -27,10 +27,11 @@ import { QuestionPrompt } from "./prompts/QuestionPrompt.js";
 import { SidePanel, TodosOverlay } from "./SidePanel.js";
 import { slashMatches } from "./slash.js";
 import { Overlay } from "./Overlays.js";
+import { RewindPanel } from "./RewindPanel.js";
 import type { TuiActions } from "./tui-actions.js";
 import { useFrontCommands } from "./front-commands.js";
 import { narrowSummary, StatusBar } from "./StatusBar.js";
-import { initialUi, type UiState } from "./ui-state.js";
+import { initialUi, type RewindTarget, type UiState } from "./ui-state.js";
 import { viewport } from "./viewport.js";
 import { truncate } from "../core/text/width.js";
 
@@ -154,6 +155,11 @@ export function App(props: AppProps): React.ReactElement {
             onPick={(num) => setUi((u) => ({ ...u, overlay: "none", mode: "NORMAL", focus: num }))}
             onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id, reason: "killed from the jobs panel" })}
             onClose={closeOverlay}
+            onRewindPick={(target) => setUi((u) => ({ ...u, rewindTarget: target }))}
+            onRewound={(text, draft) => {
+              setUi((u) => ({ ...u, overlay: "none", rewindTarget: undefined, mode: "INSERT", focus: undefined, scroll: 0, flash: text }));
+              if (draft !== undefined) composerControl.current?.setText(draft);
+            }}
           />
         </Box>
         {layout.showSide ? (
@@ -221,6 +227,8 @@ interface BodyProps {
   onPick(num: number): void;
   onKill(jobId: string): void;
   onClose(): void;
+  onRewindPick(target: RewindTarget): void;
+  onRewound(text: string, draft?: string): void;
 }
 
 /** The main area: the open overlay (help, card directory, jobs) or the transcript. */
@@ -235,6 +243,19 @@ function Body(p: BodyProps): React.ReactElement {
       return <TodosOverlay view={p.view} width={width} height={height} {...(p.ui.agent ? { shownAgent: p.ui.agent } : {})} />;
     case "jobs":
       return <JobsPanel keys={p.jobsKeys} jobs={Object.values(p.view.jobs)} now={p.now} width={width} height={height} onKill={p.onKill} onClose={p.onClose} />;
+    case "rewind":
+      return (
+        <RewindPanel
+          actions={p.actions}
+          {...(p.ui.rewindTarget !== undefined ? { target: p.ui.rewindTarget } : {})}
+          onPick={p.onRewindPick}
+          onDone={p.onRewound}
+          onClose={p.onClose}
+          width={width}
+          height={height}
+          keys={p.panelKeys}
+        />
+      );
     case "stats":
     case "errors":
     case "rules":

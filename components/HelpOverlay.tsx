@@ -51,6 +51,7 @@ const HELP_SECTIONS: HelpSection[] = [
       ["J", "jobs panel (↑/↓ select, x kill, Esc close)"],
       ["yy", "copy the focused card (OSC 52)"],
       ["e", "edit the focused message and go on from there"],
+      ["Esc Esc", "on a focused message: rewind files and conversation to before it (/rewind lists them)"],
       ["$, Ctrl+E", "session stats, recent errors"],
       ["Ctrl+Y", "YOLO on / off"],
       ["s", "side panel on / off (narrow terminal: todos, jobs and agents overlay)"],

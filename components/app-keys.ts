@@ -69,6 +69,7 @@ export function useAppKeys(o: AppKeysOptions): void {
       else if (effect === "quit") x.onQuit();
       else if (effect === "copy") set(x.front.copy(ui, x.view.cards));
       else if (effect === "edit_message") set(ui.agent === undefined ? x.front.edit(ui) : { ...ui, flash: "e edits a message you sent: Shift+Tab back to the main view first" });
+      else if (effect === "rewind_message") set(ui.agent === undefined ? x.front.rewindTo(ui) : { ...ui, flash: "Esc Esc rewinds to a message you sent: Shift+Tab back to the main view first" });
     };
     // Timed when the key arrives, not by the last frame.
     const normalKey = (ui: UiState, k: string) => {

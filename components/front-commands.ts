@@ -19,6 +19,8 @@ export interface FrontCommands {
   copy(ui: UiState, cards: readonly Card[]): UiState;
   /** e: the focused user message into the composer, to be edited and sent as a fork. */
   edit(ui: UiState): UiState;
+  /** Esc Esc: what a rewind to before the focused user message would do, waiting for y. */
+  rewindTo(ui: UiState): UiState;
   toggleYolo(): void;
   /** A key while a confirmation waits: `y` carries it out, anything else drops it. */
   confirm(ui: UiState, input: string): UiState;
@@ -95,6 +97,14 @@ export function useFrontCommands(inputs: Inputs): FrontCommands {
       editing.current = { num: card.num, text: card.text };
       composerControl.current?.setText(card.text);
       return { ...ui, mode: "INSERT", editing: card.num, flash: `editing message #${card.num}: Enter sends it and goes on from there` };
+    },
+    rewindTo(ui) {
+      const { view } = live.current;
+      const card = view.cards.find((c) => c.num === ui.focus);
+      if (card?.kind !== "user") return { ...ui, flash: "Esc Esc rewinds to before a message you sent: focus one with j/k first" };
+      // Found by its text: an earlier rewind leaves the cards it cut in the transcript.
+      const occurrence = view.cards.filter((c) => c.kind === "user" && c.num < card.num && c.text === card.text).length;
+      return { ...ui, overlay: "rewind", rewindTarget: { message: card.text, occurrence } };
     },
     toggleYolo() {
       const x = live.current;

@@ -34,7 +34,7 @@ export interface KeyContext {
 }
 
 /** What a key asks of the session beyond the view's own state; the caller carries it out. */
-export type KeyEffect = "cancel" | "quit" | "copy" | "edit_message";
+export type KeyEffect = "cancel" | "quit" | "copy" | "edit_message" | "rewind_message";
 
 export interface KeyOutcome {
   ui: UiState;
@@ -53,7 +53,13 @@ export function handleNormalKey(ui: UiState, input: string, key: Key, ctx: KeyCo
     if (isDoublePress(ui, "ctrl-c", ctx.now)) return { ui, effect: "quit" };
     return { ui: { ...ui, pending: { key: "ctrl-c", at: ctx.now } }, ...cancel };
   }
-  if (key.escape) return { ui: { ...ui, pending: undefined }, ...cancel };
+  // Esc cancels the running turn; Esc Esc on a focused message of yours rewinds to before it.
+  if (key.escape) {
+    const onMessage = ui.focus !== undefined && ctx.view.cards.find((c) => c.num === ui.focus)?.kind === "user";
+    if (onMessage && isDoublePress(ui, "esc", ctx.now)) return { ui: { ...ui, pending: undefined }, effect: "rewind_message" };
+    const hint = onMessage && !ctx.running ? { flash: "Esc again: rewind files and conversation to before this message" } : {};
+    return { ui: { ...ui, pending: { key: "esc", at: ctx.now }, ...hint }, ...cancel };
+  }
   if (input === "q") {
     if (isDoublePress(ui, "q", ctx.now)) return { ui, effect: "quit" };
     return { ui: { ...ui, pending: { key: "q", at: ctx.now } } };

@@ -19,6 +19,7 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/yolo", "/yolo on|off skips ordinary approvals"],
   ["/rules", "the session's and project's permission rules"],
   ["/stats", "tokens, cost, time and requests"],
+  ["/rewind", "files and conversation back to before a message (or undo a rewind)"],
   ["/init", "write an AGENTS.md for this repository"],
   ["/jobs", "the jobs panel"],
   ["/todos", "the todos and jobs (an overlay)"],
@@ -95,6 +96,8 @@ export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
       return { ui: open("rules"), op: { type: "list_rules" } };
     case "/stats":
       return { ui: open("stats") };
+    case "/rewind":
+      return { ui: (ui) => ({ ...ui, overlay: "rewind", rewindTarget: undefined }) };
     case "/export":
       return exportAction(rest);
     case "/init":

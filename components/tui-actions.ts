@@ -2,8 +2,10 @@
 // operations: files it writes for the user, the clipboard, and other
 // sessions to open. app/tui implements it; the view only calls it.
 
+import type { RewindPlan, RewindPoint } from "../core/checkpoints/rewind.js";
 import type { SessionView } from "../core/reducer.js";
 import type { PickerSession } from "./SessionPicker.js";
+import type { RewindTarget } from "./ui-state.js";
 
 /** A front end's answer: what to tell the user (`ok` false: an error). */
 interface ActionOutcome {
@@ -22,4 +24,10 @@ export interface TuiActions {
   sessions(): PickerSession[];
   /** Leaves this session (it stays saved) for a new one or a stored one. */
   switchTo(target: { kind: "new" } | { kind: "resume"; id: string }): void;
+  /** The messages a rewind returns to, whether the last rewind can be undone, and why files are not restored when they are not. */
+  rewindPoints(): Promise<{ points: RewindPoint[]; undo: boolean; off?: string } | { error: string }>;
+  /** What rewinding to message n (or undoing the last rewind) would do; nothing changes yet. */
+  planRewind(target: RewindTarget): Promise<RewindPlan | { error: string }>;
+  /** Carries the plan out; `draft`: the message rewound to, to edit and send again. */
+  applyRewind(plan: RewindPlan): Promise<ActionOutcome & { draft?: string }>;
 }

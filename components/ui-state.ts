@@ -3,7 +3,9 @@
 // and which overlay is open. Pure: keys go in, a new state comes out.
 
 type Mode = "INSERT" | "NORMAL";
-type Overlay = "none" | "help" | "jobs" | "directory" | "todos" | "stats" | "errors" | "rules" | "sessions";
+/** A message by its number, a message by its text (the n-th card with it), or the undo of the last rewind. */
+export type RewindTarget = number | "undo" | { message: string; occurrence: number };
+type Overlay = "none" | "help" | "jobs" | "directory" | "todos" | "stats" | "errors" | "rules" | "sessions" | "rewind";
 
 export interface UiState {
   mode: Mode;
@@ -28,9 +30,11 @@ export interface UiState {
   agent?: string;
   /** The folds of the views not shown, by agent ("main" for the main view). */
   viewFolds?: ReadonlyMap<string, ReadonlyMap<number, boolean>>;
+  /** The rewind overlay's message (1-based among the operator's) or the undo, once picked; unset: the list. */
+  rewindTarget?: RewindTarget;
 }
 
-type PressKey = "g" | "q" | "y" | "ctrl-c";
+type PressKey = "g" | "q" | "y" | "ctrl-c" | "esc";
 
 export function initialUi(wide: boolean): UiState {
   return { mode: "INSERT", folds: new Map(), scroll: 0, overlay: "none", sidePanel: wide };

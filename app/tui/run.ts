@@ -171,6 +171,7 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
     traceFile: session.trace.path,
     controller,
     terminal: process.stdout,
+    rewind: { checkpoints: session.services.checkpoints, record: saved, sessionDir: session.dir, emit: session.emit },
     leave(target) {
       next = target;
       quit();

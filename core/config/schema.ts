@@ -248,6 +248,12 @@ export const configSchema = z.strictObject({
     max_active_llm_requests: posInt.default(10),
   }),
   skills: section({ paths: z.array(z.string()).default([]) }),
+  /** The work tree recorded on private refs (refs/yuj/<session>/<n>) so the operator can rewind files with the conversation. */
+  workspace_checkpoints: section({
+    enabled: z.boolean().default(true),
+    /** A finished (done or failed) session's checkpoints are deleted this many days after its last update, when a later session starts. */
+    prune_after_days: posInt.default(7),
+  }),
   compat: section({
     /** Tools the provider runs itself, declared in every request: "web_search" (Anthropic Messages, OpenAI Responses). */
     hosted_tools: z.array(z.enum(["web_search"])).default([]),

@@ -33,12 +33,21 @@ const ALLOWED: ReadonlyArray<{ words: string[]; files: string[]; reason: string 
   { words: ["edit", "write", "apply_patch", "udiff"], files: ["core/config/schema.ts"], reason: "values of the config's edit_format and post-edit trigger settings" },
   {
     words: ["done"],
-    files: ["core/event-schema.ts", "core/loop.ts", "core/agents/runner.ts", "core/session-record.ts", "core/session-state.ts", "app/next-action.ts", "app/render-text.ts", "app/resume-plan.ts", "app/measure/checkpoint.ts"],
+    files: ["core/event-schema.ts", "core/loop.ts", "core/agents/runner.ts", "core/session-record.ts", "core/session-state.ts", "app/next-action.ts", "app/render-text.ts", "app/resume-plan.ts", "app/measure/checkpoint.ts", "core/checkpoints/prune.ts"],
     reason: "a run's finish reason and a session's status (the events schema, state.json, `yuj status`)",
   },
   { words: ["cancel"], files: ["core/ops.ts", "core/session-controller.ts", "components/app-keys.ts", "components/keys.ts"], reason: "the operator's cancel operation and the key that sends it" },
   { words: ["task"], files: ["app/args.ts", "app/measure/run-session.ts", "app/measure/summary.ts"], reason: "a measured task: yuj measure's --task, a new session's task, the summary's column" },
   { words: ["rewind"], files: ["app/measure/savings.ts"], reason: "the name of a context mechanism in a savings row" },
+  {
+    words: ["checkpoint", "rewind"],
+    files: [
+      "core/checkpoints/store.ts", "core/checkpoints/recorder.ts", "core/checkpoints/rewind.ts", "core/checkpoints/plan-text.ts",
+      "app/args.ts", "app/main.ts", "app/tui/actions.ts", "components/App.tsx", "components/front-commands.ts", "components/slash.ts", "components/ui-state.ts",
+    ],
+    reason: "the operator's workspace checkpoints and rewind (yuj rewind, /rewind and its panel, the checkpoint log), not the model's tools",
+  },
+  { words: ["delete"], files: ["core/checkpoints/git-tree.ts"], reason: "a command of git update-ref --stdin" },
   { words: ["glob"], files: ["core/arg-validation.ts"], reason: "an old parameter name models still send (read as includes)" },
   { words: ["done"], files: ["core/reducer-agents.ts", "components/cards/render.ts"], reason: "an agent's state as the view names it (a settled task), and a run's finish reason" },
   { words: ["done"], files: ["core/shell/inline-code.ts", "core/shell/parser.ts", "core/shell/runners.ts"], reason: "the shell's keyword that ends a loop" },

@@ -56,6 +56,19 @@ describe("normal-mode keys", () => {
     expect(handleNormalKey(q1.ui, "q", key(), { ...idle, now: 4000 }).effect).toBeUndefined();
   });
 
+  it("Esc Esc on a focused message of yours asks for the rewind; on another card, or too slow, it does not", () => {
+    const c = ctx();
+    const onMessage: UiState = { ...initialUi(false), mode: "NORMAL", focus: 1 };
+    const first = handleNormalKey(onMessage, "", key({ escape: true }), c);
+    expect(first.effect).toBeUndefined();
+    expect(first.ui.flash).toMatch(/Esc again: rewind/);
+    expect(handleNormalKey(first.ui, "", key({ escape: true }), { ...c, now: 1500 }).effect).toBe("rewind_message");
+    expect(handleNormalKey(first.ui, "", key({ escape: true }), { ...c, now: 4000 }).effect).toBeUndefined();
+    const onTool: UiState = { ...onMessage, focus: 3 };
+    const again = handleNormalKey(handleNormalKey(onTool, "", key({ escape: true }), c).ui, "", key({ escape: true }), c);
+    expect(again.effect).toBeUndefined();
+  });
+
   it("is pure: the same key from the same state gives the same outcome every time", () => {
     const c = ctx({ running: true });
     const ui: UiState = { ...initialUi(false), mode: "NORMAL", pending: { key: "ctrl-c", at: 900 } };

@@ -46,7 +46,8 @@ describe("slash commands", () => {
   });
 
   it("are listed and completed", () => {
-    expect(slashMatches("/re").map(([n]) => n)).toEqual(["/resume", "/rename", "/rules"].filter((n) => n.startsWith("/re")));
+    expect(slashMatches("/re").map(([n]) => n)).toEqual(["/resume", "/rename", "/rewind"]);
+    expect(slashAction("/rewind", { yolo: false }).ui(initialUi(true)).overlay).toBe("rewind");
     expect(completeSlash("/ren")).toBe("/rename ");
     expect(completeSlash("/st")).toBe("/stats ");
   });
