@@ -97,6 +97,10 @@ export function useAppKeys(o: AppKeysOptions): void {
       return;
     }
     if (ui.search?.editing) return set(handleSearchKey(ui, input, key, x.view));
+    // Tab (in either mode, but not while completing a slash command) cycles the main agent's role.
+    if (key.tab && !key.shift && !(ui.mode === "INSERT" && x.draft.current.startsWith("/"))) {
+      return void x.controller.submit({ type: "set_main_role" }, "Tab");
+    }
     if (ui.mode === "NORMAL") {
       const next = normalKey({ ...ui, scroll: x.scroll }, input);
       // A key Normal mode does not bind starts Insert mode and is typed there.

@@ -14,6 +14,8 @@ export interface ListedRule {
 export interface SessionFacts {
   yolo: boolean;
   name?: string;
+  /** The main agent's role, once one was switched to (Chord surface). */
+  mainRole?: string;
   /** The rules as the last rules_listed event gave them (for /rules). */
   rules?: { list: ListedRule[]; projectFile: string };
   /** Model requests sent (retries included). */
@@ -24,12 +26,14 @@ export interface SessionFacts {
 
 export const initialFacts: SessionFacts = { yolo: false, requests: 0 };
 
-type FactEvent = EventOf<"yolo_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed">;
+type FactEvent = EventOf<"yolo_changed"> | EventOf<"main_role_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed">;
 
 export function reduceFacts(f: SessionFacts, event: FactEvent): SessionFacts {
   switch (event.type) {
     case "yolo_changed":
       return { ...f, yolo: event.on };
+    case "main_role_changed":
+      return { ...f, mainRole: event.role };
     case "session_renamed":
       return { ...f, name: event.name };
     case "rules_listed":

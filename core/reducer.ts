@@ -368,6 +368,15 @@ function reduceOwn(state: SessionView, event: CoreEvent): SessionView {
         { ...s, facts: reduceFacts(s.facts, event) },
         { kind: "notice", level: "info", text: event.on ? "YOLO on: ordinary approvals are skipped; the protected tools still ask." : "YOLO off: calls ask again as the rules say." },
       );
+    case "main_role_changed":
+      return addCard(
+        { ...s, facts: reduceFacts(s.facts, event) },
+        {
+          kind: "notice",
+          level: "info",
+          text: event.by === "handoff" ? `Handoff: the plan ${event.planPath ?? ""} goes to the ${event.role}; the main role is now ${event.role}.` : `Main role: ${event.role} (Tab switches it).`,
+        },
+      );
     case "session_renamed":
       return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: `The session is now named ${event.name}.` });
     case "rules_listed":
