@@ -13,11 +13,10 @@ import { AgentFileError } from "../agents/definition.js";
 import { findAgent, type AgentDirs } from "../agents/find.js";
 import type { Emit } from "../events.js";
 import { CHANGES, type Guard } from "../guards/types.js";
-import { PROJECT_DIR } from "../paths.js";
 import { fail, ok, type ToolResult } from "../tool-types.js";
 
-/** Where plans are written, relative to the project. */
-export const PLANS_DIR = `${PROJECT_DIR}/plans`;
+/** Where plans are written, relative to the project (not under .yuj/: file tools never write the project's config folder). */
+export const PLANS_DIR = "plans";
 
 /** The role handoff gives the plan to. */
 export const BUILDER = "builder";

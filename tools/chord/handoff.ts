@@ -9,7 +9,7 @@ import { fail, type ToolEffect, type ToolHandler } from "../../core/tool-types.j
 import { str } from "../lib/view.js";
 
 export const handoffSchema = z.object({
-  plan_path: z.string().trim().min(1, "plan_path must name the plan file, e.g. .yuj/plans/plan-001.md"),
+  plan_path: z.string().trim().min(1, "plan_path must name the plan file, e.g. plans/plan-001.md"),
 });
 
 export const handoffTool: ToolHandler<typeof handoffSchema> = {
