@@ -53,6 +53,7 @@ const HELP_SECTIONS: HelpSection[] = [
       ["e", "edit the focused message and go on from there"],
       ["$, Ctrl+E", "session stats, recent errors"],
       ["Ctrl+Y", "YOLO on / off"],
+      ["Tab", "next main role (Chord: builder, planner, …)"],
       ["s", "side panel on / off (narrow terminal: todos, jobs and agents overlay)"],
       ["Shift+Tab", "next agent's transcript: main, then each worker (either mode)"],
       ["Esc", "cancel the running turn"],
