@@ -1,9 +1,10 @@
-// Delegation state outlives compaction and a restart, through the built
-// `yuj` and a real local SSE server (OpenAI Chat wire) that answers each
-// agent from what its request holds: the main agent's context is compacted
-// while its worker waits on an escalation; after `yuj resume` the reply by
-// correlation_id still reaches the worker, which completes, and every
-// mailbox message is delivered exactly once.
+// Delegation state outlives compaction, a restart and a failing model,
+// through the built `yuj` and a real local SSE server (OpenAI Chat wire)
+// that answers each agent from what its request holds: the main agent's
+// context is compacted while its worker waits on an escalation; after
+// `yuj resume` the reply by correlation_id still reaches the worker, which
+// completes, and every mailbox message is delivered exactly once. A worker
+// whose requests keep failing is failed by the runtime, its owner woken.
 
 import { afterEach, describe, expect, it } from "vitest";
 import { SUMMARY_PREFIX } from "../../core/compaction.js";
@@ -86,4 +87,33 @@ describe("delegation across compaction and a restart", () => {
     for (const m of mail) expect(m.msg.to === "main" ? toMain.get(m.msg.id) : toWorker.get(m.msg.id), `${m.msg.id} (${m.msg.type})`).toBe(1);
     expect(mail.map((m) => m.msg.type)).toEqual(["request", "response", "completion"]);
   }, 200_000);
+});
+
+describe("a worker whose provider keeps failing", () => {
+  it("is failed once its retries are spent, with a risk_alert that wakes its owner for a request", async () => {
+    const isWorker = (body: { messages?: Message[] }) => /^You are task-1, /.test(text(body.messages?.find((m) => m.role === "user")));
+    server = await startSseServer({
+      scenario: parseScenario({ turns: [{ text: "unused" }] }),
+      faultFor: (body) => (isWorker(body) ? { status: 500, retryAfterMs: "5", message: "the worker's model is down" } : undefined),
+      turnFor: ((_api: string, body: { messages: Message[] }) => {
+        const last = body.messages.filter((m) => m.role === "user").map(text).at(-1) ?? "";
+        if (last.includes("risk_alert")) return turn({ text: "task-1 failed; noted" });
+        if (!body.messages.some((m) => m.role === "assistant")) return call("delegate", { description: "look", agent_type: "explorer", expected_write_scope: {} });
+        return turn({ text: "waiting" });
+      }) as never,
+    });
+    const cwd = delegationProject({ turns: [{ text: "unused" }] }, { files: { "retries.toml": "[provider]\nmax_retries = 1\n" } });
+    const env = isolatedEnv({ OPENAI_API_KEY: "sk-test-not-a-key" });
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--config", "retries.toml", "--provider", "openai-chat", "--model", "m", "--base-url", server.baseUrlFor("openai-chat"), "--output", "jsonl"], { cwd, env, timeoutMs: 90_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const dir = sessionDirOf(env);
+    // The first request and its one retry, no more.
+    expect(server.requests.filter((r) => isWorker(r.body ?? {}))).toHaveLength(2);
+    const last = storeRows(dir).filter((r) => r.t === "state" && r.taskId === "task-1").at(-1);
+    expect(last).toMatchObject({ state: "failed" });
+    expect(last!.reason).toContain("the worker's model is down");
+    const alert = storeRows(dir).find((r) => r.t === "msg" && r.msg.type === "risk_alert");
+    expect(deliveries(mainHistory(dir)).get(alert!.msg.id)).toBe(1);
+    expect(rowsOf(res.stdout).find((r) => r.type === "run_finished")).toMatchObject({ message: "task-1 failed; noted" });
+  }, 120_000);
 });

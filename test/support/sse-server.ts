@@ -59,6 +59,8 @@ export interface SseServerOptions {
    * A retried request then gets the next turn.
    */
   turnByRequest?: boolean;
+  /** A fault for a request, chosen from its body (one agent's requests failing); undefined: the queue's next. */
+  faultFor?: (body: any) => Fault | undefined;
   /** The turn for a request, chosen from its body (several agents sharing one server); undefined: the scenario's. */
   turnFor?: (api: WireApi, body: any) => ScenarioTurn | undefined;
   /** Events to stream for a turn in place of the scenario's (wire shapes a scenario cannot say, e.g. hosted tools); undefined: the scenario's. */
@@ -115,7 +117,7 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     requests.push({ method: req.method ?? "", path, headers: req.headers, body, rawBody, receivedAt: Date.now() });
     const anthropic = req.headers["anthropic-version"] !== undefined || path === "/v1/messages";
 
-    const fault = faults.shift();
+    const fault = (body !== undefined ? options.faultFor?.(body) : undefined) ?? faults.shift();
     if (fault && "reset" in fault) {
       req.socket.destroy();
       return;
