@@ -1,7 +1,7 @@
 // Tab cycles the main agent's role in the real TUI (tmux), in Insert and
-// Normal mode alike; while a slash command is typed it completes the command
-// instead. The role is the one the next request works in: the planner's
-// write outside plans/ is refused.
+// Normal mode alike; while a slash command or an @-mention is typed it
+// completes that instead. The role is the one the next request works in:
+// the planner's write outside plans/ is refused.
 
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,6 +39,14 @@ describe("TUI: Tab cycles the main role", () => {
     await app.waitFor(/› \/yo\s*$/m);
     app.keys("Tab");
     await app.waitFor(/› \/yolo/m);
+    expect(statusLine(app.screen())).toContain("role planner");
+    app.keys("C-u");
+    await app.waitFor(/› ?\s*$/m);
+    // So does an @-mention, for its path.
+    app.type("@scen");
+    await app.waitFor(/› @scen\s*$/m);
+    app.keys("Tab");
+    await app.waitFor(/› @scenario\.json/m);
     expect(statusLine(app.screen())).toContain("role planner");
     app.keys("C-u");
     await app.waitFor(/› ?\s*$/m);
