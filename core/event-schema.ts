@@ -254,7 +254,7 @@ const sessionStateEvents = [
     "main_role_changed",
     {
       role: z.string().describe("The main agent's role from the next request on (builder, planner, or a main agent file's name)"),
-      by: z.enum(["operator", "handoff"]).describe("The operator switched it (Tab, set_main_role), or a handoff gave the plan to the builder"),
+      by: z.enum(["operator", "plan"]).describe("operator: switched by the operator (Tab, set_main_role); plan: a plan handed to the builder"),
       planPath: z.string().optional().describe("The plan handed off, relative to the project"),
     },
     "The main agent's role changed; the session keeps it for a resume",

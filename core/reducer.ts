@@ -374,7 +374,7 @@ function reduceOwn(state: SessionView, event: CoreEvent): SessionView {
         {
           kind: "notice",
           level: "info",
-          text: event.by === "handoff" ? `Handoff: the plan ${event.planPath ?? ""} goes to the ${event.role}; the main role is now ${event.role}.` : `Main role: ${event.role} (Tab switches it).`,
+          text: event.by === "plan" ? `Handoff: the plan ${event.planPath ?? ""} goes to the ${event.role}; the main role is now ${event.role}.` : `Main role: ${event.role} (Tab switches it).`,
         },
       );
     case "session_renamed":

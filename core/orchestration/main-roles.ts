@@ -16,10 +16,10 @@ import { CHANGES, type Guard } from "../guards/types.js";
 import { fail, ok, type ToolResult } from "../tool-types.js";
 
 /** Where plans are written, relative to the project (not under .yuj/: file tools never write the project's config folder). */
-export const PLANS_DIR = "plans";
+const PLANS_DIR = "plans";
 
 /** The role handoff gives the plan to. */
-export const BUILDER = "builder";
+const BUILDER = "builder";
 
 /** A plan larger than this is not a plan the builder's context should carry whole. */
 const MAX_PLAN_BYTES = 256 * 1024;
@@ -44,9 +44,9 @@ const BUILT_IN: readonly MainRole[] = [
   },
 ];
 
-export interface MainRoleSwitch {
+interface MainRoleSwitch {
   role: string;
-  by: "operator" | "handoff";
+  by: "operator" | "plan";
   planPath?: string;
 }
 
@@ -106,7 +106,7 @@ export function createMainRoles(setup: MainRolesSetup): MainRoles {
       const plan = readPlan(planPath, cwd);
       if ("error" in plan) return fail(`handoff refused: ${plan.error}`);
       const from = current;
-      change({ role: BUILDER, by: "handoff", planPath: plan.rel });
+      change({ role: BUILDER, by: "plan", planPath: plan.rel });
       note = undefined;
       const builder = find(BUILDER)!;
       return ok(

@@ -60,7 +60,7 @@ describe("handoff: the planner's plan goes to the builder", () => {
     expect(readFileSync(join(cwd, "src/x.txt"), "utf8")).toBe("built\n");
     expect(s.events.filter((e) => e.type === "main_role_changed").map((e) => [e.role, e.by, e.planPath])).toEqual([
       ["planner", "operator", undefined],
-      ["builder", "handoff", "plans/plan-001.md"],
+      ["builder", "plan", "plans/plan-001.md"],
     ]);
     // The planner's first request carried the switch; the builder is the default again, so the state holds no role.
     const history = mainHistory(sessionDirOf(env));
