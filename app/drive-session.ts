@@ -64,7 +64,10 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
       ready,
       ...(x.onRunEnd ? { onRunEnd: x.onRunEnd } : {}),
     },
-    settings: sessionSettings(gate, record.state, x.cwd, process.env),
+    settings: {
+      ...sessionSettings(gate, record.state, x.cwd, process.env),
+      ...(loopDeps.session?.mainRoles ? { mainRoles: loopDeps.session.mainRoles } : {}),
+    },
   });
   return { controller, operator };
 }

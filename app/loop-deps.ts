@@ -28,6 +28,8 @@ import { deferredToolsGuard } from "../tools/guards/deferred-tools.js";
 import { workspaceCheckpointGuard } from "../tools/guards/workspace-checkpoint.js";
 import type { SessionRecord } from "../core/session-record.js";
 import { systemPromptFor, type OpenSession, type Resolved } from "./session.js";
+import { createMainRoles, type MainRoles } from "../core/orchestration/main-roles.js";
+import type { WakeSource } from "../core/loop.js";
 
 export interface LoopDepsInputs {
   resolved: Resolved;
@@ -52,6 +54,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   // Deferred loading: what the requests carry grows with each load, from the saved conversation on.
   const deferred = x.resolved.config.tools.lazy_loading_enabled ? createDeferredTools(x.resolved.toolset, x.record.state.history) : undefined;
   const ruleHiding = ruleHidingGuard(x.resolved, x.args);
+  const roles = surfaceOf(x.resolved) === "chord" ? mainRolesFor(x) : undefined;
   const hosted = hostedToolsFor(x.resolved.config, x.provider.name);
   if (hosted.problem) x.session.emit({ type: "notice", level: "warning", text: hosted.problem });
   const deps: Omit<LoopDeps, "signal"> = {
@@ -74,6 +77,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       ...(surfaceOf(x.resolved) === "yuj" ? [oneQuestionGuard(() => x.record.state.question !== undefined)] : []),
       ...createGuards(x.resolved.config, { services: x.resolved.services, surface: surfaceOf(x.resolved), lsp: x.session.services.lsp, jobs: x.session.services.jobs, emit: x.session.emit, planAccepted: planAcceptedIn(x.record.state.history, x.resolved.toolset) }),
       skillToolsGuard(x.session.services.skills),
+      ...(roles ? [roles.guard] : []),
       // Last: a call another guard refuses changes nothing, so needs no checkpoint.
       workspaceCheckpointGuard(x.session.services.checkpoints),
     ],
@@ -85,13 +89,14 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       skills: x.session.services.skills,
       cellRunner: x.session.services.cells,
       ...(deferred ? { toolLoader: deferred } : {}),
+      ...(roles ? { mainRoles: roles } : {}),
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {
       x.record.save({ durable: false });
       x.session.checkTrace();
     },
-    wake: x.wake ?? x.session.services.notices,
+    wake: withRoleNote(x.wake ?? x.session.services.notices, roles),
     hooks: x.session.services.hooks,
     hostedTools: hosted.tools,
     redact: createRedact(x.secrets),
@@ -114,6 +119,34 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   if (!x.resolved.config.tools.task_enabled) return withGuards;
   const subagents = createSubagentRunner({ parent: withGuards, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets, isolation: x.session.services.isolation });
   return { ...withGuards, session: { ...withGuards.session, subagents } };
+}
+
+/** The main agent's roles, the session's last one in force; each switch saved in its state. */
+function mainRolesFor(x: LoopDepsInputs): MainRoles {
+  const state = x.record.state;
+  return createMainRoles({
+    agentDirs: agentDirs(x.cwd),
+    cwd: x.cwd,
+    ...(state.mainRole !== undefined ? { initial: state.mainRole } : {}),
+    save(role) {
+      if (role === "builder") delete state.mainRole;
+      else state.mainRole = role;
+      x.record.save({ durable: false });
+    },
+    emit: x.session.emit,
+  });
+}
+
+/** The operator's role switch reaches the model in its next request, before the other notices. */
+function withRoleNote(wake: WakeSource | undefined, roles: MainRoles | undefined): WakeSource | undefined {
+  if (!roles) return wake;
+  return {
+    take: () => {
+      const note = roles.takeNote();
+      return [...(note ? [note] : []), ...(wake?.take() ?? [])];
+    },
+    wait: (signal) => wake?.wait(signal) ?? Promise.resolve(false),
+  };
 }
 
 /** Project agents win over the user's, and both over those that ship with yuj. */

@@ -208,6 +208,7 @@ export function App(props: AppProps): React.ReactElement {
         width={size.columns}
         yolo={view.facts.yolo}
         {...(Object.keys(view.agents).length ? { agentView: ui.agent ?? "main" } : {})}
+        {...(view.facts.mainRole ? { role: view.facts.mainRole } : {})}
         {...(view.sessionId ? { sessionId: view.sessionId } : {})}
       />
     </Box>

@@ -33,6 +33,8 @@ export interface ComposerControl {
   setText(text: string): void;
   /** True while the composer takes every key itself (the history search, a pending Ctrl+X). */
   capturing(): boolean;
+  /** True when the cursor is in an @-mention: Tab completes its path there. */
+  inMention(): boolean;
 }
 
 export interface ComposerProps {
@@ -219,7 +221,9 @@ export function Composer(props: ComposerProps): ReactNode {
     if (add.length) set(insert(b, add));
   };
   if (props.keys) props.keys.current = onKey;
-  if (props.control) props.control.current = { setText: (text) => load(text), capturing: () => search.current !== null || ctrlX.current };
+  if (props.control) {
+    props.control.current = { setText: (text) => load(text), capturing: () => search.current !== null || ctrlX.current, inMention: () => mentionAt(buf.current) !== undefined };
+  }
   useInput(onKey, { isActive: active && !props.keys });
 
   function recall(dir: -1 | 1): void {

@@ -54,6 +54,7 @@ const HELP_SECTIONS: HelpSection[] = [
       ["Esc Esc", "on a focused message: rewind files and conversation to before it (/rewind lists them)"],
       ["$, Ctrl+E", "session stats, recent errors"],
       ["Ctrl+Y", "YOLO on / off"],
+      ["Tab", "next main role (Chord: builder, planner, …)"],
       ["s", "side panel on / off (narrow terminal: todos, jobs and agents overlay)"],
       ["Shift+Tab", "next agent's transcript: main, then each worker (either mode)"],
       ["Esc", "cancel the running turn"],

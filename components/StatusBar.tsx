@@ -22,6 +22,8 @@ export interface StatusBarProps {
   yolo?: boolean;
   /** Whose transcript is shown ("main" or a task id), once the session has other agents. */
   agentView?: string;
+  /** The main agent's role, once switched (Chord surface). */
+  role?: string;
   /** What is happening now, in words (the view's account); without it, the request's state. */
   activity?: Activity;
   /** The home directory `~` stands for (tests pass one). */
@@ -72,6 +74,7 @@ export function StatusBar(props: StatusBarProps): ReactNode {
     ...(props.yolo ? [{ text: " YOLO ", bold: true, inverse: true, color: theme.yolo }] : []),
     ...(props.agentView ? [{ text: ` view ${oneLine(props.agentView)}`, bold: true, color: theme.accent }] : []),
     ...(props.profile ? [{ text: ` ${oneLine(props.profile)}`, bold: true }] : []),
+    ...(props.role ? [{ text: `${SEP}role ${oneLine(props.role)}`, color: theme.accent }] : []),
     ...(props.hint ? [{ text: `${SEP}${oneLine(props.hint)}`, color: theme.muted, hint: true }] : []),
     { text: `${SEP}${oneLine(activity.text)}`, color: TONE_COLOR[activity.tone], bold: activity.tone === "cancelled" },
     ...(props.runningJobs > 0

@@ -98,6 +98,11 @@ export function useAppKeys(o: AppKeysOptions): void {
       return;
     }
     if (ui.search?.editing) return set(handleSearchKey(ui, input, key, x.view));
+    // Tab cycles the main agent's role, in either mode, except where it completes: a slash command, an @-mention's path.
+    const completing = ui.mode === "INSERT" && (x.draft.current.startsWith("/") || x.composerControl.current?.inMention() === true);
+    if (key.tab && !key.shift && !completing) {
+      return void x.controller.submit({ type: "set_main_role" }, "Tab");
+    }
     if (ui.mode === "NORMAL") {
       const next = normalKey({ ...ui, scroll: x.scroll }, input);
       // A key Normal mode does not bind starts Insert mode and is typed there.

@@ -250,6 +250,15 @@ const sessionStateEvents = [
     "A user message was edited: the conversation goes on from before it; history.jsonl keeps the earlier items",
   ),
   event("yolo_changed", { on: z.boolean() }, "YOLO was turned on or off for the session"),
+  event(
+    "main_role_changed",
+    {
+      role: z.string().describe("The main agent's role from the next request on (builder, planner, or a main agent file's name)"),
+      by: z.enum(["operator", "plan"]).describe("operator: switched by the operator (Tab, set_main_role); plan: a plan handed to the builder"),
+      planPath: z.string().optional().describe("The plan handed off, relative to the project"),
+    },
+    "The main agent's role changed; the session keeps it for a resume",
+  ),
   event("session_renamed", { name: z.string() }, "The session was given a name"),
   event(
     "rules_listed",

@@ -75,6 +75,11 @@ export const operationSchema = z
       "Later requests go to this model of the same provider",
     ),
     op("compact", {}, "Summarises older turns now, or before the next request of a running turn"),
+    op(
+      "set_main_role",
+      { role: z.string().min(1).optional().describe("Absent: the next role in order (builder, planner, then the main agent files)") },
+      "Switches the main agent's role (Chord surface) from its next request on; kept in the session's state",
+    ),
     op("set_yolo", { on: z.boolean() }, "Turns YOLO on or off: ordinary asks are skipped while it is on (never the protected tools'); kept in the session's settings"),
     op(
       "rename_session",

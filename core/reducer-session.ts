@@ -1,5 +1,5 @@
 // The parts of the view that describe the session rather than its
-// conversation: YOLO, its name, the permission rules last listed, and the
+// conversation: YOLO, the main role, its name, the permission rules last listed, and the
 // counts /stats reports. Pure, like the reducer that calls it.
 
 import type { EventOf } from "./events.js";
@@ -14,6 +14,8 @@ export interface ListedRule {
 export interface SessionFacts {
   yolo: boolean;
   name?: string;
+  /** The main agent's role, once one was switched to (Chord surface). */
+  mainRole?: string;
   /** The rules as the last rules_listed event gave them (for /rules). */
   rules?: { list: ListedRule[]; projectFile: string };
   /** Model requests sent (retries included). */
@@ -24,15 +26,24 @@ export interface SessionFacts {
 
 export const initialFacts: SessionFacts = { yolo: false, requests: 0 };
 
-type FactEvent = EventOf<"yolo_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed">;
+type FactEvent = EventOf<"yolo_changed"> | EventOf<"main_role_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed">;
 
 export function reduceFacts(f: SessionFacts, event: FactEvent): SessionFacts {
   switch (event.type) {
     case "yolo_changed":
       return { ...f, yolo: event.on };
+    case "main_role_changed":
+      return { ...f, mainRole: event.role };
     case "session_renamed":
       return { ...f, name: event.name };
     case "rules_listed":
       return { ...f, rules: { list: event.rules.map((r) => ({ ...r })), projectFile: event.projectFile } };
   }
+}
+
+/** The notice a change of YOLO or of the main role leaves in the transcript. */
+export function factNotice(event: EventOf<"yolo_changed"> | EventOf<"main_role_changed">): string {
+  if (event.type === "yolo_changed") return event.on ? "YOLO on: ordinary approvals are skipped; the protected tools still ask." : "YOLO off: calls ask again as the rules say.";
+  if (event.by === "plan") return `Handoff: the plan ${event.planPath ?? ""} goes to the ${event.role}; the main role is now ${event.role}.`;
+  return `Main role: ${event.role} (Tab switches it).`;
 }

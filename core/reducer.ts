@@ -10,7 +10,7 @@ import type {
 } from "./events.js";
 import { describeAttachment } from "./mentions.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
-import { initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
+import { factNotice, initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
 import { lspServer, mcpServer, type LspServerView, type McpServerView } from "./reducer-servers.js";
 import { agentUpdate, askApproval, reduceAgentEvent, type AgentView, type CardTask } from "./reducer-agents.js";
 import {
@@ -364,10 +364,8 @@ function reduceOwn(state: SessionView, event: CoreEvent): SessionView {
         text: `Edited message: the conversation goes on from before "${event.message.split("\n")[0]}"; ${event.droppedItems} later items left the model's context (the session's log keeps them).`,
       });
     case "yolo_changed":
-      return addCard(
-        { ...s, facts: reduceFacts(s.facts, event) },
-        { kind: "notice", level: "info", text: event.on ? "YOLO on: ordinary approvals are skipped; the protected tools still ask." : "YOLO off: calls ask again as the rules say." },
-      );
+    case "main_role_changed":
+      return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: factNotice(event) });
     case "session_renamed":
       return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: `The session is now named ${event.name}.` });
     case "rules_listed":

@@ -142,6 +142,7 @@ export function createSessionController(deps: ControllerDeps): SessionController
       case "edit_message":
         return editMessage(op);
       case "set_yolo":
+      case "set_main_role":
       case "rename_session":
       case "list_rules":
       case "remove_rule": {

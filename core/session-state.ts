@@ -101,6 +101,8 @@ export interface SessionState {
   answer?: ApprovalAnswer;
   question?: QuestionRecord;
   sessionRules: Rule[];
+  /** The main agent's role on the Chord surface, when it is not the builder. */
+  mainRole?: string;
   usage: Usage;
   /** Last event sequence number written to the trace. */
   lastSeq: number;

@@ -16,6 +16,7 @@ import type { SkillSession } from "./skills/session.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import type { MatchTarget } from "./permissions/match-target.js";
 import type { OrchestrationPort } from "./orchestration/types.js";
+import type { MainRoles } from "./orchestration/main-roles.js";
 
 export type { DisplayOf, ToolDisplay } from "./display-schema.js";
 
@@ -92,6 +93,8 @@ export interface ToolContext {
   toolLoader?: ToolLoader;
   /** The delegation runtime as the calling agent sees it (delegate, complete, notify…), on the Chord surface. */
   orchestration?: OrchestrationPort;
+  /** The main agent's roles (handoff), on the Chord surface; a worker has none. */
+  mainRoles?: MainRoles;
 }
 
 /** One function a code cell may call, as get_function_details shows it. */
@@ -217,6 +220,8 @@ interface ToolPermissions {
   aliases?: readonly string[];
   /** An ask rule allows it: the tool asks the operator itself. */
   askAllows?: boolean;
+  /** An ask rule only makes it available, as allow does (a tool that steers the session, like a finish tool). */
+  askMakesAvailable?: boolean;
   /** On Yuj, why a call no rule matches asks instead of running; unset: it runs. */
   askByDefault?: string;
 }

@@ -135,12 +135,27 @@ export function loadChanges(sessionDir: string, taskId: string): { set: ChangeSe
   const dir = join(sessionDir, "tasks", taskId);
   if (!existsSync(dir)) return { error: `no task ${taskId} in this session; the task result names its task_id` };
   const file = join(dir, CHANGES_FILE);
-  if (!existsSync(file)) return { error: `${taskId} ran in the shared workspace: it has no saved patch (its changes are already in your files)` };
+  if (!existsSync(file)) return { error: noPatchReason(taskId, dir) };
   try {
     return { set: JSON.parse(readFileSync(file, "utf8")) as ChangeSet, dir };
   } catch (err) {
     return { error: `the change record of ${taskId}, ${file}, cannot be read: ${(err as Error).message}` };
   }
+}
+
+/** Why a task has no patch: only an isolated child leaves one; a read-only child changed nothing, a shared one changed your files. */
+function noPatchReason(taskId: string, dir: string): string {
+  let child: { agent?: string; read_only?: boolean; workspace?: string } = {};
+  try {
+    child = JSON.parse(readFileSync(join(dir, "history.json"), "utf8"));
+  } catch {
+    // A child killed before its first step saved nothing: the shared-workspace reason stands.
+  }
+  const agent = child.agent ? `agent ${child.agent}` : "its agent";
+  if (child.read_only) {
+    return `${taskId} has no patch: ${agent} is read-only, so it changed no files; only an isolated child (read_only = false, workspace = "isolated") leaves a patch to read or apply`;
+  }
+  return `${taskId} has no patch: ${agent} ran in the shared workspace, so whatever it changed is already in your files; only an isolated child (workspace = "isolated") leaves a patch to read or apply`;
 }
 
 /** The lines the task result shows: what changed, and how to read and apply it. */

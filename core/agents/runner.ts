@@ -95,7 +95,7 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
   const trace = openTrace(join(dir, "trace.jsonl"), { secrets: setup.secrets });
   const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   const history: HistoryItem[] = [];
-  const saveHistory = () => atomicWriteSync(join(dir, "history.json"), JSON.stringify({ task_id: taskId, agent: def.name, history }));
+  const saveHistory = () => atomicWriteSync(join(dir, "history.json"), JSON.stringify({ task_id: taskId, agent: def.name, read_only: def.readOnly, workspace: def.workspace, history }));
   // The child's rows carry the parent's session id and the task id as their agent.
   const emitter = createEmitter(basename(parent.sessionDir), (event) => {
     trace.write(event);

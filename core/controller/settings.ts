@@ -4,6 +4,7 @@
 // project's config) before the event that reports it.
 
 import type { Emit } from "../events.js";
+import type { MainRoles } from "../orchestration/main-roles.js";
 import type { OpOf } from "../ops.js";
 import type { ListedRule } from "../reducer-session.js";
 import type { SessionRecord } from "../session-record.js";
@@ -16,9 +17,11 @@ export interface SessionSettings {
   rules(): { rules: ListedRule[]; projectFile: string };
   /** Takes the rule out of force and out of where it is kept; a problem when it is not there or cannot be written. */
   removeRule(rule: ListedRule): string | undefined;
+  /** The main agent's roles, on the Chord surface (the role is saved by the switch itself). */
+  mainRoles?: Pick<MainRoles, "switchTo">;
 }
 
-export type SettingOp = OpOf<"set_yolo"> | OpOf<"rename_session"> | OpOf<"list_rules"> | OpOf<"remove_rule">;
+export type SettingOp = OpOf<"set_yolo"> | OpOf<"set_main_role"> | OpOf<"rename_session"> | OpOf<"list_rules"> | OpOf<"remove_rule">;
 
 /** Applies one of the settings operations; a problem (to refuse the operation with) or undefined. */
 export function applySetting(op: SettingOp, x: { record: SessionRecord; emit: Emit; settings?: SessionSettings }): string | undefined {
@@ -37,6 +40,12 @@ export function applySetting(op: SettingOp, x: { record: SessionRecord; emit: Em
       record.save();
       emit({ type: "yolo_changed", on: op.on });
       return undefined;
+    case "set_main_role": {
+      if (!settings) return "this process does not run the session";
+      if (!settings.mainRoles) return "main roles belong to the Chord surface: start the session with --profile chord";
+      const switched = settings.mainRoles.switchTo(op.role);
+      return "problem" in switched ? switched.problem : undefined;
+    }
     case "list_rules":
       if (!settings) return "this process does not run the session";
       emit({ type: "rules_listed", ...settings.rules() });

@@ -117,6 +117,8 @@ async function drive(w: Worker, input: LoopInput, signal: AbortSignal, host: Wor
       usage,
       wake: workerWake(w, host),
       onStep: save,
+      // Guards that shape the main agent's own requests (its role, deferred loading) are not the worker's.
+      guards: parent.guards?.filter((g) => !g.topLevelOnly),
       onFinish: undefined,
       takeCompactRequest: undefined,
       session: { ...withoutSubagents(parent.session), orchestration: host.portFor(w.taskId) },
@@ -134,7 +136,7 @@ async function drive(w: Worker, input: LoopInput, signal: AbortSignal, host: Wor
 }
 
 function withoutSubagents(session: LoopDeps["session"]): NonNullable<LoopDeps["session"]> {
-  const { subagents: _task, orchestration: _main, ...rest } = session ?? {};
+  const { subagents: _task, orchestration: _main, mainRoles: _roles, ...rest } = session ?? {};
   return rest;
 }
 

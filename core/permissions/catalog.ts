@@ -29,7 +29,7 @@ export function ruleFacts(handler: ToolHandler, name: string): ToolRuleFacts {
     ...(p.askByDefault ? { defaultAsk: p.askByDefault } : {}),
   };
   if (p.askAllows) facts.ask = "allow";
-  else if (finish) facts.ask = "available";
+  else if (finish || p.askMakesAvailable) facts.ask = "available";
   return facts;
 }
 

@@ -5,6 +5,8 @@
 // rules' hold on delegate (YOLO never sweeps it aside; denying it takes
 // cancel away).
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
 import { startSseServer } from "../support/sse-server.js";
@@ -157,6 +159,32 @@ describe("roles, scopes and rules", () => {
     expect(tools).not.toContain("cancel");
     expect(tools).not.toContain("complete");
   }, 60_000);
+
+  it("with delegate denied, a rule allowing cancel still does not bring it back, and a worker is offered neither delegate nor cancel", async () => {
+    const denyDelegateAllowCancel = '[[permissions.rules]]\ntool = "cancel"\naction = "allow"\n';
+    const cwd = delegationProject({ turns: [{ tool_calls: [{ name: "cancel", arguments: { target_task_id: "task-1" } }] }, { text: "nothing to do" }] }, { rules: denyDelegateAllowCancel });
+    const { res, rows } = await run(cwd, ["--yolo"]);
+    expect(res.code, res.stderr).toBe(0);
+    const tools: string[] = JSON.parse(rows.find((r) => r.type === "provider_request")!.body).tools;
+    expect(tools).not.toContain("delegate");
+    expect(tools).not.toContain("cancel");
+    const [cancel] = results(rows, "cancel");
+    expect(cancel!.ok).toBe(false);
+    expect(cancel!.modelText).not.toContain("Cancelled");
+
+    // With delegate allowed, the worker's own requests still carry neither: delegation does not nest.
+    const nested = delegationProject({
+      turns: [{ tool_calls: [build("a.txt")] }],
+      agents: { builder: { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "ok" } }] }] } },
+    });
+    const second = await run(nested);
+    expect(second.res.code, second.res.stderr).toBe(0);
+    const workerTrace = rowsOf(readFileSync(join(second.dir, "tasks", "task-1", "trace.jsonl"), "utf8"));
+    const workerTools: string[] = JSON.parse(workerTrace.find((r) => r.type === "provider_request")!.body).tools;
+    expect(workerTools).toContain("complete");
+    expect(workerTools).not.toContain("delegate");
+    expect(workerTools).not.toContain("cancel");
+  }, 90_000);
 
   it("YOLO does not sweep an ask on delegate aside: the run pauses for the approval", async () => {
     const cwd = delegationProject({ turns: [{ tool_calls: [build("a.txt")] }] }, { rules: '[[permissions.rules]]\ntool = "delegate"\naction = "ask"\n' });

@@ -135,7 +135,7 @@ describe("the Chord baseline", () => {
     expect(act(call("delete", { paths: ["a"], reason: "x" }))).toBe("ask");
     expect(act(call("question", { questions: [] }))).toBe("allow");
     expect(act(call("done", { report: "x" }))).toBe("allow");
-    // Its rules for tools yuj has no handler for yet (handoff, delegate) deny them outright: they would be hidden.
+    // Its baseline denies handoff and delegate outright: they are hidden until a rule turns them on.
     expect([...hiddenTools(["shell", "read", "delegate", "handoff", "done"], baseline, CHORD)].sort()).toEqual(["delegate", "handoff"]);
   });
 
@@ -158,5 +158,22 @@ describe("the Chord baseline", () => {
     expect(evaluate(call("done"), baseline, yolo).action).toBe("allow");
     expect(evaluate(shell("rm -rf build"), baseline, yolo).action).toBe("allow");
     expect(evaluate(call("delegate", { agent_type: "x" }), baseline, yolo).action).toBe("deny");
+  });
+
+  it("under YOLO never lets a broad allow grant handoff, delegate, cancel or done: each needs a rule naming it", () => {
+    const yolo = { ...CHORD, yolo: true };
+    const broad = [...baseline, rule("*", undefined, "allow", "/x/.yuj/config.toml")];
+    for (const tool of ["handoff", "delegate", "cancel"]) expect(evaluate(call(tool, { plan_path: "p.md", agent_type: "x", target_task_id: "task-1" }), broad, yolo).action, tool).toBe("deny");
+    // done keeps its own baseline rule, which names it.
+    expect(evaluate(call("done", { report: "r" }), broad, yolo).action).toBe("allow");
+    expect([...hiddenTools(["handoff", "delegate", "cancel", "shell"], broad, yolo)].sort()).toEqual(["cancel", "delegate", "handoff"]);
+    // A rule naming handoff turns it on under YOLO; ask only makes it available (it never prompts), with YOLO or without.
+    for (const action of ["allow", "ask"] as const) {
+      const named = [...broad, rule("handoff", undefined, action)];
+      expect(evaluate(call("handoff", { plan_path: "p.md" }), named, yolo).action, action).toBe("allow");
+      expect(evaluate(call("handoff", { plan_path: "p.md" }), named, CHORD).action, action).toBe("allow");
+    }
+    // An ask on delegate still asks under YOLO.
+    expect(evaluate(call("delegate", { agent_type: "x" }), [...broad, rule("delegate", undefined, "ask")], yolo).action).toBe("ask");
   });
 });

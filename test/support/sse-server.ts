@@ -59,6 +59,10 @@ export interface SseServerOptions {
    * A retried request then gets the next turn.
    */
   turnByRequest?: boolean;
+  /** A fault for a request, chosen from its body (one agent's requests failing); undefined: the queue's next. */
+  faultFor?: (body: any) => Fault | undefined;
+  /** The turn for a request, chosen from its body (several agents sharing one server); undefined: the scenario's. */
+  turnFor?: (api: WireApi, body: any) => ScenarioTurn | undefined;
   /** Events to stream for a turn in place of the scenario's (wire shapes a scenario cannot say, e.g. hosted tools); undefined: the scenario's. */
   wireTurn?: (api: WireApi, turnNo: number, model: string) => SseEvent[] | undefined;
 }
@@ -74,6 +78,8 @@ export interface SseServer {
   responseEndTimes: number[];
   /** Responses hung or stalled by a fault so far (a test waits for one to act mid-response). */
   stalled(): number;
+  /** The most model requests that were in flight at once (from the body's arrival to the response's end). */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -89,6 +95,8 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
   const responseEndTimes: number[] = [];
   let stalledNow = 0;
   let modelRequests = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -109,7 +117,7 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     requests.push({ method: req.method ?? "", path, headers: req.headers, body, rawBody, receivedAt: Date.now() });
     const anthropic = req.headers["anthropic-version"] !== undefined || path === "/v1/messages";
 
-    const fault = faults.shift();
+    const fault = (body !== undefined ? options.faultFor?.(body) : undefined) ?? faults.shift();
     if (fault && "reset" in fault) {
       req.socket.destroy();
       return;
@@ -147,10 +155,11 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
 
     // Retries resend the same conversation, so they get the same turn.
     const turnNo = options.turnByRequest ? modelRequests++ : assistantTurns(api, body);
-    const turn: ScenarioTurn = options.scenario.turns[turnNo] ?? {
-      text: options.scenario.fallback_text,
-      tool_calls: [],
-    };
+    const turn: ScenarioTurn = options.turnFor?.(api, body) ??
+      options.scenario.turns[turnNo] ?? {
+        text: options.scenario.fallback_text,
+        tool_calls: [],
+      };
     const model = String(body.model ?? "test-model");
     const events =
       options.wireTurn?.(api, turnNo, model) ??
@@ -159,7 +168,12 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
         : api === "responses"
           ? responsesEvents(turn, turnNo, model)
           : chatEvents(turn, turnNo, model));
-    await stream(res, events, fault, api, options.eventDelayMs ?? 0, () => stalledNow++);
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    try {
+      await stream(res, events, fault, api, options.eventDelayMs ?? 0, () => stalledNow++);
+    } finally {
+      inFlight--;
+    }
     responseEndTimes.push(performance.now());
   }
 
@@ -173,6 +187,7 @@ export async function startSseServer(options: SseServerOptions): Promise<SseServ
     faults,
     responseEndTimes,
     stalled: () => stalledNow,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         // Keep-alive sockets would hold close() open; the tests are done with them.

@@ -11,7 +11,7 @@ const FOLDABLE = [
 ];
 const EXPANDED = [
   "edit", "write", "apply_patch", "udiff", "notebook_edit", "structural_edit", "delete", "todo_write", "write_todos",
-  "question", "ask_user",
+  "question", "ask_user", "handoff",
 ];
 
 describe("fold rules", () => {
