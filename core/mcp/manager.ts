@@ -27,12 +27,17 @@ interface McpCallResult {
   error?: string;
 }
 
+/** Work done with a server's client: a resource read, a prompt; the client's request options passed on. */
+export type McpWork<T> = (client: import("@modelcontextprotocol/sdk/client/index.js").Client, options: import("@modelcontextprotocol/sdk/shared/protocol.js").RequestOptions) => Promise<T>;
+
 export interface McpService {
   /** Connects the auto-start servers; the same promise for every caller. */
   start(): Promise<void>;
   /** The tools of the servers connected so far, in config order. */
   tools(): McpTool[];
   call(server: string, remote: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+  /** Any other request to the server, with the same restart and error rules as a call. */
+  use<T extends object>(server: string, work: McpWork<T>, signal: AbortSignal): Promise<T | { error: string }>;
   status(): McpServerStatus[];
   shutdown(): Promise<void>;
   killAllSync(): void;
@@ -109,25 +114,30 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
     report(e, "connected");
   }
 
+  /** A request to an enabled server; an end noticed before or after it is reported once. */
+  async function request<T extends object>(server: string, send: (conn: McpConnection) => Promise<T | { error: string }>): Promise<T | { error: string }> {
+    const e = entries.find((x) => x.name === server);
+    if (!e?.conn || e.state === "disabled") return { error: `MCP server ${server} is not enabled in this session` };
+    const conn = e.conn;
+    const ended = () => {
+      if (!conn.connected && e.state === "connected") report(e, "ended", `${conn.endReason ?? "the server ended"}; it is started again on the next call`);
+    };
+    ended();
+    const wasUp = conn.connected;
+    const got = await send(conn);
+    ended();
+    if (!wasUp && conn.connected) report(e, "connected", "started again");
+    return got;
+  }
+
   return {
     start() {
       started ??= Promise.all(entries.filter((e) => e.state !== "disabled").map(connect)).then(() => {});
       return started;
     },
     tools: () => entries.flatMap((e) => (e.state === "disabled" ? [] : e.tools)),
-    async call(server, remote, args, signal) {
-      const e = entries.find((x) => x.name === server);
-      if (!e?.conn || e.state === "disabled") return { error: `MCP server ${server} is not enabled in this session` };
-      const ended = () => {
-        if (!e.conn!.connected && e.state === "connected") report(e, "ended", `${e.conn!.endReason ?? "the server ended"}; it is started again on the next call`);
-      };
-      ended();
-      const wasUp = e.conn.connected;
-      const got = await e.conn.call(remote, args, callMs, signal);
-      ended();
-      if (!wasUp && e.conn.connected) report(e, "connected", "started again");
-      return got;
-    },
+    call: (server, remote, args, signal) => request(server, (conn) => conn.call(remote, args, callMs, signal)),
+    use: (server, work, signal) => request(server, (conn) => conn.use(work, callMs, signal)),
     status: () =>
       entries.map((e) => ({
         name: e.name,
