@@ -65,6 +65,7 @@ const MCP_COLOR: Record<string, string> = {
   failed: theme.error,
   ended: theme.error,
   stopped: theme.muted,
+  disabled: theme.muted,
 };
 
 export function contextBar(used: number, window: number, cells: number): string {

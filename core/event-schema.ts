@@ -223,13 +223,13 @@ const sessionStateEvents = [
     "mcp_server",
     {
       server: z.string().describe("The [mcp.servers] name"),
-      state: z.enum(["connecting", "connected", "failed", "ended", "stopped"]),
+      state: z.enum(["connecting", "connected", "failed", "ended", "stopped", "disabled"]).describe("disabled: manual, or turned off with /mcp disable"),
       transport: z.enum(["stdio", "http"]),
       tools: z.array(z.string()).optional().describe("The exposed names of the tools it registered (connected)"),
       pid: int().positive().optional(),
       detail: z.string().optional().describe("Why it failed or ended"),
     },
-    "An MCP server connected, failed to, or ended",
+    "An MCP server connected, failed to, ended, or was turned off",
   ),
   event("usage", { usage: usageSchema, total: usageSchema }),
   event(

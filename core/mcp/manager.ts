@@ -12,12 +12,12 @@ import type { Clock } from "../services.js";
 import type { McpServerEntry, McpSettings } from "./config.js";
 import type { McpConnection, McpTool } from "./connection.js";
 
-type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped";
+type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped" | "disabled";
 
 interface McpServerStatus {
   name: string;
   transport: "stdio" | "http";
-  state: McpServerState | "disabled";
+  state: McpServerState;
   tools: number;
   detail?: string;
 }
@@ -39,6 +39,19 @@ export interface McpService {
   /** Any other request to the server, with the same restart and error rules as a call. */
   use<T extends object>(server: string, work: McpWork<T>, signal: AbortSignal): Promise<T | { error: string }>;
   status(): McpServerStatus[];
+  /**
+   * The operator's choices a resumed session kept (server name to on/off),
+   * over the config's `manual`; before start(). Names no longer configured are ignored.
+   */
+  applyChoices(choices: Readonly<Record<string, boolean>>): void;
+  /**
+   * Turns a server on (it connects now; its tools join the request after it
+   * connected) or off (it stops; its tools leave the next request). A problem
+   * when no server has that name.
+   */
+  setEnabled(server: string, on: boolean): string | undefined;
+  /** Called whenever the set of tools changes after start: a server turned on or off. */
+  onToolsChanged(listener: () => void): void;
   shutdown(): Promise<void>;
   killAllSync(): void;
 }
@@ -73,6 +86,8 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
   const callMs = opts.settings.call_timeout_s * 1000;
   let started: Promise<void> | undefined;
   let closed = false;
+  const listeners: Array<() => void> = [];
+  const toolsChanged = () => listeners.forEach((l) => l());
 
   const saveRegistry = () =>
     registry.write(
@@ -99,16 +114,17 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
 
   async function connect(e: Entry): Promise<void> {
     const { McpConnection } = await import("./connection.js");
-    e.conn = new McpConnection(e.name, e.entry, {
+    const conn = new McpConnection(e.name, e.entry, {
       projectDir: opts.projectDir,
       env: opts.env,
       ownEnv: opts.ownEnv,
       clock: opts.clock,
       processChanged: saveRegistry,
     });
+    e.conn = conn;
     report(e, "connecting");
-    const got = await e.conn.connect(startupMs);
-    if (closed) return void (await e.conn.close());
+    const got = await conn.connect(startupMs);
+    if (closed || e.conn !== conn) return void (await conn.close());
     if ("error" in got) return report(e, "failed", got.error);
     e.tools = uniqueNames(got.tools);
     report(e, "connected");
@@ -130,11 +146,48 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
     return got;
   }
 
+  /** Off: its process ends, its tools go; what it was doing fails with "not enabled". */
+  async function disable(e: Entry): Promise<void> {
+    const conn = e.conn;
+    e.conn = undefined;
+    e.tools = [];
+    report(e, "disabled", "turned off: /mcp enable starts it again");
+    toolsChanged();
+    await conn?.close();
+  }
+
   return {
     start() {
-      started ??= Promise.all(entries.filter((e) => e.state !== "disabled").map(connect)).then(() => {});
+      started ??= (async () => {
+        // A server that waits to be turned on is listed too (the panel, /mcp).
+        for (const e of entries) if (e.state === "disabled") report(e, "disabled", "not started: /mcp enable starts it");
+        await Promise.all(entries.filter((e) => e.state !== "disabled").map(connect));
+      })();
       return started;
     },
+    applyChoices(choices) {
+      for (const e of entries) {
+        const on = choices[e.name];
+        if (on !== undefined) e.state = on ? "stopped" : "disabled";
+      }
+    },
+    setEnabled(server, on) {
+      const e = entries.find((x) => x.name === server);
+      if (!e) {
+        const names = entries.map((x) => x.name);
+        return `no MCP server ${server}: ${names.length ? `the servers are ${names.join(", ")}` : "none is configured ([mcp.servers.NAME])"}`;
+      }
+      if (closed) return "the session is ending";
+      if (!on) {
+        if (e.state !== "disabled") void disable(e);
+        return undefined;
+      }
+      if (e.state !== "disabled") return undefined;
+      e.state = "stopped";
+      void connect(e).then(toolsChanged);
+      return undefined;
+    },
+    onToolsChanged: (listener) => void listeners.push(listener),
     tools: () => entries.flatMap((e) => (e.state === "disabled" ? [] : e.tools)),
     call: (server, remote, args, signal) => request(server, (conn) => conn.call(remote, args, callMs, signal)),
     use: (server, work, signal) => request(server, (conn) => conn.use(work, callMs, signal)),
