@@ -249,6 +249,16 @@ const sessionStateEvents = [
     { droppedItems: int().nonnegative().describe("History items after the edited message that left the model's context"), message: z.string() },
     "A user message was edited: the conversation goes on from before it; history.jsonl keeps the earlier items",
   ),
+  event(
+    "skills_found",
+    { skills: z.array(z.strictObject({ name: z.string(), description: z.string() })) },
+    "The Agent Skills the session found (names and descriptions; their instructions load on demand)",
+  ),
+  event(
+    "skill_loaded",
+    { name: z.string(), callId: z.string().optional().describe("The call that loaded it (Chord's skill, or a read of its SKILL.md)") },
+    "A skill's instructions were loaded: it is in use from now on",
+  ),
   event("yolo_changed", { on: z.boolean() }, "YOLO was turned on or off for the session"),
   event(
     "main_role_changed",
