@@ -94,7 +94,10 @@ export class McpConnection {
     }
     this.client = client;
     const offers = client.getServerCapabilities() ?? {};
-    return { tools: [...this.register(connected.tools), ...mcpAccessTools(this.name, { resources: offers.resources !== undefined, prompts: offers.prompts !== undefined })] };
+    const access = mcpAccessTools(this.name, { resources: offers.resources !== undefined, prompts: offers.prompts !== undefined });
+    // allowed_tools, when given, also names which of these yuj adds (by kind: "read_resource").
+    const allowed = this.entry.allowed_tools;
+    return { tools: [...this.register(connected.tools), ...access.filter((t) => allowed === undefined || allowed.includes(t.kind))] };
   }
 
   /** One tool call; connects again first when the server had ended. */

@@ -97,6 +97,12 @@ describe("MCP resources and prompts", () => {
     expect(matchValues(byKind("list_prompts"), {}, h)).toEqual(["everything"]);
   }, 30_000);
 
+  it("allowed_tools names which of them are added, as it names the server's tools", async () => {
+    h = makeMcpHarness({ everything: everythingStdio({ allowed_tools: ["echo", "read_resource"] }) });
+    await h.mcp.start();
+    expect(h.mcp.tools().map((t) => t.exposed)).toEqual(["mcp_everything_echo", "mcp_everything_read_resource"]);
+  }, 30_000);
+
   it("server-filesystem offers neither: only its own tools", async () => {
     h = makeMcpHarness({ files: { command: process.execPath, args: [FILESYSTEM, tempRoot()] } });
     await h.mcp.start();

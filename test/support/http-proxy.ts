@@ -7,7 +7,7 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   /** What the request line named: an absolute URL, or host:port for CONNECT. */
   target: string;
