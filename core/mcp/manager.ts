@@ -161,7 +161,7 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
       started ??= (async () => {
         // A server that waits to be turned on is listed too (the panel, /mcp).
         for (const e of entries) if (e.state === "disabled") report(e, "disabled", "not started: /mcp enable starts it");
-        await Promise.all(entries.filter((e) => e.state !== "disabled").map(connect));
+        await Promise.all(entries.filter((e) => e.state !== "disabled" && !e.conn).map(connect));
       })();
       return started;
     },

@@ -127,7 +127,7 @@ describe("yuj doctor", () => {
       `${SERVER_TOML}[mcp.servers.broken]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.stderr.write('missing API key'); process.exit(2)"]\n`,
     );
     const res = await runCli(["doctor", "--config", "yuj.toml"], { cwd, env: isolatedEnv(), timeoutMs: 60_000 });
-    expect(res.stdout).toMatch(/\[ok {2}\] mcp everything: stdio, 13 tools: .*mcp_everything_echo/);
+    expect(res.stdout).toMatch(/\[ok {2}\] mcp everything: stdio, 13 tools, and its resources and prompts: .*mcp_everything_echo/);
     expect(res.stdout).toContain("[FAIL] mcp broken: stdio: the process exited with code 2: missing API key");
   }, 60_000);
 });
