@@ -50,6 +50,8 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
     sessionDir: session.dir,
   });
   const loopDeps = loopDepsFor({ ...x, gate, ask: operator.ask, wake: x.wake });
+  // Servers the operator turned on or off before a resume stay as they were left.
+  session.services.mcp.applyChoices(record.state.mcp ?? {});
   const extensions = joinExtensions(x.resolved, session.services.mcp, session.services.skills);
   const ready = Promise.all([x.ready, extensions.ready]).then(() => {});
   const controller = createSessionController({
@@ -65,7 +67,7 @@ export function driveSession(x: DriveInputs): { controller: SessionController; o
       ...(x.onRunEnd ? { onRunEnd: x.onRunEnd } : {}),
     },
     settings: {
-      ...sessionSettings(gate, record.state, x.cwd, process.env),
+      ...sessionSettings(gate, record.state, x.cwd, process.env, session.services.mcp),
       ...(loopDeps.session?.mainRoles ? { mainRoles: loopDeps.session.mainRoles } : {}),
     },
   });

@@ -2,9 +2,10 @@
 // before the first model request: the MCP servers' tools, once the servers
 // connected (or failed, or ran out of time), and the skills' catalogue in
 // the skill tool's description. A model switch builds a new toolset, which
-// gets the same.
+// gets the same. A server turned on or off mid-session changes every
+// toolset made so far: its tools join or leave from the next request.
 
-import { addTools, type ActiveToolset } from "../core/profiles/activate.js";
+import { addTools, removeTools, type ActiveToolset } from "../core/profiles/activate.js";
 import type { McpService } from "../core/mcp/manager.js";
 import { mcpActiveTool } from "../tools/lib/mcp/handler.js";
 import type { SkillSession } from "../core/skills/session.js";
@@ -17,10 +18,20 @@ export interface Extensions {
 }
 
 export function joinExtensions(resolved: Resolved, mcp: McpService, skills: SkillSession): Extensions {
+  // Each toolset with the MCP tools it carries now.
+  const carried = new Map<ActiveToolset, Set<string>>();
   const withTools = (toolset: ActiveToolset) => {
-    addTools(toolset, mcp.tools().map((t) => mcpActiveTool(t, mcp)));
+    const now = mcp.tools();
+    const names = new Set(now.map((t) => t.exposed));
+    const had = carried.get(toolset) ?? new Set<string>();
+    removeTools(toolset, new Set([...had].filter((n) => !names.has(n))));
+    const added = addTools(toolset, now.filter((t) => !had.has(t.exposed)).map((t) => mcpActiveTool(t, mcp)));
+    carried.set(toolset, new Set([...[...had].filter((n) => names.has(n)), ...added]));
     return toolset;
   };
+  mcp.onToolsChanged(() => {
+    for (const toolset of carried.keys()) withTools(toolset);
+  });
   const withCatalogue = (toolset: ActiveToolset) => {
     describeSkills(toolset, skills);
     return toolset;

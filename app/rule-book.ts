@@ -8,6 +8,7 @@ import { parse } from "smol-toml";
 import type { SessionSettings } from "../core/controller/settings.js";
 import { updateProjectConfig } from "../core/config/project-write.js";
 import { projectConfigPath, type Env } from "../core/paths.js";
+import type { McpService } from "../core/mcp/manager.js";
 import type { PermissionGate } from "../core/permissions/gate.js";
 import type { Rule } from "../core/permissions/types.js";
 import type { ListedRule } from "../core/reducer-session.js";
@@ -15,10 +16,11 @@ import type { SessionState } from "../core/session-state.js";
 
 type StoredRule = { tool?: unknown; pattern?: unknown; action?: unknown };
 
-export function sessionSettings(gate: PermissionGate, state: SessionState, cwd: string, env: Env): SessionSettings {
+export function sessionSettings(gate: PermissionGate, state: SessionState, cwd: string, env: Env, mcp: Pick<McpService, "setEnabled">): SessionSettings {
   const projectFile = projectConfigPath(cwd);
   return {
     setYolo: (on) => gate.setYolo?.(on),
+    setMcpServer: (server, enabled) => mcp.setEnabled(server, enabled),
     rules: () => ({
       rules: [...state.sessionRules.map((r) => listed(r, "session")), ...projectRules(projectFile).map((r) => listed(r, "project"))],
       projectFile,

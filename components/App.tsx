@@ -261,6 +261,7 @@ function Body(p: BodyProps): React.ReactElement {
     case "errors":
     case "rules":
     case "sessions":
+    case "mcp":
       return <Overlay overlay={p.ui.overlay} view={p.view} width={width} height={height} keys={p.panelKeys} submit={p.submit} onClose={p.onClose} {...(p.actions ? { actions: p.actions } : {})} />;
     default:
       return <Text>{p.transcript.join("\n")}</Text>;

@@ -55,6 +55,7 @@ const HELP_SECTIONS: HelpSection[] = [
       ["$, Ctrl+E", "session stats, recent errors"],
       ["Ctrl+Y", "YOLO on / off"],
       ["Tab", "next main role (Chord: builder, planner, …)"],
+      ["Ctrl+O", "the MCP servers: state, tools; Enter turns one on / off"],
       ["s", "side panel on / off (narrow terminal: todos, jobs and agents overlay)"],
       ["Shift+Tab", "next agent's transcript: main, then each worker (either mode)"],
       ["Esc", "cancel the running turn"],

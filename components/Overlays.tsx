@@ -1,5 +1,6 @@
 // The overlays the slash commands and keys open over the transcript: the
-// stats, the recent errors, the permission rules and the session picker.
+// stats, the recent errors, the permission rules, the session picker and
+// the MCP servers.
 
 import { useMemo, type MutableRefObject, type ReactNode } from "react";
 import type { Operation } from "../core/ops.js";
@@ -10,7 +11,7 @@ import { statsLines } from "./stats.js";
 import type { TuiActions } from "./tui-actions.js";
 
 export interface OverlayProps {
-  overlay: "stats" | "errors" | "rules" | "sessions";
+  overlay: "stats" | "errors" | "rules" | "sessions" | "mcp";
   view: SessionView;
   width: number;
   height: number;
@@ -53,6 +54,27 @@ export function Overlay(p: OverlayProps): ReactNode {
     }
     case "sessions":
       return <SessionsPanel {...p} />;
+    case "mcp": {
+      const servers = Object.values(p.view.mcp);
+      const rows = servers.map((m) => `${m.server.padEnd(16)} ${m.state.padEnd(10)} ${String(m.tools).padStart(3)} tools${m.detail ? `  ${m.detail}` : ""}`);
+      return (
+        <ListPanel
+          {...common}
+          title="MCP servers (/mcp enable|disable NAME does the same)"
+          rows={rows}
+          selectable
+          empty="No MCP servers configured ([mcp.servers.NAME] in the config, or the project's .mcp.json)."
+          onKey={{
+            keys: "Enter",
+            label: "turn it on / off",
+            run: (i) => {
+              const server = servers[i];
+              if (server) p.submit({ type: "set_mcp_server", server: server.server, enabled: server.state === "disabled" });
+            },
+          }}
+        />
+      );
+    }
   }
 }
 

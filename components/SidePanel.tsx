@@ -1,5 +1,5 @@
 // The information column beside the transcript: model, context use, token
-// totals, the language and MCP servers, the todo list, running jobs and the
+// totals, the language and MCP servers, the skills (green once loaded), the todo list, running jobs and the
 // working tree's changes.
 // Every row is one line cut to the width, so the panel never outgrows its
 // height: sections at the bottom are what gets cut.
@@ -65,6 +65,7 @@ const MCP_COLOR: Record<string, string> = {
   failed: theme.error,
   ended: theme.error,
   stopped: theme.muted,
+  disabled: theme.muted,
 };
 
 export function contextBar(used: number, window: number, cells: number): string {
@@ -123,6 +124,14 @@ export function sidePanelRows(props: SidePanelProps): Row[] {
       const tools = server.state === "connected" ? ` ${server.tools} tools` : "";
       rows.push({ text: `● ${oneLine(server.server)} ${server.state}${tools}`, color: MCP_COLOR[server.state] ?? theme.muted });
     }
+  }
+
+  const skills = view.facts.skills ?? [];
+  if (skills.length) {
+    const loaded = skills.filter((k) => k.loaded).length;
+    heading(`SKILLS ${skills.length}${loaded ? ` · ${loaded} loaded` : ""}`);
+    // Green only once its instructions were loaded.
+    for (const k of skills) rows.push(k.loaded ? { text: `● ${oneLine(k.name)} loaded`, color: theme.ok } : { text: `○ ${oneLine(k.name)}`, color: theme.muted });
   }
 
   if (view.todos.length) {

@@ -89,6 +89,8 @@ export function useAppKeys(o: AppKeysOptions): void {
     if (key.ctrl && input === "y" && !(x.prompt === "answer" || (x.prompt === "approval" && x.armed))) return x.front.toggleYolo();
     // An open overlay and an armed prompt take the keys; Ctrl+C works everywhere.
     const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed);
+    // The MCP servers' overlay, opened or closed from anywhere a prompt does not have the keys.
+    if (key.ctrl && input === "o" && !promptHasKeys) return set({ ...ui, overlay: ui.overlay === "mcp" ? "none" : "mcp" });
     if (ui.overlay !== "none" || promptHasKeys) {
       if (ctrlC) return void normalKey(ui, "\u0003");
       if (ui.overlay === "todos" && !promptHasKeys && (key.escape || input === "q" || input === "s")) return set({ ...ui, overlay: "none" });

@@ -18,6 +18,7 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/export", "/export [PATH] [--json] writes the transcript"],
   ["/yolo", "/yolo on|off skips ordinary approvals"],
   ["/rules", "the session's and project's permission rules"],
+  ["/mcp", "the MCP servers (Ctrl+O); /mcp enable|disable NAME"],
   ["/stats", "tokens, cost, time and requests"],
   ["/rewind", "files and conversation back to before a message (or undo a rewind)"],
   ["/init", "write an AGENTS.md for this repository"],
@@ -98,6 +99,8 @@ export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
       return { ui: open("stats") };
     case "/rewind":
       return { ui: (ui) => ({ ...ui, overlay: "rewind", rewindTarget: undefined }) };
+    case "/mcp":
+      return mcp(rest);
     case "/export":
       return exportAction(rest);
     case "/init":
@@ -112,6 +115,15 @@ function yolo(arg: string | undefined, on: boolean): SlashAction {
   if (arg === undefined) return { ui: same, op: { type: "set_yolo", on: !on } };
   if (arg === "on" || arg === "off") return { ui: same, op: { type: "set_yolo", on: arg === "on" } };
   return { ui: say(`/yolo takes on or off, not ${arg}`) };
+}
+
+/** `/mcp` or `/mcp status`: the overlay; `/mcp enable NAME`, `/mcp disable NAME`: the switch. */
+function mcp(rest: string): SlashAction {
+  const [verb, server, ...extra] = rest ? rest.split(/\s+/) : [];
+  if (verb === undefined || verb === "status") return server === undefined ? { ui: open("mcp") } : { ui: say(`/mcp status takes no server name, not ${server}`) };
+  if (verb !== "enable" && verb !== "disable") return { ui: say(`/mcp takes status, enable NAME or disable NAME, not ${verb}`) };
+  if (server === undefined || extra.length) return { ui: say(`/mcp ${verb} takes one server name: /mcp ${verb} NAME`) };
+  return { ui: say(`MCP server ${server}: turning ${verb === "enable" ? "on" : "off"}`), op: { type: "set_mcp_server", server, enabled: verb === "enable" } };
 }
 
 /** `/export [PATH] [--json]`, in either order; a path may not start with `-`. */

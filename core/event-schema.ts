@@ -223,13 +223,13 @@ const sessionStateEvents = [
     "mcp_server",
     {
       server: z.string().describe("The [mcp.servers] name"),
-      state: z.enum(["connecting", "connected", "failed", "ended", "stopped"]),
+      state: z.enum(["connecting", "connected", "failed", "ended", "stopped", "disabled"]).describe("disabled: manual, or turned off with /mcp disable"),
       transport: z.enum(["stdio", "http"]),
       tools: z.array(z.string()).optional().describe("The exposed names of the tools it registered (connected)"),
       pid: int().positive().optional(),
       detail: z.string().optional().describe("Why it failed or ended"),
     },
-    "An MCP server connected, failed to, or ended",
+    "An MCP server connected, failed to, ended, or was turned off",
   ),
   event("usage", { usage: usageSchema, total: usageSchema }),
   event(
@@ -248,6 +248,16 @@ const sessionStateEvents = [
     "conversation_forked",
     { droppedItems: int().nonnegative().describe("History items after the edited message that left the model's context"), message: z.string() },
     "A user message was edited: the conversation goes on from before it; history.jsonl keeps the earlier items",
+  ),
+  event(
+    "skills_found",
+    { skills: z.array(z.strictObject({ name: z.string(), description: z.string() })) },
+    "The Agent Skills the session found (names and descriptions; their instructions load on demand)",
+  ),
+  event(
+    "skill_loaded",
+    { name: z.string(), callId: z.string().optional().describe("The call that loaded it (Chord's skill, or a read of its SKILL.md)") },
+    "A skill's instructions were loaded: it is in use from now on",
   ),
   event("yolo_changed", { on: z.boolean() }, "YOLO was turned on or off for the session"),
   event(

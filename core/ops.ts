@@ -95,6 +95,14 @@ export const operationSchema = z
       },
       "Replaces an earlier user message and goes on from there: the later turns leave the model's context (the session's log keeps them)",
     ),
+    op(
+      "set_mcp_server",
+      {
+        server: z.string().min(1).describe("The [mcp.servers] name"),
+        enabled: z.boolean(),
+      },
+      "Turns an MCP server on (it connects; its tools join the requests once it is up) or off (it stops; its tools leave the next request); kept in the session's state, so a resume honours it",
+    ),
     op("list_rules", {}, "Lists the session's and the project's permission rules (a rules_listed event)"),
     op(
       "remove_rule",

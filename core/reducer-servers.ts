@@ -16,7 +16,7 @@ export interface LspServerView {
 /** An MCP server as the side panel lists it: its latest state and tool count. */
 export interface McpServerView {
   server: string;
-  state: "connecting" | "connected" | "failed" | "ended" | "stopped";
+  state: "connecting" | "connected" | "failed" | "ended" | "stopped" | "disabled";
   tools: number;
   detail?: string;
 }
@@ -29,7 +29,7 @@ export function lspServer(s: SessionView, event: EventOf<"lsp_server">): Session
 }
 
 export function mcpServer(s: SessionView, event: EventOf<"mcp_server">): SessionView {
-  const tools = event.tools?.length ?? s.mcp[event.server]?.tools ?? 0;
+  const tools = event.state === "disabled" ? 0 : (event.tools?.length ?? s.mcp[event.server]?.tools ?? 0);
   const view: McpServerView = { server: event.server, state: event.state, tools, ...(event.detail ? { detail: event.detail } : {}) };
   const next = { ...s, mcp: { ...s.mcp, [event.server]: view } };
   // A failed start is reported once, as a card; the panel keeps the rest.

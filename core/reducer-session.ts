@@ -1,6 +1,7 @@
 // The parts of the view that describe the session rather than its
-// conversation: YOLO, the main role, its name, the permission rules last listed, and the
-// counts /stats reports. Pure, like the reducer that calls it.
+// conversation: YOLO, the main role, its name, the permission rules last
+// listed, its skills (each marked once loaded), and the counts /stats
+// reports. Pure, like the reducer that calls it.
 
 import type { EventOf } from "./events.js";
 
@@ -22,11 +23,13 @@ export interface SessionFacts {
   requests: number;
   /** When the session started in this process (its first event), for the wall time. */
   startedAt?: string;
+  /** The skills found, in order; `loaded` once a load of its instructions succeeded. */
+  skills?: Array<{ name: string; loaded: boolean }>;
 }
 
 export const initialFacts: SessionFacts = { yolo: false, requests: 0 };
 
-type FactEvent = EventOf<"yolo_changed"> | EventOf<"main_role_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed">;
+type FactEvent = EventOf<"yolo_changed"> | EventOf<"main_role_changed"> | EventOf<"session_renamed"> | EventOf<"rules_listed"> | EventOf<"skills_found"> | EventOf<"skill_loaded">;
 
 export function reduceFacts(f: SessionFacts, event: FactEvent): SessionFacts {
   switch (event.type) {
@@ -38,6 +41,13 @@ export function reduceFacts(f: SessionFacts, event: FactEvent): SessionFacts {
       return { ...f, name: event.name };
     case "rules_listed":
       return { ...f, rules: { list: event.rules.map((r) => ({ ...r })), projectFile: event.projectFile } };
+    case "skills_found":
+      return { ...f, skills: event.skills.map((sk) => ({ name: sk.name, loaded: f.skills?.some((k) => k.name === sk.name && k.loaded) ?? false })) };
+    case "skill_loaded": {
+      const known = f.skills ?? [];
+      const skills = known.some((k) => k.name === event.name) ? known.map((k) => (k.name === event.name ? { ...k, loaded: true } : k)) : [...known, { name: event.name, loaded: true }];
+      return { ...f, skills };
+    }
   }
 }
 

@@ -369,6 +369,8 @@ function reduceOwn(state: SessionView, event: CoreEvent): SessionView {
     case "session_renamed":
       return addCard({ ...s, facts: reduceFacts(s.facts, event) }, { kind: "notice", level: "info", text: `The session is now named ${event.name}.` });
     case "rules_listed":
+    case "skills_found":
+    case "skill_loaded":
       return { ...s, facts: reduceFacts(s.facts, event) };
     case "agent_update":
       return agentUpdate(s, event, initialView);

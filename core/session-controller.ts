@@ -145,7 +145,8 @@ export function createSessionController(deps: ControllerDeps): SessionController
       case "set_main_role":
       case "rename_session":
       case "list_rules":
-      case "remove_rule": {
+      case "remove_rule":
+      case "set_mcp_server": {
         const problem = applySetting(op, { record, emit, ...(deps.settings ? { settings: deps.settings } : {}) });
         return problem === undefined ? undefined : refuse(problem);
       }

@@ -103,6 +103,8 @@ export interface SessionState {
   sessionRules: Rule[];
   /** The main agent's role on the Chord surface, when it is not the builder. */
   mainRole?: string;
+  /** MCP servers the operator turned on (true) or off (false) in this session, over the config's `manual`. */
+  mcp?: Record<string, boolean>;
   usage: Usage;
   /** Last event sequence number written to the trace. */
   lastSeq: number;

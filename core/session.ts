@@ -76,9 +76,25 @@ export function publishStagingDir(staging: string): string {
   const id = STAGING.exec(path.basename(staging))?.[1];
   if (!id) throw new Error(`${staging} is not a staging folder`);
   const dir = path.join(path.dirname(staging), id);
-  fs.renameSync(staging, dir);
+  try {
+    fs.renameSync(staging, dir);
+    return dir;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
+  }
+  // A service that records its processes for crash recovery (an MCP server
+  // started with the session) wrote into the session's folder before the
+  // session was saved. The staged files join it, the state last: the folder
+  // counts as a session only once that is there.
+  const names = fs.readdirSync(staging).sort((a, b) => Number(a === STATE_FILE_NAME) - Number(b === STATE_FILE_NAME));
+  for (const name of names) fs.renameSync(path.join(staging, name), path.join(dir, name));
+  fs.rmdirSync(staging);
   return dir;
 }
+
+/** The file whose presence makes a folder a saved session. */
+const STATE_FILE_NAME = "state.json";
 
 /** Removes the staging folders a killed process left (best effort). */
 function sweepStaging(sessionsDir: string): void {

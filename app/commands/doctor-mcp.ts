@@ -32,8 +32,11 @@ export async function reportMcp(config: Config, cwd: string, env: NodeJS.Process
     for (const s of mcp.status()) {
       const manual = config.mcp.servers[s.name]!.manual ? " (manual: starts with /mcp enable)" : "";
       if (s.state === "connected") {
-        const list = tools.filter((t) => t.server === s.name).map((t) => t.exposed);
-        say("ok", `mcp ${s.name}`, `${s.transport}, ${list.length} tools${manual}: ${list.join(", ")}`);
+        const own = tools.filter((t) => t.server === s.name);
+        const list = own.filter((t) => t.kind === "tool").map((t) => t.exposed);
+        const offers = [own.some((t) => t.kind === "read_resource") && "resources", own.some((t) => t.kind === "get_prompt") && "prompts"].filter(Boolean);
+        const extra = offers.length ? `, and its ${offers.join(" and ")}` : "";
+        say("ok", `mcp ${s.name}`, `${s.transport}, ${list.length} tools${extra}${manual}: ${list.join(", ")}`);
       } else say("fail", `mcp ${s.name}`, `${s.transport}: ${s.detail ?? s.state}${manual}`);
     }
   } finally {

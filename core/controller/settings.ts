@@ -1,6 +1,6 @@
 // The operations that change the session itself rather than its
-// conversation: YOLO on or off, its name, and the permission rules listed
-// and removed. Each change is saved in the session's state (or the
+// conversation: YOLO on or off, its name, the permission rules listed
+// and removed, and MCP servers turned on or off. Each change is saved in the session's state (or the
 // project's config) before the event that reports it.
 
 import type { Emit } from "../events.js";
@@ -19,9 +19,11 @@ export interface SessionSettings {
   removeRule(rule: ListedRule): string | undefined;
   /** The main agent's roles, on the Chord surface (the role is saved by the switch itself). */
   mainRoles?: Pick<MainRoles, "switchTo">;
+  /** Turns an MCP server on or off now; a problem when there is no such server. */
+  setMcpServer(server: string, enabled: boolean): string | undefined;
 }
 
-export type SettingOp = OpOf<"set_yolo"> | OpOf<"set_main_role"> | OpOf<"rename_session"> | OpOf<"list_rules"> | OpOf<"remove_rule">;
+export type SettingOp = OpOf<"set_yolo"> | OpOf<"set_main_role"> | OpOf<"rename_session"> | OpOf<"list_rules"> | OpOf<"remove_rule"> | OpOf<"set_mcp_server">;
 
 /** Applies one of the settings operations; a problem (to refuse the operation with) or undefined. */
 export function applySetting(op: SettingOp, x: { record: SessionRecord; emit: Emit; settings?: SessionSettings }): string | undefined {
@@ -45,6 +47,15 @@ export function applySetting(op: SettingOp, x: { record: SessionRecord; emit: Em
       if (!settings.mainRoles) return "main roles belong to the Chord surface: start the session with --profile chord";
       const switched = settings.mainRoles.switchTo(op.role);
       return "problem" in switched ? switched.problem : undefined;
+    }
+    case "set_mcp_server": {
+      if (!settings) return "this process does not run the session";
+      const problem = settings.setMcpServer(op.server, op.enabled);
+      if (problem !== undefined) return problem;
+      // A resumed session starts its servers as the operator left them.
+      record.state.mcp = { ...record.state.mcp, [op.server]: op.enabled };
+      record.save();
+      return undefined;
     }
     case "list_rules":
       if (!settings) return "this process does not run the session";

@@ -9,9 +9,14 @@
 //   shell = "npx tsc --noEmit"                          # through bash -c
 //   min_changed_files = 1
 //   result = "append_on_failure"
+//   debounce_ms = 2000        # a burst of batches runs it once, with the last
+//   concurrency = 1           # never two at once
+//   retry_on_failure = 1      # a failed run is run once more,
+//   retry_delay_ms = 500      # half a second later
 //
 // Each entry gives exactly one of `command` and `shell`. The filters are
-// AND-ed; a filter left out matches everything.
+// AND-ed; a filter left out matches everything. debounce_ms is refused on
+// the sync points, whose step waits for the answer.
 
 import { z } from "zod";
 
@@ -66,7 +71,19 @@ const commonFields = {
   min_changed_files: z.number().int().nonnegative().optional(),
   /** Only when a call failed (a batch with a failed call, a failed result). */
   only_on_error: z.boolean().default(false),
+  /** A failed run is run again up to this many times (true: once). */
+  retry_on_failure: z
+    .union([z.boolean(), z.number().int().nonnegative()])
+    .default(0)
+    .transform((v) => (v === true ? 1 : v === false ? 0 : v)),
+  /** Milliseconds between a failed run and its retry. */
+  retry_delay_ms: z.number().int().nonnegative().default(1000),
+  /** At most this many runs of the entry at once; the others wait their turn. Unset: no limit. */
+  concurrency: posInt.optional(),
 };
+
+/** Only where nobody waits for the hook: triggers this close together run it once, with the latest data. */
+const debounceField = { debounce_ms: z.number().int().nonnegative().optional() };
 
 const automationFields = {
   /** before_next_llm: the next model request waits for it; background: it does not. */
@@ -82,10 +99,17 @@ const automationFields = {
 const oneProgram = (h: { command?: string[] | undefined; shell?: string | undefined }) => (h.command === undefined) !== (h.shell === undefined);
 const oneProgramMessage = { message: "give either command (an argv list) or shell (a command line), not both and not neither" };
 
-const hookEntry = z.strictObject(commonFields).refine(oneProgram, oneProgramMessage);
-const automationEntry = z.strictObject({ ...commonFields, ...automationFields }).refine(oneProgram, oneProgramMessage);
+const hookEntry = z
+  .strictObject({ ...commonFields, ...debounceField })
+  .refine(oneProgram, oneProgramMessage)
+  .refine((h) => h.debounce_ms === undefined, {
+    path: ["debounce_ms"],
+    message: "debounce_ms is for automation and observer hooks: the step of a sync hook waits for its answer, so it cannot be put off",
+  });
+const observerEntry = z.strictObject({ ...commonFields, ...debounceField }).refine(oneProgram, oneProgramMessage);
+const automationEntry = z.strictObject({ ...commonFields, ...automationFields, ...debounceField }).refine(oneProgram, oneProgramMessage);
 
-export type HookEntry = z.infer<typeof hookEntry>;
+export type HookEntry = z.infer<typeof observerEntry>;
 export type AutomationEntry = z.infer<typeof automationEntry>;
 
 const list = <T extends z.ZodType>(entry: T) => z.array(entry).default([]);
@@ -96,16 +120,16 @@ export const hooksSection = z
     on_before_llm_call: list(hookEntry),
     on_before_tool_result_append: list(hookEntry),
     on_tool_batch_complete: list(automationEntry),
-    on_session_start: list(hookEntry),
-    on_session_end: list(hookEntry),
-    on_after_llm_call: list(hookEntry),
-    on_tool_result: list(hookEntry),
-    on_before_compress: list(hookEntry),
-    on_after_compress: list(hookEntry),
-    on_idle: list(hookEntry),
-    on_wait_confirm: list(hookEntry),
-    on_wait_question: list(hookEntry),
-    on_agent_error: list(hookEntry),
+    on_session_start: list(observerEntry),
+    on_session_end: list(observerEntry),
+    on_after_llm_call: list(observerEntry),
+    on_tool_result: list(observerEntry),
+    on_before_compress: list(observerEntry),
+    on_after_compress: list(observerEntry),
+    on_idle: list(observerEntry),
+    on_wait_confirm: list(observerEntry),
+    on_wait_question: list(observerEntry),
+    on_agent_error: list(observerEntry),
   })
   .prefault(() => ({}) as never);
 

@@ -14,12 +14,14 @@
 //   model's next request (automation.ts).
 // * observer (the rest): told, never waited for by the run, except that the
 //   session's end waits for them (drain).
+// Each entry's retries, concurrency limit and debounce are pacing.ts's.
 
 import type { Emit } from "../events.js";
 import { AUTOMATION_POINTS, type HookEntry, type HookPoint, type HooksSettings, type ObserverPoint, type SyncPoint } from "./config.js";
 import { hookApplies, type HookAgent, type HookSubject } from "./filters.js";
 import { runHook, type HookRun, type HookRunner } from "./run-hook.js";
 import { automationReport, trackReport, type PendingReport } from "./automation.js";
+import { createPacer, type Pacer } from "./pacing.js";
 
 interface SyncOutcome<T> {
   /** The point's data after every modify. */
@@ -61,16 +63,23 @@ export function createHookService(opts: HookServiceOptions): HookService {
   // Shared by every agent's view: the session ends when all of them are done.
   const running = new Set<Promise<unknown>>();
   const pending: PendingReport[] = [];
-  return view(opts, running, pending);
+  return view(opts, { running, pacer: createPacer(opts.runner.clock) }, pending);
 }
 
-function view(opts: HookServiceOptions, running: Set<Promise<unknown>>, pending: PendingReport[]): HookService {
+/** What every agent's view shares: the runs not ended yet, and each entry's pace. */
+interface Shared {
+  running: Set<Promise<unknown>>;
+  pacer: Pacer;
+}
+
+function view(opts: HookServiceOptions, shared: Shared, pending: PendingReport[]): HookService {
+  const { running, pacer } = shared;
   const entriesOf = (point: HookPoint): readonly HookEntry[] => opts.settings[point] ?? [];
   const labelOf = (point: HookPoint, entry: HookEntry) => entry.name ?? `${point}[${entriesOf(point).indexOf(entry)}]`;
   const agent = (): HookAgent => ({ ...opts.agent, model: opts.model() });
   const matching = (point: HookPoint, subject: HookSubject) => entriesOf(point).filter((e) => hookApplies(e, subject, agent()));
 
-  const run = (point: HookPoint, entry: HookEntry, data: object, subject: HookSubject, errorKind?: string): Promise<HookRun> => {
+  const once = (point: HookPoint, entry: HookEntry, data: object, subject: HookSubject, errorKind?: string): Promise<HookRun> => {
     const label = labelOf(point, entry);
     const turn = opts.turn?.();
     const envelope = {
@@ -99,11 +108,19 @@ function view(opts: HookServiceOptions, running: Set<Promise<unknown>>, pending:
       ...(subject.tools?.length === 1 ? { YUJ_HOOK_TOOL_NAME: subject.tools[0]! } : {}),
       ...(errorKind ? { YUJ_HOOK_ERROR_KIND: errorKind } : {}),
     };
-    const p = runHook({ label, command: entry.command, shell: entry.shell, timeoutS: entry.timeout }, envelope, vars, opts.runner);
+    return runHook({ label, command: entry.command, shell: entry.shell, timeoutS: entry.timeout }, envelope, vars, opts.runner);
+  };
+  const track = <T>(p: Promise<T>): Promise<T> => {
     running.add(p);
     void p.finally(() => running.delete(p));
     return p;
   };
+  /** A run the caller waits for: paced, never put off. */
+  const run = (point: HookPoint, entry: HookEntry, data: object, subject: HookSubject): Promise<HookRun> =>
+    track(pacer.paced(entry, () => once(point, entry, data, subject)));
+  /** A run nobody waits for: paced, and put off by the entry's debounce. */
+  const later = (point: HookPoint, entry: HookEntry, data: object, subject: HookSubject, errorKind?: string): Promise<HookRun | undefined> =>
+    track(pacer.debounced(entry, () => once(point, entry, data, subject, errorKind)));
 
   const report = (point: HookPoint, entry: HookEntry, r: HookRun, action?: string, failure?: string) => {
     const hook = labelOf(point, entry);
@@ -137,7 +154,7 @@ function view(opts: HookServiceOptions, running: Set<Promise<unknown>>, pending:
 
     observe(point, data, subject = {}, extra = {}) {
       for (const entry of matching(point, subject)) {
-        void run(point, entry, data, subject, extra.errorKind).then((r) => report(point, entry, r));
+        void later(point, entry, data, subject, extra.errorKind).then((r) => r && report(point, entry, r));
       }
     },
 
@@ -145,7 +162,8 @@ function view(opts: HookServiceOptions, running: Set<Promise<unknown>>, pending:
       const point = "on_tool_batch_complete";
       for (const entry of opts.settings.on_tool_batch_complete.filter((e) => hookApplies(e, subject, agent()))) {
         const label = labelOf(point, entry);
-        const done = run(point, entry, data, subject).then((r) => {
+        const done = later(point, entry, data, subject).then((r) => {
+          if (!r) return undefined;
           report(point, entry, r);
           return automationReport(label, entry, r, opts.emit);
         });
@@ -165,7 +183,7 @@ function view(opts: HookServiceOptions, running: Set<Promise<unknown>>, pending:
     },
 
     // A child's automation reports are its own: they go to its next request, not the parent's.
-    forAgent: (child, emit, model) => view({ ...opts, agent: child, emit, ...(model ? { model: () => model } : {}) }, running, []),
+    forAgent: (child, emit, model) => view({ ...opts, agent: child, emit, ...(model ? { model: () => model } : {}) }, shared, []),
 
     async drain() {
       while (running.size > 0) await Promise.allSettled([...running]);

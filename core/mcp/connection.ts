@@ -7,17 +7,26 @@
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { spawnServer, type ServerProcess } from "../lsp/process.js";
 import type { Clock } from "../services.js";
 import type { McpServerEntry } from "./config.js";
+import { mcpAccessTools } from "./access-tools.js";
 import { mcpToolName } from "./names.js";
 import { ProcessTransport } from "./stdio-transport.js";
 
+/**
+ * What a tool does: a call of one of the server's tools, or one of the four
+ * yuj adds for a server that offers resources (list, read) or prompts (list, get).
+ */
+export type McpToolKind = "tool" | "list_resources" | "read_resource" | "list_prompts" | "get_prompt";
+
 export interface McpTool {
   server: string;
-  /** The server's own name for it. */
+  kind: McpToolKind;
+  /** The server's own name for it (for the added tools, the kind). */
   remote: string;
   /** mcp_<server>_<tool>. */
   exposed: string;
@@ -84,11 +93,20 @@ export class McpConnection {
       return connected;
     }
     this.client = client;
-    return { tools: this.register(connected.tools) };
+    const offers = client.getServerCapabilities() ?? {};
+    const access = mcpAccessTools(this.name, { resources: offers.resources !== undefined, prompts: offers.prompts !== undefined });
+    // allowed_tools, when given, also names which of these yuj adds (by kind: "read_resource").
+    const allowed = this.entry.allowed_tools;
+    return { tools: [...this.register(connected.tools), ...access.filter((t) => allowed === undefined || allowed.includes(t.kind))] };
   }
 
   /** One tool call; connects again first when the server had ended. */
-  async call(remote: string, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<{ result: CallToolResult } | { error: string }> {
+  call(remote: string, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<{ result: CallToolResult } | { error: string }> {
+    return this.use(async (client, options) => ({ result: (await client.callTool({ name: remote, arguments: args }, undefined, options)) as CallToolResult }), timeoutMs, signal);
+  }
+
+  /** One request of any kind (a call, a resource read, a prompt); connects again first when the server had ended. */
+  async use<T>(work: (client: Client, options: RequestOptions) => Promise<T>, timeoutMs: number, signal: AbortSignal): Promise<T | { error: string }> {
     if (!this.client) {
       const before = this.endedBecause;
       const again = await this.connect(timeoutMs);
@@ -96,7 +114,7 @@ export class McpConnection {
     }
     const client = this.client!;
     try {
-      return { result: (await client.callTool({ name: remote, arguments: args }, undefined, { signal, timeout: timeoutMs })) as CallToolResult };
+      return await work(client, { signal, timeout: timeoutMs });
     } catch (err) {
       if (signal.aborted) return { error: "cancelled before the server answered" };
       if (this.client !== client) {
@@ -167,6 +185,7 @@ export class McpConnection {
       .filter((t) => allowed === undefined || allowed.includes(t.name))
       .map((t) => ({
         server: this.name,
+        kind: "tool" as const,
         remote: t.name,
         exposed: mcpToolName(this.name, t.name),
         description: (t.description ?? t.title ?? `${t.name} from the MCP server ${this.name}`).trim(),

@@ -12,12 +12,12 @@ import type { Clock } from "../services.js";
 import type { McpServerEntry, McpSettings } from "./config.js";
 import type { McpConnection, McpTool } from "./connection.js";
 
-type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped";
+type McpServerState = "connecting" | "connected" | "failed" | "ended" | "stopped" | "disabled";
 
 interface McpServerStatus {
   name: string;
   transport: "stdio" | "http";
-  state: McpServerState | "disabled";
+  state: McpServerState;
   tools: number;
   detail?: string;
 }
@@ -27,13 +27,31 @@ interface McpCallResult {
   error?: string;
 }
 
+/** Work done with a server's client: a resource read, a prompt; the client's request options passed on. */
+export type McpWork<T> = (client: import("@modelcontextprotocol/sdk/client/index.js").Client, options: import("@modelcontextprotocol/sdk/shared/protocol.js").RequestOptions) => Promise<T>;
+
 export interface McpService {
   /** Connects the auto-start servers; the same promise for every caller. */
   start(): Promise<void>;
   /** The tools of the servers connected so far, in config order. */
   tools(): McpTool[];
   call(server: string, remote: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+  /** Any other request to the server, with the same restart and error rules as a call. */
+  use<T extends object>(server: string, work: McpWork<T>, signal: AbortSignal): Promise<T | { error: string }>;
   status(): McpServerStatus[];
+  /**
+   * The operator's choices a resumed session kept (server name to on/off),
+   * over the config's `manual`; before start(). Names no longer configured are ignored.
+   */
+  applyChoices(choices: Readonly<Record<string, boolean>>): void;
+  /**
+   * Turns a server on (it connects now; its tools join the request after it
+   * connected) or off (it stops; its tools leave the next request). A problem
+   * when no server has that name.
+   */
+  setEnabled(server: string, on: boolean): string | undefined;
+  /** Called whenever the set of tools changes after start: a server turned on or off. */
+  onToolsChanged(listener: () => void): void;
   shutdown(): Promise<void>;
   killAllSync(): void;
 }
@@ -68,6 +86,8 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
   const callMs = opts.settings.call_timeout_s * 1000;
   let started: Promise<void> | undefined;
   let closed = false;
+  const listeners: Array<() => void> = [];
+  const toolsChanged = () => listeners.forEach((l) => l());
 
   const saveRegistry = () =>
     registry.write(
@@ -94,40 +114,83 @@ export function createMcpManager(opts: McpManagerOptions): McpService {
 
   async function connect(e: Entry): Promise<void> {
     const { McpConnection } = await import("./connection.js");
-    e.conn = new McpConnection(e.name, e.entry, {
+    const conn = new McpConnection(e.name, e.entry, {
       projectDir: opts.projectDir,
       env: opts.env,
       ownEnv: opts.ownEnv,
       clock: opts.clock,
       processChanged: saveRegistry,
     });
+    e.conn = conn;
     report(e, "connecting");
-    const got = await e.conn.connect(startupMs);
-    if (closed) return void (await e.conn.close());
+    const got = await conn.connect(startupMs);
+    if (closed || e.conn !== conn) return void (await conn.close());
     if ("error" in got) return report(e, "failed", got.error);
     e.tools = uniqueNames(got.tools);
     report(e, "connected");
   }
 
+  /** A request to an enabled server; an end noticed before or after it is reported once. */
+  async function request<T extends object>(server: string, send: (conn: McpConnection) => Promise<T | { error: string }>): Promise<T | { error: string }> {
+    const e = entries.find((x) => x.name === server);
+    if (!e?.conn || e.state === "disabled") return { error: `MCP server ${server} is not enabled in this session` };
+    const conn = e.conn;
+    const ended = () => {
+      if (!conn.connected && e.state === "connected") report(e, "ended", `${conn.endReason ?? "the server ended"}; it is started again on the next call`);
+    };
+    ended();
+    const wasUp = conn.connected;
+    const got = await send(conn);
+    ended();
+    if (!wasUp && conn.connected) report(e, "connected", "started again");
+    return got;
+  }
+
+  /** Off: its process ends, its tools go; what it was doing fails with "not enabled". */
+  async function disable(e: Entry): Promise<void> {
+    const conn = e.conn;
+    e.conn = undefined;
+    e.tools = [];
+    report(e, "disabled", "turned off: /mcp enable starts it again");
+    toolsChanged();
+    await conn?.close();
+  }
+
   return {
     start() {
-      started ??= Promise.all(entries.filter((e) => e.state !== "disabled").map(connect)).then(() => {});
+      started ??= (async () => {
+        // A server that waits to be turned on is listed too (the panel, /mcp).
+        for (const e of entries) if (e.state === "disabled") report(e, "disabled", "not started: /mcp enable starts it");
+        await Promise.all(entries.filter((e) => e.state !== "disabled" && !e.conn).map(connect));
+      })();
       return started;
     },
-    tools: () => entries.flatMap((e) => (e.state === "disabled" ? [] : e.tools)),
-    async call(server, remote, args, signal) {
-      const e = entries.find((x) => x.name === server);
-      if (!e?.conn || e.state === "disabled") return { error: `MCP server ${server} is not enabled in this session` };
-      const ended = () => {
-        if (!e.conn!.connected && e.state === "connected") report(e, "ended", `${e.conn!.endReason ?? "the server ended"}; it is started again on the next call`);
-      };
-      ended();
-      const wasUp = e.conn.connected;
-      const got = await e.conn.call(remote, args, callMs, signal);
-      ended();
-      if (!wasUp && e.conn.connected) report(e, "connected", "started again");
-      return got;
+    applyChoices(choices) {
+      for (const e of entries) {
+        const on = choices[e.name];
+        if (on !== undefined) e.state = on ? "stopped" : "disabled";
+      }
     },
+    setEnabled(server, on) {
+      const e = entries.find((x) => x.name === server);
+      if (!e) {
+        const names = entries.map((x) => x.name);
+        return `no MCP server ${server}: ${names.length ? `the servers are ${names.join(", ")}` : "none is configured ([mcp.servers.NAME])"}`;
+      }
+      if (closed) return "the session is ending";
+      if (!on) {
+        if (e.state !== "disabled") void disable(e);
+        return undefined;
+      }
+      if (e.state !== "disabled") return undefined;
+      e.state = "stopped";
+      void connect(e).then(toolsChanged);
+      return undefined;
+    },
+    onToolsChanged: (listener) => void listeners.push(listener),
+    tools: () => entries.flatMap((e) => (e.state === "disabled" ? [] : e.tools)),
+    call: (server, remote, args, signal) => request(server, (conn) => conn.call(remote, args, callMs, signal)),
+    use: (server, work, signal) => request(server, (conn) => conn.use(work, callMs, signal)),
     status: () =>
       entries.map((e) => ({
         name: e.name,

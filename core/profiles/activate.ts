@@ -162,3 +162,14 @@ export function addTools(toolset: ActiveToolset, extra: readonly ActiveTool[]): 
   }
   return added;
 }
+
+/** Takes tools addTools added out again (a server turned off): gone from the next request. */
+export function removeTools(toolset: ActiveToolset, names: ReadonlySet<string>): void {
+  for (const name of names) {
+    if (!toolset.tools.delete(name)) continue;
+    (toolset.names as Set<string>).delete(name);
+    (toolset.catalog as Map<string, ToolRuleFacts>).delete(name);
+  }
+  const kept = toolset.specs.filter((s) => !names.has(s.name));
+  toolset.specs.splice(0, toolset.specs.length, ...kept);
+}

@@ -61,6 +61,25 @@ describe("MCP tools in a headless run", () => {
     expect(rows(res.stdout).filter((r) => r.type === "mcp_server").map((r) => r.state)).toEqual(["connecting", "connected"]);
   }, 90_000);
 
+  it("the server's resources and prompts are tools of its own: the model reads a resource and gets a prompt; a rule on a URI pattern denies a read", async () => {
+    const { res, tools } = await run(
+      [
+        { tool_calls: [{ name: "mcp_everything_read_resource", arguments: { uri: "demo://resource/dynamic/text/4" } }] },
+        { tool_calls: [{ name: "mcp_everything_get_prompt", arguments: { name: "args-prompt", arguments: { city: "Porto" } } }] },
+        { tool_calls: [{ name: "mcp_everything_read_resource", arguments: { uri: "demo://resource/static/document/features.md" } }] },
+        { text: "finished" },
+      ],
+      `${SERVER_TOML}[[permissions.rules]]\ntool = "mcp_everything_read_resource"\npattern = "demo://resource/static/*"\naction = "deny"\n`,
+    );
+    expect(res.code).toBe(0);
+    const names = tools.map((t) => t.name);
+    for (const added of ["mcp_everything_list_resources", "mcp_everything_read_resource", "mcp_everything_list_prompts", "mcp_everything_get_prompt"]) expect(names).toContain(added);
+    const outs = rows(res.stdout).filter((r) => r.type === "tool_result").map((r) => r.modelText ?? "");
+    expect(outs[0]).toMatch(/^\[resource demo:\/\/resource\/dynamic\/text\/4\]\n/);
+    expect(outs[1]).toMatch(/\[user\]\n.*Porto/);
+    expect(outs[2]).toMatch(/^ERROR: permission denied: denied by rule \{tool="mcp_everything_read_resource", pattern="demo:\/\/resource\/static\/\*"/);
+  }, 90_000);
+
   it("on Yuj a tool the server does not mark read-only asks (a headless run pauses); on Chord the baseline lets it run", async () => {
     const turns = [{ tool_calls: [{ name: "mcp_everything_toggle-simulated-logging", arguments: {} }] }, { text: "finished" }];
     const yuj = await run(turns, SERVER_TOML);
@@ -108,7 +127,7 @@ describe("yuj doctor", () => {
       `${SERVER_TOML}[mcp.servers.broken]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.stderr.write('missing API key'); process.exit(2)"]\n`,
     );
     const res = await runCli(["doctor", "--config", "yuj.toml"], { cwd, env: isolatedEnv(), timeoutMs: 60_000 });
-    expect(res.stdout).toMatch(/\[ok {2}\] mcp everything: stdio, 13 tools: .*mcp_everything_echo/);
+    expect(res.stdout).toMatch(/\[ok {2}\] mcp everything: stdio, 13 tools, and its resources and prompts: .*mcp_everything_echo/);
     expect(res.stdout).toContain("[FAIL] mcp broken: stdio: the process exited with code 2: missing API key");
   }, 60_000);
 });

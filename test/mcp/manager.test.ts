@@ -80,10 +80,10 @@ describe("server-everything over stdio", () => {
     expect(h.mcp.status()).toEqual([expect.objectContaining({ name: "broken", state: "failed", tools: 0 })]);
   }, 30_000);
 
-  it("a manual server is not started", async () => {
+  it("a manual server is not started, only listed as disabled", async () => {
     h = makeMcpHarness({ later: everythingStdio({ manual: true }) });
     await h.mcp.start();
-    expect(h.events).toEqual([]);
+    expect(h.states("later")).toEqual(["disabled"]);
     expect(h.mcp.status()).toEqual([expect.objectContaining({ name: "later", state: "disabled" })]);
   }, 10_000);
 

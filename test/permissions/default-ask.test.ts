@@ -15,7 +15,7 @@ import { action, call, CHORD as CHORD_BASE, decide, rule, YUJ as YUJ_BASE } from
 function withServerTools(opts: PolicyOptions): PolicyOptions {
   const tools = new Map(opts.tools);
   for (const [remote, readOnly] of [["create_issue", false], ["get_issue", true]] as const) {
-    const tool: McpTool = { server: "github", remote, exposed: `mcp_github_${remote}`, description: "", inputSchema: { type: "object" }, readOnly } as McpTool;
+    const tool: McpTool = { server: "github", kind: "tool", remote, exposed: `mcp_github_${remote}`, description: "", inputSchema: { type: "object" }, readOnly } as McpTool;
     tools.set(tool.exposed, ruleFacts(mcpHandler(tool, {} as McpService), tool.exposed));
   }
   return { ...opts, tools };

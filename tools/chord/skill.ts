@@ -7,6 +7,7 @@ import { str } from "../lib/view.js";
 import * as fs from "node:fs";
 import { z } from "zod";
 import { skillBody } from "../../core/skills/discover.js";
+import { markSkillLoaded } from "../lib/skill-files.js";
 import { textTarget } from "../../core/permissions/match-target.js";
 import { fail, ok, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
 
@@ -32,13 +33,14 @@ export const skillTool: ToolHandler<typeof schema> = {
     } catch (err) {
       return fail(`ERROR: the skill ${skill.name} could not be read: ${(err as Error).message}`);
     }
-    skills.use(skill);
+    markSkillLoaded(ctx, skill);
     const files = fs.readdirSync(skill.dir).filter((f) => f !== "SKILL.md");
     const lines = [`<skill name="${skill.name}" dir="${skill.dir}">`, body];
     if (files.length) lines.push("", `Files in the skill's directory: ${files.join(", ")}`);
     if (skill.allowedTools) lines.push("", `While this skill is in use only these tools run: ${skill.allowedTools.join(", ")}`);
     if (args.args) lines.push("", `Arguments: ${args.args}`);
     lines.push("</skill>");
-    return ok(lines.join("\n"));
+    const bodyLines = body.split("\n").length;
+    return ok(lines.join("\n"), { kind: "text", text: `✓ skill ${skill.name} loaded: ${bodyLines} lines of instructions from ${skill.file}` });
   },
 };

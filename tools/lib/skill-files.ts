@@ -1,13 +1,14 @@
 // On the Yuj surface a skill's directory is readable by `read` although it
 // lies outside the project: the system prompt lists each SKILL.md by its
 // absolute path. Reading a SKILL.md puts that skill in use (its
-// allowed-tools then narrow the tools). Symlinks are resolved first, so a
+// allowed-tools then narrow the tools), once the read succeeded. Symlinks are resolved first, so a
 // link inside a skill's directory cannot lead anywhere else.
 
 import * as path from "node:path";
+import type { Skill } from "../../core/skills/discover.js";
 import type { ToolContext } from "../../core/tool-types.js";
 
-export type Located = { ok: true; abs: string; display: string; size: number } | { ok: false; error: string };
+export type Located = { ok: true; abs: string; display: string; size: number; skill?: Skill } | { ok: false; error: string };
 
 /** The file when `input` is inside a skill's directory; undefined when it is not (the ordinary rules apply). */
 export async function locateInSkillDir(ctx: ToolContext, input: string, directoryError: string): Promise<Located | undefined> {
@@ -24,6 +25,11 @@ export async function locateInSkillDir(ctx: ToolContext, input: string, director
   const st = await ctx.services.fs.stat(real);
   if (st.isDirectory()) return { ok: false, error: directoryError };
   const skill = skills.skills.find((s) => s.file === real);
-  if (skill) skills.use(skill);
-  return { ok: true, abs: real, display: input, size: st.size };
+  return { ok: true, abs: real, display: input, size: st.size, ...(skill ? { skill } : {}) };
+}
+
+/** Its instructions were read: the skill is in use, and the view marks it loaded. */
+export function markSkillLoaded(ctx: ToolContext, skill: Skill): void {
+  ctx.skills?.use(skill);
+  ctx.emit({ type: "skill_loaded", name: skill.name, callId: ctx.callId });
 }

@@ -11,7 +11,8 @@ import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limit
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { echoPath, locateExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
-import { locateInSkillDir } from "../lib/skill-files.js";
+import { locateInSkillDir, markSkillLoaded } from "../lib/skill-files.js";
+import type { Skill } from "../../core/skills/discover.js";
 import { num, rangeSummary, shownPath, str } from "../lib/view.js";
 
 export const readSchema = z.object({
@@ -106,6 +107,11 @@ export const readTool: ToolHandler<typeof readSchema> = {
       const first = `Read returned the first ${slice.length} lines of ${shown}.`;
       notes.push(`${first} The file is longer.`);
       text += "\n" + reminder(`${first} The file is longer — re-read with a higher limit or a specific offset to see more.`);
+    }
+    const skill = "skill" in file ? (file.skill as Skill | undefined) : undefined;
+    if (skill) {
+      markSkillLoaded(ctx, skill);
+      notes.push(`✓ skill ${skill.name} loaded`);
     }
     return ok(text, fileView(file.display, offset + 1, slice, notes));
   },

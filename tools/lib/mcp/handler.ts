@@ -10,11 +10,13 @@ import type { McpTool } from "../../../core/mcp/connection.js";
 import type { McpService } from "../../../core/mcp/manager.js";
 import type { ActiveTool } from "../../../core/profiles/activate.js";
 import { fail, type ToolEffect, type ToolHandler } from "../../../core/tool-types.js";
+import { mcpAccessHandler } from "./access.js";
 import { mcpResultToToolResult } from "./result.js";
 
 const anyArguments = z.looseObject({});
 
 export function mcpHandler(tool: McpTool, service: McpService): ToolHandler {
+  if (tool.kind !== "tool") return mcpAccessHandler(tool, service);
   return {
     id: tool.readOnly ? "mcp_read_only" : "mcp",
     schema: anyArguments,
