@@ -4,6 +4,7 @@
 // the view change, sends the operation and carries out the action.
 
 import type { Operation } from "../core/ops.js";
+import type { LoopFacts } from "../core/reducer-session.js";
 import type { UiState } from "./ui-state.js";
 
 /** The commands, with what each does (the list shown while a command is typed). */
@@ -17,6 +18,7 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/rename", "/rename NAME names this session"],
   ["/export", "/export [PATH] [--json] writes the transcript"],
   ["/yolo", "/yolo on|off skips ordinary approvals"],
+  ["/loop", "/loop on [TARGET] keeps the model working until done; /loop off"],
   ["/rules", "the session's and project's permission rules"],
   ["/stats", "tokens, cost, time and requests"],
   ["/rewind", "files and conversation back to before a message (or undo a rewind)"],
@@ -64,7 +66,7 @@ const top = (ui: UiState): UiState => ({ ...ui, scroll: 0 });
 const say = (flash: string) => (ui: UiState): UiState => ({ ...ui, flash });
 const open = (overlay: UiState["overlay"]) => (ui: UiState): UiState => ({ ...ui, overlay });
 
-export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
+export function slashAction(text: string, now: { yolo: boolean; loop?: LoopFacts }): SlashAction {
   const trimmed = text.trim();
   const name = trimmed.split(/\s+/)[0] ?? "/";
   const rest = trimmed.slice(name.length).trim();
@@ -92,6 +94,8 @@ export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
       return { ui: same, op: { type: "rename_session", name: rest } };
     case "/yolo":
       return yolo(arg, now.yolo);
+    case "/loop":
+      return loop(arg, rest.slice(arg?.length ?? 0).trim(), now.loop);
     case "/rules":
       return { ui: open("rules"), op: { type: "list_rules" } };
     case "/stats":
@@ -112,6 +116,22 @@ function yolo(arg: string | undefined, on: boolean): SlashAction {
   if (arg === undefined) return { ui: same, op: { type: "set_yolo", on: !on } };
   if (arg === "on" || arg === "off") return { ui: same, op: { type: "set_yolo", on: arg === "on" } };
   return { ui: say(`/yolo takes on or off, not ${arg}`) };
+}
+
+/** `/loop` says how the loop stands; `/loop on [TARGET]` starts one (the target is its first message); `/loop off` ends it. */
+function loop(arg: string | undefined, target: string, now: LoopFacts | undefined): SlashAction {
+  if (arg === undefined) {
+    if (!now) return { ui: say("loop off: /loop on [TARGET] keeps the model working until it calls done") };
+    const towards = now.target ? ` towards: ${now.target}` : "";
+    const waits = now.report !== undefined ? " · its report waits for you" : "";
+    return { ui: say(`loop on: iteration ${now.iteration} of ${now.maxIterations}${towards}${waits} · /loop off ends it`) };
+  }
+  if (arg === "on") return { ui: top, op: target ? { type: "set_loop", on: true, target } : { type: "set_loop", on: true } };
+  if (arg === "off") {
+    if (target) return { ui: say(`/loop off takes nothing after it, not ${target}`) };
+    return { ui: same, op: { type: "set_loop", on: false } };
+  }
+  return { ui: say(`/loop takes on [TARGET] or off, not ${arg}`) };
 }
 
 /** `/export [PATH] [--json]`, in either order; a path may not start with `-`. */
