@@ -66,6 +66,7 @@ export function App(props: AppProps): React.ReactElement {
   // The composer and the jobs panel take their keys from the key router (app-keys.ts).
   const composerKeys = useRef<KeyHandler | undefined>(undefined);
   const jobsKeys = useRef<KeyHandler | undefined>(undefined);
+  const approvalKeys = useRef<KeyHandler | undefined>(undefined);
   const reportKeys = useRef<KeyHandler | undefined>(undefined);
   const composerControl = useRef<ComposerControl | undefined>(undefined);
   const mentions = useMentions(props.listFiles);
@@ -125,6 +126,7 @@ export function App(props: AppProps): React.ReactElement {
     onQuit: props.onQuit,
     composerKeys,
     jobsKeys,
+    approvalKeys,
     reportKeys,
     composerControl,
     wide: size.columns >= SIDE_PANEL_MIN_COLUMNS,
@@ -188,6 +190,7 @@ export function App(props: AppProps): React.ReactElement {
           color={props.color}
           overlayOpen={ui.overlay !== "none"}
           onViewReport={() => setUi((u) => ({ ...u, overlay: "report" }))}
+          approvalKeys={approvalKeys}
           reportKeys={reportKeys}
           history={history}
           commands={commands}
@@ -302,6 +305,7 @@ interface PromptAreaProps {
   /** An overlay has the keys (the report's viewer among them). */
   overlayOpen: boolean;
   onViewReport(): void;
+  approvalKeys: MutableRefObject<KeyHandler | undefined>;
   reportKeys: MutableRefObject<KeyHandler | undefined>;
   onSubmit(text: string): void;
   onDraft(text: string): void;
@@ -317,7 +321,14 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
   const loop = p.view.facts.loop;
   const prompt =
     p.kind === "approval" && approval ? (
-      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => p.controller.submit(approvalOp(approval.callId, answer))} />
+      <ApprovalPrompt
+        request={approval}
+        armed={p.armed}
+        width={p.width}
+        onAnswer={(answer) => p.controller.submit(approvalOp(approval.callId, answer))}
+        keys={p.approvalKeys}
+        {...(p.editExternally ? { editExternally: p.editExternally } : {})}
+      />
     ) : p.kind === "answer" && question ? (
       <QuestionPrompt
         question={question}

@@ -40,7 +40,8 @@ export interface AppKeysOptions {
   /** Handlers the composer and the jobs panel register: the router calls them for their keys. */
   composerKeys: MutableRefObject<KeyHandler | undefined>;
   jobsKeys: MutableRefObject<KeyHandler | undefined>;
-  /** The loop report prompt's handler. */
+  /** The approval and loop report prompts' handlers. */
+  approvalKeys: MutableRefObject<KeyHandler | undefined>;
   reportKeys: MutableRefObject<KeyHandler | undefined>;
   /** Replaces the draft (a completed command); says when the composer takes every key (Ctrl+R). */
   composerControl: MutableRefObject<ComposerControl | undefined>;
@@ -94,6 +95,7 @@ export function useAppKeys(o: AppKeysOptions): void {
     const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed) || (x.prompt === "report" && x.armed && ui.overlay === "none");
     if (ui.overlay !== "none" || promptHasKeys) {
       if (ctrlC) return void normalKey(ui, "\u0003");
+      if (x.prompt === "approval" && promptHasKeys) return x.approvalKeys.current?.(input, key);
       if (x.prompt === "report" && promptHasKeys) return x.reportKeys.current?.(input, key);
       if (ui.overlay === "todos" && !promptHasKeys && (key.escape || input === "q" || input === "s")) return set({ ...ui, overlay: "none" });
       // The jobs panel opened by the key before this one takes this one.
