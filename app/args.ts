@@ -33,6 +33,7 @@ const OPTIONS = {
   "plan-mode": { type: "string" },
   prompt: { type: "string", short: "p" },
   yolo: { type: "boolean" },
+  loop: { type: "boolean" },
   measure: { type: "boolean" },
   always: { type: "boolean" },
   scope: { type: "string" },
@@ -77,6 +78,8 @@ export interface ParsedArgs {
   prompt?: string;
   /** Skip ordinary asks (never the protected tools). */
   yolo?: boolean;
+  /** `yuj code --loop`: the task runs in loop mode, done's report confirmed as it comes. */
+  loop?: boolean;
   /** A measurement run: every ask is denied, no questions to the user. */
   measure?: boolean;
   /** `yuj approve --always [--scope session|project]`. */
@@ -171,6 +174,10 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
   if (str("plan-mode") !== undefined) parsed.planMode = oneOf("--plan-mode", str("plan-mode")!, ["off", "required"] as const);
   if (str("prompt") !== undefined) parsed.prompt = str("prompt")!;
   if (values.yolo === true) parsed.yolo = true;
+  if (values.loop === true) {
+    if (command !== "code") throw new UsageError("--loop goes with yuj code (in the terminal UI: /loop on [TARGET])");
+    parsed.loop = true;
+  }
   if (values.measure === true) parsed.measure = true;
   if (values.always === true) parsed.always = true;
   if (values["allow-divergence"] === true) parsed.allowDivergence = true;

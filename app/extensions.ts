@@ -14,7 +14,7 @@ import type { Resolved } from "./session.js";
 export interface Extensions {
   /** Resolves once the servers are up or failed and their tools are in the toolset. */
   ready: Promise<void>;
-  toolsetFor(model: string): ActiveToolset;
+  toolsetFor(model: string, opts?: { loopRunning?: boolean }): ActiveToolset;
 }
 
 export function joinExtensions(resolved: Resolved, mcp: McpService, skills: SkillSession): Extensions {
@@ -39,7 +39,7 @@ export function joinExtensions(resolved: Resolved, mcp: McpService, skills: Skil
   withCatalogue(resolved.toolset);
   return {
     ready: mcp.start().then(() => void withTools(resolved.toolset)),
-    toolsetFor: (model) => withTools(withCatalogue(resolved.toolsetFor(model))),
+    toolsetFor: (model, opts) => withTools(withCatalogue(resolved.toolsetFor(model, opts))),
   };
 }
 

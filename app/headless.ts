@@ -128,7 +128,9 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     saved.save();
     open.checkTrace();
     for (const report of plan.reports) open.emit(report);
-    driven.controller.resume(plan.input);
+    // --loop: the task is the loop's target, its first message.
+    if (opts.args.loop && !resumed) driven.controller.submit({ type: "set_loop", on: true, target: task });
+    else driven.controller.resume(plan.input);
     end = await operate(driven.controller, driven.operator, {
       signals,
       outputStop: output.stop,

@@ -56,6 +56,7 @@ Options:
   --max-turns N                stop after N model turns
   --plan-mode off|required     required: plan first ([loop].plan_mode); edits wait for an accepted plan
   --yolo                       skip ordinary approval asks (never for done, handoff, delegate, cancel)
+  --loop                       yuj code: loop mode; continues until done (report confirmed as it comes) or [loop].max_iterations
   --measure                    measurement run: every ask is denied, no questions to the user
   --tool-desc minimal          code, measure: the set of tool descriptions the model is sent ([experiment].tool_desc)
   --allow-divergence           replay: go on past a differing request and list every one

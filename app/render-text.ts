@@ -4,7 +4,7 @@
 // (core/text/safe.ts): nothing printed here can act on the terminal.
 
 import { describeAttachment } from "../core/mentions.js";
-import type { CoreEvent } from "../core/events.js";
+import type { CoreEvent, EventOf } from "../core/events.js";
 import { displayText } from "../core/display-text.js";
 import { parseArgsJson } from "../core/json-depth.js";
 import { oneLine, safeOutput, safeText } from "../core/text/safe.js";
@@ -100,6 +100,9 @@ export function createTextRenderer(sink: TextSink): (event: CoreEvent) => void {
         line(`\n? the model asks (call ${oneLine(event.callId)}): ${safeText(event.question)}`);
         line(`  answer on stdin: {"type":"question_answer","callId":${oneLine(JSON.stringify(event.callId))},"answer":"…"}`);
         break;
+      case "loop_changed":
+        line(`\n↻ ${safeText(loopLine(event))}`);
+        break;
       case "job_promoted":
         line(`  ↳ continues in the background as job ${oneLine(event.jobId)}`);
         break;
@@ -172,4 +175,12 @@ function indent(text: string, prefix: string): string {
 /** One safe line of at most 100 columns. */
 function clip(s: string): string {
   return truncate(oneLine(s), 100);
+}
+
+/** Loop mode's changes, one line each, for the text output. */
+function loopLine(e: EventOf<"loop_changed">): string {
+  const at = `iteration ${e.iteration} of ${e.maxIterations}`;
+  if (!e.on) return e.ended === "confirmed" ? `loop finished: report confirmed (${at})` : e.ended === "limit" ? `loop stopped at the iteration limit (${at})` : "loop off";
+  if (e.report !== undefined) return `loop: done's report waits for confirmation (${at}): {"type":"loop_answer","decision":"confirm"} or "continue" with a "message"`;
+  return e.iteration === 0 ? `loop on${e.target ? `: ${e.target}` : ""}` : `loop ${at}`;
 }

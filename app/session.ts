@@ -58,8 +58,8 @@ export interface Resolved {
   projectDir: string;
   /** How the project's config file was judged: what it loosens and whether that was left out. */
   projectTrust?: ProjectTrust;
-  /** The same surface for another model of the provider (/model): some tools depend on the model. */
-  toolsetFor(model: string): ActiveToolset;
+  /** The same surface for another model of the provider (/model), or while loop mode is on: some tools depend on them. */
+  toolsetFor(model: string, opts?: { loopRunning?: boolean }): ActiveToolset;
 }
 
 /** Everything that can fail on bad input, checked before anything is written. */
@@ -83,13 +83,14 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   const choice = chooseProvider(config, inputs.env, inputs.cwd);
   const registry = builtinHandlers();
   let toolset: ActiveToolset;
-  let toolsetFor: (model: string) => ActiveToolset;
+  let toolsetFor: Resolved["toolsetFor"];
   try {
     const profile = loadProfile(profilesRoot, config.profile);
     checkProfile(profile, registry, config.experiment.tool_desc);
-    toolsetFor = (model) =>
+    toolsetFor = (model, opts) =>
       activateTools(profile, registry, config, {
         topLevel: inputs.topLevel,
+        loopRunning: opts?.loopRunning ?? false,
         interactive: inputs.interactive ?? false,
         measurement: inputs.measurement ?? inputs.args.measure === true,
         model: choice ? { provider: choice.name, id: model } : undefined,

@@ -12,7 +12,7 @@ import type { SessionController } from "../core/session-controller.js";
 import type { ViewStore } from "./view-store.js";
 import { useBusyClock, useGitStatus, useMarkdownRepaint, useTerminalSize } from "./app-hooks.js";
 import { useAppKeys } from "./app-keys.js";
-import { appLayout, COMPOSER_MAX_ROWS, draftRowsFor, hintFor, SIDE_PANEL_MIN_COLUMNS, SIDE_PANEL_WIDTH, type AppLayout } from "./app-layout.js";
+import { appLayout, COMPOSER_MAX_ROWS, draftRowsFor, hintFor, REPORT_PREVIEW_ROWS, SIDE_PANEL_MIN_COLUMNS, SIDE_PANEL_WIDTH, type AppLayout } from "./app-layout.js";
 import { createCardCache, type CardCache } from "./cards/cache.js";
 import { agentsWorking, shownView, viewHeader } from "./agent-views.js";
 import { CardDirectory } from "./CardDirectory.js";
@@ -23,7 +23,9 @@ import { HelpOverlay } from "./HelpOverlay.js";
 import { JobsPanel } from "./JobsPanel.js";
 import { ApprovalPrompt } from "./prompts/ApprovalPrompt.js";
 import { useArmed } from "./prompts/arming.js";
+import { LoopReportPrompt } from "./prompts/LoopReportPrompt.js";
 import { QuestionPrompt } from "./prompts/QuestionPrompt.js";
+import { ReportViewer } from "./ReportViewer.js";
 import { SidePanel, TodosOverlay } from "./SidePanel.js";
 import { slashMatches } from "./slash.js";
 import { Overlay } from "./Overlays.js";
@@ -64,6 +66,8 @@ export function App(props: AppProps): React.ReactElement {
   // The composer and the jobs panel take their keys from the key router (app-keys.ts).
   const composerKeys = useRef<KeyHandler | undefined>(undefined);
   const jobsKeys = useRef<KeyHandler | undefined>(undefined);
+  const approvalKeys = useRef<KeyHandler | undefined>(undefined);
+  const reportKeys = useRef<KeyHandler | undefined>(undefined);
   const composerControl = useRef<ComposerControl | undefined>(undefined);
   const mentions = useMentions(props.listFiles);
   const panelKeys = useRef<KeyHandler | undefined>(undefined);
@@ -92,7 +96,9 @@ export function App(props: AppProps): React.ReactElement {
   const commands = typing ? slashMatches(draft) : [];
   const fileChoices = typing ? mentions.choices : [];
   const layout = appLayout(size, ui, view, draftRows, commands.length + fileChoices.length);
-  const armed = useArmed(view.pendingApproval?.callId, readLastKeyAt);
+  const loop = view.facts.loop;
+  // A prompt arms per request: each approval by its call, each loop report by its iteration.
+  const armed = useArmed(view.pendingApproval?.callId ?? (layout.prompt === "report" ? `loop-report-${loop?.iteration}` : undefined), readLastKeyAt);
   const vp = viewport(shown.cards, {
     width: layout.mainWidth,
     height: layout.bodyHeight - (header ? 1 : 0),
@@ -120,6 +126,8 @@ export function App(props: AppProps): React.ReactElement {
     onQuit: props.onQuit,
     composerKeys,
     jobsKeys,
+    approvalKeys,
+    reportKeys,
     composerControl,
     wide: size.columns >= SIDE_PANEL_MIN_COLUMNS,
     draft: draftRef,
@@ -137,6 +145,10 @@ export function App(props: AppProps): React.ReactElement {
     setUi((u) => ({ ...u, scroll: 0, focus: undefined }));
   };
   const closeOverlay = () => setUi((u) => ({ ...u, overlay: "none" }));
+  // done's report, whole and on the whole screen (V on the loop's report prompt).
+  if (ui.overlay === "report" && loop?.report !== undefined) {
+    return <ReportViewer title={`Loop report · iteration ${loop.iteration} of ${loop.maxIterations}`} markdown={loop.report} width={size.columns} height={layout.rows} color={props.color} keys={panelKeys} onClose={closeOverlay} />;
+  }
 
   return (
     <Box flexDirection="column" width={size.columns} height={layout.rows}>
@@ -174,7 +186,12 @@ export function App(props: AppProps): React.ReactElement {
           view={view}
           width={size.columns}
           armed={armed}
-          composerActive={ui.mode === "INSERT" && ui.overlay === "none" && (layout.prompt === "composer" || (layout.prompt === "approval" && !armed))}
+          composerActive={ui.mode === "INSERT" && ui.overlay === "none" && (layout.prompt === "composer" || (layout.prompt !== "answer" && !armed))}
+          color={props.color}
+          overlayOpen={ui.overlay !== "none"}
+          onViewReport={() => setUi((u) => ({ ...u, overlay: "report" }))}
+          approvalKeys={approvalKeys}
+          reportKeys={reportKeys}
           history={history}
           commands={commands}
           composerKeys={composerKeys}
@@ -209,6 +226,7 @@ export function App(props: AppProps): React.ReactElement {
         yolo={view.facts.yolo}
         {...(Object.keys(view.agents).length ? { agentView: ui.agent ?? "main" } : {})}
         {...(view.facts.mainRole ? { role: view.facts.mainRole } : {})}
+        {...(loop ? { loop } : {})}
         {...(view.sessionId ? { sessionId: view.sessionId } : {})}
       />
     </Box>
@@ -284,6 +302,12 @@ interface PromptAreaProps {
   fileChoices: readonly string[];
   editExternally?: (text: string) => Promise<string | undefined>;
   controller: SessionController;
+  color: boolean;
+  /** An overlay has the keys (the report's viewer among them). */
+  overlayOpen: boolean;
+  onViewReport(): void;
+  approvalKeys: MutableRefObject<KeyHandler | undefined>;
+  reportKeys: MutableRefObject<KeyHandler | undefined>;
   onSubmit(text: string): void;
   onDraft(text: string): void;
 }
@@ -295,14 +319,35 @@ interface PromptAreaProps {
  */
 function PromptArea(p: PromptAreaProps): React.ReactElement {
   const { pendingApproval: approval, pendingQuestion: question } = p.view;
+  const loop = p.view.facts.loop;
   const prompt =
     p.kind === "approval" && approval ? (
-      <ApprovalPrompt request={approval} armed={p.armed} width={p.width} onAnswer={(answer) => p.controller.submit(approvalOp(approval.callId, answer))} />
+      <ApprovalPrompt
+        request={approval}
+        armed={p.armed}
+        width={p.width}
+        onAnswer={(answer) => p.controller.submit(approvalOp(approval.callId, answer))}
+        keys={p.approvalKeys}
+        {...(p.editExternally ? { editExternally: p.editExternally } : {})}
+      />
     ) : p.kind === "answer" && question ? (
       <QuestionPrompt
         question={question}
         width={p.width}
         onAnswer={(answer) => void p.controller.submit({ type: "question_answer", callId: question.callId, answer })}
+      />
+    ) : p.kind === "report" && loop?.report !== undefined ? (
+      <LoopReportPrompt
+        loop={{ ...loop, report: loop.report }}
+        width={p.width}
+        color={p.color}
+        previewRows={REPORT_PREVIEW_ROWS}
+        active={!p.overlayOpen}
+        armed={p.armed}
+        keys={p.reportKeys}
+        onConfirm={() => void p.controller.submit({ type: "loop_answer", decision: "confirm" })}
+        onSendBack={(message) => void p.controller.submit({ type: "loop_answer", decision: "continue", message })}
+        onView={p.onViewReport}
       />
     ) : null;
   return (

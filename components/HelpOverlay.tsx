@@ -71,6 +71,15 @@ const HELP_SECTIONS: HelpSection[] = [
       ["n, Esc", "reject"],
       ["r", "reject with a message"],
       ["E", "edit the arguments as JSON, then allow"],
+      ["Ctrl+X Ctrl+E (in E)", "edit the JSON in $VISUAL / $EDITOR"],
+    ],
+  },
+  {
+    title: "Loop report (done, in loop mode)",
+    rows: [
+      ["y, A", "confirm the report and leave the loop"],
+      ["V", "read the whole report (j/k scroll, q closes)"],
+      ["n, R", "send it back with what is still to do"],
     ],
   },
   {
@@ -84,6 +93,7 @@ const HELP_SECTIONS: HelpSection[] = [
       ["/rename NAME", "name this session"],
       ["/export [PATH] [--json]", "write the transcript"],
       ["/yolo on|off", "skip ordinary approvals"],
+      ["/loop on [TARGET]|off", "loop mode: keep working until done"],
       ["/rules", "permission rules; x removes one"],
       ["/stats", "tokens, cost, time, requests"],
       ["/init", "write AGENTS.md from the repository"],

@@ -24,6 +24,8 @@ export interface StatusBarProps {
   agentView?: string;
   /** The main agent's role, once switched (Chord surface). */
   role?: string;
+  /** Loop mode, while it is on: the iteration running or last run. */
+  loop?: { iteration: number; maxIterations: number };
   /** What is happening now, in words (the view's account); without it, the request's state. */
   activity?: Activity;
   /** The home directory `~` stands for (tests pass one). */
@@ -73,6 +75,7 @@ export function StatusBar(props: StatusBarProps): ReactNode {
     { text: ` ${props.mode} `, bold: true, inverse: true, color: props.mode === "INSERT" ? theme.insert : theme.normal },
     ...(props.yolo ? [{ text: " YOLO ", bold: true, inverse: true, color: theme.yolo }] : []),
     ...(props.agentView ? [{ text: ` view ${oneLine(props.agentView)}`, bold: true, color: theme.accent }] : []),
+    ...(props.loop ? [{ text: ` LOOP [↻] ${props.loop.iteration}/${props.loop.maxIterations} `, bold: true, inverse: true, color: theme.accent }] : []),
     ...(props.profile ? [{ text: ` ${oneLine(props.profile)}`, bold: true }] : []),
     ...(props.role ? [{ text: `${SEP}role ${oneLine(props.role)}`, color: theme.accent }] : []),
     ...(props.hint ? [{ text: `${SEP}${oneLine(props.hint)}`, color: theme.muted, hint: true }] : []),

@@ -40,6 +40,9 @@ export interface AppKeysOptions {
   /** Handlers the composer and the jobs panel register: the router calls them for their keys. */
   composerKeys: MutableRefObject<KeyHandler | undefined>;
   jobsKeys: MutableRefObject<KeyHandler | undefined>;
+  /** The approval and loop report prompts' handlers. */
+  approvalKeys: MutableRefObject<KeyHandler | undefined>;
+  reportKeys: MutableRefObject<KeyHandler | undefined>;
   /** Replaces the draft (a completed command); says when the composer takes every key (Ctrl+R). */
   composerControl: MutableRefObject<ComposerControl | undefined>;
   /** False when the terminal is too narrow for the side panel. */
@@ -88,11 +91,14 @@ export function useAppKeys(o: AppKeysOptions): void {
     // YOLO on or off from anywhere but a prompt that has the keys.
     if (key.ctrl && input === "y" && !(x.prompt === "answer" || (x.prompt === "approval" && x.armed))) return x.front.toggleYolo();
     // An open overlay and an armed prompt take the keys; Ctrl+C works everywhere.
-    const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed);
+    // The loop's report prompt gives its keys to the report's viewer while that is open.
+    const promptHasKeys = x.prompt === "answer" || (x.prompt === "approval" && x.armed) || (x.prompt === "report" && x.armed && ui.overlay === "none");
     // The MCP servers' overlay, opened or closed from anywhere a prompt does not have the keys.
     if (key.ctrl && input === "o" && !promptHasKeys) return set({ ...ui, overlay: ui.overlay === "mcp" ? "none" : "mcp" });
     if (ui.overlay !== "none" || promptHasKeys) {
       if (ctrlC) return void normalKey(ui, "\u0003");
+      if (x.prompt === "approval" && promptHasKeys) return x.approvalKeys.current?.(input, key);
+      if (x.prompt === "report" && promptHasKeys) return x.reportKeys.current?.(input, key);
       if (ui.overlay === "todos" && !promptHasKeys && (key.escape || input === "q" || input === "s")) return set({ ...ui, overlay: "none" });
       // The jobs panel opened by the key before this one takes this one.
       if (ui.overlay === "jobs" && !promptHasKeys) x.jobsKeys.current?.(input, key);

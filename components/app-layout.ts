@@ -7,8 +7,10 @@ import type { UiState } from "./ui-state.js";
 export const SIDE_PANEL_MIN_COLUMNS = 120;
 export const SIDE_PANEL_WIDTH = 34;
 export const COMPOSER_MAX_ROWS = 6;
+/** Rows of done's report the loop's confirmation shows (V shows it whole). */
+export const REPORT_PREVIEW_ROWS = 6;
 
-export type PromptKind = "approval" | "answer" | "composer";
+export type PromptKind = "approval" | "answer" | "report" | "composer";
 
 export interface AppLayout {
   prompt: PromptKind;
@@ -28,7 +30,7 @@ export interface AppLayout {
 export function appLayout(size: { columns: number; rows: number }, ui: UiState, view: SessionView, draftRows: number, commandRows = 0): AppLayout {
   const showSide = ui.sidePanel && size.columns >= SIDE_PANEL_MIN_COLUMNS;
   const mainWidth = Math.max(20, size.columns - (showSide ? SIDE_PANEL_WIDTH + 1 : 0));
-  const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "answer" : "composer";
+  const prompt: PromptKind = view.pendingApproval ? "approval" : view.pendingQuestion ? "answer" : view.facts.loop?.report !== undefined ? "report" : "composer";
   const rows = Math.max(8, size.rows);
   const promptHeight = promptRows(prompt, view, draftRows) + commandRows;
   // Without the side panel, its essentials take a row above the status bar.
@@ -42,6 +44,8 @@ function promptRows(prompt: PromptKind, view: SessionView, draftRows: number): n
   const picker = (view.pendingApproval?.rules?.length ?? 1) + 4;
   if (prompt === "approval") return Math.min(24, 6 + picker + (view.pendingApproval?.detail?.split("\n").length ?? 0)) + composer;
   if (prompt === "answer") return 8 + composer;
+  // Its border, title, the preview, "more lines", then the keys or the message box (two rows).
+  if (prompt === "report") return 6 + REPORT_PREVIEW_ROWS + composer;
   return composer + 2;
 }
 
@@ -58,6 +62,8 @@ export function hintFor(ui: UiState, prompt: PromptKind, busy: boolean, armed = 
   if (ui.overlay === "directory") return "↑↓ select · Enter jump · Esc close";
   if (prompt === "approval") return armed ? "y allow · a always · n reject · r reject with message" : "keys go to your message until you pause typing";
   if (prompt === "answer") return "Enter answer · Tab custom";
+  if (prompt === "report" && ui.overlay === "report") return "j/k scroll · Space/b page · g/G top/end · q/Esc close";
+  if (prompt === "report") return armed ? "y confirm · V view the report · n send back" : "keys go to your message until you pause typing";
   if (ui.overlay === "jobs") return "j/k select · x kill · Esc close";
   if (ui.overlay === "todos") return "Esc close";
   if (ui.pending?.key === "q" || ui.pending?.key === "ctrl-c") return "press again to quit";

@@ -67,7 +67,7 @@ export function useFrontCommands(inputs: Inputs): FrontCommands {
   return {
     slash(text) {
       const x = live.current;
-      const action = slashAction(text, { yolo: x.view.facts.yolo });
+      const action = slashAction(text, { yolo: x.view.facts.yolo, ...(x.view.facts.loop ? { loop: x.view.facts.loop } : {}) });
       x.setUi(action.ui);
       if (action.op) x.controller.submit(action.op);
       if (action.action) act(action.action);

@@ -4,6 +4,7 @@
 // the view change, sends the operation and carries out the action.
 
 import type { Operation } from "../core/ops.js";
+import type { LoopFacts } from "../core/reducer-session.js";
 import type { UiState } from "./ui-state.js";
 
 /** The commands, with what each does (the list shown while a command is typed). */
@@ -17,6 +18,7 @@ const SLASH_HELP: ReadonlyArray<readonly [name: string, what: string]> = [
   ["/rename", "/rename NAME names this session"],
   ["/export", "/export [PATH] [--json] writes the transcript"],
   ["/yolo", "/yolo on|off skips ordinary approvals"],
+  ["/loop", "/loop on [TARGET] keeps the model working until done; /loop off"],
   ["/rules", "the session's and project's permission rules"],
   ["/mcp", "the MCP servers (Ctrl+O); /mcp enable|disable NAME"],
   ["/stats", "tokens, cost, time and requests"],
@@ -65,7 +67,7 @@ const top = (ui: UiState): UiState => ({ ...ui, scroll: 0 });
 const say = (flash: string) => (ui: UiState): UiState => ({ ...ui, flash });
 const open = (overlay: UiState["overlay"]) => (ui: UiState): UiState => ({ ...ui, overlay });
 
-export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
+export function slashAction(text: string, now: { yolo: boolean; loop?: LoopFacts }): SlashAction {
   const trimmed = text.trim();
   const name = trimmed.split(/\s+/)[0] ?? "/";
   const rest = trimmed.slice(name.length).trim();
@@ -93,6 +95,8 @@ export function slashAction(text: string, now: { yolo: boolean }): SlashAction {
       return { ui: same, op: { type: "rename_session", name: rest } };
     case "/yolo":
       return yolo(arg, now.yolo);
+    case "/loop":
+      return loop(arg, rest.slice(arg?.length ?? 0).trim(), now.loop);
     case "/rules":
       return { ui: open("rules"), op: { type: "list_rules" } };
     case "/stats":
@@ -124,6 +128,22 @@ function mcp(rest: string): SlashAction {
   if (verb !== "enable" && verb !== "disable") return { ui: say(`/mcp takes status, enable NAME or disable NAME, not ${verb}`) };
   if (server === undefined || extra.length) return { ui: say(`/mcp ${verb} takes one server name: /mcp ${verb} NAME`) };
   return { ui: say(`MCP server ${server}: turning ${verb === "enable" ? "on" : "off"}`), op: { type: "set_mcp_server", server, enabled: verb === "enable" } };
+}
+
+/** `/loop` says how the loop stands; `/loop on [TARGET]` starts one (the target is its first message); `/loop off` ends it. */
+function loop(arg: string | undefined, target: string, now: LoopFacts | undefined): SlashAction {
+  if (arg === undefined) {
+    if (!now) return { ui: say("loop off: /loop on [TARGET] keeps the model working until it calls done") };
+    const towards = now.target ? ` towards: ${now.target}` : "";
+    const waits = now.report !== undefined ? " · its report waits for you" : "";
+    return { ui: say(`loop on: iteration ${now.iteration} of ${now.maxIterations}${towards}${waits} · /loop off ends it`) };
+  }
+  if (arg === "on") return { ui: top, op: target ? { type: "set_loop", on: true, target } : { type: "set_loop", on: true } };
+  if (arg === "off") {
+    if (target) return { ui: say(`/loop off takes nothing after it, not ${target}`) };
+    return { ui: same, op: { type: "set_loop", on: false } };
+  }
+  return { ui: say(`/loop takes on [TARGET] or off, not ${arg}`) };
 }
 
 /** `/export [PATH] [--json]`, in either order; a path may not start with `-`. */

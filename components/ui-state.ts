@@ -5,7 +5,7 @@
 type Mode = "INSERT" | "NORMAL";
 /** A message by its number, a message by its text (the n-th card with it), or the undo of the last rewind. */
 export type RewindTarget = number | "undo" | { message: string; occurrence: number };
-type Overlay = "none" | "help" | "jobs" | "directory" | "todos" | "stats" | "errors" | "rules" | "sessions" | "rewind" | "mcp";
+type Overlay = "none" | "help" | "jobs" | "directory" | "todos" | "stats" | "errors" | "rules" | "sessions" | "rewind" | "mcp" | "report";
 
 export interface UiState {
   mode: Mode;

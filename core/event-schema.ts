@@ -271,6 +271,19 @@ const sessionStateEvents = [
   ),
   event("session_renamed", { name: z.string() }, "The session was given a name"),
   event(
+    "loop_changed",
+    {
+      on: z.boolean(),
+      target: z.string().optional(),
+      iteration: int().nonnegative().describe("The iteration running or last run; 0 before the first"),
+      maxIterations: int().positive(),
+      report: z.string().optional().describe("done's report, waiting for the operator to confirm it or send it back"),
+      ended: z.enum(["confirmed", "limit", "off"]).optional().describe("Why the loop ended: its report was confirmed, the iteration limit, /loop off"),
+    },
+    "Loop mode changed: turned on or off, a new iteration, or done's report waits for confirmation",
+  ),
+
+  event(
     "rules_listed",
     {
       rules: z.array(

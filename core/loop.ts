@@ -107,9 +107,10 @@ export interface RunOutcome {
 /**
  * A new user message, the continuation of a run paused on an approval, or a
  * plain continuation of a history that waits for the model (after an
- * answered question or an interrupted run).
+ * answered question or an interrupted run), or loop mode's continuation
+ * request (its text goes to the model, not shown as the user's).
  */
-export type LoopInput = { userText: string } | { resumeCalls: ToolCall[] } | { continue: true };
+export type LoopInput = { userText: string } | { resumeCalls: ToolCall[] } | { continue: true } | { continueWith: string };
 
 // Ids for calls the model sent without one (or with one it already used):
 // counted across the session's runs, so a run that starts in the same
@@ -134,6 +135,9 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
     emit({ type: "user_message", text: start.userText, ...(message.attachments.length ? { attachments: message.attachments } : {}) });
     for (const problem of message.problems) emit({ type: "notice", level: "warning", text: `not attached: ${problem}` });
     history.push({ role: "user", text: message.modelText });
+    deps.onStep?.(history);
+  } else if ("continueWith" in start) {
+    history.push({ role: "user", text: start.continueWith });
     deps.onStep?.(history);
   } else {
     // The paused turn goes on where it stopped; turns count from the run's start.

@@ -103,6 +103,26 @@ export const operationSchema = z
       },
       "Turns an MCP server on (it connects; its tools join the requests once it is up) or off (it stops; its tools leave the next request); kept in the session's state, so a resume honours it",
     ),
+    op(
+      "set_loop",
+      {
+        on: z.boolean(),
+        target: z.string().trim().min(1, "target is empty").optional().describe("on: what the loop works towards; sent to the model as the first message"),
+      },
+      "Loop mode on or off: while it is on, each run the model ends without `done` is followed by a continuation request, up to [loop].max_iterations; `done` asks the operator to confirm its report",
+    ).superRefine((a, ctx) => {
+      if (!a.on && a.target !== undefined) ctx.addIssue({ code: "custom", path: ["target"], message: "target goes only with on: true" });
+    }),
+    op(
+      "loop_answer",
+      {
+        decision: z.enum(["confirm", "continue"]),
+        message: z.string().trim().min(1, "message is empty").optional().describe("continue: what the model is told to do next (default: keep working)"),
+      },
+      "The answer to the report `done` gave in loop mode: confirm ends the loop; continue sends it back and the loop goes on",
+    ).superRefine((a, ctx) => {
+      if (a.decision === "confirm" && a.message !== undefined) ctx.addIssue({ code: "custom", path: ["message"], message: "message goes only with continue" });
+    }),
     op("list_rules", {}, "Lists the session's and the project's permission rules (a rules_listed event)"),
     op(
       "remove_rule",

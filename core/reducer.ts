@@ -10,7 +10,7 @@ import type {
 } from "./events.js";
 import { describeAttachment } from "./mentions.js";
 import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
-import { factNotice, initialFacts, reduceFacts, type SessionFacts } from "./reducer-session.js";
+import { factNotice, initialFacts, loopNotice, reduceFacts, type SessionFacts } from "./reducer-session.js";
 import { lspServer, mcpServer, type LspServerView, type McpServerView } from "./reducer-servers.js";
 import { agentUpdate, askApproval, reduceAgentEvent, type AgentView, type CardTask } from "./reducer-agents.js";
 import {
@@ -372,6 +372,10 @@ function reduceOwn(state: SessionView, event: CoreEvent): SessionView {
     case "skills_found":
     case "skill_loaded":
       return { ...s, facts: reduceFacts(s.facts, event) };
+    case "loop_changed": {
+      const said = loopNotice(s.facts.loop, event), next = { ...s, facts: reduceFacts(s.facts, event) };
+      return said ? addCard(next, { kind: "notice", level: "info", text: said }) : next;
+    }
     case "agent_update":
       return agentUpdate(s, event, initialView);
     default: {

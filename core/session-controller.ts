@@ -9,6 +9,7 @@
 // session paused in an earlier process (controller/stored-answers.ts), and
 // the model the next run uses (controller/model-switch.ts).
 
+import { createLoopMode, type LoopMode } from "./controller/loop-mode.js";
 import { createModelChoice, type ModelChoice } from "./controller/model-switch.js";
 import type { Operator } from "./controller/operator.js";
 import { createRuns, type RunDeps, type Runs } from "./controller/runs.js";
@@ -141,6 +142,13 @@ export function createSessionController(deps: ControllerDeps): SessionController
         return undefined;
       case "edit_message":
         return editMessage(op);
+      case "set_loop":
+      case "loop_answer": {
+        if (!made) return notRun();
+        const out = op.type === "set_loop" ? made.loop.set(op) : made.loop.answer(op);
+        if ("problem" in out) return refuse(out.problem);
+        return out.start ? enqueue(out.start) : undefined;
+      }
       case "set_yolo":
       case "set_main_role":
       case "rename_session":
@@ -188,9 +196,11 @@ function userItemAt(history: readonly HistoryItem[], text: string, occurrence: n
   return undefined;
 }
 
-/** The runs of a process that runs the session, with the model its next run uses. */
-function runsFor(deps: ControllerDeps, r: RunDeps): { runs: Runs; models: ModelChoice } {
-  const { provider, model, toolset } = r.loopDeps;
+/** The runs of a process that runs the session, with the model its next run uses and loop mode. */
+function runsFor(deps: ControllerDeps, r: RunDeps): { runs: Runs; models: ModelChoice; loop: LoopMode } {
+  const { provider, model, toolset, config } = r.loopDeps;
   const models = createModelChoice({ provider, model, toolset, emit: deps.emit, ...(r.toolsetFor ? { toolsetFor: r.toolsetFor } : {}) });
-  return { runs: createRuns({ record: deps.record, emit: deps.emit, runs: r, models }), models };
+  // With nobody to ask, done's report is confirmed as it comes.
+  const loop = createLoopMode({ record: deps.record, emit: deps.emit, maxIterations: config.loop.max_iterations, autoConfirm: () => !deps.operator.attached() });
+  return { runs: createRuns({ record: deps.record, emit: deps.emit, runs: r, models, loop }), models, loop };
 }

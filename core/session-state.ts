@@ -65,6 +65,20 @@ interface JobRecord {
   outputFile?: string;
 }
 
+/**
+ * Loop mode while it is on: the model keeps working, one continuation request
+ * after another, until it reports with `done` and the user confirms.
+ */
+export interface LoopRecord {
+  /** What the loop works towards, when one was given (`/loop on TARGET`). */
+  target?: string;
+  /** The iteration running or last run (1 is the first); 0 before the first. */
+  iteration: number;
+  maxIterations: number;
+  /** The report of `done`, waiting for the user to confirm it or send it back. */
+  report?: string;
+}
+
 /** The session's one clarification question (ask_user). */
 interface QuestionRecord {
   callId: string;
@@ -105,6 +119,8 @@ export interface SessionState {
   mainRole?: string;
   /** MCP servers the operator turned on (true) or off (false) in this session, over the config's `manual`. */
   mcp?: Record<string, boolean>;
+  /** Loop mode, while it is on. */
+  loop?: LoopRecord;
   usage: Usage;
   /** Last event sequence number written to the trace. */
   lastSeq: number;

@@ -5,11 +5,11 @@
 // user has not read.
 
 import { Box, Text, useInput } from "ink";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type MutableRefObject, type ReactNode } from "react";
 import type { ApprovalAnswer } from "../../core/approvals/types.js";
 import type { EventOf } from "../../core/events.js";
 import type { Action, Rule } from "../../core/permissions/types.js";
-import { Composer, type ComposerControl } from "../Composer.js";
+import { Composer, type ComposerControl, type KeyHandler } from "../Composer.js";
 import { pickerKey, RulePicker, type PickerState } from "./RulePicker.js";
 import { oneLine, screenText } from "../../core/text/safe.js";
 import { truncate } from "../../core/text/width.js";
@@ -27,6 +27,14 @@ export interface ApprovalPromptProps {
    * the prompt takes no key until input pauses, and says so.
    */
   armed?: boolean;
+  /** Ctrl+X Ctrl+E in the arguments editor: the JSON edited in the user's editor. */
+  editExternally?: (text: string) => Promise<string | undefined>;
+  /**
+   * Set: the view's key router calls this for each key while the prompt is
+   * armed, instead of a handler switched on as it arms (which can miss the
+   * first key after arming).
+   */
+  keys?: MutableRefObject<KeyHandler | undefined>;
 }
 
 /** Lines of the detail shown; the rest is summarised. */
@@ -35,7 +43,7 @@ const DETAIL_LINES = 15;
 /** "answered": later keys (a doubled `y`) must not answer again. */
 type Step = "ask" | "always" | "reason" | "edit_args" | "answered";
 
-export function ApprovalPrompt({ request, onAnswer, width, active = true, armed = true }: ApprovalPromptProps): ReactNode {
+export function ApprovalPrompt({ request, onAnswer, width, active = true, armed = true, editExternally, keys }: ApprovalPromptProps): ReactNode {
   // The step belongs to one request: a new request starts over at "ask", so a
   // confirmation begun for one call can never approve the next. It lives in a
   // ref because key events can arrive before React has re-subscribed the
@@ -57,36 +65,35 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
   const offered = offeredRules(request);
   const inner = Math.max(10, width - 4);
 
-  useInput(
-    (input, key) => {
-      const { request: req } = live.current;
-      const current = stepOf(req.callId);
-      const answer = (a: ApprovalAnswer) => {
-        setStep(req.callId, "answered");
-        live.current.onAnswer(a);
-      };
-      const rules = offeredRules(req);
-      // Chord's keys alongside yuj's: Enter/A allow, D deny, M the rule picker.
-      if (current === "ask") {
-        if (input === "y" || input === "A") answer({ decision: "allow_once" });
-        else if ((input === "a" || input === "M") && rules.length) setStep(req.callId, "always");
-        else if (input === "n" || input === "D" || key.escape) answer({ decision: "reject" });
-        else if (input === "r" || input === "R") setStep(req.callId, "reason");
-        else if (input === "E" && req.arguments !== undefined) setStep(req.callId, "edit_args");
-      } else if (current === "always") {
-        const next = pickerKey(pickOf(req.callId), rules.length, input, key);
-        if (next === "back") setStep(req.callId, "ask");
-        else if (next === "store") {
-          const { choice, scope } = pickOf(req.callId);
-          answer({ decision: "allow_always", rule: rules[choice]!, scope });
-        } else {
-          pickRef.current = { callId: req.callId, state: next };
-          rerender((n) => n + 1);
-        }
-      } else if ((current === "reason" || current === "edit_args") && key.escape) setStep(req.callId, "ask");
-    },
-    { isActive: active && armed },
-  );
+  const onKey: KeyHandler = (input, key) => {
+    const { request: req } = live.current;
+    const current = stepOf(req.callId);
+    const answer = (a: ApprovalAnswer) => {
+      setStep(req.callId, "answered");
+      live.current.onAnswer(a);
+    };
+    const rules = offeredRules(req);
+    // Chord's keys alongside yuj's: Enter/A allow, D deny, M the rule picker.
+    if (current === "ask") {
+      if (input === "y" || input === "A") answer({ decision: "allow_once" });
+      else if ((input === "a" || input === "M") && rules.length) setStep(req.callId, "always");
+      else if (input === "n" || input === "D" || key.escape) answer({ decision: "reject" });
+      else if (input === "r" || input === "R") setStep(req.callId, "reason");
+      else if (input === "E" && req.arguments !== undefined) setStep(req.callId, "edit_args");
+    } else if (current === "always") {
+      const next = pickerKey(pickOf(req.callId), rules.length, input, key);
+      if (next === "back") setStep(req.callId, "ask");
+      else if (next === "store") {
+        const { choice, scope } = pickOf(req.callId);
+        answer({ decision: "allow_always", rule: rules[choice]!, scope });
+      } else {
+        pickRef.current = { callId: req.callId, state: next };
+        rerender((n) => n + 1);
+      }
+    } else if ((current === "reason" || current === "edit_args") && key.escape) setStep(req.callId, "ask");
+  };
+  if (keys) keys.current = onKey;
+  useInput(onKey, { isActive: active && armed && !keys });
 
   // The rule holds the model's command: shown by the same rules as the summary.
   const ruleText = rule ? oneLine(formatRule(rule)) : undefined;
@@ -120,6 +127,19 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
           width={inner}
           active={active}
           problem={editProblem?.callId === request.callId ? editProblem.text : undefined}
+          {...(editExternally
+            ? {
+                editExternally: async (text: string) => {
+                  const edited = await editExternally(text);
+                  // Checked as it comes back, so a mistake is said before Enter; the text stays to be fixed.
+                  if (edited !== undefined) {
+                    const parsed = parseArguments(edited);
+                    setEditProblem(typeof parsed === "string" ? { callId: request.callId, text: `the editor's text: ${parsed}` } : undefined);
+                  }
+                  return edited;
+                },
+              }
+            : {})}
           onSubmit={(text) => {
             const parsed = parseArguments(text);
             if (typeof parsed === "string") return setEditProblem({ callId: request.callId, text: parsed });
@@ -151,8 +171,16 @@ export function ApprovalPrompt({ request, onAnswer, width, active = true, armed 
   );
 }
 
-/** The call's arguments, editable as JSON: Enter allows the call with them, Esc goes back. */
-function ArgumentsEditor(p: { callId: string; initial: string; width: number; active: boolean; problem: string | undefined; onSubmit(text: string): void }): ReactNode {
+/** The call's arguments, editable as JSON here or in $EDITOR: Enter allows the call with them, Esc goes back. */
+function ArgumentsEditor(p: {
+  callId: string;
+  initial: string;
+  width: number;
+  active: boolean;
+  problem: string | undefined;
+  editExternally?: (text: string) => Promise<string | undefined>;
+  onSubmit(text: string): void;
+}): ReactNode {
   const control = useRef<ComposerControl | undefined>(undefined);
   const filled = useRef(false);
   useEffect(() => {
@@ -163,10 +191,20 @@ function ArgumentsEditor(p: { callId: string; initial: string; width: number; ac
   return (
     <Box flexDirection="column">
       <Text>
-        Edit the arguments as JSON (<Key k="Enter" /> allow with them, <Key k="Ctrl+J" /> new line, <Key k="Esc" /> back):
+        Edit the arguments as JSON (<Key k="Enter" /> allow with them, <Key k="Ctrl+J" /> new line
+        {p.editExternally ? <>, <Key k="Ctrl+X Ctrl+E" /> in $EDITOR</> : null}, <Key k="Esc" /> back):
       </Text>
       {p.problem ? <Text color={theme.error} wrap="truncate">{oneLine(p.problem)}</Text> : null}
-      <Composer key={p.callId} active={p.active} control={control} width={p.width} history={[]} maxRows={8} onSubmit={p.onSubmit} />
+      <Composer
+        key={p.callId}
+        active={p.active}
+        control={control}
+        width={p.width}
+        history={[]}
+        maxRows={8}
+        onSubmit={p.onSubmit}
+        {...(p.editExternally ? { editExternally: p.editExternally } : {})}
+      />
     </Box>
   );
 }

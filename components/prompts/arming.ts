@@ -16,13 +16,21 @@ export function useArmed(id: string | undefined, lastKeyAt: () => number): boole
   useEffect(() => {
     if (id === undefined) return;
     let timer: NodeJS.Timeout | undefined;
+    let settle: NodeJS.Immediate | undefined;
+    const quietFor = () => Date.now() - lastKeyAt();
     const check = () => {
-      const wait = lastKeyAt() + ARM_AFTER_QUIET_MS - Date.now();
-      if (wait <= 0) setArmedId(id);
-      else timer = setTimeout(check, wait);
+      const wait = ARM_AFTER_QUIET_MS - quietFor();
+      if (wait > 0) return void (timer = setTimeout(check, wait));
+      // Timers run before pending input is read: after a stall of the
+      // process, keys typed meanwhile may still wait in the terminal's
+      // buffer. Arm only once they have been read and are still none.
+      settle = setImmediate(() => (quietFor() >= ARM_AFTER_QUIET_MS ? setArmedId(id) : check()));
     };
     check();
-    return () => clearTimeout(timer);
+    return () => {
+      clearTimeout(timer);
+      if (settle) clearImmediate(settle);
+    };
   }, [id, lastKeyAt]);
   return id !== undefined && armedId === id;
 }

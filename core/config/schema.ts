@@ -44,6 +44,8 @@ const loopSection = section({
   error_nudge_threshold: nonNegInt.default(0),
   /** `yuj measure`: sessions per task at most, the first and its resumes, before the task counts as not completed. */
   max_sessions: posInt.default(10),
+  /** Loop mode (/loop on): continuation requests at most, the first included, before the loop stops without a report. */
+  max_iterations: posInt.default(10),
 });
 
 const runTestsSection = section({

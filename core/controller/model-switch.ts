@@ -8,7 +8,8 @@ import type { Provider } from "../providers/types.js";
 
 export interface ModelChoice {
   model(): string;
-  toolset(): ActiveToolset;
+  /** `loop`: the tools while loop mode is on (they include the one that asks to leave it). */
+  toolset(loop?: boolean): ActiveToolset;
   /** Without an id: a notice naming the current model and the ones the provider offers. */
   switchTo(id: string | undefined): Promise<void>;
 }
@@ -17,15 +18,21 @@ export function createModelChoice(opts: {
   provider: Provider;
   model: string;
   toolset: ActiveToolset;
-  toolsetFor?: (model: string) => ActiveToolset;
+  toolsetFor?: (model: string, opts?: { loopRunning?: boolean }) => ActiveToolset;
   emit: Emit;
 }): ModelChoice {
   let model = opts.model;
   let toolset = opts.toolset;
+  // Built when a loop first needs it, again after a switch.
+  let loopToolset: ActiveToolset | undefined;
   const { provider, emit } = opts;
   return {
     model: () => model,
-    toolset: () => toolset,
+    toolset(loop = false) {
+      if (!loop || !opts.toolsetFor) return toolset;
+      loopToolset ??= opts.toolsetFor(model, { loopRunning: true });
+      return loopToolset;
+    },
     async switchTo(id) {
       if (!id) {
         emit({ type: "notice", level: "info", text: `Model: ${model} on ${provider.name}.${await offered(provider)} Switch with /model NAME.` });
@@ -43,6 +50,7 @@ export function createModelChoice(opts: {
       }
       const previous = model;
       model = id;
+      loopToolset = undefined;
       emit({ type: "model_switched", model: id, previous });
     },
   };

@@ -12,6 +12,7 @@ import { runLoop, type LoopDeps, type LoopInput, type RunOutcome } from "../loop
 import type { ActiveToolset } from "../profiles/activate.js";
 import { beginRun, endRun, type RunEnd, type RunStop, type SessionRecord } from "../session-record.js";
 import { StateWriteError } from "../storage-error.js";
+import type { LoopMode } from "./loop-mode.js";
 import type { ModelChoice } from "./model-switch.js";
 
 /** How this process runs the session's turns. */
@@ -20,7 +21,7 @@ export interface RunDeps {
   loopDeps: Omit<LoopDeps, "signal">;
   jobs?: JobManager;
   /** The tools a model gets (some depend on the model); for switch_model. */
-  toolsetFor?(model: string): ActiveToolset;
+  toolsetFor?(model: string, opts?: { loopRunning?: boolean }): ActiveToolset;
   /**
    * Settles when the session may start its first run (the workspace snapshot
    * is recorded): the view draws at once, a message waits for this.
@@ -49,8 +50,8 @@ export interface Runs {
   lastEnd(): RunEnd | undefined;
 }
 
-export function createRuns(x: { record: SessionRecord; emit: Emit; runs: RunDeps; models: ModelChoice }): Runs {
-  const { record, emit, runs, models } = x;
+export function createRuns(x: { record: SessionRecord; emit: Emit; runs: RunDeps; models: ModelChoice; loop?: LoopMode }): Runs {
+  const { record, emit, runs, models, loop } = x;
   const queue: LoopInput[] = [];
   let active: AbortController | undefined;
   let current: Promise<void> | undefined;
@@ -76,7 +77,9 @@ export function createRuns(x: { record: SessionRecord; emit: Emit; runs: RunDeps
     try {
       await runs.ready;
       last = undefined;
-      const deps = { ...runs.loopDeps, model: models.model(), toolset: models.toolset(), takeCompactRequest, onFinish: settle, signal };
+      loop?.beforeRun(input);
+      // In loop mode the model gets the tool that asks to leave it.
+      const deps = { ...runs.loopDeps, model: models.model(), toolset: models.toolset(loop?.on() ?? false), takeCompactRequest, onFinish: settle, signal };
       const outcome = await runLoop(record.state.history, input, deps);
       if (!last) settle(outcome);
     } catch (err) {
@@ -85,6 +88,18 @@ export function createRuns(x: { record: SessionRecord; emit: Emit; runs: RunDeps
       runs.loopDeps.setTurn(undefined);
     }
     runs.onRunEnd?.(last!);
+    const next = stopped ? undefined : continueLoop(last!);
+    if (next) queue.push(next);
+  };
+
+  const continueLoop = (end: RunEnd): LoopInput | undefined => {
+    try {
+      return loop?.afterRun(end, queue.length);
+    } catch (err) {
+      // The loop's state could not be saved: said, and the loop goes no further.
+      emit({ type: "error", code: err instanceof StateWriteError ? "state_write" : "internal", message: (err as Error).message });
+      return undefined;
+    }
   };
 
   const paused = () => last?.outcome?.reason === "approval_required" || last?.outcome?.reason === "input_required";

@@ -33,7 +33,7 @@ const ALLOWED: ReadonlyArray<{ words: string[]; files: string[]; reason: string 
   { words: ["edit", "write", "apply_patch", "udiff"], files: ["core/config/schema.ts"], reason: "values of the config's edit_format and post-edit trigger settings" },
   {
     words: ["done"],
-    files: ["core/event-schema.ts", "core/loop.ts", "core/agents/runner.ts", "core/session-record.ts", "core/session-state.ts", "app/next-action.ts", "app/render-text.ts", "app/resume-plan.ts", "app/measure/checkpoint.ts", "core/checkpoints/prune.ts"],
+    files: ["core/event-schema.ts", "core/loop.ts", "core/agents/runner.ts", "core/session-record.ts", "core/session-state.ts", "app/next-action.ts", "app/render-text.ts", "app/resume-plan.ts", "app/measure/checkpoint.ts", "core/checkpoints/prune.ts", "core/controller/loop-mode.ts"],
     reason: "a run's finish reason and a session's status (the events schema, state.json, `yuj status`)",
   },
   { words: ["cancel"], files: ["core/ops.ts", "core/session-controller.ts", "components/app-keys.ts", "components/keys.ts"], reason: "the operator's cancel operation and the key that sends it" },

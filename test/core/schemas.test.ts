@@ -61,7 +61,7 @@ describe("an operation", () => {
   it.each([
     ["nope", /^not JSON \(.*\); each line must be one JSON object such as \{"type":"cancel"\}$/],
     ["[1]", /^an operation is a JSON object with a "type"/],
-    ['{"text":"hi"}', /^unknown operation \(no "type"\); the types are user_message, approval_answer, question_answer, cancel, kill_job, switch_model, compact, set_main_role, set_yolo, rename_session, edit_message, set_mcp_server, list_rules, remove_rule$/],
+    ['{"text":"hi"}', /^unknown operation \(no "type"\); the types are user_message, approval_answer, question_answer, cancel, kill_job, switch_model, compact, set_main_role, set_yolo, rename_session, edit_message, set_mcp_server, set_loop, loop_answer, list_rules, remove_rule$/],
     ['{"type":"approve"}', /^unknown operation \(type "approve"\); the types are user_message, /],
     ['{"type":"user_message"}', /^user_message: text is missing \(a string\)$/],
     ['{"type":"user_message","text":"   "}', /^user_message: text is empty$/],

@@ -85,7 +85,7 @@ describe("yuj code --input jsonl", () => {
     const problems = s.events.filter((e) => e.type === "error").map((e) => [e.code, e.message]);
     expect(problems).toEqual([
       ["bad_operation", expect.stringMatching(/^stdin line 1: not JSON \(.*\); each line must be one JSON object such as \{"type":"cancel"\}$/)],
-      ["bad_operation", 'stdin line 2: unknown operation (type "approve"); the types are user_message, approval_answer, question_answer, cancel, kill_job, switch_model, compact, set_main_role, set_yolo, rename_session, edit_message, set_mcp_server, list_rules, remove_rule'],
+      ["bad_operation", 'stdin line 2: unknown operation (type "approve"); the types are user_message, approval_answer, question_answer, cancel, kill_job, switch_model, compact, set_main_role, set_yolo, rename_session, edit_message, set_mcp_server, set_loop, loop_answer, list_rules, remove_rule'],
       ["bad_operation", "stdin line 3: approval_answer: scope goes only with allow_always, not allow_once"],
       ["bad_operation", "stdin line 4: longer than 1048576 bytes; skipped (one operation is one line of JSON)"],
     ]);

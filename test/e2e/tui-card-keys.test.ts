@@ -1,12 +1,13 @@
 // Keys on cards and approvals in a real terminal (tmux), against the
 // scripted model: `E` edits a call's arguments before allowing it (bad JSON
 // and arguments the tool refuses keep the prompt open, on both surfaces),
+// there or in $EDITOR (Ctrl+X Ctrl+E),
 // /rules lists the session's and project's rules and `x` removes one for
 // good, `yy` copies the focused card with OSC 52 (read from the raw pty
 // stream), `e` edits a sent message and forks the conversation, Ctrl+E
 // lists the recent errors.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSession } from "../../core/session-state.js";
@@ -20,12 +21,17 @@ afterEach(() => {
   app = undefined;
 });
 
-async function open(turns: unknown[], extraConfig = "", args: string[] = []): Promise<{ a: TmuxApp; cwd: string; env: Record<string, string> }> {
-  const cwd = tempDemoRepo();
+async function open(
+  turns: unknown[],
+  extraConfig = "",
+  args: string[] = [],
+  at: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ a: TmuxApp; cwd: string; env: Record<string, string> }> {
+  const cwd = at.cwd ?? tempDemoRepo();
   writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
   mkdirSync(join(cwd, ".yuj"), { recursive: true });
   writeFileSync(join(cwd, ".yuj/config.toml"), `[provider]\nname = "scripted"\nscenario = "scenario.json"\n${extraConfig}`);
-  const env = { ...isolatedEnv(), TERM: "xterm-256color" };
+  const env = { ...isolatedEnv(), TERM: "xterm-256color", ...at.env };
   app = startTui({ cwd, env, columns: 160, rows: 40, args });
   // A project config that loosens a rule is asked about first: trusted here.
   if (/Trust this project/.test(await app.waitFor(/INSERT|Trust this project/, 15_000))) {
@@ -83,6 +89,49 @@ describe("editing a call's arguments before allowing it (E)", () => {
       if (surface === "chord") expect(readFileSync(join(cwd, "a.txt"), "utf8")).toMatch(/^edited by me/);
       else {
         expect(existsSync(join(cwd, "edited-by-me.txt"))).toBe(true);
+        expect(existsSync(join(cwd, "from-the-model.txt"))).toBe(false);
+      }
+    }, 60_000);
+  }
+});
+
+describe("editing a call's arguments in $EDITOR (E, then Ctrl+X Ctrl+E)", () => {
+  for (const surface of ["_base", "chord"] as const) {
+    it(`on ${surface}: the editor gets the JSON; invalid JSON back is said and the prompt stays; valid JSON is allowed with Enter`, async () => {
+      const call = surface === "chord" ? { name: "write", arguments: { path: "a.txt", content: "from the model" } } : { name: "bash", arguments: { cmd: "touch from-the-model.txt" } };
+      const edited = surface === "chord" ? '{"path":"a.txt","content":"from the editor"}' : '{"cmd":"touch from-the-editor.txt"}';
+      const config = `[[permissions.rules]]\ntool = "${call.name}"\naction = "ask"\n`;
+      const cwd = tempDemoRepo();
+      const dir = join(cwd, ".editor");
+      mkdirSync(dir);
+      const script = join(dir, "edit.sh");
+      // The first run leaves broken JSON, the second the edited arguments; each keeps what it was given.
+      writeFileSync(
+        script,
+        `#!/bin/sh\nn=$(cat ${dir}/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${dir}/count\ncp "$1" ${dir}/seen-$n\n` +
+          `if [ $n = 1 ]; then printf '{"oops": ' > "$1"; else printf '%s\\n' '${edited}' > "$1"; fi\n`,
+      );
+      chmodSync(script, 0o755);
+      const { a } = await open([{ tool_calls: [call] }, { text: "finished" }], config, ["--profile", surface], { cwd, env: { EDITOR: script } });
+      await a.submit("make the file");
+      await armed(a);
+      a.type("E");
+      await a.waitFor(/Ctrl\+X Ctrl\+E\] in \$EDITOR/);
+      a.keys("C-x", "C-e");
+      await a.waitFor(/the editor's text: not valid JSON/);
+      expect(JSON.parse(readFileSync(join(dir, "seen-1"), "utf8"))).toEqual(call.arguments);
+      // The prompt stays, with the editor's text in it to fix.
+      expect(a.screen()).toMatch(/Edit the arguments as JSON/);
+      expect(a.screen()).toContain('{"oops":');
+      a.keys("C-x", "C-e");
+      await until(() => existsSync(join(dir, "seen-2")));
+      await a.waitFor(edited);
+      expect(a.screen()).not.toMatch(/not valid JSON/);
+      a.keys("Enter");
+      await a.waitFor(/finished/);
+      if (surface === "chord") expect(readFileSync(join(cwd, "a.txt"), "utf8")).toMatch(/^from the editor/);
+      else {
+        expect(existsSync(join(cwd, "from-the-editor.txt"))).toBe(true);
         expect(existsSync(join(cwd, "from-the-model.txt"))).toBe(false);
       }
     }, 60_000);
