@@ -15,6 +15,14 @@
 
 import { execFile } from "node:child_process";
 
+/** Who makes yuj's own commits (checkpoints, subagent snapshots): they live on private refs or none, so they never need the user's identity. */
+export const YUJ_COMMIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "yuj",
+  GIT_AUTHOR_EMAIL: "yuj@localhost",
+  GIT_COMMITTER_NAME: "yuj",
+  GIT_COMMITTER_EMAIL: "yuj@localhost",
+};
+
 export interface GitOptions {
   cwd: string;
   /** The environment to start from; default process.env. */

@@ -13,19 +13,11 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { atomicWriteSync } from "../atomic-write.js";
-import { gitRunner, type GitRunner } from "../git.js";
+import { gitRunner, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
 import { isZombie, readBootId, readStat } from "../jobs/proc.js";
 import { selfIdentity } from "../jobs/orphans.js";
 
 const GIT_TIMEOUT_MS = 120_000;
-
-/** Who made the snapshot commits: they live only in the object store, on no branch. */
-const SNAPSHOT_IDENTITY = {
-  GIT_AUTHOR_NAME: "yuj",
-  GIT_AUTHOR_EMAIL: "yuj@localhost",
-  GIT_COMMITTER_NAME: "yuj",
-  GIT_COMMITTER_EMAIL: "yuj@localhost",
-};
 
 export interface Worktree {
   /** The parent's repository (its top level). */
@@ -100,7 +92,7 @@ async function snapshotCommit(repo: string, scratch: string, run: (args: string[
     // No commit yet: the snapshot has no parent.
   }
   const args = ["commit-tree", tree, ...(head ? ["-p", head] : []), "-m", "yuj: the state an isolated task started from"];
-  return (await run(args, repo, { ...process.env, ...SNAPSHOT_IDENTITY })).trim();
+  return (await run(args, repo, { ...process.env, ...YUJ_COMMIT_IDENTITY })).trim();
 }
 
 /** Removes the worktree, its folder, git's note of it and its record; never throws. */

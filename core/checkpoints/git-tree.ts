@@ -13,18 +13,10 @@
 import { copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { gitRunner, type GitRunner } from "../git.js";
+import { gitRunner, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
 
 // A hung git (another process holding a lock) must not hang the session.
 const GIT_TIMEOUT_MS = 60_000;
-
-// Checkpoint commits carry yuj's name, so they never need the user's identity.
-const COMMIT_ENV = {
-  GIT_AUTHOR_NAME: "yuj",
-  GIT_AUTHOR_EMAIL: "yuj@localhost",
-  GIT_COMMITTER_NAME: "yuj",
-  GIT_COMMITTER_EMAIL: "yuj@localhost",
-};
 
 export interface Repo {
   /** The work tree's top directory. */
@@ -72,7 +64,7 @@ export async function writeWorkTree(repo: Repo): Promise<string> {
 
 /** A commit of `tree` (on `parent` when given) kept alive by `ref`; returns the commit. */
 export async function commitTree(repo: Repo, tree: string, ref: string, message: string, parent?: string): Promise<string> {
-  const env = { ...process.env, ...COMMIT_ENV };
+  const env = { ...process.env, ...YUJ_COMMIT_IDENTITY };
   const commit = (await repo.git(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", message], env)).trim();
   await repo.git(["update-ref", ref, commit]);
   return commit;

@@ -9,16 +9,10 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import iconv from "iconv-lite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../core/config/schema.js";
-import { prepareCall, runPrepared } from "../../core/dispatch.js";
-import { activateTools } from "../../core/profiles/activate.js";
-import { checkProfile, loadProfile } from "../../core/profiles/load.js";
-import { builtinHandlers } from "../../tools/registry.js";
-import type { ToolDisplay } from "../../core/tool-types.js";
 import { loadMarkdown } from "../../components/cards/markdown.js";
 import { renderCard } from "../../components/cards/render.js";
 import { chordTool, opts, plain } from "../components/cards/helpers.js";
-import { repoRoot } from "../support/loop-harness.js";
+import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -27,32 +21,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-// apply_patch is offered to patch-native models, edit to the others.
-const PATCH_MODEL = { provider: "openai", id: "gpt-5" };
-const EDIT_MODEL = { provider: "anthropic", id: "claude-sonnet-4" };
-
-async function call(tool: string, args: unknown): Promise<{ ok: boolean; text: string; display?: ToolDisplay }> {
-  const config = defaultConfig();
-  const registry = builtinHandlers();
-  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
-  checkProfile(profile, registry, "minimal");
-  const model = tool === "apply_patch" ? PATCH_MODEL : EDIT_MODEL;
-  const tools = activateTools(profile, registry, config, { topLevel: true, model });
-  const prepared = prepareCall({ id: "c1", name: tool, args: JSON.stringify(args) }, tools, config);
-  const outcome = await runPrepared(prepared, {
-    toolset: tools,
-    config,
-    services: t.ctx.services,
-    emit: t.ctx.emit,
-    cwd: t.cwd,
-    sessionDir: t.ctx.sessionDir,
-    signal: new AbortController().signal,
-    memory: t.ctx.memory,
-    session: { jobs: t.ctx.jobs! },
-  });
-  const display = outcome.report?.display;
-  return { ok: outcome.ok, text: outcome.modelText, ...(display ? { display } : {}) };
-}
+const call = (tool: string, args: unknown) => chordCall(t, tool, args);
 
 interface Case {
   name: string;
