@@ -124,8 +124,6 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
     packageDir: join(packageRoot, "skills"),
   });
   for (const problem of found.problems) opts.emit({ type: "notice", level: "warning", text: `skill skipped: ${problem}` });
-  // The side panel lists them; each is marked once its instructions are loaded.
-  if (found.skills.length) opts.emit({ type: "skills_found", skills: found.skills.map((s) => ({ name: s.name, description: s.description })) });
   const skills = new SkillSession(found.skills);
   const notices = createJobNotices(opts.readTool);
   const isolation: Isolation = {

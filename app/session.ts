@@ -321,8 +321,8 @@ function openTraceOrRecord(file: string, secrets: string[], failed: (err: StateW
 }
 
 /**
- * The first events of every session: what it runs with, then any process
- * groups an earlier yuj left behind (ended and reported).
+ * The first events of every session: what it runs with, the skills it found,
+ * then any process groups an earlier yuj left behind (ended and reported).
  */
 export async function announceSession(
   session: OpenSession,
@@ -338,6 +338,9 @@ export async function announceSession(
     traceFile: session.trace.path,
     ...(s.demo ? { demo: true } : {}),
   });
+  // The side panel lists them; each is marked once its instructions are loaded.
+  const { skills } = session.services.skills;
+  if (skills.length) session.emit({ type: "skills_found", skills: skills.map((k) => ({ name: k.name, description: k.description })) });
   await session.reapOrphans();
 }
 
