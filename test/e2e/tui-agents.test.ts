@@ -63,7 +63,7 @@ describe("TUI agent views", () => {
     // task-1's ask waits in the main view, named after the worker.
     let screen = await app.waitFor(/task-1 \(builder\) asks: shell/, 30_000);
     // task-2 finished on its own: both are listed, each with its state, time and tokens.
-    screen = await app.waitFor(/AGENT COMPLETE #\d+\s*\n\s*task-2 \(builder\)/, 15_000);
+    screen = await app.waitFor(/AGENT COMPLETE #\d+[^\n]*\n\s*task-2 \(builder\)/, 15_000);
     expect(panelRows(screen, "AGENTS 2").length).toBe(1);
     expect(screen).toMatch(/task-1 \(builder\)[\s\S]*waiting \(approval\) \d/);
     expect(screen).toMatch(/task-2 \(builder\)[\s\S]*done \d[^\n]* 1\.5k tok/);
@@ -98,7 +98,7 @@ describe("TUI agent views", () => {
 
     // Allowing the call lets task-1 go on: it runs the command and completes; its completion shows in the main view.
     app.keys("y");
-    await app.waitFor(/AGENT COMPLETE #\d+\s*\n\s*task-1 \(builder\)/, 30_000);
+    await app.waitFor(/AGENT COMPLETE #\d+[^\n]*\n\s*task-1 \(builder\)/, 30_000);
     // Its report, as Markdown.
     screen = await app.waitFor(/task-1 \(builder\)\s*\n\s*First part written: one\.txt holds from-one\./);
     await app.waitFor(/● task-1 done/);
@@ -120,12 +120,12 @@ describe("TUI agent views", () => {
     await app.waitFor(/INSERT/, 15_000);
     await app.submit("split the work");
     await app.waitFor(/task-1 \(builder\) asks: shell/, 30_000);
-    await app.waitFor(/AGENT COMPLETE #\d+\s*\n\s*task-2 \(builder\)/, 15_000);
+    await app.waitFor(/AGENT COMPLETE #\d+[^\n]*\n\s*task-2 \(builder\)/, 15_000);
     // The one-line summary counts them; the approval has the keys, so it is answered first.
     let screen = await app.waitFor(/agents 1\/2 running/);
     await app.waitFor("[y/A] allow once");
     app.keys("y");
-    await app.waitFor(/AGENT COMPLETE #\d+\s*\n\s*task-1 \(builder\)/, 30_000);
+    await app.waitFor(/AGENT COMPLETE #\d+[^\n]*\n\s*task-1 \(builder\)/, 30_000);
     app.keys("Escape");
     await app.waitFor(/NORMAL/);
     app.keys("s");
