@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { CODEX_VERSION, ensureCodex } from "./peer/codex.js";
-import { makeBench, oneShot, type Agent, type OneShot } from "./peer/headless.js";
+import { makeBench, oneShot, type Agent, type Features, type OneShot } from "./peer/headless.js";
 import { echoFloor, firstFrame, longSession, makeTuiBench, stopTmux, type TuiSession } from "./peer/tui.js";
 
 const RUNS = Math.max(7, Number(process.env.PEER_RUNS ?? 9));
@@ -64,6 +64,19 @@ if (PARTS.includes("headless")) {
   headless("tool call streamed → next request (the command's run included)", "turnGapMs", "");
   headless("last reply → exit", "replyToExitMs", "");
   headless("first request body", "firstRequestBytes", "", (x) => `${(x / 1024).toFixed(1)} KB`);
+
+  // yuj with every feature configured against yuj bare, alternated too.
+  const levels: Features[] = ["bare", "local", "all"];
+  const byLevel: Record<Features, OneShot[]> = { bare: [], local: [], all: [] };
+  for (const level of levels) await oneShot("yuj", bench, level);
+  for (let i = 0; i < RUNS; i++) for (const level of levels) byLevel[level].push(await oneShot("yuj", bench, level));
+  const lm = (level: Features, key: keyof OneShot) => median(byLevel[level].map((r) => r[key]));
+  for (const [level, what] of [["local", "two language servers, a skill and hooks configured"], ["all", "the same and an MCP server (stdio)"]] as const) {
+    for (const [key, label] of [["firstRequestMs", "spawn → first model request"], ["cpuMs", "CPU time"]] as const) {
+      const [bare, featured] = [lm("bare", key), lm(level, key)];
+      rows.push([`yuj with ${what}: ${label}`, `${ms(featured)} (bare ${ms(bare)})`, "", `${(featured / bare).toFixed(2)}× bare`, "≤ 1.1× bare", ...(baseBin ? [""] : [])]);
+    }
+  }
 
   const floor = alternate(
     {
