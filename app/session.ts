@@ -14,6 +14,7 @@ import { HistoryLog } from "../core/history-log.js";
 import { findInstructions } from "../core/instructions.js";
 import { ownDirs, sessionsDir, stateDir, type Env } from "../core/paths.js";
 import { activateTools, toolWithRole, type ActiveToolset } from "../core/profiles/activate.js";
+import { cachedSchemas } from "../core/profiles/schema-cache.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
 import { nodeServices, type Services } from "../core/services.js";
@@ -62,6 +63,16 @@ export interface Resolved {
   toolsetFor(model: string, opts?: { loopRunning?: boolean }): ActiveToolset;
 }
 
+// The build's id (a hash of the sources the tool schemas come from), set by the bundler; a run from
+// the sources has none, and builds its schemas every time.
+declare const YUJ_SCHEMA_BUILD: string | undefined;
+
+/** The tool schemas kept between runs of this build, under the state directory. */
+function schemaSource(env: Env) {
+  if (typeof YUJ_SCHEMA_BUILD !== "string") return undefined;
+  return cachedSchemas(path.join(stateDir(env), "tool-schemas.json"), YUJ_SCHEMA_BUILD);
+}
+
 /** Everything that can fail on bad input, checked before anything is written. */
 export function resolveSession(inputs: SessionInputs): Resolved {
   let config: Config;
@@ -82,19 +93,24 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   }
   const choice = chooseProvider(config, inputs.env, inputs.cwd);
   const registry = builtinHandlers();
+  const schemas = schemaSource(inputs.env);
   let toolset: ActiveToolset;
   let toolsetFor: Resolved["toolsetFor"];
   try {
     const profile = loadProfile(profilesRoot, config.profile);
     checkProfile(profile, registry, config.experiment.tool_desc);
-    toolsetFor = (model, opts) =>
-      activateTools(profile, registry, config, {
+    toolsetFor = (model, opts) => {
+      const active = activateTools(profile, registry, config, {
         topLevel: inputs.topLevel,
         loopRunning: opts?.loopRunning ?? false,
         interactive: inputs.interactive ?? false,
         measurement: inputs.measurement ?? inputs.args.measure === true,
         model: choice ? { provider: choice.name, id: model } : undefined,
+        ...(schemas ? { schemas: schemas.source } : {}),
       });
+      schemas?.save();
+      return active;
+    };
     toolset = toolsetFor(choice?.model ?? "");
   } catch (err) {
     if (err instanceof ProfileError) throw new FatalError(err.message);

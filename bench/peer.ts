@@ -6,18 +6,23 @@
 //   npm run build && npx tsx bench/peer.ts
 //
 // PEER_RUNS (default 9, at least 7) sets the runs of each agent; PEER_BASE=/path/to/other/bin/yuj.js adds
-// another build of yuj to the alternation (a before/after column). README
-// quotes the output.
+// another build of yuj to the alternation (a before/after column);
+// PEER_PARTS=headless or PEER_PARTS=tui runs one part (default both);
+// PEER_TUI_TURNS (150) sets the TUI session's turns. README quotes the output.
 
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { CODEX_VERSION, ensureCodex } from "./peer/codex.js";
-import { makeBench, oneShot, type Agent, type OneShot } from "./peer/headless.js";
+import { makeBench, oneShot, type Agent, type Features, type OneShot } from "./peer/headless.js";
+import { echoFloor, firstFrame, longSession, makeTuiBench, stopTmux, type TuiSession } from "./peer/tui.js";
 
 const RUNS = Math.max(7, Number(process.env.PEER_RUNS ?? 9));
 const yujBin = join(import.meta.dirname, "..", "bin", "yuj.js");
 const baseBin = process.env.PEER_BASE;
+const PARTS = (process.env.PEER_PARTS ?? "headless,tui").split(",");
+const TUI_TURNS = Number(process.env.PEER_TUI_TURNS ?? 150);
+const IDLE_S = 10;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
@@ -42,7 +47,7 @@ const rows: string[][] = [];
 const row = (measure: string, yuj: number, codex: number, target: string, fmt = ms, base?: number) =>
   rows.push([measure, fmt(yuj), fmt(codex), `${(yuj / codex).toFixed(2)}×`, target, ...(baseBin ? [base === undefined ? "" : fmt(base)] : [])]);
 
-{
+if (PARTS.includes("headless")) {
   // A warm-up of each first: a user's second run, caches written.
   const bench = makeBench(codexBin, yujBin, baseBin);
   const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
@@ -60,6 +65,19 @@ const row = (measure: string, yuj: number, codex: number, target: string, fmt = 
   headless("last reply → exit", "replyToExitMs", "");
   headless("first request body", "firstRequestBytes", "", (x) => `${(x / 1024).toFixed(1)} KB`);
 
+  // yuj with every feature configured against yuj bare, alternated too.
+  const levels: Features[] = ["bare", "local", "all"];
+  const byLevel: Record<Features, OneShot[]> = { bare: [], local: [], all: [] };
+  for (const level of levels) await oneShot("yuj", bench, level);
+  for (let i = 0; i < RUNS; i++) for (const level of levels) byLevel[level].push(await oneShot("yuj", bench, level));
+  const lm = (level: Features, key: keyof OneShot) => median(byLevel[level].map((r) => r[key]));
+  for (const [level, what] of [["local", "two language servers, a skill and hooks configured"], ["all", "the same and an MCP server (stdio)"]] as const) {
+    for (const [key, label] of [["firstRequestMs", "spawn → first model request"], ["cpuMs", "CPU time"]] as const) {
+      const [bare, featured] = [lm("bare", key), lm(level, key)];
+      rows.push([`yuj with ${what}: ${label}`, `${ms(featured)} (bare ${ms(bare)})`, "", `${(featured / bare).toFixed(2)}× bare`, "≤ 1.1× bare", ...(baseBin ? [""] : [])]);
+    }
+  }
+
   const floor = alternate(
     {
       node: () => timed(process.execPath, ["-e", "0"]),
@@ -75,6 +93,39 @@ const row = (measure: string, yuj: number, codex: number, target: string, fmt = 
   row("`--help`", floor.yujHelp!, floor.codexHelp!, "", ms, floor.baseHelp);
   rows.push(["`node -e 0` (the floor)", ms(floor.node!), "", "", ""]);
   rows.push(["yuj `--version` / `--help` over the floor", `${(floor.yujVersion! / floor.node!).toFixed(2)}× / ${(floor.yujHelp! / floor.node!).toFixed(2)}×`, "", "", "≤ 1.2×"]);
+}
+
+if (PARTS.includes("tui")) {
+  const bench = makeTuiBench(codexBin, yujBin, baseBin);
+  const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
+  for (const agent of agents) await firstFrame(agent, bench); // warm-up: first-start notices shown, HOMEs written
+  const frames: Record<Agent, number[]> = { yuj: [], codex: [], base: [] };
+  for (let i = 0; i < RUNS; i++) for (const agent of agents) frames[agent].push(await firstFrame(agent, bench));
+  stopTmux();
+  const f = (agent: Agent) => (frames[agent].length ? median(frames[agent]) : 0);
+  row("TUI first frame (tmux 120×40: spawn → input box ready)", f("yuj"), f("codex"), "≤ 0.65×", ms, f("base"));
+
+  // One long session each (they take minutes), alternated, and the probe's floor between them.
+  const floors: number[] = [await echoFloor(bench.repo)];
+  const sessions: Partial<Record<Agent, TuiSession>> = {};
+  for (const agent of agents) {
+    sessions[agent] = await longSession(agent, bench, TUI_TURNS, IDLE_S);
+    floors.push(await echoFloor(bench.repo));
+  }
+  const floor = median(floors);
+  const s = (agent: Agent, key: keyof TuiSession) => sessions[agent]?.[key];
+  const tuiRow = (measure: string, value: (agent: Agent) => number | undefined, target: string, fmt = ms) =>
+    row(measure, value("yuj")!, value("codex")!, target, fmt, value("base"));
+  const oneDecimal = (x: number) => `${x.toFixed(1)} ms`;
+  tuiRow(`${TUI_TURNS}-turn session: Enter → final answer`, (a) => s(a, "wallMs"), "", (x) => `${(x / 1000).toFixed(1)} s`);
+  tuiRow(`${TUI_TURNS}-turn session: keystroke echo at the end`, (a) => s(a, "echoEndMs"), "", oneDecimal);
+  rows.push(["the same, over the probe floor (a raw-mode echo program: " + oneDecimal(floor) + ")", `${(s("yuj", "echoEndMs")! / floor).toFixed(1)}×`, `${(s("codex", "echoEndMs")! / floor).toFixed(1)}×`, "", "≤ 2× the floor", ...(baseBin ? [`${(s("base", "echoEndMs")! / floor).toFixed(1)}×`] : [])]);
+  tuiRow(`${TUI_TURNS}-turn session: keystroke echo at the start`, (a) => s(a, "echoStartMs"), "", oneDecimal);
+  const mib = (x: number) => `${x.toFixed(0)} MiB`;
+  tuiRow(`${TUI_TURNS}-turn session: RSS at the start`, (a) => s(a, "rssStartMiB"), "", mib);
+  tuiRow(`${TUI_TURNS}-turn session: RSS growth`, (a) => (sessions[a] ? s(a, "rssEndMiB")! - s(a, "rssStartMiB")! : undefined), "≤ 1× (no more than Codex's)", (x) => `+${x.toFixed(0)} MiB`);
+  const idle = (agent: Agent) => s(agent, "idleCpuMs");
+  rows.push([`CPU in ${IDLE_S} s idle after the session`, `${idle("yuj")} ms`, `${idle("codex")} ms`, "", "0", ...(baseBin ? [`${idle("base")} ms`] : [])]);
 }
 
 console.log(`| measure | yuj | Codex | yuj / Codex | target |${baseBin ? " yuj baseline |" : ""}\n|---|---|---|---|---|${baseBin ? "---|" : ""}`);

@@ -67,7 +67,7 @@ function workspace(turns: unknown[]): { cwd: string; env: Record<string, string>
   return { cwd, env, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-interface Tui {
+export interface Tui {
   pid: number;
   /** Bytes the TUI has written so far. */
   bytes(): number;
@@ -80,8 +80,9 @@ interface Tui {
   kill(): void;
 }
 
-function spawnTui(cwd: string, env: Record<string, string>): Tui {
-  const p = pty.spawn(process.execPath, [bin], { name: "xterm-256color", cols: COLS, rows: ROWS, cwd, env });
+/** Any full-screen program in a PTY at 120×40 (by default this build of yuj). */
+export function spawnTui(cwd: string, env: Record<string, string>, argv: string[] = [process.execPath, bin]): Tui {
+  const p = pty.spawn(argv[0]!, argv.slice(1), { name: "xterm-256color", cols: COLS, rows: ROWS, cwd, env });
   let bytes = 0;
   let clears = 0;
   let tail = ""; // the last output, for matches that span writes
@@ -131,17 +132,17 @@ const statusLine = (pid: number, key: string) => {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${key}:\\s+(\\d+)`, "m"));
   return m ? Number(m[1]) : NaN;
 };
-const rssKiB = (pid: number) => statusLine(pid, "VmRSS");
+export const rssKiB = (pid: number) => statusLine(pid, "VmRSS");
 /** utime + stime of the process, in clock ticks (USER_HZ, 100 on Linux). */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of stat(5)
 }
-const TICK_MS = 10;
+export const TICK_MS = 10;
 
 /** Waits until the TUI has written nothing for `quietMs`. */
-async function settle(tui: Tui, quietMs = 400, maxMs = 30_000): Promise<void> {
+export async function settle(tui: Tui, quietMs = 400, maxMs = 30_000): Promise<void> {
   const end = Date.now() + maxMs;
   let last = tui.bytes();
   let since = Date.now();
@@ -195,14 +196,14 @@ async function firstFrame(): Promise<number> {
 }
 
 /** One turn of the long session: Markdown and a bash call printing ~3 KB. */
-function markdownTurn(i: number): unknown {
+export function markdownTurn(i: number, command = "bash"): unknown {
   return {
     text:
       `## Step ${i}\n\nChecking the counter output:\n\n- the range starts at **${i}**\n- it holds 800 numbers\n- each on its own line\n\n` +
       "```ts\n" +
       `const start = ${i};\nfor (let n = start; n < start + 800; n++) console.log(n);\n` +
       "```\n",
-    tool_calls: [{ name: "bash", arguments: { cmd: `seq ${i} ${i + 799}` } }],
+    tool_calls: [{ name: command, arguments: { cmd: `seq ${i} ${i + 799}` } }],
     usage: { input: 2000 + i * 40, output: 80, cached: 1500 + i * 40 },
   };
 }

@@ -3,7 +3,8 @@
 // so `yuj --version` and a headless run load only what they use.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
-import { readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { lazyUnicodeTables } from "./bundle/lazy-unicode-tables.mjs";
 import { writeRegistry } from "./tool-registry.mjs";
 
@@ -11,6 +12,20 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 // The handler list is found from the tool files before anything is bundled.
 writeRegistry();
+
+// The id under which a run keeps the tools' JSON Schemas: a hash of every
+// source the schemas can come from (the handlers, core, the locked
+// dependencies, zod among them). Another build of other sources gets another id.
+function schemaBuildId() {
+  const hash = createHash("sha256");
+  const root = new URL("..", import.meta.url);
+  const files = ["package-lock.json"];
+  for (const dir of ["tools", "core"]) {
+    for (const f of readdirSync(new URL(dir, root), { recursive: true })) if (f.endsWith(".ts")) files.push(`${dir}/${f}`);
+  }
+  for (const f of files.sort()) hash.update(f).update("\0").update(readFileSync(new URL(f, root))).update("\0");
+  return hash.digest("hex");
+}
 
 await build({
   // The structural search's worker threads run their own entry; nothing
@@ -34,7 +49,11 @@ await build({
   alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
   // React's production build: the development one records a performance
   // measure per commit (never freed) and deep-compares props.
-  define: { YUJ_VERSION: JSON.stringify(pkg.version), "process.env.NODE_ENV": JSON.stringify("production") },
+  define: {
+    YUJ_VERSION: JSON.stringify(pkg.version),
+    YUJ_SCHEMA_BUILD: JSON.stringify(schemaBuildId()),
+    "process.env.NODE_ENV": JSON.stringify("production"),
+  },
   banner: {
     js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
   },

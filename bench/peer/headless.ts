@@ -48,13 +48,46 @@ export function makeBench(codexBin: string, yujBin: string, baseBin?: string): B
   const repo = mkdtempSync(join(tmpdir(), "peer-bench-repo-"));
   writeFileSync(join(repo, "README.md"), "bench\n");
   const yujHome = mkdtempSync(join(tmpdir(), "peer-bench-yuj-"));
+  writeFeaturedConfig(join(yujHome, "cfg-featured"), repo, true);
+  writeFeaturedConfig(join(yujHome, "cfg-featured-local"), repo, false);
   const home = join(import.meta.dirname, "..", ".peers", "home");
   rmSync(home, { recursive: true, force: true });
   mkdirSync(home, { recursive: true });
   return { repo, yujHome, codexBin, codexHome: home, yujBin, baseBin };
 }
 
-export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; baseBin?: string }): Promise<OneShot> {
+/**
+ * A user config with every feature on: an MCP server over stdio (its tool
+ * list goes in the first request), both built-in language servers and the
+ * lsp tool, a skill of the user's, and hooks.
+ */
+function writeFeaturedConfig(cfg: string, repo: string, withMcp: boolean): void {
+  const mcpServer = join(import.meta.dirname, "..", "..", "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
+  mkdirSync(join(cfg, "yuj", "skills", "release-notes"), { recursive: true });
+  writeFileSync(
+    join(cfg, "yuj", "skills", "release-notes", "SKILL.md"),
+    "---\nname: release-notes\ndescription: Write the release notes of the commits since the last tag.\n---\n\nList the commits since the last tag, group them by kind, and write a short note for each group.\n",
+  );
+  const mcp = [`[mcp.servers.files]`, `command = ${JSON.stringify(process.execPath)}`, `args = [${JSON.stringify(mcpServer)}, ${JSON.stringify(repo)}]`];
+  const toml = [
+    ...(withMcp ? mcp : []),
+    `[lsp]`,
+    `enabled = true`,
+    `tool_enabled = true`,
+    `[[hooks.on_tool_call]]`,
+    `name = "no-force-push"`,
+    `shell = "true"`,
+    `tools = ["bash"]`,
+    `[[hooks.on_agent_error]]`,
+    `shell = "true"`,
+  ].join("\n");
+  writeFileSync(join(cfg, "yuj", "config.toml"), toml + "\n");
+}
+
+/** Which user config yuj runs with: none, every feature, or every feature but the MCP server. */
+export type Features = "bare" | "all" | "local";
+
+export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; baseBin?: string }, features: Features = "bare"): Promise<OneShot> {
   const command = agent === "codex" ? "exec_command" : "bash";
   const scenario = parseScenario({
     turns: [{ text: "Listing files.", tool_calls: [{ name: command, arguments: { cmd: "ls" } }] }, { text: ANSWER }],
@@ -67,7 +100,7 @@ export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; bas
   let env: NodeJS.ProcessEnv;
   if (agent !== "codex") {
     argv = [process.execPath, agent === "base" ? bench.baseBin! : bench.yujBin, "code", "list the files", "--provider", "anthropic", "--model", "m", "--base-url", server.baseUrlFor("anthropic"), "--output", "jsonl"];
-    env = { PATH: process.env.PATH!, HOME: bench.yujHome, XDG_STATE_HOME: stateDir, XDG_CONFIG_HOME: join(bench.yujHome, "cfg"), ANTHROPIC_API_KEY: "sk-bench-000000000" };
+    env = { PATH: process.env.PATH!, HOME: bench.yujHome, XDG_STATE_HOME: stateDir, XDG_CONFIG_HOME: join(bench.yujHome, { bare: "cfg", all: "cfg-featured", local: "cfg-featured-local" }[features]), ANTHROPIC_API_KEY: "sk-bench-000000000" };
   } else {
     codexHome(bench.codexHome, server.baseUrlFor("openai"), bench.repo);
     rmSync(join(bench.codexHome, ".codex", "sessions"), { recursive: true, force: true });

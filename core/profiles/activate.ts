@@ -3,13 +3,13 @@
 // JSON Schema built from its handler's zod schema plus the profile's words.
 
 import { readFileSync } from "node:fs";
-import { z } from "zod";
 import type { Config } from "../config/schema.js";
 import type { ToolSpec } from "../history.js";
 import type { ToolHandler, ToolRegistry, ToolRole } from "../tool-types.js";
 import { descriptionPath, ProfileError, type Profile, type ProfileTool } from "./load.js";
 import { conditionHolds } from "./tool-entry.js";
 import { applyCap, type DroppedTool } from "./cap.js";
+import { buildSchema, type SchemaSource } from "./schema-cache.js";
 import { ruleFacts, toolCatalog } from "../permissions/catalog.js";
 import type { ToolCatalog, ToolRuleFacts } from "../permissions/types.js";
 
@@ -46,6 +46,8 @@ export interface ActivateOptions {
   loopRunning?: boolean;
   /** The provider and model the requests go to; model conditions read them. */
   model?: { provider: string; id: string };
+  /** Where the handlers' JSON Schemas come from (default: built from their zod schemas now). */
+  schemas?: SchemaSource;
 }
 
 export function activateTools(
@@ -74,7 +76,8 @@ export function activateTools(
     throw new ProfileError(`profile ${profile.name} has no tool that loads tools, so deferred loading cannot work; set [tools].lazy_loading_enabled = false`);
   }
   const paramCtx = { ...condCtx, active: new Set(kept.map((t) => t.name)) };
-  const make = (entry: ProfileTool) => activeTool(profile, registry, entry, config.experiment.tool_desc, (c) => conditionHolds(c, paramCtx));
+  const schemas = opts.schemas ?? buildSchema;
+  const make = (entry: ProfileTool) => activeTool(profile, registry, entry, config.experiment.tool_desc, (c) => conditionHolds(c, paramCtx), schemas);
 
   const tools = new Map(kept.map((entry) => [entry.name, make(entry)]));
   const catalog = toolCatalog(profile.tools, registry);
@@ -99,11 +102,11 @@ export function activateTools(
 /** The condition that marks the code-mode tools. */
 const CODE_MODE = "config:tools.code_mode";
 
-function activeTool(profile: Profile, registry: ToolRegistry, entry: ProfileTool, descMode: string, holds: (c: string) => boolean): ActiveTool {
+function activeTool(profile: Profile, registry: ToolRegistry, entry: ProfileTool, descMode: string, holds: (c: string) => boolean, schemas: SchemaSource): ActiveTool {
   const handler = registry.get(entry.handler);
   if (!handler) throw new Error(`tool ${entry.name}: no handler "${entry.handler}"`);
   const description = readFileSync(descriptionPath(profile, entry, descMode), "utf8").trim();
-  return { name: entry.name, handler, spec: { name: entry.name, description, parameters: parametersSchema(handler, entry, holds) } };
+  return { name: entry.name, handler, spec: { name: entry.name, description, parameters: parametersSchema(schemas(handler), entry, holds) } };
 }
 
 /** The exposed name of the first active tool of a role, if any. */
@@ -114,11 +117,10 @@ export function toolWithRole(toolset: Pick<ActiveToolset, "tools">, role: ToolRo
 
 /** The JSON Schema of a tool's parameters, as sent to the model. */
 function parametersSchema(
-  handler: ToolHandler,
+  schema: Record<string, unknown>,
   entry: ProfileTool,
   holds: (condition: string) => boolean,
 ): Record<string, unknown> {
-  const schema = z.toJSONSchema(handler.schema, { io: "input" }) as Record<string, unknown>;
   delete schema.$schema;
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const [name, conds] of Object.entries(entry.param_conditions)) {
