@@ -92,7 +92,8 @@ describe("TUI agent views", () => {
 
     // Again: back to the main view.
     app.keys("BTab");
-    screen = await app.waitFor(/view main/);
+    // The prompt takes keys once typing has paused (the Shift+Tab presses count as typing).
+    screen = await app.waitFor(/view main[^\n]*y allow/);
     expect(screen).not.toContain("VIEW task-");
     expect(screen).toContain("split the work");
 
