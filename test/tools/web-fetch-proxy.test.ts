@@ -81,4 +81,13 @@ describe("web_fetch through a proxy", () => {
     expect(off.ok).toBe(true);
     expect(proxy.seen.length).toBe(before);
   });
+
+  it("refuses a name that resolves here to a loopback address even though the proxy would resolve it, and the proxy is never asked", async () => {
+    const before = proxy.seen.length;
+    // The context's rules allow 127.0.0.1, not the name localhost: the refusal names the rule to add.
+    const r = await fetchWith("http://localhost:9/admin", (c) => void (c.web_fetch.proxy = proxy.url));
+    expect(r.ok).toBe(false);
+    expect(r.modelText).toMatch(/localhost is a loopback address \((127\.0\.0\.1|::1)\); web_fetch refuses private and loopback addresses unless a rule allows them/);
+    expect(proxy.seen.length).toBe(before);
+  });
 });

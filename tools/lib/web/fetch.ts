@@ -81,10 +81,22 @@ function checkAddress(address: string, url: URL, opts: FetchOptions): void {
   );
 }
 
-function requestOnce(url: URL, opts: FetchOptions): Promise<http.IncomingMessage> {
+/**
+ * Through a proxy the proxy resolves the name, so yuj cannot check the
+ * address it connects to; a name that resolves here to a private or loopback
+ * address (localhost, a name in /etc/hosts, the LAN's DNS) is refused all the
+ * same. A name only the proxy can resolve goes on to the proxy.
+ */
+async function checkNameBeforeProxy(host: string, url: URL, opts: FetchOptions): Promise<void> {
+  const addresses = await dns.promises.lookup(host, { all: true }).catch(() => []);
+  for (const a of addresses) checkAddress(a.address, url, opts);
+}
+
+async function requestOnce(url: URL, opts: FetchOptions): Promise<http.IncomingMessage> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   // Literal IPs are checked here; names when they resolve (the lookup below).
   checkAddress(host, url, opts);
+  if (opts.proxy) await checkNameBeforeProxy(host, url, opts);
   const headers = { "user-agent": opts.userAgent, accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8", "accept-encoding": "gzip, deflate, br" };
   const lookup: LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
