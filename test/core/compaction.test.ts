@@ -9,8 +9,6 @@ import { compactionCut, nearlyFull, requestHistory, SUMMARY_PREFIX } from "../..
 import { defaultConfig, type Config } from "../../core/config/schema.js";
 import { createEmitter, type CoreEvent } from "../../core/events.js";
 import type { HistoryItem } from "../../core/history.js";
-import { createProvider } from "../../core/providers/index.js";
-import { parseScenario } from "../../core/providers/scenario.js";
 import { replayEvents } from "../../core/reducer.js";
 import { createOperator } from "../../core/controller/operator.js";
 import { createSessionController } from "../../core/session-controller.js";
@@ -18,7 +16,7 @@ import { createSessionRecord } from "../../core/session-record.js";
 import { newSessionState } from "../../core/session-state.js";
 import { nodeServices } from "../../core/services.js";
 import { baseToolset, runScenario, tempDemoRepo } from "../support/loop-harness.js";
-import { startSseServer, type SseServer } from "../support/sse-server.js";
+import { anthropicAt, closeAnthropicServers } from "../support/anthropic-server.js";
 import { createSessionMemory } from "../../core/session-memory.js";
 
 const call = (id: string, name = "read") => ({ id, name, args: JSON.stringify({ path: "README.md" }) });
@@ -65,26 +63,7 @@ describe("when the context counts as nearly full", () => {
 });
 
 describe("compaction over the wire", () => {
-  let server: SseServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
-
-  async function anthropicAt(turns: unknown[]) {
-    const scenario = parseScenario({ turns });
-    server = await startSseServer({ scenario, turnByRequest: true });
-    const provider = await createProvider({
-      name: "anthropic",
-      model: "test-model",
-      apiKey: "sk-test",
-      baseURL: server.baseUrlFor("anthropic"),
-      maxRetries: 0,
-      requestTimeoutMs: 10_000,
-    });
-    const bodies = () => server!.requests.filter((r) => r.method === "POST").map((r) => r.body as any);
-    return { scenario, provider, bodies };
-  }
+  afterEach(closeAnthropicServers);
 
   const readTurn = (n: number) => ({ text: `Reading, step ${n}.`, tool_calls: [{ name: "read", arguments: { path: "README.md" } }] });
   const texts = (body: any) => JSON.stringify(body.messages);

@@ -4,32 +4,12 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
-import { createProvider } from "../../core/providers/index.js";
-import { parseScenario } from "../../core/providers/scenario.js";
 import { runScenario } from "../support/loop-harness.js";
-import { startSseServer, type SseServer } from "../support/sse-server.js";
+import { anthropicAt, closeAnthropicServers } from "../support/anthropic-server.js";
 import { createGuards } from "../../tools/guards/index.js";
 
-let server: SseServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+afterEach(closeAnthropicServers);
 
-async function anthropicAt(turns: unknown[]) {
-  const scenario = parseScenario({ turns });
-  server = await startSseServer({ scenario, turnByRequest: true });
-  const provider = await createProvider({
-    name: "anthropic",
-    model: "test-model",
-    apiKey: "sk-test",
-    baseURL: server.baseUrlFor("anthropic"),
-    maxRetries: 0,
-    requestTimeoutMs: 10_000,
-  });
-  const bodies = () => server!.requests.filter((r) => r.method === "POST").map((r) => r.body as any);
-  return { scenario, provider, bodies };
-}
 
 const readCall = (args: Record<string, unknown>) => ({ text: "", tool_calls: [{ name: "read", arguments: args }] });
 const lastUserText = (body: any): string => {
@@ -60,7 +40,6 @@ describe("[loop].duplicate_abort", () => {
     config.loop.duplicate_abort = 3;
     const run = await runScenario(scenario, { config, provider });
     expect(run.outcome).toMatchObject({ reason: "answered", message: "fine" });
-    await server!.close();
     const again = await anthropicAt([a, a, a, a, { text: "fine" }]);
     const off = await runScenario(again.scenario, { config: defaultConfig(), provider: again.provider });
     expect(off.outcome.reason).toBe("answered");
