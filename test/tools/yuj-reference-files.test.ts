@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { globTool } from "../../tools/yuj/glob.js";
 import { grepTool } from "../../tools/yuj/grep.js";
 import { readTool } from "../../tools/yuj/read.js";
+import { editTool } from "../../tools/yuj/edit.js";
+import { writeTool } from "../../tools/yuj/write.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -48,8 +50,42 @@ describe("read", () => {
     expect(await readTool.run({ path: "f.txt", ...range }, t.ctx)).toMatchObject({ ok: true, modelText: expected });
   });
 
-  it("a missing file is an error naming it", async () => {
-    expect(await readTool.run({ path: "nonexistent.txt" }, t.ctx)).toMatchObject({ ok: false, modelText: "ERROR: file not found: nonexistent.txt" });
+  it.each<[string, { path: string; offset?: number; limit?: number }, string]>([
+    ["a missing file", { path: "nonexistent.txt" }, "ERROR: file not found: nonexistent.txt"],
+    ["a negative offset", { path: "f.txt", offset: -1 }, "ERROR: offset must be >= 0, got -1"],
+    ["a negative limit", { path: "f.txt", limit: -2 }, "ERROR: limit must be >= 0, got -2"],
+    ["a directory", { path: "src" }, "ERROR: src is a directory — use glob to list contents."],
+    ["bytes that are not UTF-8", { path: "bin.dat" }, "ERROR: file bin.dat is not UTF-8 text (use bash with `file bin.dat` or `xxd` to inspect bytes)."],
+    ["a path above the project", { path: "../x" }, "ERROR: path escapes cwd: ../x"],
+  ])("%s is an error naming it", async (_name, args, expected) => {
+    await t.put({ "f.txt": "a\n", "src/m.py": "", "bin.dat": Buffer.from([0xff, 0xfe, 0x00, 0x41]) });
+    expect(await readTool.run(args, t.ctx)).toMatchObject({ ok: false, modelText: expected });
+  });
+});
+
+describe("write and edit: the path and the answer", () => {
+  it.each(["a\nb.txt", "a\u0000b.txt"])("refuses a path with a newline or NUL (%j), writing nothing", async (bad) => {
+    const forbidden = { ok: false, modelText: "ERROR: path contains forbidden character (newline or NUL)" };
+    expect(await writeTool.run({ path: bad, content: "x" }, t.ctx)).toMatchObject(forbidden);
+    expect(await editTool.run({ path: bad, old_str: "x", new_str: "y" }, t.ctx)).toMatchObject(forbidden);
+    expect(await fsp.readdir(t.cwd)).toEqual([]);
+  });
+
+  it("counts characters written and refuses a directory", async () => {
+    expect((await writeTool.run({ path: "new.txt", content: "héllo world" }, t.ctx)).modelText).toBe("OK: wrote 11 bytes to new.txt");
+    expect(await fsp.readFile(path.join(t.cwd, "new.txt"), "utf8")).toBe("héllo world");
+    await t.put({ "d/x.txt": "x" });
+    expect(await writeTool.run({ path: "d", content: "x" }, t.ctx)).toMatchObject({
+      ok: false,
+      modelText: "ERROR: d is a directory — choose a different name or remove the directory first.",
+    });
+  });
+
+  it("edits the one copy and answers OK; a missing file is named", async () => {
+    await t.put({ "file.txt": "old text here" });
+    expect((await editTool.run({ path: "file.txt", old_str: "old", new_str: "new" }, t.ctx)).modelText).toBe("OK");
+    expect(await fsp.readFile(path.join(t.cwd, "file.txt"), "utf8")).toBe("new text here");
+    expect(await editTool.run({ path: "gone.txt", old_str: "old", new_str: "new" }, t.ctx)).toMatchObject({ ok: false, modelText: "ERROR: file not found: gone.txt" });
   });
 });
 
