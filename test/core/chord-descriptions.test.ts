@@ -1,4 +1,4 @@
-// What Chord's own tests pin in its search tools' descriptions, checked on
+// What Chord's own tests pin in its read and search tools' descriptions, checked on
 // the real chord profile as the model receives it: grep and glob say what
 // they are for, that an invalid regex is searched as text, where relative
 // paths resolve, that glob patterns are not regex and that its matches are
@@ -28,6 +28,8 @@ describe("Chord search tool descriptions", () => {
     ["glob", () => spec("glob").description, ["Find files by path using glob syntax.", "Best for discovering candidate files by path or extension."]],
     ["glob path", () => param("glob", "path"), ["Single base directory", "Relative paths resolve from the session working directory", "~", "Defaults to the session working directory", "Returned matches are relative to this base directory"]],
     ["glob patterns", () => param("glob", "patterns"), ["relative to path", "Returned matches are also relative to path", "src/**/*.ts", "**", "not regex and not a file-contents search"]],
+    ["read", () => spec("read").description, ["READ_RESULT lines=a-b total=N", "lines=none", "encoding=", "no line numbers", "LF", "truncated=budget", "not truncation", "1-based offset"]],
+    ["read path", () => param("read", "path"), ["Existing file", "Do not guess paths", "verify uncertain paths"]],
   ])("%s says what it must", (_name, text, wanted) => {
     for (const w of wanted) expect(text()).toContain(w);
   });
