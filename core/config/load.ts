@@ -292,6 +292,8 @@ interface Schema {
   def: {
     type: string;
     innerType?: Schema;
+    /** A preprocessed value's schema: what it is checked against after the preprocessing. */
+    out?: Schema;
     shape?: Record<string, Schema>;
     element?: Schema;
     valueType?: Schema;
@@ -302,7 +304,7 @@ interface Schema {
 }
 const WRAPPERS = new Set(["default", "prefault", "optional", "nullable", "readonly"]);
 const unwrap = (s: Schema | undefined): Schema | undefined => {
-  while (s && WRAPPERS.has(s.def.type)) s = s.def.innerType;
+  while (s && (WRAPPERS.has(s.def.type) || s.def.type === "pipe")) s = s.def.type === "pipe" ? s.def.out : s.def.innerType;
   return s;
 };
 const root = configSchema as unknown as Schema;

@@ -11,15 +11,20 @@ import { z } from "zod";
 
 const posInt = z.number().int().positive();
 
+/** A command written as one string (`"pyright --stdio"`, as the reference accepts) is its words. */
+const commandWords = (v: unknown) => (typeof v === "string" ? v.trim().split(/\s+/).filter(Boolean) : v);
+/** A list of one written as its only entry (`root_markers = "pyproject.toml"`). */
+const listOfOne = (v: unknown) => (typeof v === "string" ? [v] : v);
+
 const serverEntry = z.strictObject({
   /** Argument vector; a bare program name is looked up in yuj's own node_modules/.bin, then on PATH. */
-  command: z.array(z.string().min(1)).min(1).optional(),
+  command: z.preprocess(commandWords, z.array(z.string().min(1)).min(1)).optional(),
   /** File extensions it serves, with or without the dot (".ts", "py"), any case. */
-  extensions: z.array(z.string()).optional(),
+  extensions: z.preprocess(listOfOne, z.array(z.string())).optional(),
   /** LSP language ids it serves ("typescript", "python"); a file's id comes from its extension. */
   languages: z.array(z.string()).optional(),
   /** Files or directories whose presence marks a project root; the nearest one above the file wins. */
-  root_markers: z.array(z.string()).optional(),
+  root_markers: z.preprocess(listOfOne, z.array(z.string())).optional(),
   /** Sent as initializationOptions in the initialize request. */
   initialization_options: z.record(z.string(), z.unknown()).optional(),
   enabled: z.boolean().default(true),

@@ -51,7 +51,7 @@ describe("peak memory of yuj tool on large inputs", () => {
     const res = await measureToolCall("grep", { pattern: "match" }, { cwd: path.join(dir, "tree"), env });
     expect(res.stdout.split("\n").slice(0, 2)).toEqual([
       '<search_result tool="grep" total="1000000" shown="25" page="1" next_page="2" pattern="match" scope=".">',
-      `${matchFile(0)}:1:${matchLine(1)}`,
+      `./${matchFile(0)}:1:${matchLine(1)}`,
     ]);
     expect(res.peakMiB - baseMiB).toBeLessThan(200);
   });

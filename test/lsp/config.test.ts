@@ -86,6 +86,12 @@ describe("[lsp]", () => {
     const config = load('[lsp.servers.pyright]\nenabled = false\n[lsp.servers.pylsp]\ncommand = ["pylsp"]\nextensions = ["py"]\n');
     expect(serverForFile(effectiveServers(config.lsp.servers), "/p/m.py")).toMatchObject({ server: { name: "pylsp" } });
   });
+
+  it("takes a command written as one string and a single root marker or extension as a list of one, as the reference does", () => {
+    const config = load('[lsp.servers.pyright]\nenabled = false\n[lsp.servers.python]\ncommand = "pyright --stdio"\nextensions = "py"\nroot_markers = "pyproject.toml"\n');
+    const [python] = effectiveServers(config.lsp.servers).filter((s) => s.name === "python");
+    expect(python).toMatchObject({ command: ["pyright", "--stdio"], extensions: [".py"], rootMarkers: ["pyproject.toml"] });
+  });
 });
 
 describe("roots", () => {

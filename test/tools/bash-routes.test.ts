@@ -72,7 +72,7 @@ describe("Yuj bash: a find routed to glob", () => {
     expect(listed.modelText).toContain("src/app.py\nsrc/lib/util.py");
   });
 
-  it("keeps a whole-project find in the shell, since glob refuses an unscoped recursive pattern", async () => {
+  it("keeps a whole-project find in the shell, since glob answers an unscoped recursive pattern with a hint to narrow it", async () => {
     const refused = await call(globTool, { pattern: "**/*.py" });
     expect(refused.modelText).toContain("unscoped recursive glob");
     const r = await call(bashTool, { cmd: "find . -name '*.py' | sort" });

@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordGlobTool } from "../../tools/chord/glob.js";
 import { CONTEXT_OMITTED_FOOTER, LITERAL_NOTE, chordGrepTool } from "../../tools/chord/grep.js";
@@ -102,11 +103,11 @@ describe("chord grep", () => {
 });
 
 describe("chord glob", () => {
-  it("matches patterns relative to the base, sorted, shown relative to cwd", async () => {
+  it("matches patterns relative to the base, sorted, and lists them relative to the base (as Chord's path text says)", async () => {
     await t.put({ "src/a.ts": "", "src/deep/b.ts": "", "src/c.js": "", "top.ts": "", ".git/x.ts": "" });
     expect((await glob("**/*.ts")).modelText).toBe("src/a.ts\nsrc/deep/b.ts\ntop.ts");
-    expect((await glob(["*.ts", "*.js"], "src")).modelText).toBe("src/a.ts\nsrc/c.js");
-    expect((await glob("**/*.{js,ts}", "src")).modelText).toBe("src/a.ts\nsrc/c.js\nsrc/deep/b.ts");
+    expect((await glob(["*.ts", "*.js"], "src")).modelText).toBe("a.ts\nc.js");
+    expect((await glob("**/*.{js,ts}", "src")).modelText).toBe("a.ts\nc.js\ndeep/b.ts");
   });
 
   it("answers the no-match text", async () => {
@@ -132,5 +133,22 @@ describe("chord glob", () => {
     expect(n).toBeLessThan(200);
     expect(Buffer.byteLength(body!)).toBeLessThanOrEqual(16 * 1024);
     expect(footer).toMatch(new RegExp(`^\\(showing first ${n} results within 16 KiB; full results saved to \\S+; refine pattern/path to narrow results\\)$`));
+  });
+});
+
+describe("chord grep and glob: a path with ~", () => {
+  it("expands ~ to the home directory; the path must still lie in the project", async () => {
+    await t.put({ "src/a.ts": "needle\n" });
+    const saved = process.env.HOME;
+    // The project's parent is home, so ~/<project>/src is the project's src.
+    process.env.HOME = path.dirname(t.cwd);
+    try {
+      const viaHome = `~/${path.basename(t.cwd)}/src`;
+      expect((await glob("*.ts", viaHome)).modelText).toBe("a.ts");
+      expect((await grep({ pattern: "needle", paths: [viaHome] })).modelText).toBe("src/a.ts:1:needle");
+      expect((await glob("*.ts", "~")).ok).toBe(false);
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 });

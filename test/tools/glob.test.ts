@@ -99,22 +99,22 @@ describe("glob", () => {
     expect(past.modelText).toBe(envelope('total="5" shown="0" page="9" next_page="0" pattern="**/*" scope="src"', []));
   });
 
-  it("refuses an unscoped recursive glob", async () => {
+  it("answers an unscoped recursive glob one page at a time, with a hint to narrow it", async () => {
     const hint = "unscoped recursive glob; provide a path scope (e.g. src/) or narrow the pattern.";
+    const all = ["lib/x.ts", "src/.hidden/e.ts", "src/a.ts", "src/b.ts", "src/util/c.ts"];
     for (const scope of [undefined, ".", "./", ""]) {
       const r = await glob(scope === undefined ? { pattern: "**/*.ts" } : { pattern: "**/*.ts", path: scope });
       expect(r.ok).toBe(true);
       expect(r.modelText).toBe(
-        envelope(
-          `total="0" shown="0" page="1" next_page="0" pattern="**/*.ts" scope="${scope ?? "."}" hint="${hint}"`,
-          [],
-        ),
+        envelope(`total="5" shown="5" page="1" next_page="0" pattern="**/*.ts" scope="${scope ?? "."}" hint="${hint}"`, all),
       );
     }
     reconfigure((c) => {
       c.tools.glob_refuse_unscoped_recursive = false;
     });
-    expect((await glob({ pattern: "**/*.ts" })).modelText).toContain('total="5"');
+    expect((await glob({ pattern: "**/*.ts" })).modelText).toBe(
+      envelope('total="5" shown="5" page="1" next_page="0" pattern="**/*.ts" scope="."', all),
+    );
   });
 
   it("refuses a too-broad first page but serves page 2+", async () => {

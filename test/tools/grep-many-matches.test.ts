@@ -27,16 +27,16 @@ describe("grep over a million matches", () => {
     const res = await grepTool.run({ pattern: "match" }, t.ctx);
     const lines = res.modelText.split("\n");
     expect(lines[0]).toBe('<search_result tool="grep" total="1000000" shown="25" page="1" next_page="2" pattern="match" scope=".">');
-    expect(lines.slice(1, -1)).toEqual(Array.from({ length: 25 }, (_, i) => `${name(0)}:${i + 1}:${text(i + 1)}`));
+    expect(lines.slice(1, -1)).toEqual(Array.from({ length: 25 }, (_, i) => `./${name(0)}:${i + 1}:${text(i + 1)}`));
   });
 
   it("Yuj grep pages across a file boundary, and the last page ends the list", async () => {
     const across = await grepTool.run({ pattern: "match", page: LINES / 25 + 1 }, t.ctx);
-    expect(across.modelText.split("\n").slice(1, 3)).toEqual([`${name(1)}:1:${text(1)}`, `${name(1)}:2:${text(2)}`]);
+    expect(across.modelText.split("\n").slice(1, 3)).toEqual([`./${name(1)}:1:${text(1)}`, `./${name(1)}:2:${text(2)}`]);
     const last = await grepTool.run({ pattern: "match", page: (FILES * LINES) / 25 }, t.ctx);
     const lines = last.modelText.split("\n");
     expect(lines[0]).toContain('shown="25" page="40000" next_page="0"');
-    expect(lines.at(-2)).toBe(`${name(FILES - 1)}:${LINES}:${text(LINES)}`);
+    expect(lines.at(-2)).toBe(`./${name(FILES - 1)}:${LINES}:${text(LINES)}`);
   });
 
   it("Chord grep shows the first 120 matches in path order", async () => {

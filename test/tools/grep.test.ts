@@ -32,10 +32,10 @@ describe("grep", () => {
       ok: true,
       modelText: [
         '<search_result tool="grep" total="4" shown="4" page="1" next_page="0" pattern="main" scope=".">',
-        "a.py:2:# main entry",
-        "b.py:2:def main():",
-        "src/deep/c.ts:1:export function main() {}",
-        "src/deep/d.md:1:main docs",
+        "./a.py:2:# main entry",
+        "./b.py:2:def main():",
+        "./src/deep/c.ts:1:export function main() {}",
+        "./src/deep/d.md:1:main docs",
         "</search_result>",
       ].join("\n"),
     });
@@ -63,7 +63,7 @@ describe("grep", () => {
     expect(p1.modelText).toContain('total="4" shown="3" page="1" next_page="2"');
     const p2 = await grep({ pattern: "main", page: 2 });
     expect(p2.modelText).toContain('total="4" shown="1" page="2" next_page="0"');
-    expect(p2.modelText).toContain("\nsrc/deep/d.md:1:main docs\n");
+    expect(p2.modelText).toContain("\n./src/deep/d.md:1:main docs\n");
   });
 
   it("returns an empty envelope, or `No matches found.` without pagination", async () => {
@@ -72,7 +72,7 @@ describe("grep", () => {
     );
     t.ctx.config.tools.search_pagination_enabled = false;
     expect((await grep({ pattern: "zebra" })).modelText).toBe("No matches found.");
-    expect((await grep({ pattern: "os\\.exit" })).modelText).toBe("b.py:3:    os.exit(0)");
+    expect((await grep({ pattern: "os\\.exit" })).modelText).toBe("./b.py:3:    os.exit(0)");
   });
 
   it("reports rg errors as `ERROR: grep failed: ...`", async () => {
@@ -143,7 +143,8 @@ describe("grep fallback", () => {
       signal: t.ctx.signal,
     });
     if (!viaJs.ok) throw new Error(viaJs.error);
-    const rgLines = viaRg.modelText.split("\n").slice(1, -1);
+    // The handler keeps a `.` scope's `./`; the engine prints paths from the root.
+    const rgLines = viaRg.modelText.split("\n").slice(1, -1).map((l) => l.replace(/^\.\//, ""));
     const jsLines = [...viaJs.lines].sort();
     return { rgLines: [...rgLines].sort(), jsLines };
   };

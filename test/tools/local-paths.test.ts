@@ -111,7 +111,7 @@ describe("[sandbox].unreadable_paths is hidden from the file tools too", () => {
 
   it("searches leave it out", async () => {
     expect((await grepTool.run({ pattern: "TOPSECRET" }, t.ctx)).modelText).toBe(
-      '<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="TOPSECRET" scope=".">\nsrc/app.ts:1:TOPSECRET is not here\n</search_result>',
+      '<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="TOPSECRET" scope=".">\n./src/app.ts:1:TOPSECRET is not here\n</search_result>',
     );
     expect(await chordGrepTool.run({ pattern: "TOPSECRET" }, t.ctx)).toMatchObject({ ok: true, modelText: "src/app.ts:1:TOPSECRET is not here" });
     expect(await chordGlobTool.run({ patterns: ["**/*"] }, t.ctx)).toMatchObject({ ok: true, modelText: "src/app.ts" });

@@ -6,6 +6,7 @@
 // (a capped list is saved whole in the session and named). A pattern that is
 // not glob syntax (an unclosed `[`, mostly a regex) is an error.
 
+import * as os from "node:os";
 import * as path from "node:path";
 import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
@@ -76,7 +77,9 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     }
 
     const base = args.path?.trim() ? args.path : ".";
-    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, base, yujPaths(ctx, "write"));
+    // `~` is the home directory, as for Chord's file tools; the base must still lie in the project.
+    const expanded = base === "~" || base.startsWith("~/") ? path.join(os.homedir(), base.slice(1)) : base;
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, expanded, yujPaths(ctx, "write"));
     if (!where.ok) return fail(plain(where.error));
     const hiddenFrom = searchHidden(ctx, where.cwdReal);
     const st = await ctx.services.fs.stat(where.abs).catch(() => undefined);
@@ -90,10 +93,11 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
       ? Infinity
       : Math.max(...matchers.flatMap((m) => m.set.map((parts) => parts.length)));
     const files = await walkFiles(ctx, where.abs, depth);
+    // Matches are listed relative to path, as Chord's own parameter text says;
+    // path rules judge them by their place in the project.
     const matches = files
       .filter((rel) => matchers.some((m) => m.match(rel)))
-      .map((rel) => displayPath(where.cwdReal, path.join(where.abs, rel)))
-      .filter((shown) => !hiddenFrom?.(shown))
+      .filter((rel) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel))))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (matches.length === 0) return ok(NO_FILES, { kind: "paths", paths: [], total: 0, hint: NO_FILES });
 

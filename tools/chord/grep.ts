@@ -65,7 +65,7 @@ async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots:
     }
     // The session's saved output (a cut result, a command's log) can be searched too; hidden paths cannot.
     // Paths outside the project stay refused: grep's permission rules match its pattern, not its paths.
-    const where = await resolveInCwd(fs, ctx.cwd, shown, yujPaths(ctx, "read"));
+    const where = await resolveInCwd(fs, ctx.cwd, expanded, yujPaths(ctx, "read"));
     if (!where.ok) {
       const why = plain(where.error);
       failures.push(why.includes(shown) ? why : `${shown}: ${why}`);

@@ -32,6 +32,27 @@ function diagnosticLine(d: Diagnostic): string {
   return `[${LETTER[d.severity ?? 1]}] ${at}${code} ${message}`;
 }
 
+const BELOW = [
+  [2, "warning", "warnings"],
+  [3, "information", "information"],
+  [4, "hint", "hints"],
+] as const;
+
+/**
+ * How many diagnostics the severity setting left out, by kind (` (1 warning
+ * below it)`): the model learns they exist without their text, as the
+ * reference counts warnings beside errors.
+ */
+function belowNote(diagnostics: readonly Diagnostic[], min: SeverityName): string {
+  const parts: string[] = [];
+  for (const [rank, one, many] of BELOW) {
+    if (rank <= SEVERITY_RANK[min]) continue;
+    const n = diagnostics.filter((d) => d.severity === rank).length;
+    if (n) parts.push(`${n} ${n === 1 ? one : many}`);
+  }
+  return parts.length ? ` (${parts.join(", ")} below it)` : "";
+}
+
 /** The report an edit's result gets for one file. */
 export function diagnosticsReport(display: string, answer: LspAnswer<CheckedDiagnostics>, min: SeverityName, timeoutS: number): string {
   if (answer.kind === "none") return "";
@@ -40,7 +61,7 @@ export function diagnosticsReport(display: string, answer: LspAnswer<CheckedDiag
     case "ok": {
       const shown = atLeast(answer.value.diagnostics, min);
       const unconfirmed = answer.value.settled ? "" : ` (the server had not confirmed them within ${timeoutS} s)`;
-      const scope = `at severity ${min} or above${unconfirmed}`;
+      const scope = `at severity ${min} or above${belowNote(answer.value.diagnostics, min)}${unconfirmed}`;
       if (shown.length === 0) return `${head} none ${scope}`;
       const lines = shown.slice(0, MAX_DIAGNOSTICS).map(diagnosticLine);
       if (shown.length > MAX_DIAGNOSTICS) lines.push(`… ${shown.length - MAX_DIAGNOSTICS} more`);

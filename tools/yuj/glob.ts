@@ -85,9 +85,9 @@ export const globTool: ToolHandler<typeof globSchema> = {
 
     const paged = tools.search_pagination_enabled;
     const unscoped = scope === "" || scope === "." || scope === "./";
-    if (paged && tools.glob_refuse_unscoped_recursive && unscoped && pattern.startsWith("**/")) {
-      return ok(refusalEnvelope("glob", pattern, scope, 0, UNSCOPED_HINT), pathsView([], 0, 1, 0, UNSCOPED_HINT));
-    }
+    // A whole-project `**/` search still answers, one sorted page at a time,
+    // with a hint to narrow it, as the reference now does.
+    const unscopedHint = paged && tools.glob_refuse_unscoped_recursive && unscoped && pattern.startsWith("**/");
 
     // Path.glob treats `./x` and `x` alike; minimatch would not.
     const normalized = pattern.replace(/^(\.\/)+/, "");
@@ -101,7 +101,9 @@ export const globTool: ToolHandler<typeof globSchema> = {
     const shownBase = lead ? `${displayPath(where.cwdReal, path.resolve(where.cwdReal, base))}/${lead}`.replace(/^\.\//, "") : undefined;
 
     const matcher = compile(rest);
-    const files = await walkFiles(ctx, where.abs, walkDepth(rest));
+    // As Path.glob: a symlinked directory is entered by a `*` (never by `**`),
+    // and no link leads out of the project.
+    const files = await walkFiles(ctx, where.abs, walkDepth(rest), { followLinks: true, inside: where.cwdReal });
     const matches = files
       .filter((rel) => matcher.match(rel))
       .filter((rel) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel))))
@@ -112,8 +114,9 @@ export const globTool: ToolHandler<typeof globSchema> = {
 
     const limit = tools.glob_max_listed_paths;
     const page = paginate(matches, args.page, tools.glob_max_matches_per_page);
+    const hint = unscopedHint ? UNSCOPED_HINT : undefined;
     // Later pages stay reachable: the hint itself points the model at page=2+.
-    if (limit > 0 && matches.length > limit && page.page === 1) {
+    if (!hint && limit > 0 && matches.length > limit && page.page === 1) {
       return ok(refusalEnvelope("glob", pattern, scope, matches.length, TOO_BROAD_HINT), pathsView([], matches.length, 1, 0, TOO_BROAD_HINT));
     }
     return ok(
@@ -126,10 +129,11 @@ export const globTool: ToolHandler<typeof globSchema> = {
           nextPage: page.nextPage,
           pattern,
           scope,
+          ...(hint ? { hint } : {}),
         },
         page.items,
       ),
-      pathsView(page.items, matches.length, page.page, page.nextPage),
+      pathsView(page.items, matches.length, page.page, page.nextPage, hint),
     );
   },
 };

@@ -23,6 +23,13 @@ export const grepSchema = z.object({
   page: z.number().int().optional(),
 });
 
+/**
+ * The reference prints its lines as `rg PATTERN .` does: a scope given as `.`
+ * (the default) or `./dir` keeps its `./` in front of every path
+ * (`./a.py:1:needle`); any other scope prints the path from the project root.
+ */
+const dotPrefix = (scope: string): string => (scope === "" || scope === "." || scope.startsWith("./") ? "./" : "");
+
 /** rg's stderr as one line: the first, plus the `error:` detail of a regex error. */
 function rgError(stderr: string, cwdReal: string): string {
   const lines = stderr.split("\n").map((l) => l.trimEnd());
@@ -93,6 +100,8 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     }
 
     const found = matches.result();
+    const lead = dotPrefix(scope);
+    const lines = lead ? found.lines.map((line) => lead + line) : found.lines;
     const paged = tools.search_pagination_enabled;
     const view: ToolDisplay = {
       kind: "matches",
@@ -100,19 +109,19 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
       total: found.total,
       ...(paged ? { page: found.page, nextPage: found.nextPage } : {}),
     };
-    if (!paged) return ok(found.lines.length ? found.lines.join("\n") : "No matches found.", view);
+    if (!paged) return ok(lines.length ? lines.join("\n") : "No matches found.", view);
     return ok(
       searchEnvelope(
         {
           tool: "grep",
           total: found.total,
-          shown: found.lines.length,
+          shown: lines.length,
           page: found.page,
           nextPage: found.nextPage,
           pattern: args.pattern,
           scope: args.glob ? `${scope} glob=${args.glob}` : scope,
         },
-        found.lines,
+        lines,
       ),
       view,
     );

@@ -63,7 +63,7 @@ const ROUTE_REASONS: Record<RoutedTool, string> = {
 };
 
 export interface RouteOptions {
-  /** glob refuses a recursive pattern over the whole project (glob_refuse_unscoped_recursive). */
+  /** glob answers a recursive pattern over the whole project only with a hint to narrow it (glob_refuse_unscoped_recursive). */
   globRefusesUnscoped?: boolean;
 }
 
