@@ -1,5 +1,6 @@
-// What Chord's own tests pin in its read and search tools' descriptions, checked on
-// the real chord profile as the model receives it: grep and glob say what
+// The facts Chord's own tests look for in its read and search tools' descriptions
+// (in yuj's words), checked on the real chord profile as the model receives it:
+// grep and glob say what
 // they are for, that an invalid regex is searched as text, where relative
 // paths resolve, that glob patterns are not regex and that its matches are
 // relative to path.
@@ -22,14 +23,14 @@ const param = (tool: string, name: string) =>
 
 describe("Chord search tool descriptions", () => {
   it.each<[string, () => string, string[]]>([
-    ["grep", () => spec("grep").description, ["not valid regex, it is safely searched as literal text", "Use paths for one or more files/directories", "includes for optional path globs", "Best for discovering candidate files"]],
-    ["grep paths", () => param("grep", "paths"), ["One or more files/directories", "Relative paths resolve from the session working directory", "Defaults to the session working directory"]],
-    ["grep includes", () => param("grep", "includes"), ["path glob filters", "**/*.go", "internal/**/*.ts"]],
-    ["glob", () => spec("glob").description, ["Find files by path using glob syntax.", "Best for discovering candidate files by path or extension."]],
-    ["glob path", () => param("glob", "path"), ["Single base directory", "Relative paths resolve from the session working directory", "~", "Defaults to the session working directory", "Returned matches are relative to this base directory"]],
-    ["glob patterns", () => param("glob", "patterns"), ["relative to path", "Returned matches are also relative to path", "src/**/*.ts", "**", "not regex and not a file-contents search"]],
+    ["grep", () => spec("grep").description, ["regular expression", "literal text", "paths", "includes", "glob"]],
+    ["grep paths", () => param("grep", "paths"), ["one or more", "relative path is taken from the working directory", "default"]],
+    ["grep includes", () => param("grep", "includes"), ["globs", "optional", "**/*.go", "internal/**/*.ts"]],
+    ["glob", () => spec("glob").description, ["glob patterns", "by name or extension", "grep"]],
+    ["glob path", () => param("glob", "path"), ["one directory", "inside the project", "working directory (the default)", "~", "listed relative to it"]],
+    ["glob patterns", () => param("glob", "patterns"), ["relative to path", "src/**/*.ts", "**", "not regular expressions", "not file contents", "listed relative to path"]],
     ["read", () => spec("read").description, ["READ_RESULT lines=a-b total=N", "lines=none", "encoding=", "no line numbers", "LF", "truncated=budget", "not truncation", "1-based offset"]],
-    ["read path", () => param("read", "path"), ["Existing file", "Do not guess paths", "verify uncertain paths"]],
+    ["read path", () => param("read", "path"), ["exists", "Never guess a path", "glob or grep"]],
   ])("%s says what it must", (_name, text, wanted) => {
     for (const w of wanted) expect(text()).toContain(w);
   });
