@@ -1,17 +1,28 @@
 // The `yuj` entry point. Kept tiny on purpose: `--version` answers before
 // anything else loads, and every command's modules load only when used.
 
+import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 
 declare const YUJ_VERSION: string | undefined;
 
-// WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
-// recompiled by TurboFan in the background, and the process cannot exit until
-// that finishes: about 100 ms after every run. Liftoff code is fast enough.
-setFlagsFromString("--liftoff-only");
-
 const argv = process.argv.slice(2);
 const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";
+
+// Node compiles its built-in modules from a code cache made when node was
+// built, which V8 refuses once any V8 flag differs (as --liftoff-only below
+// does): each built-in then compiles from its source, about 3 times slower.
+// The ones every run loads are loaded before the flag changes. `fetch` loads
+// undici, which starts compiling its WebAssembly parser; V8 picks that
+// module's tiers after this returns, so the flag still applies to it.
+// (vm and zlib: the bundle's chunk loader, see scripts/bundle/chunk-loader.js.)
+const BUILTINS = ["node:child_process", "node:crypto", "node:fs/promises", "node:readline", "node:stream", "node:vm", "node:worker_threads", "node:zlib"];
+
+function loadBuiltinsFirst(): void {
+  const require = createRequire(import.meta.url);
+  for (const id of BUILTINS) require(id);
+  void globalThis.fetch;
+}
 
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`yuj ${version}\n`);
@@ -20,6 +31,11 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { HELP } = await import("./help.js");
   process.stdout.write(HELP);
 } else {
+  loadBuiltinsFirst();
+  // WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
+  // recompiled by TurboFan in the background, and the process cannot exit until
+  // that finishes: about 100 ms after every run. Liftoff code is fast enough.
+  setFlagsFromString("--liftoff-only");
   const { main } = await import("./main.js");
   const code = await main(argv, version);
   // Exit explicitly once output is flushed: idle keep-alive sockets of the
