@@ -21,9 +21,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const CHUNKS = new Set("__CHUNKS__");
 const BUILD = "__BUILD__";
-// The chunk's text starts on the wrapper's line, so its line numbers hold.
 const KEPT_BUILDS = 3;
-const WRAPPER = "(function (exports, require, module, __yujMetaUrl, __yujImport) {";
+// The chunk's text starts on the wrapper's line, so its line numbers hold;
+// strict, as the ES module it was.
+const WRAPPER = '(function (exports, require, module, __yujMetaUrl, __yujImport) {"use strict";';
 
 const dist = path.dirname(fileURLToPath(import.meta.url));
 const nodeRequire = createRequire(import.meta.url);
