@@ -12,16 +12,19 @@ const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";
 // Node compiles its built-in modules from a code cache made when node was
 // built, which V8 refuses once any V8 flag differs (as --liftoff-only below
 // does): each built-in then compiles from its source, about 3 times slower.
-// The ones every run loads are loaded before the flag changes. `fetch` loads
-// undici, which starts compiling its WebAssembly parser; V8 picks that
-// module's tiers after this returns, so the flag still applies to it.
+// The ones a run loads are loaded before the flag changes: `cluster` is what
+// a server's listen() loads, `parseArgs` and undici (behind `Headers`; the
+// `fetch` global only loads it when called) are lazy properties. undici starts
+// compiling its WebAssembly parser as it loads; V8 picks that module's tiers
+// after this returns, so the flag still applies to it.
 // (vm and zlib: the bundle's chunk loader, see scripts/bundle/chunk-loader.js.)
-const BUILTINS = ["node:child_process", "node:crypto", "node:fs/promises", "node:readline", "node:stream", "node:vm", "node:worker_threads", "node:zlib"];
+const BUILTINS = ["child_process", "cluster", "crypto", "fs/promises", "os", "readline", "stream", "vm", "worker_threads", "zlib"];
 
 function loadBuiltinsFirst(): void {
   const require = createRequire(import.meta.url);
-  for (const id of BUILTINS) require(id);
-  void globalThis.fetch;
+  for (const id of BUILTINS) require(`node:${id}`);
+  void (require("node:util") as typeof import("node:util")).parseArgs;
+  void globalThis.Headers;
 }
 
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
