@@ -1,17 +1,31 @@
 // The `yuj` entry point. Kept tiny on purpose: `--version` answers before
 // anything else loads, and every command's modules load only when used.
 
+import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 
 declare const YUJ_VERSION: string | undefined;
 
-// WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
-// recompiled by TurboFan in the background, and the process cannot exit until
-// that finishes: about 100 ms after every run. Liftoff code is fast enough.
-setFlagsFromString("--liftoff-only");
-
 const argv = process.argv.slice(2);
 const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";
+
+// Node compiles its built-in modules from a code cache made when node was
+// built, which V8 refuses once any V8 flag differs (as --liftoff-only below
+// does): each built-in then compiles from its source, about 3 times slower.
+// The ones a run loads are loaded before the flag changes: `cluster` is what
+// a server's listen() loads, `parseArgs` and undici (behind `Headers`; the
+// `fetch` global only loads it when called) are lazy properties. undici starts
+// compiling its WebAssembly parser as it loads; V8 picks that module's tiers
+// after this returns, so the flag still applies to it.
+// (vm and zlib: the bundle's chunk loader, see scripts/bundle/chunk-loader.js.)
+const BUILTINS = ["child_process", "cluster", "crypto", "fs/promises", "os", "readline", "stream", "vm", "worker_threads", "zlib"];
+
+function loadBuiltinsFirst(): void {
+  const require = createRequire(import.meta.url);
+  for (const id of BUILTINS) require(`node:${id}`);
+  void (require("node:util") as typeof import("node:util")).parseArgs;
+  void globalThis.Headers;
+}
 
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`yuj ${version}\n`);
@@ -20,6 +34,11 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { HELP } = await import("./help.js");
   process.stdout.write(HELP);
 } else {
+  loadBuiltinsFirst();
+  // WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
+  // recompiled by TurboFan in the background, and the process cannot exit until
+  // that finishes: about 100 ms after every run. Liftoff code is fast enough.
+  setFlagsFromString("--liftoff-only");
   const { main } = await import("./main.js");
   const code = await main(argv, version);
   // Exit explicitly once output is flushed: idle keep-alive sockets of the

@@ -7,6 +7,8 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { lazyUnicodeTables } from "./bundle/lazy-unicode-tables.mjs";
 import { writeRegistry } from "./tool-registry.mjs";
+import { writeCjsChunks } from "./bundle/cjs-chunks.mjs";
+import { noTopLevelAwait } from "./bundle/no-top-level-await.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
@@ -26,6 +28,9 @@ function schemaBuildId() {
   for (const f of files.sort()) hash.update(f).update("\0").update(readFileSync(new URL(f, root))).update("\0");
   return hash.digest("hex");
 }
+
+// Every chunk's own `require`, for the CommonJS modules bundled into it.
+const BANNER = "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);";
 
 await build({
   // The structural search's worker threads run their own entry; nothing
@@ -54,12 +59,11 @@ await build({
     YUJ_SCHEMA_BUILD: JSON.stringify(schemaBuildId()),
     "process.env.NODE_ENV": JSON.stringify("production"),
   },
-  banner: {
-    js: "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);",
-  },
-  plugins: [boundedInkCaches(), fewerGrammars(), englishOnlyZod(), lazyUnicodeTables()],
+  banner: { js: BANNER },
+  plugins: [boundedInkCaches(), fewerGrammars(), englishOnlyZod(), lazyUnicodeTables(), noTopLevelAwait()],
   logLevel: "warning",
 });
+writeCjsChunks(new URL("../dist/", import.meta.url), BANNER);
 
 // Ink keeps every text it ever measured or wrapped in two module-level caches
 // that never evict; in a long session that is memory growing with time. Its

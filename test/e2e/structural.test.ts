@@ -62,7 +62,9 @@ describe("structural tools from the command line", () => {
   });
 });
 
-// Every module a yuj process loads, recorded by a module hook.
+// Every module a yuj process loads, recorded by a module hook; the bundle's
+// chunks, which the built CLI compiles through vm.Script (see
+// scripts/bundle/chunk-loader.js), by a wrapper of vm.Script.
 function loadedModules(): { hook: string; log: string } {
   const dir = mkdtempSync(join(tmpdir(), "yuj-load-hook-"));
   const log = join(dir, "loaded.txt");
@@ -70,7 +72,25 @@ function loadedModules(): { hook: string; log: string } {
     join(dir, "hooks.mjs"),
     'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  appendFileSync(process.env.YUJ_TEST_LOADED, url + "\\n");\n  return next(url, context);\n}\n',
   );
-  writeFileSync(join(dir, "register.mjs"), 'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n');
+  writeFileSync(
+    join(dir, "register.mjs"),
+    [
+      'import { register, syncBuiltinESMExports } from "node:module";',
+      'import { appendFileSync } from "node:fs";',
+      'import { pathToFileURL } from "node:url";',
+      'import vm from "node:vm";',
+      'register("./hooks.mjs", import.meta.url);',
+      "const Script = vm.Script;",
+      "vm.Script = class extends Script {",
+      "  constructor(code, opts) {",
+      "    super(code, opts);",
+      '    if (opts?.filename?.startsWith("/")) appendFileSync(process.env.YUJ_TEST_LOADED, pathToFileURL(opts.filename).href + "\\n");',
+      "  }",
+      "};",
+      "syncBuiltinESMExports();",
+      "",
+    ].join("\n"),
+  );
   return { hook: join(dir, "register.mjs"), log };
 }
 
