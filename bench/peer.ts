@@ -7,7 +7,8 @@
 //
 // PEER_RUNS (default 9, at least 7) sets the runs of each agent; PEER_BASE=/path/to/other/bin/yuj.js adds
 // another build of yuj to the alternation (a before/after column);
-// PEER_PARTS=headless or PEER_PARTS=tui runs one part (default both);
+// PEER_PARTS=headless or PEER_PARTS=tui runs one part (default both),
+// PEER_PARTS=frame the TUI's first frame alone (the long session skipped);
 // PEER_TUI_TURNS (150) sets the TUI session's turns. README quotes the output.
 
 import { spawnSync } from "node:child_process";
@@ -95,15 +96,21 @@ if (PARTS.includes("headless")) {
   rows.push(["yuj `--version` / `--help` over the floor", `${(floor.yujVersion! / floor.node!).toFixed(2)}× / ${(floor.yujHelp! / floor.node!).toFixed(2)}×`, "", "", "≤ 1.2×"]);
 }
 
-if (PARTS.includes("tui")) {
-  const bench = makeTuiBench(codexBin, yujBin, baseBin);
-  const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
+const tuiBench = PARTS.includes("tui") || PARTS.includes("frame") ? makeTuiBench(codexBin, yujBin, baseBin) : undefined;
+const tuiAgents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
+
+if (tuiBench) {
+  const [bench, agents] = [tuiBench, tuiAgents];
   for (const agent of agents) await firstFrame(agent, bench); // warm-up: first-start notices shown, HOMEs written
   const frames: Record<Agent, number[]> = { yuj: [], codex: [], base: [] };
   for (let i = 0; i < RUNS; i++) for (const agent of agents) frames[agent].push(await firstFrame(agent, bench));
   stopTmux();
   const f = (agent: Agent) => (frames[agent].length ? median(frames[agent]) : 0);
   row("TUI first frame (tmux 120×40: spawn → input box ready)", f("yuj"), f("codex"), "≤ 0.65×", ms, f("base"));
+}
+
+if (tuiBench && PARTS.includes("tui")) {
+  const [bench, agents] = [tuiBench, tuiAgents];
 
   // One long session each (they take minutes), alternated, and the probe's floor between them.
   const floors: number[] = [await echoFloor(bench.repo)];

@@ -23,10 +23,13 @@ import { argsFromSettings } from "../pause.js";
 
 export async function defaultCommand(args: ParsedArgs, version: string): Promise<number> {
   const tty = process.stdout.isTTY === true && process.stdin.isTTY === true;
+  // Raw at once: keys typed while the TUI starts wait in the terminal as
+  // typed (Enter stays Enter, nothing is echoed) until the composer reads them.
+  if (tty) process.stdin.setRawMode(true);
   if (args.resume === true) return pickAndResume(args, version, tty);
   if (args.resume !== undefined) return resumeInTui(args, args.resume, version, tty);
-  // On a terminal the TUI's modules (Ink, React: the bulk of start-up) start
-  // loading now, while the config and profile are read.
+  // On a terminal the TUI's session modules start loading now, while the
+  // config and profile are read (Ink and React load after the first frame).
   const tui = tty ? loadTui() : undefined;
   const resolve = () => resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
   const resolved = resolve();

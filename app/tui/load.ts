@@ -1,4 +1,6 @@
-// Loads the TUI's modules the way start-up and memory want them loaded.
+// Loads the TUI's modules the way start-up and memory want them loaded: the
+// session's first (run.ts), then the view's (mount.ts: Ink, React, App) once
+// the first frame is on the terminal.
 //
 // - Ink's layout engine (yoga) instantiates its WebAssembly from a data: URL,
 //   and it fetches that URL whenever a global `fetch` exists. Node's fetch is
@@ -18,15 +20,28 @@
 import { setFlagsFromString } from "node:v8";
 
 type RunModule = typeof import("./run.js");
+type ViewModule = typeof import("./mount.js");
 
-export async function loadTui(): Promise<RunModule> {
-  setFlagsFromString("--heap-growing-percent=10");
+export function loadTui(): Promise<RunModule> {
+  return import("./run.js");
+}
+
+export async function loadView(): Promise<ViewModule> {
   const saved = Object.getOwnPropertyDescriptor(globalThis, "fetch");
-  if (!saved?.configurable) return import("./run.js");
+  if (!saved?.configurable) return import("./mount.js");
   Object.defineProperty(globalThis, "fetch", { value: undefined, configurable: true, writable: true });
   try {
-    return await import("./run.js");
+    return await import("./mount.js");
   } finally {
     Object.defineProperty(globalThis, "fetch", saved);
   }
+}
+
+/**
+ * The heap's slow growth, from the first frame on: set before it, it makes
+ * start-up (loading and compiling the TUI, the first render: a heap growing
+ * from nothing) collect again and again on its way up.
+ */
+export function tightenHeap(): void {
+  setFlagsFromString("--heap-growing-percent=10");
 }

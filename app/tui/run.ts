@@ -1,10 +1,10 @@
 // `yuj` on a terminal: the full-screen TUI. Builds the session's controller
 // as the headless run does, with the person at the keyboard as its operator:
 // the view sends it operations; renders with Ink on the alternate screen and
-// restores the terminal on every way out.
+// restores the terminal on every way out. The first frame is drawn before Ink
+// is loaded (components/first-frame.ts), the terminal already in raw mode so
+// the keys typed meanwhile wait, in order, for the composer.
 
-import React from "react";
-import { render } from "ink";
 import type { Env } from "../../core/paths.js";
 import type { Config } from "../../core/config/schema.js";
 import type { LspService } from "../../core/lsp/manager.js";
@@ -12,7 +12,7 @@ import { secretValues } from "../../core/redact.js";
 import type { SessionLock } from "../../core/session-lock.js";
 import { newSessionState, type SessionState } from "../../core/session-state.js";
 import { safeText } from "../../core/text/safe.js";
-import { App } from "../../components/App.js";
+import { firstFrame } from "../../components/first-frame.js";
 import type { ParsedArgs } from "../args.js";
 import { driveSession } from "../drive-session.js";
 import { storedSettings } from "../pause.js";
@@ -26,6 +26,7 @@ import { createKeyInput } from "./key-stdin.js";
 import { editInEditor } from "./external-editor.js";
 import { openPromptHistory } from "./prompt-history.js";
 import { welcomeText } from "./welcome.js";
+import { loadView, tightenHeap } from "./load.js";
 import { contextLimit } from "../../core/compaction.js";
 import { listProjectFiles } from "../../core/project-files.js";
 import { createTuiActions, type NextSession } from "./actions.js";
@@ -158,8 +159,19 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
 
   const restoreWarnings = warningsToSessionLog(session.dir);
   const restore = () => process.stdout.write(ALT_SCREEN_OFF);
+  // Raw mode first (keys typed from now on wait in the terminal, Enter as
+  // Enter), then the first frame, then the view's modules.
+  const keys = createKeyInput(process.stdin);
   process.stdout.write(ALT_SCREEN_ON);
   process.on("exit", restore);
+  const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
+  const contextWindow = contextLimit(resolved.config, choice.name, choice.model);
+  const lspServers = lspServerNames(resolved.config, session.services.lsp);
+  // Ink paints frames; the frame writer puts only their changed rows on the
+  // terminal, so Ink's first frame over this one rewrites only what differs.
+  const screen = createFrameStdout(process.stdout);
+  const early = firstFrame({ view: store.get(), columns: screen.columns, rows: screen.rows, cwd: opts.cwd, color, lspServers, ...(contextWindow ? { contextWindow } : {}) });
+  if (early) screen.write(early.join("\n"));
 
   let quit!: () => void;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
@@ -177,12 +189,6 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
       quit();
     },
   });
-  const color = process.stdout.isTTY === true && !opts.env.NO_COLOR;
-  // Ink paints frames; the frame writer puts only their changed rows on the
-  // terminal. Ink's debug mode hands over each whole frame as it is painted
-  // (the store already batches events into frames).
-  const screen = createFrameStdout(process.stdout);
-  const keys = createKeyInput(process.stdin);
   // The editor gets the terminal whole: no frames, no key reads, the main screen.
   const handover = {
     release() {
@@ -207,23 +213,25 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
     secrets,
     onProblem: (text) => session.emit({ type: "notice", level: "warning", text }),
   });
-  const contextWindow = contextLimit(resolved.config, choice.name, choice.model);
-  const ink = render(
-    React.createElement(App, {
+  const { mountApp } = await loadView();
+  const ink = mountApp(
+    {
       store,
       controller,
       cwd: opts.cwd,
       color,
       onQuit: () => quit(),
       actions,
-      lspServers: lspServerNames(resolved.config, session.services.lsp),
+      lspServers,
       promptHistory,
       listFiles: () => listProjectFiles(opts.cwd),
       editExternally,
       ...(contextWindow ? { contextWindow } : {}),
-    }),
-    { stdout: screen as unknown as NodeJS.WriteStream, stdin: keys.stdin, exitOnCtrlC: false, patchConsole: false, debug: true },
+    },
+    screen as unknown as NodeJS.WriteStream,
+    keys.stdin,
   );
+  tightenHeap();
   startSnapshot();
   await quitting;
   controller.stop();

@@ -17,12 +17,32 @@ const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 /** An escape sequence at a position: CSI, OSC (BEL or ST ended), or a two-byte ESC x. */
 const ESCAPE_AT = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?/y;
 const cpWidths = new Map<number, number>();
+/** What takes no column: string-width's invisible classes. */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Nonspacing_Mark}\p{Enclosing_Mark}\p{Surrogate}]/u;
+/** The wide symbols there that are no emoji: angle brackets, trigrams, digrams. */
+const WIDE_SYMBOLS: ReadonlyArray<readonly [number, number]> = [[0x2329, 0x232a], [0x2630, 0x2637], [0x268a, 0x268f]];
+/** What string-width may count as an emoji (two columns). */
+const EMOJI_LIKE = /[\p{Extended_Pictographic}\p{Emoji_Presentation}\p{Regional_Indicator}]/u;
+
+/**
+ * string-width's answer for one code point where it is known without it:
+ * below U+1100 and among the symbols from U+2000 to U+2BFF (punctuation,
+ * arrows, box drawing, shapes: the glyphs the view draws) every character
+ * that is no emoji is narrow or invisible, but for a few wide symbols. string-width would compile its
+ * RGI_Emoji expression for the first such glyph (tens of ms in the first frame).
+ */
+function knownWidth(ch: string, cp: number): number | undefined {
+  const symbol = cp >= 0x2000 && cp < 0x2c00 && !WIDE_SYMBOLS.some(([from, to]) => cp >= from && cp <= to);
+  if ((cp >= 0x1100 && !symbol) || EMOJI_LIKE.test(ch)) return undefined;
+  return INVISIBLE.test(ch) ? 0 : 1;
+}
 
 function cpWidth(cp: number): number {
   if (cp >= 0x20 && cp < 0x7f) return 1;
   let w = cpWidths.get(cp);
   if (w === undefined) {
-    w = stringWidth(String.fromCodePoint(cp));
+    const ch = String.fromCodePoint(cp);
+    w = knownWidth(ch, cp) ?? stringWidth(ch);
     cpWidths.set(cp, w);
   }
   return w;

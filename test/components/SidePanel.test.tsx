@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import { initialView, type SessionView } from "../../core/reducer.js";
-import { SidePanel, contextBar } from "../../components/SidePanel.js";
+import { SidePanel } from "../../components/SidePanel.js";
+import { contextBar } from "../../components/side-panel-rows.js";
 
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 const NOW = Date.parse("2026-01-01T00:01:00.000Z");

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import stripAnsi from "strip-ansi";
 import type { RequestView } from "../../core/reducer.js";
-import { StatusBar, requestText } from "../../components/StatusBar.js";
+import { StatusBar } from "../../components/StatusBar.js";
+import { requestText } from "../../components/status-line.js";
 
 const frame = (r: { lastFrame(): string | undefined }) => stripAnsi(r.lastFrame() ?? "");
 const NOW = Date.parse("2026-01-01T00:00:10.000Z");

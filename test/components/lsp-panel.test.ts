@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createEmitter, type CoreEvent, type EventBody } from "../../core/events.js";
 import { initialView, reduce, type SessionView } from "../../core/reducer.js";
-import { sidePanelRows } from "../../components/SidePanel.js";
+import { sidePanelRows } from "../../components/side-panel-rows.js";
 import { theme } from "../../components/theme.js";
 
 function viewAfter(bodies: EventBody[]): SessionView {

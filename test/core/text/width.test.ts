@@ -74,3 +74,15 @@ describe("truncate with emoji", () => {
     for (let w = 1; w < 30; w++) expect(stringWidth(truncate(s, w)), `${w}`).toBeLessThanOrEqual(w);
   });
 });
+
+describe("widths known without string-width", () => {
+  it("match string-width's for every code point below U+2C00", () => {
+    const differ: string[] = [];
+    for (let cp = 0; cp < 0x2c00; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue;
+      const ch = String.fromCodePoint(cp);
+      if (widthOf(ch) !== stringWidth(ch)) differ.push(`U+${cp.toString(16)}: ${widthOf(ch)} vs ${stringWidth(ch)}`);
+    }
+    expect(differ).toEqual([]);
+  });
+});
