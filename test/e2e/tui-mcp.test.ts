@@ -30,6 +30,8 @@ const SERVER_TOML = `[mcp.servers.everything]\ncommand = ${JSON.stringify(proces
 const requestTools = (s: SseServer) =>
   s.requests.filter((r) => r.method === "POST").map((r) => ((r.body?.tools ?? []) as Array<{ name: string }>).map((t) => t.name));
 const hasMcp = (names: string[]) => names.some((n) => n.startsWith("mcp_everything_"));
+/** The screen once the MCP overlay is gone and the composer is back. */
+const overlayClosed = /^(?![\s\S]*MCP servers)[\s\S]*INSERT/;
 
 function stateFiles(home: string): string[] {
   const found: string[] = [];
@@ -64,7 +66,7 @@ describe("MCP servers in the TUI", () => {
     app.keys("Enter");
     await app.waitFor(/everything\s+disabled\s+0 tools/);
     app.keys("Escape");
-    await app.waitFor(/INSERT/);
+    await app.waitFor(overlayClosed);
     await app.submit("second");
     await app.waitFor(/answer two/, 30_000);
     expect(hasMcp(requestTools(server)[1]!)).toBe(false);
@@ -99,6 +101,8 @@ describe("MCP servers in the TUI", () => {
     app.keys("Enter");
     await app.waitFor(/everything\s+connected\s+\d+ tools/, 20_000);
     app.keys("Escape");
+    // Typed at once after Escape, "f" would arrive as Alt+F: a person's next key comes after the overlay closes.
+    await app.waitFor(overlayClosed);
     await app.submit("fifth");
     await app.waitFor(/answer five/, 30_000);
     expect(hasMcp(requestTools(server)[4]!)).toBe(true);
