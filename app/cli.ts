@@ -2,6 +2,7 @@
 // anything else loads, and every command's modules load only when used.
 
 import { setFlagsFromString } from "node:v8";
+import { mark } from "../core/startup-timing.js";
 
 declare const YUJ_VERSION: string | undefined;
 
@@ -21,6 +22,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(HELP);
 } else {
   const { main } = await import("./main.js");
+  mark("main loaded");
   const code = await main(argv, version);
   // Exit explicitly once output is flushed: idle keep-alive sockets of the
   // HTTP clients must not hold the process open after the run has ended.
