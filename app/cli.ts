@@ -21,6 +21,8 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { HELP } = await import("./help.js");
   process.stdout.write(HELP);
 } else {
+  // Before anything that creates a zod schema (the bundle evaluates a chunk's imports before its own code).
+  await import("./zod-jitless.js");
   const { main } = await import("./main.js");
   mark("main loaded");
   const code = await main(argv, version);
