@@ -170,8 +170,9 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     });
   } finally {
     signals.dispose();
-    // A run that ended before its first response (a provider error) still records the snapshot.
-    await snapshot;
+    // A run that ended before its first response (a provider error) still records the snapshot;
+    // whatever failed in writing it, the run has said already.
+    await snapshot?.catch(() => undefined);
     await open.close();
   }
 }
