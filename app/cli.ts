@@ -3,6 +3,7 @@
 
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
+import { mark } from "../core/startup-timing.js";
 
 declare const YUJ_VERSION: string | undefined;
 
@@ -39,7 +40,10 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // recompiled by TurboFan in the background, and the process cannot exit until
   // that finishes: about 100 ms after every run. Liftoff code is fast enough.
   setFlagsFromString("--liftoff-only");
+  // Before anything that creates a zod schema (the bundle evaluates a chunk's imports before its own code).
+  await import("./zod-jitless.js");
   const { main } = await import("./main.js");
+  mark("main loaded");
   const code = await main(argv, version);
   // Exit explicitly once output is flushed: idle keep-alive sockets of the
   // HTTP clients must not hold the process open after the run has ended.

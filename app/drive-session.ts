@@ -31,6 +31,8 @@ export interface DriveInputs {
   wake: WakeSource;
   /** The first run waits for this (the workspace snapshot). */
   ready?: Promise<void>;
+  /** Or, instead: what the model's first response waits for before any tool runs (the workspace snapshot). */
+  toolsReady?: Promise<void>;
   /** Hears the workers' and task children's own events (the TUI shows each agent's transcript). */
   observeAgent?: LoopDeps["observeAgent"];
   onRunEnd?(end: RunEnd): void;

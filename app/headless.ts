@@ -17,6 +17,7 @@ import { createSessionRecord, type RunEnd, type RunStop, type SessionRecord } fr
 import { newSessionState, type SessionState } from "../core/session-state.js";
 import { StateWriteError } from "../core/storage-error.js";
 import { createRedactor } from "../core/trace.js";
+import { mark } from "../core/startup-timing.js";
 import type { ParsedArgs } from "./args.js";
 import { driveSession } from "./drive-session.js";
 import { FatalError } from "./errors.js";
@@ -63,6 +64,7 @@ interface Output {
 }
 
 async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise<number> {
+  mark("headless modules loaded");
   const task = resumed ? resumed.resume.task : (opts.start as { task: string }).task;
   if (!task.trim()) throw new FatalError('the task is empty: give it as `yuj code "what to do"`');
   const resolved = resolveSession({
@@ -72,9 +74,11 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     topLevel: !opts.args.measure,
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
+  mark("config, profile, tool schemas resolved");
   const choice = requireProvider(resolved);
   if (opts.demo) choice.scriptDelayMs = opts.demo.delayMs;
   const provider = await buildProvider(choice, resolved.config);
+  mark("provider built");
   // Provider keys and secret-looking variables never reach the trace, the
   // JSONL stream or the model.
   const secrets = secretValues(opts.env, choice.secrets);
@@ -102,13 +106,16 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     throw err;
   }
   const open = session;
+  mark("session opened (first state saved)");
   const saved = createSessionRecord(open.dir, state, open);
   record = saved;
 
   let end: RunEnd | undefined;
   let input: OperationInput | undefined;
+  let snapshot: Promise<void> | undefined;
   try {
-    await startUp(open, { opts, resolved, choice: { name: choice.name, model: choice.model }, resumed, state });
+    ({ snapshot } = await startUp(open, { opts, resolved, choice: { name: choice.name, model: choice.model }, resumed, state }));
+    mark("start-up events (orphans reaped)");
     const driven = driveSession({
       resolved,
       choice,
@@ -120,12 +127,17 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
       secrets,
       attached: opts.args.input === "jsonl",
       wake: headlessWake(open.services.notices, opts.args.keepJobs === true),
+      ...(snapshot ? { toolsReady: snapshot } : {}),
       // A run that could not be saved ends the process: nothing it is told next could be kept.
       onRunEnd: (e) => void (e.stopped && input?.close()),
     });
     operator = driven.operator;
     const plan: ResumePlan = resumed ? prepareResume(state, storedStatus, resumed.message) : { input: { userText: task }, reports: [] };
-    saved.save();
+    // A new session's first state is on disk durably already (written as it was created); this save
+    // adds only what the controller set up, so it is not fsynced: a killed process keeps it all the same.
+    // A resumed session's repairs are saved durably.
+    saved.save(resumed ? {} : { durable: false });
+    mark("controller built, state saved");
     open.checkTrace();
     for (const report of plan.reports) open.emit(report);
     // --loop: the task is the loop's target, its first message.
@@ -158,6 +170,9 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     });
   } finally {
     signals.dispose();
+    // A run that ended before its first response (a provider error) still records the snapshot;
+    // whatever failed in writing it, the run has said already.
+    await snapshot?.catch(() => undefined);
     await open.close();
   }
 }
@@ -185,12 +200,21 @@ function openOutput(
   return { render, write: stdout.write, stop: () => stopped };
 }
 
-/** The first events of the run: the session, the untrusted settings, damaged log lines, the files it starts from. */
+/**
+ * The first events of the run: the session, the untrusted settings, damaged
+ * log lines. The files the session starts from (for `yuj replay`; also for a
+ * session whose start-up was killed before its task began) are taken in
+ * parallel with the first request: returned is when their event is written,
+ * which the model's first response waits for before any tool runs. With
+ * hooks configured (a hook's command could change files as the run starts)
+ * the snapshot is taken first, as it is written.
+ */
 async function startUp(
   open: OpenSession,
   x: { opts: HeadlessOptions; resolved: Resolved; choice: { name: string; model: string }; resumed: Resumed | undefined; state: SessionState },
-): Promise<void> {
+): Promise<{ snapshot?: Promise<void> }> {
   const { opts } = x;
+  const taking = !x.resumed || x.state.history.length === 0 ? snapshotWorkspace(opts.cwd) : undefined;
   await announceSession(open, {
     cwd: opts.cwd,
     toolset: x.resolved.toolset,
@@ -206,9 +230,15 @@ async function startUp(
   for (const s of x.resumed?.skipped ?? []) {
     open.emit({ type: "notice", level: "warning", text: `history.jsonl line ${s.line} was skipped: ${s.reason}` });
   }
-  // The files the session starts from (for `yuj replay`), before any tool can change them; also for
-  // a session whose start-up was killed before its task began.
-  if (!x.resumed || x.state.history.length === 0) open.emit(await snapshotWorkspace(opts.cwd));
+  if (!taking) return {};
+  const written = taking.then((s) => void open.emit(s));
+  if (!hooksConfigured(x.resolved)) return { snapshot: written };
+  await written;
+  return {};
+}
+
+function hooksConfigured(resolved: Resolved): boolean {
+  return Object.values(resolved.config.hooks).some((entries) => Array.isArray(entries) && entries.length > 0);
 }
 
 /**

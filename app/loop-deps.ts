@@ -48,6 +48,8 @@ export interface LoopDepsInputs {
   wake?: LoopDeps["wake"];
   /** The view's ear for the workers' and task children's own events (the TUI's agent views). */
   observeAgent?: LoopDeps["observeAgent"];
+  /** What every model response waits for before tools run or the run ends (the workspace snapshot). */
+  toolsReady?: Promise<void>;
 }
 
 export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
@@ -101,6 +103,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     hostedTools: hosted.tools,
     redact: createRedact(x.secrets),
     ...(x.observeAgent ? { observeAgent: x.observeAgent } : {}),
+    ...(x.toolsReady ? { toolsReady: x.toolsReady } : {}),
   };
   const orchestrated = withOrchestration({
     deps,

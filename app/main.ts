@@ -5,12 +5,6 @@ import { HELP } from "./help.js";
 import { FatalError } from "./errors.js";
 import { StateWriteError } from "../core/storage-error.js";
 import { safeText } from "../core/text/safe.js";
-import { config as zodConfig } from "zod";
-
-// zod compiles a parser for an object schema on its first parse; a run parses
-// most of its schemas (config, profile, tool arguments) once or a few times,
-// so the compile costs more than it saves.
-zodConfig({ jitless: true });
 
 export async function main(argv: string[], version: string): Promise<number> {
   let args: ParsedArgs;

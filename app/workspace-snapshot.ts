@@ -17,7 +17,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { EventOf } from "../core/events.js";
-import { gitRunner } from "../core/git.js";
+import { gitRunner, mayBeInRepository } from "../core/git.js";
 
 export type WorkspaceSnapshot = Omit<EventOf<"workspace_snapshot">, "seq" | "ts" | "sessionId" | "agentId" | "turn">;
 
@@ -35,6 +35,7 @@ function gitFor(): (args: string[], cwd: string, env?: NodeJS.ProcessEnv) => Pro
 export async function snapshotWorkspace(cwd: string): Promise<WorkspaceSnapshot> {
   const git = gitFor();
   let root: string;
+  if (!mayBeInRepository(cwd)) return { type: "workspace_snapshot", unavailable: `${cwd} is not inside a git work tree` };
   try {
     const inside = (await git(["rev-parse", "--is-inside-work-tree"], cwd)).trim();
     if (inside !== "true") return { type: "workspace_snapshot", unavailable: `${cwd} is not inside a git work tree` };

@@ -14,6 +14,8 @@
 // environment.
 
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 
 /** Who makes yuj's own commits (checkpoints, subagent snapshots): they live on private refs or none, so they never need the user's identity. */
 export const YUJ_COMMIT_IDENTITY = {
@@ -39,6 +41,20 @@ class GitError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * False only when git could find no repository from `dir`: no `.git` (a
+ * folder, or the file a worktree or submodule has) in it or any folder above,
+ * and nothing in the environment pointing git elsewhere. Asking git costs two
+ * processes (the filter names, then the question); this costs a few stats.
+ */
+export function mayBeInRepository(dir: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.GIT_DIR || env.GIT_WORK_TREE) return true;
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return true;
+    if (dirname(d) === d) return false;
   }
 }
 

@@ -81,6 +81,12 @@ export interface LoopDeps {
    * own transcript while it runs; their traces keep them regardless.
    */
   observeAgent?: (event: CoreEvent) => void;
+  /**
+   * What must be done before anything follows a model response (a tool
+   * runs, the run ends): the workspace snapshot, taken while the first
+   * request is built and sent, so no tool can have changed a file before it.
+   */
+  toolsReady?: Promise<void>;
 }
 
 /** Where notices come from that the model must see between turns. */
@@ -191,6 +197,7 @@ export async function runLoop(history: HistoryItem[], input: LoopInput | string,
       return finish(deps, { reason: "error", message, turns: turn + 1 });
     }
 
+    if (deps.toolsReady) await deps.toolsReady;
     if (collected.usage) lastContextTokens = collected.usage.inputTokens + collected.usage.cachedTokens + collected.usage.outputTokens;
     if (collected.text) emit({ type: "assistant_message", text: collected.text });
     const calls = [...collected.calls, ...(collected.cancelled ? collected.unfinished : [])];
@@ -227,6 +234,7 @@ async function afterDispatch(
   deps: LoopDeps,
   turns: number,
 ): Promise<RunOutcome | undefined> {
+  if (deps.toolsReady) await deps.toolsReady;
   const { outcomes, pending, question } = await dispatchAll(history, calls, deps, turns - 1);
   if (question) {
     deps.emit({ type: "turn_finished", toolCalls: calls.length });

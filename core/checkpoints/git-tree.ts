@@ -13,7 +13,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { gitRunner, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
+import { gitRunner, mayBeInRepository, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
 
 // A hung git (another process holding a lock) must not hang the session.
 const GIT_TIMEOUT_MS = 60_000;
@@ -28,6 +28,7 @@ export interface Repo {
 export async function openRepo(cwd: string, run: GitRunner = gitRunner()): Promise<Repo | { none: string }> {
   const at = (dir: string) => (args: readonly string[], env?: NodeJS.ProcessEnv, input?: string) =>
     run(args, { cwd: dir, timeoutMs: GIT_TIMEOUT_MS, ...(env ? { env } : {}), ...(input !== undefined ? { input } : {}) });
+  if (!mayBeInRepository(cwd)) return { none: `${cwd} is not inside a git work tree` };
   try {
     const inside = (await at(cwd)(["rev-parse", "--is-inside-work-tree"])).trim();
     if (inside !== "true") return { none: `${cwd} is not inside a git work tree` };

@@ -5,6 +5,7 @@
 // reports it. A run that pauses (nobody could answer its ask) drops the
 // messages still waiting, since the session now waits for that answer first.
 
+import { mark } from "../startup-timing.js";
 import { compactHistory } from "../compaction.js";
 import type { Emit } from "../events.js";
 import type { JobManager } from "../jobs/types.js";
@@ -76,6 +77,7 @@ export function createRuns(x: { record: SessionRecord; emit: Emit; runs: RunDeps
     };
     try {
       await runs.ready;
+      mark("run ready (extensions, snapshot)");
       last = undefined;
       loop?.beforeRun(input);
       // In loop mode the model gets the tool that asks to leave it.

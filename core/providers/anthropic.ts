@@ -10,6 +10,7 @@ import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client
 import type { Provider, ProviderEvent } from "./types.js";
 import type { HostedSearch } from "./hosted.js";
 import { toAnthropicBody } from "./wire-history.js";
+import { mark } from "../startup-timing.js";
 
 const NAME = "anthropic";
 
@@ -21,8 +22,11 @@ export function createAnthropicProvider(opts: ProviderOptions): Provider {
   return {
     name: NAME,
     async *stream(request, signal) {
+      mark("provider stream called");
       const base = await client();
+      mark("SDK loaded");
       const body = toAnthropicBody(request);
+      mark("request body built");
       yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch, attemptSignal) =>
         attempt(base.withOptions({ fetch }), body, attemptSignal),
       );

@@ -9,6 +9,8 @@
 // forever; here a body that sends nothing for `idleTimeoutMs` is failed, which
 // the retry layer treats like a dropped connection.
 
+import { mark } from "../startup-timing.js";
+
 /** One HTTP attempt as seen on the wire (bodies only, never headers). */
 export interface Exchange {
   /** Set when the SDK hands the request to fetch. */
@@ -43,6 +45,7 @@ export function createCaptureFetch(
 
   const fetch: typeof globalThis.fetch = async (input, init) => {
     exchange.request = { url: urlOf(input), body: bodyText(init?.body) };
+    mark("fetch called");
     const response = await baseFetch(input, init);
     const record = { status: response.status, body: "" };
     exchange.response = record;

@@ -14,7 +14,7 @@ const ENTRIES = new Set(["yuj.js", "structural-worker.js"]);
 
 /**
  * Writes dist/cjs/<chunk> for every chunk, the loader, and points the entry's
- * import() of the main chunk at the loader. `banner` is the text the ES module build
+ * import() of the run's chunks at the loader. `banner` is the text the ES module build
  * put at the top of every chunk (its `require`); the loader gives its own.
  */
 export function writeCjsChunks(distUrl, banner) {
@@ -31,12 +31,14 @@ export function writeCjsChunks(distUrl, banner) {
     .replace('"__CHUNKS__"', JSON.stringify(chunks))
     .replace('"__BUILD__"', JSON.stringify(hash.digest("hex").slice(0, 16)));
   writeFileSync(`${dist}/chunk-loader.js`, loader);
-  // Only the run's chunk goes through the loader: `--help` prints one string,
-  // and loading the loader (vm, zlib) would cost it more than compiling it.
+  // The run's chunks (main, and zod-jitless which must set zod's option on the
+  // same zod the CommonJS chunks use) go through the loader; `--help` prints one
+  // string, and loading the loader (vm, zlib) would cost it more than compiling it.
   const entry = readFileSync(`${dist}/yuj.js`, "utf8");
-  const main = /\bimport\("\.\/(main-[A-Z0-9]+\.js)"\)/;
-  if (!main.test(entry)) throw new Error("dist/yuj.js: no import() of the main chunk to point at the loader");
-  writeFileSync(`${dist}/yuj.js`, entry.replace(main, (_, chunk) => `import("./chunk-loader.js").then((l) => l.load("./${chunk}"))`));
+  const viaLoader = /\bimport\("\.\/((?:main|zod-jitless)-[A-Z0-9]+\.js)"\)/g;
+  const routed = entry.replace(viaLoader, (_, chunk) => `import("./chunk-loader.js").then((l) => l.load("./${chunk}"))`);
+  if (!/l\.load\("\.\/main-/.test(routed)) throw new Error("dist/yuj.js: no import() of the main chunk to point at the loader");
+  writeFileSync(`${dist}/yuj.js`, routed);
 }
 
 function convert(source, banner, name) {
