@@ -220,6 +220,7 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
       promptHistory,
       listFiles: () => listProjectFiles(opts.cwd),
       editExternally,
+      paintRow: (echo) => screen.paintRow(echo),
       ...(contextWindow ? { contextWindow } : {}),
     }),
     { stdout: screen as unknown as NodeJS.WriteStream, stdin: keys.stdin, exitOnCtrlC: false, patchConsole: false, debug: true },
