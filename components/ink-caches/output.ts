@@ -54,9 +54,9 @@ function generations<V>(limit: number): { get(key: string): V | undefined; set(k
 const BLANK: StyledChar = Object.freeze({ type: "char", value: " ", fullWidth: false, styles: [] }) as StyledChar;
 // A screen holds a few dozen lines: a few hundred keep it and the recent
 // frames hot (a parsed line is an object per cell, so more would be memory).
-const parsed = generations<Parsed>(400);
-const widths = generations<number>(2000);
-const clipped = generations<string>(400);
+const parsed = generations<Parsed>(200);
+const widths = generations<number>(1000);
+const clipped = generations<string>(200);
 /** The empty cell after a wide character, one per character (its styles are the character's). */
 const fillers = new WeakMap<StyledChar, StyledChar>();
 /** The last frame's rows and their text, for rows that did not change. */
