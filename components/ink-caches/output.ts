@@ -19,7 +19,8 @@ interface Clip {
   y2?: number;
 }
 type Transformer = (line: string, index: number) => string;
-type Operation = { type: "write"; x: number; y: number; text: string; transformers: Transformer[] } | { type: "clip"; clip: Clip } | { type: "unclip" };
+/** A text placed at (x, y), or a clip begun or ended, in the order the painter gave them. */
+type Operation = { kind: "text"; x: number; y: number; text: string; transformers: Transformer[] } | { kind: "clip"; clip: Clip } | { kind: "unclip" };
 type Cell = StyledChar | undefined;
 
 /** A line as cells, each with the columns it takes. */
@@ -124,15 +125,15 @@ export default class Output {
   }
 
   write(x: number, y: number, text: string, options: { transformers: Transformer[] }): void {
-    if (text) this.operations.push({ type: "write", x, y, text, transformers: options.transformers });
+    if (text) this.operations.push({ kind: "text", x, y, text, transformers: options.transformers });
   }
 
   clip(clip: Clip): void {
-    this.operations.push({ type: "clip", clip });
+    this.operations.push({ kind: "clip", clip });
   }
 
   unclip(): void {
-    this.operations.push({ type: "unclip" });
+    this.operations.push({ kind: "unclip" });
   }
 
   get(): { output: string; height: number } {
@@ -140,8 +141,8 @@ export default class Output {
     for (let y = 0; y < this.height; y++) rows.push(new Array<Cell>(this.width).fill(BLANK));
     const clips: Clip[] = [];
     for (const op of this.operations) {
-      if (op.type === "clip") clips.push(op.clip);
-      else if (op.type === "unclip") clips.pop();
+      if (op.kind === "clip") clips.push(op.clip);
+      else if (op.kind === "unclip") clips.pop();
       else paint(rows, op, clips.at(-1));
     }
     const text = rows.map((row, y) => {
@@ -157,7 +158,7 @@ export default class Output {
 }
 
 /** One text written at (x, y), cut to the clip the way Ink cuts it. */
-function paint(rows: Cell[][], op: Extract<Operation, { type: "write" }>, clip: Clip | undefined): void {
+function paint(rows: Cell[][], op: Extract<Operation, { kind: "text" }>, clip: Clip | undefined): void {
   let { x, y } = op;
   let lines = op.text.split("\n");
   if (clip) {
