@@ -18,6 +18,7 @@ import { agentsWorking, shownView, viewHeader } from "./agent-views.js";
 import { CardDirectory } from "./CardDirectory.js";
 import { activityOf } from "./activity.js";
 import { Composer, type ComposerControl, type KeyHandler } from "./Composer.js";
+import type { ComposerEcho, RowEcho } from "./composer-echo.js";
 import { useMentions, type MentionState } from "./app-mentions.js";
 import { HelpOverlay } from "./HelpOverlay.js";
 import { JobsPanel } from "./JobsPanel.js";
@@ -55,6 +56,8 @@ export interface AppProps {
   editExternally?: (text: string) => Promise<string | undefined>;
   /** What the front end does for the view: files, the clipboard, other sessions. */
   actions?: TuiActions;
+  /** Paints a keystroke's edit of one row before the frame that shows it (the screen writer's). */
+  paintRow?(echo: RowEcho): boolean;
 }
 
 export function App(props: AppProps): React.ReactElement {
@@ -145,6 +148,13 @@ export function App(props: AppProps): React.ReactElement {
     props.controller.submit({ type: "user_message", text });
     setUi((u) => ({ ...u, scroll: 0, focus: undefined }));
   };
+  // A keystroke's echo is painted at once when it changes the composer's row
+  // alone: not the command list a `/` draft shows, nor the composer's height.
+  const echo = (e: ComposerEcho) => {
+    if (!props.paintRow || e.textBefore.startsWith("/") || e.textAfter.startsWith("/")) return;
+    if (draftRowsFor(e.textBefore, size.columns) !== draftRowsFor(e.textAfter, size.columns)) return;
+    props.paintRow(e);
+  };
   const closeOverlay = () => setUi((u) => ({ ...u, overlay: "none" }));
   // done's report, whole and on the whole screen (V on the loop's report prompt).
   if (ui.overlay === "report" && loop?.report !== undefined) {
@@ -200,6 +210,7 @@ export function App(props: AppProps): React.ReactElement {
           mentions={mentions}
           fileChoices={fileChoices}
           {...(props.editExternally ? { editExternally: props.editExternally } : {})}
+          echo={echo}
           controller={props.controller}
           onSubmit={submit}
           onDraft={(text) => {
@@ -302,6 +313,7 @@ interface PromptAreaProps {
   /** The files the `@` mention at the cursor can become, listed above the composer. */
   fileChoices: readonly string[];
   editExternally?: (text: string) => Promise<string | undefined>;
+  echo(edit: ComposerEcho): void;
   controller: SessionController;
   color: boolean;
   /** An overlay has the keys (the report's viewer among them). */
@@ -378,6 +390,7 @@ function PromptArea(p: PromptAreaProps): React.ReactElement {
         onChange={p.onDraft}
         onMention={p.mentions.onMention}
         mentionChoices={p.mentions.choicesFor}
+        echo={p.echo}
         {...(p.editExternally ? { editExternally: p.editExternally } : {})}
       />
     </>

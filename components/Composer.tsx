@@ -21,6 +21,7 @@ import {
   vertical,
   type Buffer,
 } from "./composer-buffer.js";
+import { composerEcho, type ComposerEcho } from "./composer-echo.js";
 import { renderBuffer, renderSearch } from "./composer-view.js";
 import { eraseInSearch, searchOlder, startSearch, typeInSearch, type HistorySearch } from "./history-search.js";
 
@@ -58,6 +59,8 @@ export interface ComposerProps {
   /** Ctrl+X Ctrl+E: the text edited in an external editor; undefined leaves the text as it was. */
   editExternally?(text: string): Promise<string | undefined>;
   placeholder?: string;
+  /** An edit that changes only the cursor's row, to paint before the render (see composer-echo.ts). */
+  echo?(edit: ComposerEcho): void;
   /** Most rows shown; the view follows the cursor beyond that. */
   maxRows?: number;
 }
@@ -93,9 +96,12 @@ export function Composer(props: ComposerProps): ReactNode {
   }, [events]);
   useEffect(() => () => clearTimeout(pasteTimer.current), []);
 
-  const set = (next: Buffer) => {
-    const changed = textOf(next.tokens) !== textOf(buf.current.tokens);
+  /** `echo`: a plain edit of the row the cursor is on, which may be painted at once. */
+  const set = (next: Buffer, echo = false) => {
+    const prev = buf.current;
+    const changed = textOf(next.tokens) !== textOf(prev.tokens);
     buf.current = next;
+    if (echo) echoEdit(prev, next);
     setVersion((v) => v + 1);
     if (changed) cb.current.onChange?.(textOf(next.tokens));
     const mention = mentionAt(next)?.query;
@@ -103,6 +109,14 @@ export function Composer(props: ComposerProps): ReactNode {
       lastMention.current = mention;
       cb.current.onMention?.(mention);
     }
+  };
+  const echoEdit = (prev: Buffer, next: Buffer) => {
+    const p = cb.current;
+    // An @-mention lists files above the composer, and a placeholder is painted otherwise.
+    if (!p.echo || !p.active || search.current || mentionAt(prev) || mentionAt(next)) return;
+    if (p.placeholder && (prev.tokens.length === 0 || next.tokens.length === 0)) return;
+    const edit = composerEcho(prev, next, Math.max(1, p.width - 2));
+    if (edit) p.echo(edit);
   };
   const load = (text: string) => set(bufferOf(text));
   const endPaste = () => {
@@ -203,14 +217,14 @@ export function Composer(props: ComposerProps): ReactNode {
       if (moved) return set(moved);
       return recall(dir);
     }
-    if (key.leftArrow) return set({ ...b, cursor: Math.max(0, b.cursor - 1) });
-    if (key.rightArrow) return set({ ...b, cursor: Math.min(b.tokens.length, b.cursor + 1) });
-    if (key.home) return set({ ...b, cursor: lineStart(b.tokens, b.cursor) });
-    if (key.end) return set({ ...b, cursor: lineEnd(b.tokens, b.cursor) });
+    if (key.leftArrow) return set({ ...b, cursor: Math.max(0, b.cursor - 1) }, true);
+    if (key.rightArrow) return set({ ...b, cursor: Math.min(b.tokens.length, b.cursor + 1) }, true);
+    if (key.home) return set({ ...b, cursor: lineStart(b.tokens, b.cursor) }, true);
+    if (key.end) return set({ ...b, cursor: lineEnd(b.tokens, b.cursor) }, true);
     const edit = readlineEditFor(input, key, raw);
-    if (edit) return set(READLINE_EDITS[edit](b));
-    if (key.delete && /^\x1b\[3[~;:]/.test(raw)) return set(remove(b, b.cursor, b.cursor + 1));
-    if (key.backspace || key.delete) return set(remove(b, b.cursor - 1, b.cursor));
+    if (edit) return set(READLINE_EDITS[edit](b), true);
+    if (key.delete && /^\x1b\[3[~;:]/.test(raw)) return set(remove(b, b.cursor, b.cursor + 1), true);
+    if (key.backspace || key.delete) return set(remove(b, b.cursor - 1, b.cursor), true);
     if (key.ctrl || key.meta || key.escape || key.tab || key.pageUp || key.pageDown || !input) return;
     // Text and Enter in one chunk (fast typing, tmux send-keys, a slow
     // terminal) is typing followed by Enter; a paste has its breaks inside.
@@ -218,7 +232,7 @@ export function Composer(props: ComposerProps): ReactNode {
     // A chunk with line breaks is a paste from a terminal without bracketed paste.
     const pasted = input.length > 1 && /[\r\n]/.test(input);
     const add = tokensOf(input, pasted);
-    if (add.length) set(insert(b, add));
+    if (add.length) set(insert(b, add), !pasted);
   };
   if (props.keys) props.keys.current = onKey;
   if (props.control) {

@@ -68,15 +68,19 @@ writeCjsChunks(new URL("../dist/", import.meta.url), BANNER);
 // Ink keeps every text it ever measured or wrapped in two module-level caches
 // that never evict; in a long session that is memory growing with time. Its
 // two small modules are swapped for ours (components/ink-caches/), which do
-// the same work with bounded caches.
+// the same work with bounded caches. Its frame grid (output.js) and the text
+// measure its painter calls (widest-line) start from nothing every frame; they
+// are swapped for ones that keep what did not change across frames.
 function boundedInkCaches() {
   const ours = (name) => fileURLToPath(new URL(`../components/ink-caches/${name}.ts`, import.meta.url));
+  const fromInk = (args) => /[\\/]ink[\\/]build[\\/]/.test(args.importer);
   return {
     name: "bounded-ink-caches",
     setup(b) {
-      b.onResolve({ filter: /^\.\/(measure-text|wrap-text)\.js$/ }, (args) =>
-        /[\\/]ink[\\/]build[\\/]/.test(args.importer) ? { path: ours(args.path.slice(2, -3)) } : undefined,
+      b.onResolve({ filter: /^\.\/(measure-text|wrap-text|output)\.js$/ }, (args) =>
+        fromInk(args) ? { path: ours(args.path.slice(2, -3)) } : undefined,
       );
+      b.onResolve({ filter: /^widest-line$/ }, (args) => (fromInk(args) ? { path: ours("widest-line") } : undefined));
     },
   };
 }

@@ -7,6 +7,7 @@
 // one synchronized update so the terminal never shows half a frame.
 
 import { EventEmitter } from "node:events";
+import type { RowEcho } from "../../components/composer-echo.js";
 
 /** Begin / end synchronized update: the terminal shows the frame at once. */
 const SYNC_ON = "\x1b[?2026h";
@@ -17,6 +18,8 @@ const SYNC_OFF = "\x1b[?2026l";
 const ERASE_LINE = "\x1b[2K";
 /** Erases the visible screen only: the scrollback is left alone. */
 const ERASE_SCREEN = "\x1b[2J";
+/** Erases from the cursor to the end of its row. */
+const ERASE_TO_END = "\x1b[K";
 
 export interface FrameTarget {
   write(data: string): unknown;
@@ -38,9 +41,16 @@ export interface FrameStdout extends EventEmitter {
   suspend(): void;
   /** Clears the visible screen and draws the latest frame whole. */
   resume(): void;
+  /**
+   * Paints one row's edit ahead of the next frame (a keystroke's echo) and
+   * records it as shown, so the frame that follows writes nothing for it.
+   * Only when the screen shows `before` on a row, the lowest such row; false
+   * (nothing written) otherwise.
+   */
+  paintRow(echo: RowEcho): boolean;
 }
 
-const moveTo = (row: number) => `\x1b[${row + 1};1H`;
+const moveTo = (row: number, column = 0) => `\x1b[${row + 1};${column + 1}H`;
 
 /**
  * The rows to rewrite to turn `before` into `after`: each changed row is
@@ -97,6 +107,17 @@ export function createFrameStdout(target: FrameTarget): FrameStdout {
       suspended = false;
       shown = latest;
       if (!closed) target.write(SYNC_ON + ERASE_SCREEN + frameDiff([], latest) + SYNC_OFF);
+    },
+    paintRow(echo: RowEcho): boolean {
+      if (closed || suspended) return false;
+      const row = shown.lastIndexOf(echo.before);
+      if (row < 0) return false;
+      // The row only grew or changed in place unless it shrank: then its old end is erased.
+      // It is one short write, seen whole without a synchronized update.
+      target.write(moveTo(row, echo.column) + echo.tail + (echo.shrinks ? ERASE_TO_END : ""));
+      shown = [...shown];
+      shown[row] = echo.after;
+      return true;
     },
     close() {
       closed = true;

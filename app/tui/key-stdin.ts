@@ -11,7 +11,7 @@
 //     ("clean", Enter, "h" in one read) is typing, and the view turns on
 //     bracketed paste, so a paste is never mistaken for it.
 
-import { Readable } from "node:stream";
+import { EventEmitter } from "node:events";
 
 const ESC = "\x1b";
 const PASTE_START = "\x1b[200~";
@@ -101,13 +101,19 @@ export interface KeyInput {
 /**
  * A stdin for Ink that delivers one key per read (see above). It forwards
  * raw mode to the real terminal and reads it only while Ink wants input.
+ * It is not a stream: a stream tells its reader of new data on the next
+ * tick, and each key waited for that before its echo. Here Ink's reader is
+ * told at once, in the terminal read's own callback; Ink uses only `read()`
+ * and the `readable` event.
  */
 export function createKeyInput(input: NodeJS.ReadStream): KeyInput {
   const splitter = createKeySplitter();
+  const queue: string[] = [];
+  const stream = new EventEmitter();
   const onData = (chunk: string | Buffer) => {
-    for (const key of splitter.push(typeof chunk === "string" ? chunk : chunk.toString("utf8"))) stream.push(key);
+    queue.push(...splitter.push(typeof chunk === "string" ? chunk : chunk.toString("utf8")));
+    if (queue.length) stream.emit("readable");
   };
-  const stream = new Readable({ objectMode: true, read() {} });
   let reading = false;
   let held = false;
   const listen = (on: boolean) => {
@@ -120,8 +126,13 @@ export function createKeyInput(input: NodeJS.ReadStream): KeyInput {
       input.pause();
     }
   };
+  // A reader that starts listening while keys wait is told of them, as a stream would.
+  stream.on("newListener", (event: string) => {
+    if (event === "readable") process.nextTick(() => queue.length && stream.emit("readable"));
+  });
   Object.assign(stream, {
     isTTY: input.isTTY,
+    read: () => queue.shift() ?? null,
     // Keys are already strings; a decoder on top would treat them as bytes.
     setEncoding: () => stream,
     setRawMode(on: boolean) {

@@ -226,6 +226,7 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
       promptHistory,
       listFiles: () => listProjectFiles(opts.cwd),
       editExternally,
+      paintRow: (echo) => screen.paintRow(echo),
       ...(contextWindow ? { contextWindow } : {}),
     },
     screen as unknown as NodeJS.WriteStream,

@@ -36,4 +36,26 @@ describe("the frame writer", () => {
     createFrameStdout(t).write("1\n2\n3");
     expect(t.written.join("")).not.toContain("\x1b[3;1H");
   });
+
+  it("paints a row's echo only over the row it was made from, records it, and erases what a narrower row leaves", () => {
+    const t = terminal();
+    const out = createFrameStdout(t);
+    out.write("transcript\n› ab_\nstatus");
+    const echo = { before: "› ab_", after: "› abc_", column: 4, tail: "c_", shrinks: false };
+    expect(out.paintRow({ ...echo, before: "› xy_" })).toBe(false);
+    expect(out.paintRow(echo)).toBe(true);
+    expect(t.written.at(-1)).toBe("\x1b[2;5Hc_");
+    // The frame React paints next holds the same row: nothing is written for it.
+    const writes = t.written.length;
+    out.write("transcript\n› abc_\nstatus");
+    expect(t.written).toHaveLength(writes);
+    expect(out.paintRow({ before: "› abc_", after: "› a_", column: 3, tail: "_", shrinks: true })).toBe(true);
+    expect(t.written.at(-1)).toBe("\x1b[2;4H_\x1b[K");
+    // While another program has the terminal, and after a resize (the screen is redrawn whole), nothing is painted.
+    out.suspend();
+    expect(out.paintRow({ before: "› a_", after: "› ab_", column: 3, tail: "b_", shrinks: false })).toBe(false);
+    out.resume();
+    t.emit("resize");
+    expect(out.paintRow({ before: "› a_", after: "› ab_", column: 3, tail: "b_", shrinks: false })).toBe(false);
+  });
 });

@@ -9,6 +9,8 @@ import inkWrap from "../../node_modules/ink/build/wrap-text.js";
 import { boundedCache } from "../../components/ink-caches/bounded-cache.js";
 import measureText from "../../components/ink-caches/measure-text.js";
 import wrapText from "../../components/ink-caches/wrap-text.js";
+import cachedWidestLine from "../../components/ink-caches/widest-line.js";
+import widestLine from "widest-line";
 
 const samples = [
   "",
@@ -24,6 +26,10 @@ const samples = [
 describe("Ink text caches", () => {
   it("measure exactly as Ink's own module", () => {
     for (const s of samples) expect(measureText(s), JSON.stringify(s)).toEqual(inkMeasure(s));
+  });
+
+  it("measure the widest line as widest-line does, asked once or again", () => {
+    for (const s of [...samples, ...samples]) expect(cachedWidestLine(s), JSON.stringify(s)).toBe(widestLine(s));
   });
 
   it("wrap and truncate exactly as Ink's own module", () => {
