@@ -16,6 +16,8 @@ export interface WalkOptions {
   followLinks?: boolean;
   /** The real path a link's target must lie in. */
   inside?: string;
+  /** Folder names not walked at any depth (besides `.git`). */
+  skipDirs?: ReadonlySet<string>;
 }
 
 export async function walkFiles(ctx: ToolContext, root: string, depth: number, opts: WalkOptions = {}): Promise<string[]> {
@@ -24,6 +26,7 @@ export async function walkFiles(ctx: ToolContext, root: string, depth: number, o
   const inside = opts.inside;
   const within = inside === undefined ? undefined : (real: string) => real === inside || real.startsWith(inside + path.sep);
   const follow = opts.followLinks === true && Number.isFinite(depth);
+  const skip = (name: string) => SKIP_DIRS.has(name) || opts.skipDirs?.has(name) === true;
   const visit = async (dir: string, rel: string, level: number): Promise<void> => {
     if (ctx.signal.aborted) return;
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -31,7 +34,7 @@ export async function walkFiles(ctx: ToolContext, root: string, depth: number, o
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const childAbs = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1);
+        if (!skip(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1);
       } else if (entry.isFile()) {
         out.push(childRel);
       } else if (entry.isSymbolicLink()) {
