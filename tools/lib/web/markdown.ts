@@ -11,6 +11,12 @@ import { gfm } from "turndown-plugin-gfm";
 
 export interface PageText {
   title?: string;
+  /** The article's author, site and date, where the page names them. */
+  byline?: string;
+  siteName?: string;
+  publishedTime?: string;
+  /** Whether Readability found the article, or the whole body was converted. */
+  mode: "html-readability" | "html-fallback";
   markdown: string;
   /** Little text and scripts that would build the page. */
   suspectShell: boolean;
@@ -35,7 +41,10 @@ export function htmlToMarkdown(html: string, url: string): PageText {
   const source = article?.content || parse().body?.innerHTML || "";
   const markdown = converter(url).turndown(source).trim();
   const shownTitle = article?.title?.trim() || title;
-  return { ...(shownTitle ? { title: shownTitle } : {}), markdown, suspectShell };
+  const meta = { byline: article?.byline, siteName: article?.siteName, publishedTime: article?.publishedTime };
+  const named = Object.fromEntries(Object.entries(meta).flatMap(([k, v]) => (v?.trim() ? [[k, v.trim()]] : [])));
+  const mode = article?.content ? "html-readability" : "html-fallback";
+  return { ...(shownTitle ? { title: shownTitle } : {}), ...named, mode, markdown, suspectShell };
 }
 
 function isShell(document: ReturnType<typeof parseHTML>["document"]): boolean {
