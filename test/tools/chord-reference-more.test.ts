@@ -79,6 +79,20 @@ const EDIT: Case[] = [
   { name: "indentation that differs only in spaces vs tabs is named", files: { "main.go": '\tif true {\n\t\tfmt.Println("hi")\n\t}\n' }, tool: "edit", args: { path: "main.go", old_string: '  if true {\n\t\tfmt.Println("hi")\n\t}', new_string: "x" }, ok: false, has: ["Indentation mismatch"] },
 ];
 
+const todo = (id: string, content: string, status: string, extra: Record<string, unknown> = {}) => ({ id, content, status, ...extra });
+const TODOS: Case[] = [
+  { name: "an empty list is refused", tool: "todo_write", args: { todos: [] }, ok: false, has: ["todos must list at least 1 item"] },
+  { name: "no list is refused", tool: "todo_write", args: {}, ok: false, has: ["todos"] },
+  { name: "one item is listed by number", tool: "todo_write", args: { todos: [todo("1", "A", "pending")] }, ok: true, exact: "Todo list updated (1 item: 1 pending).\n[ ] 1. A" },
+  { name: "an id that is not the position is named", tool: "todo_write", args: { todos: [todo("a", "A", "completed"), todo("b", "B", "pending")] }, ok: true, has: ["[x] 1. A (id a)\n[ ] 2. B (id b)"] },
+  { name: "two items in progress are refused", tool: "todo_write", args: { todos: [todo("1", "A", "in_progress"), todo("2", "B", "in_progress")] }, ok: false, has: ["in_progress"] },
+  { name: "an old priority field on an item is ignored", tool: "todo_write", args: { todos: [todo("1", "A", "pending", { priority: "high" })] }, ok: true, has: ["1. A"] },
+];
+
+describe("Chord reference: todo_write", () => {
+  for (const c of TODOS) it(c.name, () => check(c));
+});
+
 describe("Chord reference: what grep and glob leave out", () => {
   for (const c of SEARCH) it(c.name, () => check(c));
 });
