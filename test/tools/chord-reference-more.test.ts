@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import iconv from "iconv-lite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { escalateSchema } from "../../tools/chord/escalate.js";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -88,6 +89,52 @@ const TODOS: Case[] = [
   { name: "two items in progress are refused", tool: "todo_write", args: { todos: [todo("1", "A", "in_progress"), todo("2", "B", "in_progress")] }, ok: false, has: ["in_progress"] },
   { name: "an old priority field on an item is ignored", tool: "todo_write", args: { todos: [todo("1", "A", "pending", { priority: "high" })] }, ok: true, has: ["1. A"] },
 ];
+
+const upd = (name: string, ...hunks: string[]) => ({ patch: `*** Begin Patch\n*** Update File: ${name}\n${hunks.map((h) => `@@\n${h}`).join("")}*** End Patch` });
+const PATCHES: Case[] = [
+  { name: "deleting the only line leaves an empty file", files: { "f.txt": "a\n" }, tool: "apply_patch", args: upd("f.txt", "-a\n"), ok: true, after: { "f.txt": "" } },
+  { name: "the first line replaced, a long tail kept", files: { "f.txt": "a\nb\nc\nd\n" }, tool: "apply_patch", args: upd("f.txt", "-a\n+z\n"), ok: true, after: { "f.txt": "z\nb\nc\nd\n" } },
+  { name: "an insertion between context lines", files: { "f.txt": "a\nb\nc\n" }, tool: "apply_patch", args: upd("f.txt", " a\n+x\n b\n"), ok: true, after: { "f.txt": "a\nx\nb\nc\n" } },
+  { name: "a pure deletion", files: { "f.txt": "a\nb\nc\n" }, tool: "apply_patch", args: upd("f.txt", "-b\n"), ok: true, after: { "f.txt": "a\nc\n" } },
+  { name: "a last line without a newline gets one when replaced", files: { "f.txt": "a\nb" }, tool: "apply_patch", args: upd("f.txt", "-b\n+z\n"), ok: true, after: { "f.txt": "a\nz\n" } },
+  { name: "an End of File hunk changes the tail", files: { "f.txt": "a\nb\nc\n" }, tool: "apply_patch", args: upd("f.txt", "-c\n+z\n*** End of File\n"), ok: true, after: { "f.txt": "a\nb\nz\n" } },
+  { name: "CRLF is kept across hunks", files: { "f.txt": "a\r\nb\r\nc\r\n" }, tool: "apply_patch", args: upd("f.txt", "-a\n+x\n", "-c\n+y\n"), ok: true, after: { "f.txt": "x\r\nb\r\ny\r\n" } },
+  { name: "a hunk that grows the file, then two that shrink it", files: { "f.txt": "a\nb\nc\nd\n" }, tool: "apply_patch", args: upd("f.txt", "-a\n+x\n+y\n+z\n", "-b\n", "-d\n"), ok: true, after: { "f.txt": "x\ny\nz\nc\n" } },
+  { name: "an addition without context appends", files: { "f.txt": "a\nb\n" }, tool: "apply_patch", args: upd("f.txt", "+c\n"), ok: true, after: { "f.txt": "a\nb\nc\n" } },
+];
+
+describe("Chord reference: apply_patch hunk placement", () => {
+  for (const c of PATCHES) it(c.name, () => check(c));
+
+  it("sixty hunks in order over 5000 lines give the same bytes as applying each by hand", async () => {
+    const line = (i: number) => `line ${String(i).padStart(6, "0")}`;
+    const lines = Array.from({ length: 5000 }, (_, i) => line(i));
+    const step = Math.floor(4800 / 60);
+    const hunks: string[] = [];
+    const want = [...lines];
+    for (let h = 59; h >= 0; h--) {
+      const pos = 100 + h * step;
+      hunks.unshift(` ${line(pos)}\n-${line(pos + 1)}\n+${line(pos + 1)} changed\n+${line(pos + 1)} added\n`);
+      want.splice(pos + 1, 1, `${line(pos + 1)} changed`, `${line(pos + 1)} added`);
+    }
+    await check({ name: "many", files: { "big.txt": `${lines.join("\n")}\n` }, tool: "apply_patch", args: upd("big.txt", ...hunks), ok: true, not: ["tolerant"], after: { "big.txt": `${want.join("\n")}\n` } });
+  });
+});
+
+// escalate is offered to delegated workers only, so its arguments are checked on the handler's schema.
+describe("Chord reference: escalate", () => {
+  it.each([
+    ["no kind", { reason: "need help" }],
+    ["an unknown kind", { kind: "maybe", reason: "need help" }],
+    ["no reason", { kind: "needs_repair" }],
+    ["a blank reason", { kind: "blocked", reason: "   " }],
+  ])("refuses %s", (_name, args) => {
+    expect(escalateSchema.safeParse(args).success).toBe(false);
+  });
+  it.each(["needs_repair", "blocked"])("takes kind %s with a reason", (kind) => {
+    expect(escalateSchema.safeParse({ kind, reason: "need a decision" }).success).toBe(true);
+  });
+});
 
 describe("Chord reference: todo_write", () => {
   for (const c of TODOS) it(c.name, () => check(c));
