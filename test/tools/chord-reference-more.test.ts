@@ -11,6 +11,9 @@ import { execFileSync } from "node:child_process";
 import iconv from "iconv-lite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { escalateSchema } from "../../tools/chord/escalate.js";
+import { skillTool } from "../../tools/chord/skill.js";
+import { discoverSkills } from "../../core/skills/discover.js";
+import { SkillSession } from "../../core/skills/session.js";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -118,6 +121,22 @@ describe("Chord reference: apply_patch hunk placement", () => {
       want.splice(pos + 1, 1, `${line(pos + 1)} changed`, `${line(pos + 1)} added`);
     }
     await check({ name: "many", files: { "big.txt": `${lines.join("\n")}\n` }, tool: "apply_patch", args: upd("big.txt", ...hunks), ok: true, not: ["tolerant"], after: { "big.txt": `${want.join("\n")}\n` } });
+  });
+});
+
+describe("Chord reference: skill", () => {
+  it("names the skill, its file, its folder and the arguments, and fills in the placeholders", async () => {
+    const dir = join(t.cwd, ".yuj", "skills", "go-expert");
+    await t.put({ ".yuj/skills/go-expert/SKILL.md": "---\nname: go-expert\ndescription: Go language development expert\n---\n\nRun `${CHORD_SKILL_DIR}/scripts/check.sh` with `${CHORD_SKILL_ARGS}`.\n" });
+    const found = discoverSkills({ projectDir: t.cwd, userConfigDir: join(t.cwd, "no-user"), home: t.cwd, packageDir: join(t.cwd, "no-package"), paths: [] });
+    t.ctx.skills = new SkillSession(found.skills);
+    const r = await skillTool.run({ name: "go-expert", args: "--fast" }, t.ctx);
+    expect(r.ok, r.modelText).toBe(true);
+    for (const want of ["<name>go-expert</name>", `<path>${join(dir, "SKILL.md")}</path>`, `<root>${dir}</root>`, `<relative_paths_base>${dir}</relative_paths_base>`, "<args>--fast</args>", "<notes>", `${dir}/scripts/check.sh`, "with `--fast`"]) {
+      expect(r.modelText).toContain(want);
+    }
+    expect(r.modelText).not.toContain("${CHORD_SKILL_DIR}");
+    expect(r.modelText).not.toContain("${CHORD_SKILL_ARGS}");
   });
 });
 
