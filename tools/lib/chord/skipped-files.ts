@@ -16,7 +16,7 @@ export const SKIPPED_DIRS: readonly string[] = [
  * code, libraries, archives, databases, raster images, audio, video, fonts,
  * office documents and git packs. SVG is text and stays searchable.
  */
-export const BINARY_EXTENSIONS: readonly string[] = [
+const BINARY_EXTENSIONS: readonly string[] = [
   "pyc", "pyo", "pyd", "class", "o", "obj", "a", "lib", "node", "wasm",
   "so", "dylib", "dll", "exe", "out", "bin",
   "zip", "tar", "tgz", "gz", "bz2", "tbz", "xz", "txz", "7z", "rar", "jar", "war", "ear", "apk", "ipa", "dmg", "iso", "whl", "egg",
