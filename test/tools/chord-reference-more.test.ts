@@ -72,6 +72,16 @@ const SEARCH: Case[] = [
     has: ["important.log:1", "lib/docs:1", "src/top/a.txt:1", "generated/a.txt:1", "main.go:1"],
     not: ["app.log", "docs/a.txt", "\ntop/a.txt", "src/generated", "bar/generated"],
   },
+  {
+    name: "glob follows .gitignore the same way",
+    git: true,
+    files: { ".gitignore": "*.log\n!important.log\ndocs/\n/top/\nsrc/**/generated/\n", "app.log": "x", "important.log": "x", "docs/a.txt": "x", "lib/docs": "x", "top/a.txt": "x", "src/top/a.txt": "x", "src/generated/a.txt": "x", "src/foo/bar/generated/a.txt": "x", "generated/a.txt": "x", "main.go": "x" },
+    tool: "glob",
+    args: { patterns: ["**/*"] },
+    ok: true,
+    exact: [".gitignore", "generated/a.txt", "important.log", "lib/docs", "main.go", "src/top/a.txt"].join("\n"),
+  },
+  { name: "glob reads a .gitignore outside a git repository too", files: { ".gitignore": "*.log\n", "app.log": "x", "main.go": "x" }, tool: "glob", args: { patterns: ["*"] }, ok: true, exact: ".gitignore\nmain.go" },
   { name: "a .gitignore applies outside a git repository too", files: { ".gitignore": "*.log\n", "app.log": "needle\n", "main.go": "needle\n" }, tool: "grep", args: { pattern: "needle" }, ok: true, exact: "main.go:1:needle" },
   { name: "a .gitignore hiding dotfiles still searches the tree", git: true, files: { ".gitignore": ".*\n!.gitignore\n", ".hidden": "needle\n", "main.go": "needle\n" }, tool: "grep", args: { pattern: "needle" }, ok: true, has: ["main.go:1:needle"], not: [".hidden"] },
 ];

@@ -2,7 +2,9 @@
 // base directory (default the working directory), relative to the base for
 // matching and to the working directory for display, sorted. `**` spans
 // directories, braces expand, dotfiles match; `.git` and the other version
-// control, cache and build folders Chord leaves out are not walked, and
+// control, cache and build folders Chord leaves out are not walked, files
+// and folders the ignore files (.gitignore, .ignore, .rgignore) name are not
+// listed, and
 // symlinked directories are not entered. Caps: 250 results, 16 KiB; no paging
 // (a capped list is saved whole in the session and named). A pattern that is
 // not glob syntax (an unclosed `[`, mostly a regex) is an error.
@@ -12,6 +14,7 @@ import * as path from "node:path";
 import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
 import { SKIPPED_DIRS } from "../lib/chord/skipped-files.js";
+import { IgnoreRules } from "../lib/ignore-rules.js";
 import { z } from "zod";
 import { textTarget } from "../../core/permissions/match-target.js";
 import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
@@ -95,7 +98,9 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     const depth = patterns.some((p) => p.includes("**"))
       ? Infinity
       : Math.max(...matchers.flatMap((m) => m.set.map((parts) => parts.length)));
-    const files = await walkFiles(ctx, where.abs, depth, { skipDirs: CHORD_SKIPPED_DIRS });
+    // A .gitignore hides files from glob as from grep, in a git repository or not.
+    const ignore = await IgnoreRules.forRoot(ctx.services.fs, where.abs, { gitignoreAnywhere: true });
+    const files = await walkFiles(ctx, where.abs, depth, { skipDirs: CHORD_SKIPPED_DIRS, ignore });
     // Matches are listed relative to path, as Chord's own parameter text says;
     // path rules judge them by their place in the project.
     const matches = files
