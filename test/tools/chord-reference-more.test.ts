@@ -150,6 +150,20 @@ describe("Chord reference: skill", () => {
   });
 });
 
+// A 1×1 PNG, red.
+const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415408d763f8cfc000000301010018dd8db00000000049454e44ae426082", "hex");
+const IMAGES: Case[] = [
+  { name: "view_image names the label it was given", files: { "shot.png": PNG }, tool: "view_image", args: { path: "shot.png", label: "screenshot" }, ok: true, has: ["screenshot"] },
+  { name: "view_image's label defaults to the file name", files: { "diagram.png": PNG }, tool: "view_image", args: { path: "diagram.png" }, ok: true, has: ["diagram.png"] },
+  { name: "view_image without a path is refused", tool: "view_image", args: {}, ok: false, has: ["path"] },
+  { name: "view_image of a missing file says file not found", tool: "view_image", args: { path: "nope.png" }, ok: false, has: ["file not found"] },
+  { name: "view_image of a text file is refused", files: { "note.txt": "hi" }, tool: "view_image", args: { path: "note.txt" }, ok: false },
+];
+
+describe("Chord reference: view_image", () => {
+  for (const c of IMAGES) it(c.name, () => check(c));
+});
+
 // escalate is offered to delegated workers only, so its arguments are checked on the handler's schema.
 describe("Chord reference: escalate", () => {
   it.each([

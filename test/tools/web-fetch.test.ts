@@ -157,6 +157,15 @@ describe("web_fetch", () => {
     expect((await fetchWith({ url: `${base}/missing` })).modelText).toContain("HTTP 404");
   });
 
+  it("writes lists as '- item', nested ones indented under the item, as Chord's tests pin", async () => {
+    const { htmlToMarkdown } = await import("../../tools/lib/web/markdown.js");
+    const md = (body: string) => htmlToMarkdown(`<!doctype html><html><body>${body}</body></html>`, "https://example.com/base/").markdown;
+    expect(md("<li>Alpha</li><li>Beta</li>")).toBe("- Alpha\n- Beta");
+    expect(md("<ul><li>Parent<ul><li>Child</li></ul></li></ul>")).toBe("- Parent\n  - Child");
+    expect(md("<ol><li>one</li><li>two<p>more</p></li></ol>")).toBe("1. one\n2. two\n\n   more");
+    expect(md('<main><a href="/docs/start">Start</a><img alt="logo" src="/img/logo.png"></main>')).toBe("[Start](https://example.com/docs/start)![logo](https://example.com/img/logo.png)");
+  });
+
   it("raw returns the HTML as it is", async () => {
     const r = await fetchWith({ url: `${base}/article`, raw: true });
     expect(r.modelText).toContain('<pre><code class="language-ts">');

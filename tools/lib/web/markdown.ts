@@ -75,6 +75,21 @@ function converter(url: string): TurndownService {
       return content.trim() ? `[${content.trim()}](${abs})` : "";
     },
   });
+  // "- item" with one space, nested lists indented under the item's text
+  // (two spaces for a bullet), as models and most Markdown write lists.
+  td.addRule("compactListItem", {
+    filter: "li",
+    replacement: (content, node) => {
+      const parent = node.parentNode as HTMLElement | null;
+      let marker = "- ";
+      if (parent?.nodeName === "OL") {
+        const start = Number(parent.getAttribute("start") ?? "1");
+        marker = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const text = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n(?=[^\n])/g, `\n${" ".repeat(marker.length)}`);
+      return marker + text + (node.nextSibling && !text.endsWith("\n") ? "\n" : "");
+    },
+  });
   td.addRule("fencedWithLanguage", {
     filter: (node) => node.nodeName === "PRE" && node.firstChild?.nodeName === "CODE",
     replacement: (_content, node) => {
