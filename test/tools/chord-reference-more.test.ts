@@ -210,6 +210,17 @@ describe("Chord reference: job output as the model reads it", () => {
   });
 });
 
+describe("Chord reference: a job's process group", () => {
+  it("a descendant's output after the command exited still reaches the job", async () => {
+    const started = await call("shell", { command: "(sleep 1; echo DESCENDANT_LATE) & exit 0", description: "late output", run_in_background: true });
+    const id = /\bj\d+\b/.exec(started.text)?.[0];
+    expect(id, started.text).toBeDefined();
+    const out = await call("job_output", { job_id: id, wait: "exit" });
+    expect(out.text).toContain("DESCENDANT_LATE");
+    expect(out.text).toContain("[status: exited (code 0)]");
+  }, 20_000);
+});
+
 describe("Chord reference: artifacts", () => {
   const put = async (rel: string, body: string) => {
     await fsp.mkdir(join(t.ctx.sessionDir, rel, ".."), { recursive: true });
