@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import iconv from "iconv-lite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { escalateSchema } from "../../tools/chord/escalate.js";
+import { formatElapsed } from "../../tools/lib/job-format.js";
 import { skillTool } from "../../tools/chord/skill.js";
 import { discoverSkills } from "../../core/skills/discover.js";
 import { SkillSession } from "../../core/skills/session.js";
@@ -207,6 +208,27 @@ describe("Chord reference: job output as the model reads it", () => {
   it("CRLF endings, a leading CR and a cursor sequence", async () => {
     const r = await call("shell", { command: String.raw`printf 'line\r\nnext\r\n\033[2Kdone\nfirst\n\rlast\n'`, description: "print" });
     expect(r.text).toBe("line\nnext\ndone\nfirst\nlast\n[status: exited (code 0)]");
+  });
+});
+
+describe("Chord reference: job_list's durations", () => {
+  it.each([
+    [300, "0s"],
+    [45_000, "45s"],
+    [1900, "2s"],
+    [1500, "2s"],
+    [60_000, "1m00s"],
+    [185_000, "3m05s"],
+    [3_600_000, "1h00m00s"],
+    [3_723_000, "1h02m03s"],
+    [3_725_000, "1h02m05s"],
+  ])("%d ms reads %s", (ms, want) => expect(formatElapsed(ms)).toBe(want));
+
+  it("a job row uses them", async () => {
+    const started = await call("shell", { command: "sleep 5", description: "sleep", run_in_background: true });
+    const list = await call("job_list", {});
+    expect(list.text, started.text).toMatch(/\| elapsed \d+s \| quiet \d+s \|/);
+    await call("job_kill", { job_id: /\bj\d+\b/.exec(started.text)?.[0] });
   });
 });
 
