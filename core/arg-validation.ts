@@ -96,11 +96,13 @@ export function validateArgs(
 /**
  * `"context_lines": null` is how many models write "not given": an optional
  * parameter sent as null is read as absent. A required one stays null and is
- * named as missing its value.
+ * named as missing its value; one whose schema takes any JSON value keeps its
+ * null, for the tool to judge.
  */
 function dropNullOptionals(obj: Record<string, unknown>, schema: z.ZodObject): void {
   for (const [key, value] of Object.entries(obj)) {
-    if (value === null && schema.shape[key]?.safeParse(undefined).success === true) delete obj[key];
+    const field = schema.shape[key];
+    if (value === null && field?.safeParse(undefined).success === true && field.safeParse(null).success !== true) delete obj[key];
   }
 }
 

@@ -54,8 +54,8 @@ describe("skills on the Chord surface", () => {
     expect(first.rawBody).not.toContain(BODY_MARK);
     const [loaded] = results("skill");
     expect(loaded).toContain(BODY_MARK);
-    expect(loaded).toContain(`dir="${join(cwd, ".yuj/skills/apples")}"`);
-    expect(loaded).toContain("Arguments: in a.txt");
+    expect(loaded).toContain(`<name>apples</name>\n<path>${join(cwd, ".yuj/skills/apples/SKILL.md")}</path>\n<root>${join(cwd, ".yuj/skills/apples")}</root>\n`);
+    expect(loaded).toContain(`<relative_paths_base>${join(cwd, ".yuj/skills/apples")}</relative_paths_base>\n<args>in a.txt</args>\n`);
     expect(results("write")[0]).toBe("ERROR: write is not among the tools the skill apples allows while it is in use (read, glob); use one of those, or load another skill");
   }, 60_000);
 });

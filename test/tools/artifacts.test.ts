@@ -97,7 +97,8 @@ describe("save_artifact: immutable results", () => {
     expect((await save({ result: { a: 1 } })).modelText).toBe("result_type is required when result is provided");
     expect((await save({ result_type: "t" })).modelText).toBe("result is required when result_type is provided");
     expect((await save({ result_type: "x".repeat(257), result: {} })).modelText).toBe("result_type exceeds maximum size 256 bytes");
-    expect(saveArtifactSchema.safeParse({ result_type: "t", result: [1] }).success).toBe(false);
+    expect((await save({ result_type: "t", result: [1] })).modelText).toBe("result must be a JSON object, not an array");
+    expect((await save({ result_type: "t", result: "text" })).modelText).toBe("result must be a JSON object, not a string");
     expect(saveArtifactSchema.safeParse({ filename: "a", content: "b", mode: "replace" }).success).toBe(false);
   });
 });
@@ -107,9 +108,13 @@ describe("read_artifact", () => {
     await save({ filename: "notes.md", content: "a\nb\nc\nd" });
     const digest = sha("a\nb\nc\nd\n");
     expect(await read({ path: "artifacts/notes.md" })).toMatchObject({ ok: true, modelText: `ARTIFACT_RESULT lines=1-4 total=4 sha256=${digest}\na\nb\nc\nd\n` });
-    expect((await read({ rel_path: "artifacts/notes.md", offset: 1, limit: 2, id: "notes" })).modelText).toBe(`ARTIFACT_RESULT lines=2-3 total=4 sha256=${digest}\nb\nc\n`);
-    expect((await read({ path: "artifacts/notes.md", offset: 4 })).modelText).toBe(`ARTIFACT_RESULT lines=none total=4 sha256=${digest}\n`);
-    expect(await read({ path: "artifacts/notes.md", offset: 5 })).toMatchObject({ ok: false, modelText: "offset 5 is past the end of the artifact (4 lines)" });
+    expect((await read({ rel_path: "artifacts/notes.md", offset: 2, limit: 2, id: "notes" })).modelText).toBe(`ARTIFACT_RESULT lines=2-3 total=4 sha256=${digest}\nb\nc\n`);
+    expect((await read({ path: "artifacts/notes.md", offset: 0, limit: 1 })).modelText).toBe(`ARTIFACT_RESULT lines=1-1 total=4 sha256=${digest}\na\n`);
+    expect((await read({ path: "artifacts/notes.md", offset: 5 })).modelText).toBe(`ARTIFACT_RESULT lines=none total=4 sha256=${digest}\n`);
+    expect(await read({ path: "artifacts/notes.md", offset: 6 })).toMatchObject({
+      ok: false,
+      modelText: "offset 6 is past the end of the artifact (4 lines; offset 5 is valid but returns no lines)",
+    });
     expect(readArtifactSchema.safeParse({ path: "x", limit: 2001 }).success).toBe(false);
     expect(readArtifactSchema.safeParse({ path: "x", offset: -1 }).success).toBe(false);
   });

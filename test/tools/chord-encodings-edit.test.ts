@@ -29,7 +29,7 @@ const patch = (...lines: string[]) => chordApplyPatchTool.run({ patch: ["*** Beg
 
 const crlf = (s: string) => s.replace(/\n/g, "\r\n");
 
-type Enc = "utf-16le" | "utf-16be" | "utf-32le" | "gb18030" | "big5" | "shift_jis";
+type Enc = "utf-16le" | "utf-16be" | "utf-32le" | "gb18030" | "big5" | "shift-jis";
 
 /** The bytes of `text` in `enc`, a BOM first for the Unicode ones; verified by decoding back. */
 function encode(text: string, enc: Enc): Buffer {
@@ -63,7 +63,7 @@ describe("chord edit keeps the file's encoding", () => {
     ["utf-32le", "first ✓\nsecond 😀\n", "second 😀", "二番目 🎉"],
     ["gb18030", ZH_HANS, "你好，世界！", "再见，朋友！"],
     ["big5", ZH_HANT, "你好，世界！", "再見，朋友！"],
-    ["shift_jis", JA, "こんにちは、世界！", "さようなら、友達！"],
+    ["shift-jis", JA, "こんにちは、世界！", "さようなら、友達！"],
   ])("%s with CRLF", async (enc, text, from, to) => {
     await t.put({ "f.txt": encode(crlf(text), enc) });
     const r = await edit("f.txt", from, to);
@@ -82,10 +82,10 @@ describe("chord edit keeps the file's encoding", () => {
   });
 
   it.each<[Enc, string, string, string, string]>([
-    ["shift_jis", JA, "世界", "세계", '"세" (U+C138) cannot be written in shift_jis'],
+    ["shift-jis", JA, "世界", "세계", '"세" (U+C138) cannot be written in shift-jis'],
     ["big5", ZH_HANT, "世界", "世界😀", '"😀" (U+1F600) cannot be written in big5'],
     // Shift-JIS maps "¥" to 0x5C, which reads back as "\": refused, not silently changed.
-    ["shift_jis", JA, "世界", "¥100", '"¥" (U+00A5) cannot be written in shift_jis'],
+    ["shift-jis", JA, "世界", "¥100", '"¥" (U+00A5) cannot be written in shift-jis'],
   ])("refuses a character %s lacks and writes nothing", async (enc, text, from, to, message) => {
     const before = encode(crlf(text), enc);
     await t.put({ "f.txt": before });
@@ -110,19 +110,19 @@ describe("chord edit keeps the file's encoding", () => {
 
 describe("chord apply_patch keeps the file's encoding", () => {
   it("updates a Shift-JIS CRLF file in Shift-JIS", async () => {
-    await t.put({ "ja.txt": encode(crlf(JA), "shift_jis") });
+    await t.put({ "ja.txt": encode(crlf(JA), "shift-jis") });
     const r = await patch("*** Update File: ja.txt", "@@", "-二行目：こんにちは、世界！", "+二行目：さようなら、世界！", "+三行目：追加しました。");
     expect(r).toEqual({ ok: true, modelText: "Applied patch:\nM ja.txt" });
     const want = JA.replace("二行目：こんにちは、世界！\n", "二行目：さようなら、世界！\n三行目：追加しました。\n");
-    expect(await bytesOf("ja.txt")).toEqual(encode(crlf(want), "shift_jis"));
+    expect(await bytesOf("ja.txt")).toEqual(encode(crlf(want), "shift-jis"));
   });
 
   it("refuses text the encoding lacks and leaves the bytes", async () => {
-    const before = encode(crlf(JA), "shift_jis");
+    const before = encode(crlf(JA), "shift-jis");
     await t.put({ "ja.txt": before });
     const r = await patch("*** Update File: ja.txt", "@@", "-二行目：こんにちは、世界！", "+二行目：안녕하세요");
     expect(r.ok).toBe(false);
-    expect(r.modelText).toContain('"안" (U+C548) cannot be written in shift_jis');
+    expect(r.modelText).toContain('"안" (U+C548) cannot be written in shift-jis');
     expect(await bytesOf("ja.txt")).toEqual(before);
   });
 });
@@ -140,12 +140,12 @@ describe("chord write keeps an existing file's encoding", () => {
   });
 
   it("refuses an unencodable character with nothing written", async () => {
-    const before = encode(crlf(JA), "shift_jis");
+    const before = encode(crlf(JA), "shift-jis");
     await t.put({ "ja.txt": before });
     expect((await read("ja.txt")).ok).toBe(true);
     const r = await write("ja.txt", "한국어\n");
     expect(r.ok).toBe(false);
-    expect(r.modelText).toContain('"한" (U+D55C) cannot be written in shift_jis');
+    expect(r.modelText).toContain('"한" (U+D55C) cannot be written in shift-jis');
     expect(await bytesOf("ja.txt")).toEqual(before);
   });
 

@@ -101,7 +101,7 @@ describe("chord read: legacy CJK encodings", () => {
   it.each([
     ["gb18030", GB18030, GB_TEXT],
     ["big5", BIG5, BIG5_TEXT],
-    ["shift_jis", SHIFT_JIS, SJIS_TEXT],
+    ["shift-jis", SHIFT_JIS, SJIS_TEXT],
   ])("recognises %s", async (name, bytes, text) => {
     await t.put({ "cjk.txt": bytes });
     expect(await read({ path: "cjk.txt" })).toMatchObject({ ok: true, modelText: `READ_RESULT lines=1-2 total=2 encoding="${name}"\n${text}\n` });

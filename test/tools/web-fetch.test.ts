@@ -27,6 +27,11 @@ const data = parse(text);</code></pre>
 
 const SHELL = `<!doctype html><html><head><title>App</title><script src="/bundle.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script>window.boot()</script></body></html>`;
 
+const META_PAGE = `<!doctype html><html><head><title>Ignored title</title>
+<meta property="og:title" content="Structured Title"><meta name="author" content="Jane Doe">
+<meta property="og:site_name" content="Doc Site"><meta property="article:published_time" content="2026-04-28">
+</head><body><main><h1>Structured Title</h1><p>This page holds enough article text to be taken as the article. It also has the metadata a reader wants to see: who wrote it, on which site, and when it was published.</p></main></body></html>`;
+
 let server: Server;
 let base: string;
 
@@ -81,6 +86,14 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       return send(200, "text/plain; charset=utf-8", gzipSync("compressed text body"), { "content-encoding": "gzip" });
     case "/missing":
       return send(404, "text/html", "<html><body><h1>Not found</h1><p>No such page here.</p></body></html>");
+    case "/plain":
+      return send(200, "text/plain; charset=utf-8", "hello");
+    case "/sjis-text":
+      return send(200, "text/plain; charset=shift_jis", iconv.encode("こんにちは", "shift_jis"));
+    case "/json":
+      return send(200, "application/json; charset=utf-8", '{"ok":true,"message":"hello"}');
+    case "/meta":
+      return send(200, "text/html; charset=utf-8", META_PAGE);
     case "/ua":
       return send(200, "text/plain", String(req.headers["user-agent"]));
     default:
@@ -116,13 +129,41 @@ describe("web_fetch", () => {
   it("turns an article page into Markdown: the article without the navigation, a GFM table, a fenced code block with its language, absolute links", async () => {
     const r = await fetchWith({ url: `${base}/article` });
     expect(r.ok).toBe(true);
-    expect(r.modelText).toMatch(/^URL: http:\/\/127\.0\.0\.1:\d+\/article\nStatus: 200\nContent-Type: text\/html; charset=utf-8\nTitle: Parsing TOML/);
+    expect(r.modelText).toMatch(
+      /^URL: http:\/\/127\.0\.0\.1:\d+\/article\nStatus: 200\nContent-Type: text\/html; charset=utf-8\nCharset: utf-8\nExtraction-Mode: html-readability\nTitle: Parsing TOML.*\nTruncated: none\n/,
+    );
     expect(r.modelText).toContain("## Types");
     expect(r.modelText).toMatch(/\| TOML \| TypeScript \|\n\| --- \| --- \|\n\| string \| string \|/);
     expect(r.modelText).toContain('```ts\nimport { parse } from "smol-toml";\nconst data = parse(text);\n```');
     expect(r.modelText).toContain(`[the specification](${base}/docs/spec)`);
     expect(r.modelText).not.toContain("Copyright 2026");
     expect(r.modelText).not.toContain("Content-Quality");
+  });
+
+  it("names the URL, charset and how the text was extracted, as Chord's tests pin", async () => {
+    expect((await fetchWith({ url: `${base}/plain` })).modelText).toBe(
+      `URL: ${base}/plain\nStatus: 200\nContent-Type: text/plain; charset=utf-8\nCharset: utf-8\nExtraction-Mode: raw\nTruncated: none\n\nhello`,
+    );
+    const sjis = (await fetchWith({ url: `${base}/sjis-text` })).modelText;
+    expect(sjis).toContain("Charset: shift-jis\n");
+    expect(sjis).toContain("こんにちは");
+    expect((await fetchWith({ url: `${base}/meta-charset` })).modelText).toContain("Charset: shift-jis\n");
+    const json = (await fetchWith({ url: `${base}/json` })).modelText;
+    expect(json).toContain("Extraction-Mode: raw\n");
+    expect(json).toContain('{"ok":true,"message":"hello"}');
+    expect((await fetchWith({ url: `${base}/article`, raw: true })).modelText).toContain("Extraction-Mode: html-raw\n");
+    const meta = (await fetchWith({ url: `${base}/meta` })).modelText;
+    for (const line of ["Title: Structured Title\n", "Byline: Jane Doe\n", "Site-Name: Doc Site\n", "Published-Time: 2026-04-28\n"]) expect(meta).toContain(line);
+    expect((await fetchWith({ url: `${base}/missing` })).modelText).toContain("HTTP 404");
+  });
+
+  it("writes lists as '- item', nested ones indented under the item, as Chord's tests pin", async () => {
+    const { htmlToMarkdown } = await import("../../tools/lib/web/markdown.js");
+    const md = (body: string) => htmlToMarkdown(`<!doctype html><html><body>${body}</body></html>`, "https://example.com/base/").markdown;
+    expect(md("<li>Alpha</li><li>Beta</li>")).toBe("- Alpha\n- Beta");
+    expect(md("<ul><li>Parent<ul><li>Child</li></ul></li></ul>")).toBe("- Parent\n  - Child");
+    expect(md("<ol><li>one</li><li>two<p>more</p></li></ol>")).toBe("1. one\n2. two\n\n   more");
+    expect(md('<main><a href="/docs/start">Start</a><img alt="logo" src="/img/logo.png"></main>')).toBe("[Start](https://example.com/docs/start)![logo](https://example.com/img/logo.png)");
   });
 
   it("raw returns the HTML as it is", async () => {
@@ -138,7 +179,7 @@ describe("web_fetch", () => {
   it("follows a redirect chain within the limit, says where from, and refuses a longer one, a loop, and a redirect off http", async () => {
     const r = await fetchWith({ url: `${base}/hop?n=3` });
     expect(r.ok).toBe(true);
-    expect(r.modelText).toContain(`URL: ${base}/hop?n=0`);
+    expect(r.modelText).toContain(`URL: ${base}/hop?n=3\nFinal-URL: ${base}/hop?n=0\n`);
     expect(r.modelText).toContain(`Redirected from: ${base}/hop?n=3 → ${base}/hop?n=2 → ${base}/hop?n=1`);
     expect(r.modelText.endsWith("arrived")).toBe(true);
     expect((await fetchWith({ url: `${base}/hop?n=9` })).modelText).toMatch(/^ERROR: more than 5 redirects/);
@@ -148,7 +189,7 @@ describe("web_fetch", () => {
 
   it("stops a huge body at the download cap and says so", async () => {
     const r = await fetchWith({ url: `${base}/huge` });
-    expect(r.modelText).toContain("Truncated: the download stopped at the 5 MB cap");
+    expect(r.modelText).toContain("Truncated: input (the download stopped at the 5 MB cap");
     // The tool's text is the cap; the dispatcher then bounds what the model sees.
     expect(r.modelText.length).toBeLessThan(5 * 1024 * 1024 + 1000);
   });

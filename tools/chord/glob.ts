@@ -1,7 +1,10 @@
 // Chord `glob`: files matching one or more glob patterns under a
 // base directory (default the working directory), relative to the base for
 // matching and to the working directory for display, sorted. `**` spans
-// directories, braces expand, dotfiles match; `.git` is not walked and
+// directories, braces expand, dotfiles match; `.git` and the other version
+// control, cache and build folders Chord leaves out are not walked, files
+// and folders the ignore files (.gitignore, .ignore, .rgignore) name are not
+// listed, and
 // symlinked directories are not entered. Caps: 250 results, 16 KiB; no paging
 // (a capped list is saved whole in the session and named). A pattern that is
 // not glob syntax (an unclosed `[`, mostly a regex) is an error.
@@ -10,6 +13,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
+import { SKIPPED_DIRS } from "../lib/chord/skipped-files.js";
+import { IgnoreRules } from "../lib/ignore-rules.js";
 import { z } from "zod";
 import { textTarget } from "../../core/permissions/match-target.js";
 import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
@@ -25,6 +30,7 @@ export const chordGlobSchema = z.object({
 });
 
 export const GLOB_MAX_RESULTS = 250;
+const CHORD_SKIPPED_DIRS: ReadonlySet<string> = new Set(SKIPPED_DIRS);
 export const GLOB_MAX_BYTES = 16 * 1024;
 export const NO_FILES = "No files matched the pattern.";
 const capFooter = (n: number, saved: string | undefined) =>
@@ -92,7 +98,9 @@ export const chordGlobTool: ToolHandler<typeof chordGlobSchema> = {
     const depth = patterns.some((p) => p.includes("**"))
       ? Infinity
       : Math.max(...matchers.flatMap((m) => m.set.map((parts) => parts.length)));
-    const files = await walkFiles(ctx, where.abs, depth);
+    // A .gitignore hides files from glob as from grep, in a git repository or not.
+    const ignore = await IgnoreRules.forRoot(ctx.services.fs, where.abs, { gitignoreAnywhere: true });
+    const files = await walkFiles(ctx, where.abs, depth, { skipDirs: CHORD_SKIPPED_DIRS, ignore });
     // Matches are listed relative to path, as Chord's own parameter text says;
     // path rules judge them by their place in the project.
     const matches = files

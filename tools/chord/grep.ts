@@ -6,8 +6,10 @@
 // and once it no longer fits later matches are listed bare (chord-output.ts).
 // An invalid regex is searched as literal text, with a note; `patterns` takes
 // several regexes, each searched as its own (tools/lib/grep/patterns.ts). The grep engine
-// (tools/lib/grep/) runs ripgrep, so ignore files, hidden and binary files are
-// treated as rg treats them.
+// (tools/lib/grep/) runs ripgrep, so ignore files (a .gitignore also outside
+// a git repository) and binary files are treated as rg treats them; dot folders are searched, except the version
+// control, cache and build folders and the binary extensions Chord leaves out
+// (tools/lib/chord/skipped-files.ts).
 
 import * as path from "node:path";
 import { z } from "zod";
@@ -21,6 +23,7 @@ import { findRipgrep } from "../lib/grep/ripgrep.js";
 import * as os from "node:os";
 import { displayPath, isDevicePath, resolveInCwd } from "../lib/paths.js";
 import { combinePatterns } from "../lib/grep/patterns.js";
+import { CHORD_GREP_EXCLUDES } from "../lib/chord/skipped-files.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { listArg, searchSummary, str } from "../lib/view.js";
 
@@ -117,7 +120,9 @@ async function searchRoots(ctx: ToolContext, rg: string, pattern: string, args: 
       format: JSON_FLAGS,
       context,
       literal,
-      globs: asList(args.includes).filter((g) => g.trim() !== ""),
+      globs: [...asList(args.includes).filter((g) => g.trim() !== ""), ...CHORD_GREP_EXCLUDES],
+      hidden: true,
+      gitignoreAnywhere: true,
       timeoutMs: timeout * 1000,
       onLines: eventDecoder(events),
     });

@@ -1,12 +1,14 @@
 // Chord `read_artifact`: one page of a session artifact by its
 // session-relative path (`path`, or its alias `rel_path`), e.g.
-// artifacts/report.md or a ResultRef's rel_path. offset is a 0-based count of
-// lines to skip and limit is 1..2000 lines (default 2000). The header names
+// artifacts/report.md or a ResultRef's rel_path. offset is the 1-based line
+// to start at, as in Chord's `read` (0 is read as 1), and limit is 1..2000
+// lines (default 2000). The header names
 // the lines shown, the total and the sha256 of the whole artifact;
 // expected_sha256 refuses an artifact that changed since its ref was made.
 // The text is returned exactly as stored (LF line ends, the final newline
 // only when the artifact has one); a first line longer than the budget
-// still shows its prefix.
+// still shows its prefix, and the text is only the artifact's: where a page
+// was cut the header says so (`truncated=budget requested_lines=…`).
 
 import { z } from "zod";
 import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
@@ -54,9 +56,10 @@ export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
     const lf = bytes.toString("utf8").replace(/\r\n?/g, "\n");
     const lines = splitLines(lf);
     const total = lines.length;
-    const offset = args.offset ?? 0;
+    // The lines skipped: offset names the first line shown (1-based).
+    const offset = Math.max(1, args.offset ?? 1) - 1;
     const limit = args.limit ?? ARTIFACT_READ_MAX_LINES;
-    if (offset > total) return fail(`offset ${offset} is past the end of the artifact (${total} lines)`);
+    if (offset > total) return fail(`offset ${offset + 1} is past the end of the artifact (${total} lines; offset ${total + 1} is valid but returns no lines)`);
     const picked: string[] = [];
     let used = 0;
     let cut = false;
@@ -89,11 +92,12 @@ export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
     const lastEnds = !cut && (last < total || lf.endsWith("\n"));
     const body = picked.join("\n") + (lastEnds ? "\n" : "");
     if (!cut) return ok(`${header}\n${body}`, view());
+    // How to go on is for the card only: the model's text is the artifact's own.
     const next = picked.length === 1 && Buffer.byteLength(lines[offset]!) > READ_BUDGET_BYTES ? offset + 1 : last;
     const rest =
       next < total
-        ? `Lines past ${next} were not shown: read_artifact with offset=${next} continues.`
+        ? `Lines past ${next} were not shown: read_artifact with offset=${next + 1} continues.`
         : "The rest of this line is longer than one read returns; search the artifact through the shell instead.";
-    return ok(`${header}\n${body}\n${rest}`, view([rest]));
+    return ok(`${header}\n${body}`, view([rest]));
   },
 };

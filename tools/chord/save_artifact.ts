@@ -35,10 +35,14 @@ export const saveArtifactSchema = z.object({
   mime_type: z.string().optional(),
   mode: z.enum(["create", "append", "overwrite"]).optional(),
   result_type: z.string().optional(),
-  result: z.record(z.string(), z.unknown()).optional(),
+  // Any JSON value, so that a list, a string or null is refused by name.
+  result: z.unknown().optional(),
 });
 
 type Args = z.infer<typeof saveArtifactSchema>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const jsonKind = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`);
 
 export interface ResultRef {
   id: string;
@@ -67,6 +71,7 @@ export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
         }
         if (!args.result_type?.trim()) return fail("result_type is required when result is provided");
         if (args.result === undefined) return fail("result is required when result_type is provided");
+        if (!isObject(args.result)) return fail(`result must be a JSON object, not ${jsonKind(args.result)}`);
         return saved(await saveResult(ctx.services.fs, ctx.sessionDir, args.result_type, args.result));
       }
       return saved(await saveNamed(ctx.services.fs, ctx.sessionDir, args));

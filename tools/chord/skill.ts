@@ -1,7 +1,10 @@
 // Chord's `skill(name, args?)`: loads a discovered skill's instructions (the
 // SKILL.md body) on demand, with the directory its other files are in. From
 // then on the skill is in use: its allowed-tools, if it lists them, narrow
-// the tools. The permission match value is the name.
+// the tools. The permission match value is the name. The result names the
+// skill, its SKILL.md, the folder relative paths resolve against and the
+// arguments in tags, as Chord's do, and fills in the body's
+// `${CHORD_SKILL_DIR}` and `${CHORD_SKILL_ARGS}`.
 
 import { str } from "../lib/view.js";
 import * as fs from "node:fs";
@@ -35,10 +38,21 @@ export const skillTool: ToolHandler<typeof schema> = {
     }
     markSkillLoaded(ctx, skill);
     const files = fs.readdirSync(skill.dir).filter((f) => f !== "SKILL.md");
-    const lines = [`<skill name="${skill.name}" dir="${skill.dir}">`, body];
-    if (files.length) lines.push("", `Files in the skill's directory: ${files.join(", ")}`);
-    if (skill.allowedTools) lines.push("", `While this skill is in use only these tools run: ${skill.allowedTools.join(", ")}`);
-    if (args.args) lines.push("", `Arguments: ${args.args}`);
+    const filled = body.replaceAll("${CHORD_SKILL_DIR}", skill.dir).replaceAll("${CHORD_SKILL_ARGS}", args.args ?? "");
+    const lines = [
+      "<skill>",
+      `<name>${skill.name}</name>`,
+      `<path>${skill.file}</path>`,
+      `<root>${skill.dir}</root>`,
+      `<relative_paths_base>${skill.dir}</relative_paths_base>`,
+      ...(args.args ? [`<args>${args.args}</args>`] : []),
+      "<notes>Paths in these instructions are relative to <root>. Open the files they name only when you need them, and use the entry point the skill gives rather than looking for another.</notes>",
+      "<instructions>",
+      filled,
+      "</instructions>",
+    ];
+    if (files.length) lines.push(`Files in the skill's directory: ${files.join(", ")}`);
+    if (skill.allowedTools) lines.push(`While this skill is in use only these tools run: ${skill.allowedTools.join(", ")}`);
     lines.push("</skill>");
     const bodyLines = body.split("\n").length;
     return ok(lines.join("\n"), { kind: "text", text: `✓ skill ${skill.name} loaded: ${bodyLines} lines of instructions from ${skill.file}` });

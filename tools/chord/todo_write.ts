@@ -2,7 +2,8 @@
 // array order is the execution order. Items are {id, content, status,
 // active_form?} with four statuses (no `blocked`, unlike Yuj's write_todos).
 // Several items may be in_progress only when each has its own active_form,
-// the text that says what is being done for each of them.
+// the text that says what is being done for each of them. The result lists
+// the items numbered in order (`[>] 1. Write the parser`).
 
 import { z } from "zod";
 import type { TodoItem } from "../../core/events.js";
@@ -16,8 +17,10 @@ const todo = z.object({
   active_form: z.string().optional(),
 });
 
+// An empty list is refused, as Chord does: a finished plan is marked
+// completed or cancelled, not wiped.
 export const todoWriteSchema = z.object({
-  todos: z.array(todo),
+  todos: z.array(todo).min(1),
 });
 
 const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;
@@ -62,6 +65,6 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
       ...(t.active_form?.trim() ? { activeForm: t.active_form.trim() } : {}),
     }));
     ctx.emit({ type: "todo_updated", todos });
-    return ok(renderTodos(todos), { kind: "todos", todos });
+    return ok(renderTodos(todos, { numbered: true }), { kind: "todos", todos });
   },
 };

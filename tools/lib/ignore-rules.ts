@@ -42,8 +42,12 @@ export class IgnoreRules {
     private readonly rules: readonly Rule[],
   ) {}
 
-  /** Rules that apply at `dir`: those of every ancestor up to the repository root. */
-  static async forRoot(fs: FileSystem, dir: string): Promise<IgnoreRules> {
+  /**
+   * Rules that apply at `dir`: those of every ancestor up to the repository
+   * root. `gitignoreAnywhere`: outside a repository the directory's own
+   * .gitignore counts too (Chord's search tools read it without git).
+   */
+  static async forRoot(fs: FileSystem, dir: string, opts: { gitignoreAnywhere?: boolean } = {}): Promise<IgnoreRules> {
     const chain: string[] = [];
     let useGitignore = false;
     for (let cur = dir; ; cur = path.dirname(cur)) {
@@ -59,7 +63,7 @@ export class IgnoreRules {
       if (path.dirname(cur) === cur) break;
     }
     // Outside a repository only the directory itself contributes .ignore/.rgignore.
-    let rules = new IgnoreRules(fs, useGitignore, []);
+    let rules = new IgnoreRules(fs, useGitignore || opts.gitignoreAnywhere === true, []);
     for (const d of useGitignore ? chain : [dir]) rules = await rules.enter(d);
     return rules;
   }

@@ -35,18 +35,31 @@ export function isLive(job: JobSnapshot): boolean {
   return job.status === "running" || job.status === "stopping";
 }
 
+/**
+ * A job table's durations as Chord writes them: whole seconds, rounded
+ * (`0s`, `45s`, `3m05s`, `1h02m03s`).
+ */
+export function formatElapsed(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const two = (n: number) => String(n).padStart(2, "0");
+  if (h > 0) return `${h}h${two(m)}m${two(s)}s`;
+  if (m > 0) return `${m}m${two(s)}s`;
+  return `${s}s`;
+}
+
 /** One row of a job table: id, status, elapsed, quiet, deadline, label. */
 export function jobRow(job: JobSnapshot, now: number): string {
   const end = job.endedAt ?? now;
   const parts = [
     job.id,
     statusWords(job),
-    `elapsed ${formatDuration(end - job.startedAt)}`,
-    `quiet ${formatDuration(end - job.lastOutputAt)}`,
+    `elapsed ${formatElapsed(end - job.startedAt)}`,
+    `quiet ${formatElapsed(end - job.lastOutputAt)}`,
     job.deadlineAt === undefined
       ? "no deadline"
       : isLive(job)
-        ? `deadline in ${formatDuration(Math.max(0, job.deadlineAt - now))}`
+        ? `deadline in ${formatElapsed(Math.max(0, job.deadlineAt - now))}`
         : "deadline passed or unused",
     job.label,
   ];

@@ -8,6 +8,7 @@
 
 import * as path from "node:path";
 import type { ToolContext } from "../../core/tool-types.js";
+import type { IgnoreRules } from "./ignore-rules.js";
 
 const SKIP_DIRS = new Set([".git"]);
 
@@ -16,6 +17,10 @@ export interface WalkOptions {
   followLinks?: boolean;
   /** The real path a link's target must lie in. */
   inside?: string;
+  /** Folder names not walked at any depth (besides `.git`). */
+  skipDirs?: ReadonlySet<string>;
+  /** Ignore-file rules in force at the root; each folder walked adds its own. */
+  ignore?: IgnoreRules;
 }
 
 export async function walkFiles(ctx: ToolContext, root: string, depth: number, opts: WalkOptions = {}): Promise<string[]> {
@@ -24,24 +29,27 @@ export async function walkFiles(ctx: ToolContext, root: string, depth: number, o
   const inside = opts.inside;
   const within = inside === undefined ? undefined : (real: string) => real === inside || real.startsWith(inside + path.sep);
   const follow = opts.followLinks === true && Number.isFinite(depth);
-  const visit = async (dir: string, rel: string, level: number): Promise<void> => {
+  const skip = (name: string) => SKIP_DIRS.has(name) || opts.skipDirs?.has(name) === true;
+  const visit = async (dir: string, rel: string, level: number, outer: IgnoreRules | undefined): Promise<void> => {
     if (ctx.signal.aborted) return;
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    const rules = outer && level > 0 ? await outer.enter(dir) : outer;
     for (const entry of entries) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const childAbs = path.join(dir, entry.name);
+      if (rules?.ignores(childAbs, entry.isDirectory())) continue;
       if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1);
+        if (!skip(entry.name) && level + 1 < depth) await visit(childAbs, childRel, level + 1, rules);
       } else if (entry.isFile()) {
         out.push(childRel);
       } else if (entry.isSymbolicLink()) {
         const kind = await linkKind(ctx, childAbs, within);
         if (kind === "file") out.push(childRel);
-        else if (kind === "dir" && follow && level + 1 < depth) await visit(childAbs, childRel, level + 1);
+        else if (kind === "dir" && follow && level + 1 < depth) await visit(childAbs, childRel, level + 1, rules);
       }
     }
   };
-  await visit(root, "", 0);
+  await visit(root, "", 0, opts.ignore);
   return out;
 }
 

@@ -51,7 +51,7 @@ export function decodeForChord(bytes: Uint8Array): ChordDecoded {
 /** Whether the bytes start with a UTF-16 or UTF-32 byte order mark. */
 export const unicodeBom = (bytes: Uint8Array): boolean => bomEncoding(bytes) !== undefined;
 
-const LEGACY = ["gb18030", "big5", "shift_jis"] as const;
+const LEGACY = ["gb18030", "big5", "shift-jis"] as const;
 /** Share of non-ASCII characters that must be typical of the language. */
 const MIN_SCORE = 0.15;
 /** How far ahead of the runner-up the winner must be. */
@@ -122,7 +122,7 @@ function plausibility(encoding: (typeof LEGACY)[number], text: string): number {
   for (const ch of text) {
     if (ch.charCodeAt(0) < 0x80) continue;
     wide++;
-    if (encoding === "shift_jis" ? KANA.test(ch) || JAPANESE_PUNCT.has(ch) : COMMON_HANZI.has(ch)) typical++;
+    if (encoding === "shift-jis" ? KANA.test(ch) || JAPANESE_PUNCT.has(ch) : COMMON_HANZI.has(ch)) typical++;
   }
   return wide === 0 ? 0 : typical / wide;
 }

@@ -22,6 +22,10 @@ export interface RgSearch {
   literal?: boolean;
   /** rg `--glob` filters, in order. */
   globs?: readonly string[];
+  /** Search hidden files and folders too (`--hidden`); the globs decide what stays out. */
+  hidden?: boolean;
+  /** Read .gitignore files outside a git repository too (`--no-require-git`). */
+  gitignoreAnywhere?: boolean;
   timeoutMs: number;
   /** Whole lines of stdout as they come. */
   onLines(batch: Buffer): void;
@@ -34,8 +38,10 @@ export type RgSearchEnd =
   | { kind: "spawn_error"; message: string };
 
 /** The argument vector of a search: no config file, the format, the filters, then the pattern and the target. */
-function searchArgv(s: Pick<RgSearch, "format" | "context" | "literal" | "globs" | "pattern" | "target">): string[] {
+function searchArgv(s: Pick<RgSearch, "format" | "context" | "literal" | "globs" | "hidden" | "gitignoreAnywhere" | "pattern" | "target">): string[] {
   const argv = ["--no-config", ...s.format];
+  if (s.hidden) argv.push("--hidden");
+  if (s.gitignoreAnywhere) argv.push("--no-require-git");
   if (s.context !== undefined && s.context > 0) argv.push("-C", String(s.context));
   if (s.literal) argv.push("--fixed-strings");
   for (const g of s.globs ?? []) argv.push("--glob", g);

@@ -11,6 +11,12 @@ import { gfm } from "turndown-plugin-gfm";
 
 export interface PageText {
   title?: string;
+  /** The article's author, site and date, where the page names them. */
+  byline?: string;
+  siteName?: string;
+  publishedTime?: string;
+  /** Whether Readability found the article, or the whole body was converted. */
+  mode: "html-readability" | "html-fallback";
   markdown: string;
   /** Little text and scripts that would build the page. */
   suspectShell: boolean;
@@ -35,7 +41,10 @@ export function htmlToMarkdown(html: string, url: string): PageText {
   const source = article?.content || parse().body?.innerHTML || "";
   const markdown = converter(url).turndown(source).trim();
   const shownTitle = article?.title?.trim() || title;
-  return { ...(shownTitle ? { title: shownTitle } : {}), markdown, suspectShell };
+  const meta = { byline: article?.byline, siteName: article?.siteName, publishedTime: article?.publishedTime };
+  const named = Object.fromEntries(Object.entries(meta).flatMap(([k, v]) => (v?.trim() ? [[k, v.trim()]] : [])));
+  const mode = article?.content ? "html-readability" : "html-fallback";
+  return { ...(shownTitle ? { title: shownTitle } : {}), ...named, mode, markdown, suspectShell };
 }
 
 function isShell(document: ReturnType<typeof parseHTML>["document"]): boolean {
@@ -64,6 +73,21 @@ function converter(url: string): TurndownService {
         // kept as written
       }
       return content.trim() ? `[${content.trim()}](${abs})` : "";
+    },
+  });
+  // "- item" with one space, nested lists indented under the item's text
+  // (two spaces for a bullet), as models and most Markdown write lists.
+  td.addRule("compactListItem", {
+    filter: "li",
+    replacement: (content, node) => {
+      const parent = node.parentNode as HTMLElement | null;
+      let marker = "- ";
+      if (parent?.nodeName === "OL") {
+        const start = Number(parent.getAttribute("start") ?? "1");
+        marker = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const text = content.replace(/^\n+/, "").replace(/\n+$/, "\n").replace(/\n(?=[^\n])/g, `\n${" ".repeat(marker.length)}`);
+      return marker + text + (node.nextSibling && !text.endsWith("\n") ? "\n" : "");
     },
   });
   td.addRule("fencedWithLanguage", {

@@ -1,7 +1,9 @@
-// A fetched response as the model reads it: a few header lines (where it
-// ended up, status, type, whether the page is a JavaScript shell, whether the
-// download was cut) and the body: HTML as Markdown unless raw, other text as
-// it is, in its declared charset. A binary body is refused by name.
+// A fetched response as the model reads it: a few header lines (the URL asked
+// for and where it ended up, status, type, charset, how the text was
+// extracted, the article's title, author, site and date, whether the page is
+// a JavaScript shell, whether the download was cut) and the body: HTML as
+// Markdown unless raw, other text as it is, in its declared charset. A binary
+// body is refused by name.
 
 import type { Fetched } from "./fetch.js";
 import { declaredCharset, decodeBody, looksBinary } from "./decode.js";
@@ -17,8 +19,8 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
 
 export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
   const type = f.contentType.split(";")[0]!.trim();
-  const lines = [`URL: ${f.url}`];
-  if (f.redirects.length) lines.push(`Redirected from: ${f.redirects.join(" → ")}`);
+  const lines = [`URL: ${f.redirects[0] ?? f.url}`];
+  if (f.redirects.length) lines.push(`Final-URL: ${f.url}`, `Redirected from: ${f.redirects.join(" → ")}`);
   lines.push(`Status: ${f.status}`);
   if (f.contentType) lines.push(`Content-Type: ${f.contentType}`);
   const textual = type === "" ? !looksBinary(f.body) : TEXT_TYPES.test(type) && !looksBinary(f.body);
@@ -27,14 +29,22 @@ export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
   }
   const charset = declaredCharset(f.contentType, f.body);
   const decoded = decodeBody(f.body, charset);
+  lines.push(`Charset: ${charset.replace(/_/g, "-")}`);
   let body = decoded;
-  if (!raw && (HTML_TYPES.test(type) || (type === "" && /^\s*<(!doctype html|html)/i.test(decoded)))) {
+  const html = HTML_TYPES.test(type) || (type === "" && /^\s*<(!doctype html|html)/i.test(decoded));
+  if (html && raw) lines.push("Extraction-Mode: html-raw");
+  else if (!html) lines.push("Extraction-Mode: raw");
+  else {
     const page = htmlToMarkdown(decoded, f.url);
+    lines.push(`Extraction-Mode: ${page.mode}`);
     if (page.title) lines.push(`Title: ${page.title}`);
+    if (page.byline) lines.push(`Byline: ${page.byline}`);
+    if (page.siteName) lines.push(`Site-Name: ${page.siteName}`);
+    if (page.publishedTime) lines.push(`Published-Time: ${page.publishedTime}`);
     if (page.suspectShell) lines.push("Content-Quality: suspect-shell (little text and scripts that build the page; web_fetch does not run JavaScript, so this may not be what a browser shows)");
     body = page.markdown;
   }
-  if (f.truncated) lines.push(`Truncated: the download stopped at the ${Math.round(maxBytes / (1024 * 1024))} MB cap; what follows is the start of the body`);
+  lines.push(f.truncated ? `Truncated: input (the download stopped at the ${Math.round(maxBytes / (1024 * 1024))} MB cap; what follows is the start of the body)` : "Truncated: none");
   const ok = f.status < 400;
   return { ok, text: `${ok ? "" : `ERROR: HTTP ${f.status} from ${f.url}\n`}${lines.join("\n")}\n\n${body}`.trimEnd() };
 }
