@@ -123,21 +123,27 @@ function withWorkers(ctx: ToolContext, helpers: Helpers, jobs: readonly FileJob[
       results[batch] = outcomes;
       if (++done === batches.length) finish({ ok: true, outcomes: results.flat(), threads: workers.length });
     };
-    const feed = (worker: Worker & { batch?: number }) => {
-      if (settled || next >= batches.length) return;
-      worker.batch = next++;
-      worker.postMessage(batches[worker.batch]);
+    // A worker holds two batches: the next one waits in its queue while it
+    // parses the other, since this thread, parsing its own batch, answers
+    // a reply only between batches.
+    const feed = (worker: Worker, held: number[]) => {
+      while (!settled && next < batches.length && held.length < 2) {
+        held.push(next);
+        worker.postMessage(batches[next++]);
+      }
     };
     // Worth one more when the queue still holds a batch for it and one for this thread.
     const startWorker = () => {
       if (settled || workers.length >= helpers.count || batches.length - next < 2) return;
-      const worker: Worker & { batch?: number } = new Worker(helpers.script, { workerData: helpers.setup satisfies WorkerSetup });
+      const worker = new Worker(helpers.script, { workerData: helpers.setup satisfies WorkerSetup });
       workers.push(worker);
+      // Batches sent and not answered yet, in order (a worker answers in order).
+      const held: number[] = [];
       let answered = false;
       worker.on("message", (reply: WorkerReply) => {
         if (!reply.ok) return finish(new Error(reply.error));
-        completed(worker.batch!, reply.outcomes);
-        feed(worker);
+        completed(held.shift()!, reply.outcomes);
+        feed(worker, held);
         if (!answered) {
           answered = true;
           if (!helpers.atOnce) startWorker();
@@ -147,7 +153,7 @@ function withWorkers(ctx: ToolContext, helpers: Helpers, jobs: readonly FileJob[
       worker.on("exit", (code) => {
         if (!settled) finish(new Error(`a search worker exited (code ${code}) before the search ended`));
       });
-      feed(worker);
+      feed(worker, held);
     };
     if (helpers.atOnce) for (let i = 0; i < helpers.count; i++) startWorker();
     void (async () => {
