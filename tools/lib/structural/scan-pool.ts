@@ -1,14 +1,14 @@
 // Runs a directory search's files through FileSearchers: in this thread for
 // a small search, else in this thread and a few worker threads together
-// (one per other core, at most four workers), each taking the next batch of
-// files when it is done with one, so a slow file or a busy core holds up
-// only its own batch. Outcomes
-// come back in the files' order either way. The workers run the bundle's
+// (one per other core, at most four, none on a saturated machine), each
+// taking the next batch of files when it is done with one, so a slow file
+// or a busy core holds up only its own batch. Outcomes come back in the
+// files' order either way. The workers run the bundle's
 // own worker entry (dist/structural-worker.js); from the sources, or if a
 // worker fails, the search runs in this thread.
 
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ToolContext } from "../../../core/tool-types.js";
@@ -36,13 +36,16 @@ function workerScript(): URL | undefined {
 export type ScanRun = { ok: true; outcomes: FileOutcome[]; threads: number } | { ok: false; cancelled: true; threads: number };
 
 /**
- * One worker per core beside this thread's. A core that other processes
- * keep busy still counts: the scheduler shares it between every thread that
- * wants it, so a worker there still takes its share of the parsing, and its
- * start-up (tens of milliseconds) is small next to a search of this size.
+ * One worker per core beside this thread's, unless the machine is already
+ * saturated: with a 1-minute load average at or above the core count (11
+ * to 13 on 2 cores, measured), a worker made a search slower, not faster
+ * (its start-up and its compilations are spent, and the threads it
+ * competes with keep the cores). Below that, a core at least partly idle
+ * takes it.
  */
 function otherCoreWorkers(): number {
-  return Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - 1));
+  const cores = availableParallelism();
+  return loadavg()[0]! >= cores ? 0 : Math.max(0, Math.min(MAX_WORKERS, cores - 1));
 }
 
 /** One batch in this thread: its files are all read at once, and parsed in order as they arrive. */
