@@ -7,7 +7,10 @@
 // unparsed) and every arrow function (every file parsed). The same calls run
 // in one thread too: a copy of the installation without the worker entry.
 // Their CPU time is what the same call takes on an otherwise idle core.
-// BENCH_STRUCTURAL_RUNS sets the runs per measure (default 5).
+// BENCH_STRUCTURAL_RUNS sets the runs per measure (default 5);
+// BENCH_STRUCTURAL_AGAINST, the folder of another installation (another
+// build, e.g. main's, with bin/ dist/ and node_modules/), runs the same
+// calls with it in the same alternation, for a before/after.
 
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -78,14 +81,17 @@ export async function benchStructural(): Promise<Row[]> {
   const cfg = join(mkdtempSync(join(tmpdir(), "yuj-bench-structural-")), "structural.toml");
   writeFileSync(cfg, "[tools]\nstructural_enabled = true\n");
   const one = singleThreadInstall();
-  const bins = { pooled: join(root, "bin", "yuj.js"), single: join(one, "bin", "yuj.js") };
+  const against = process.env.BENCH_STRUCTURAL_AGAINST;
+  const pooled = join(root, "bin", "yuj.js");
+  const bins: Record<string, string> = { pooled, single: join(one, "bin", "yuj.js") };
+  if (against) bins.against = join(against, "bin", "yuj.js");
   try {
     const loads: number[] = [loadavg()[0]!];
     const samples = new Map<string, Timed[]>();
     const add = (key: string, t: Timed) => samples.set(key, [...(samples.get(key) ?? []), t]);
     // Interleaved, so load elsewhere on the machine falls on every case alike.
     for (let i = 0; i < RUNS; i++) {
-      add("read", await timeCall(bins.pooled, cfg, "read", { path: "package.json", limit: 1 }, env));
+      add("read", await timeCall(pooled, cfg, "read", { path: "package.json", limit: 1 }, env));
       for (const [name, query] of Object.entries(QUERIES)) {
         for (const [how, bin] of Object.entries(bins)) {
           add(`${name}:${how}`, await timeCall(bin, cfg, "structural_search", { path: ".", language: "typescript", query }, env));
@@ -96,13 +102,21 @@ export async function benchStructural(): Promise<Row[]> {
     const wall = (key: string) => `${(median(samples.get(key)!.map((s) => s.wallMs)) / 1000).toFixed(2)} s`;
     const cpu = (key: string) => `${(median(samples.get(key)!.map((s) => s.cpuMs)) / 1000).toFixed(2)} s`;
     const exit = (key: string) => `${median(samples.get(key)!.map((s) => s.exitMs)).toFixed(0)} ms`;
-    return [
-      ["1-minute load average during the runs (workers start only on idle cores)", `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`, ""],
+    const rows: Row[] = [
+      ["1-minute load average during the runs", `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${availableParallelism()} cores`, ""],
       ["`yuj tool read` (a new process, for scale; CPU time)", `${wall("read")} (${cpu("read")})`, ""],
-      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): with workers / without (CPU time without)`, `${wall("named:pooled")} / ${wall("named:single")} (${cpu("named:single")})`, "1.5 s"],
-      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): with workers / without (CPU time without)`, `${wall("every:pooled")} / ${wall("every:single")} (${cpu("every:single")})`, "1.5 s"],
+      [`calls of one named function (${samples.get("named:pooled")![0]!.total} matches): with workers / without (CPU time of each)`, `${wall("named:pooled")} / ${wall("named:single")} (${cpu("named:pooled")} / ${cpu("named:single")})`, "1.5 s"],
+      [`every arrow function (${samples.get("every:pooled")![0]!.total} matches, every file parsed): with workers / without (CPU time of each)`, `${wall("every:pooled")} / ${wall("every:single")} (${cpu("every:pooled")} / ${cpu("every:single")})`, "1.5 s"],
       ["last line of the result → process exit (every arrow function, with workers / without)", `${exit("every:pooled")} / ${exit("every:single")}`, `about ${exit("read")}, as for read`],
     ];
+    if (against) {
+      const ratio = (key: string) => (median(samples.get(`${key}:pooled`)!.map((s) => s.wallMs)) / median(samples.get(`${key}:against`)!.map((s) => s.wallMs))).toFixed(2);
+      for (const key of Object.keys(QUERIES)) {
+        rows.push([`${key} query, the other installation (CPU time); this one's wall time / its`, `${wall(`${key}:against`)} (${cpu(`${key}:against`)}); ${ratio(key)}×`, ""]);
+      }
+      rows.push(["last line → exit, the other installation (every arrow function)", exit("every:against"), ""]);
+    }
+    return rows;
   } finally {
     rmSync(one, { recursive: true, force: true });
   }
@@ -110,8 +124,7 @@ export async function benchStructural(): Promise<Row[]> {
 
 /**
  * The scan alone, in this process, over the same files: this thread only,
- * and with one worker forced whatever the load (the CLI starts workers only
- * on idle cores, so on a busy machine the runs above never use them).
+ * and with one worker.
  */
 export async function benchScanThreads(): Promise<Row[]> {
   const { FileSearcher } = await import("../tools/lib/structural/scan-file.js");

@@ -131,6 +131,14 @@ describe("structural_search: directories", () => {
     expect(past.modelText).toContain("past the last page of 21 matches");
   });
 
+  it("shows every match on one page when pagination is off", async () => {
+    await repo(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`m${i}.py`, `v = ${i}\nv = v + 1\n`])));
+    t.ctx.config.tools.search_pagination_enabled = false;
+    const r = await search({ path: ".", language: "python", query: '((identifier) @match (#eq? @match "v"))' });
+    expect(r.modelText).toMatch(/total="21" shown="21" page="1" next_page="0"/);
+    expect(parsed(r.modelText)).toHaveLength(21);
+  });
+
   it("leaves out files a path rule keeps from being read", async () => {
     await repo({ "open.py": "k = 1\n", "secret.py": "k = 2\n" });
     t.ctx.hiddenByRules = (p) => p === "secret.py";

@@ -35,8 +35,8 @@ async function files(n: number): Promise<FileJob[]> {
   return Object.keys(contents).map((file) => ({ file, abs: path.join(t.cwd, file) }));
 }
 
-async function searcher(): Promise<FileSearcher> {
-  const made = await FileSearcher.create("python", QUERY);
+async function searcher(query = QUERY): Promise<FileSearcher> {
+  const made = await FileSearcher.create("python", query);
   if (!made.ok) throw new Error(made.error);
   return made.searcher;
 }
@@ -47,7 +47,7 @@ describe.skipIf(THREADS < 1)("search workers", () => {
     const local = await searcher();
     try {
       const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0 });
-      const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS });
+      const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true });
       expect(here.ok && pooled.ok).toBe(true);
       if (!here.ok || !pooled.ok) return;
       expect([here.threads, pooled.threads]).toEqual([0, THREADS]);
@@ -64,9 +64,44 @@ describe.skipIf(THREADS < 1)("search workers", () => {
     const jobs = await files(200);
     const local = await searcher();
     try {
-      const run = scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS });
+      const run = scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true });
       t.abort.abort();
       expect(await run).toEqual({ ok: false, cancelled: true, threads: THREADS });
+    } finally {
+      local.free();
+    }
+  });
+
+  it("start none for a search that parses little: one whose literals no file holds", async () => {
+    const jobs = await files(120);
+    const query = '((call function: (identifier) @f) @match (#eq? @f "absent_name"))';
+    const local = await searcher(query);
+    try {
+      const here = await scanAll(t.ctx, { language: "python", query }, jobs, local, { script: undefined, workers: 0 });
+      const pooled = await scanAll(t.ctx, { language: "python", query }, jobs, local, { script: WORKER, workers: THREADS });
+      expect(pooled).toEqual(here);
+      expect(pooled.threads).toBe(0);
+      expect(local.parsedChars).toBe(0);
+    } finally {
+      local.free();
+    }
+  });
+
+  it("start once this thread has parsed enough, and still give the same outcomes", async () => {
+    const contents: Record<string, string> = {};
+    // 120 files of about 14,000 characters (mostly one docstring): the first batch this thread parses is over the threshold.
+    for (let i = 0; i < 120; i++) contents[`big/f${String(i).padStart(3, "0")}.py`] = `"""${"Grüße ☕ ".repeat(1400)}"""\nlog("☕", ${i})\nwarn(${i}); other(${i})\n`;
+    await t.put(contents);
+    const jobs = Object.keys(contents).map((file) => ({ file, abs: path.join(t.cwd, file) }));
+    const local = await searcher();
+    try {
+      const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0 });
+      const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS });
+      expect(here.ok && pooled.ok).toBe(true);
+      if (!here.ok || !pooled.ok) return;
+      expect(pooled.threads).toBeGreaterThanOrEqual(1);
+      expect(pooled.outcomes).toEqual(here.outcomes);
+      expect(pooled.outcomes.reduce((n, o) => n + o.lines.length, 0)).toBe(120 * 2);
     } finally {
       local.free();
     }

@@ -4,6 +4,7 @@
 // in the tool's own thread and in the search workers, so both give the
 // same lines.
 
+import { readFileSync, statSync } from "node:fs";
 import type { Parser, Query } from "web-tree-sitter";
 import type { FileSystem } from "../../../core/services.js";
 import { sha256Hex, shortPreview } from "./envelope.js";
@@ -33,6 +34,27 @@ export interface FileOutcome {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** A file's text; undefined when it is skipped: too large, unreadable or not UTF-8. */
+export async function readJob(job: FileJob, fs: Pick<FileSystem, "readFile" | "stat">): Promise<string | undefined> {
+  const size = (await fs.stat(job.abs).catch(() => undefined))?.size ?? 0;
+  if (size > MAX_SEARCHED_FILE_BYTES) return undefined;
+  try {
+    return utf8.decode(await fs.readFile(job.abs));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same, read synchronously: a search worker has nothing else to do meanwhile. */
+export function readJobSync(job: FileJob): string | undefined {
+  try {
+    if (statSync(job.abs).size > MAX_SEARCHED_FILE_BYTES) return undefined;
+    return utf8.decode(readFileSync(job.abs));
+  } catch {
+    return undefined;
+  }
+}
+
 /** `path:line:column bytes=[start,end) digest=… (node_type) preview`: bytes 0-based, end exclusive. */
 function matchLine(file: string, text: string, map: ByteMap, match: FoundMatch): string {
   const s = map.at(match.start);
@@ -43,6 +65,9 @@ function matchLine(file: string, text: string, map: ByteMap, match: FoundMatch):
 }
 
 export class FileSearcher {
+  /** Text parsed so far, in UTF-16 units (files skipped or without the query's literals count for nothing). */
+  parsedChars = 0;
+
   private constructor(
     private readonly parser: Parser,
     private readonly query: Query,
@@ -63,20 +88,14 @@ export class FileSearcher {
     return { ok: true, searcher: new FileSearcher(parser, compiled.query, compiled.needs) };
   }
 
-  async scan(job: FileJob, fs: Pick<FileSystem, "readFile" | "stat">): Promise<FileOutcome> {
-    const size = (await fs.stat(job.abs).catch(() => undefined))?.size ?? 0;
-    if (size > MAX_SEARCHED_FILE_BYTES) return { file: job.file, lines: [], skipped: true };
-    let text: string;
-    try {
-      text = utf8.decode(await fs.readFile(job.abs));
-    } catch {
-      return { file: job.file, lines: [], skipped: true };
-    }
-    return this.scanText(job.file, text);
+  /** A file's outcome from its text, as `readJob` gives it (undefined: skipped). */
+  outcome(file: string, text: string | undefined): FileOutcome {
+    return text === undefined ? { file, lines: [], skipped: true } : this.scanText(file, text);
   }
 
   scanText(file: string, text: string): FileOutcome {
     if (!mayMatch(this.needs, text)) return { file, lines: [] };
+    this.parsedChars += text.length;
     const scan = scanText(this.parser, this.query, text);
     if (!scan.ok) return { file, lines: [], failure: { kind: scan.kind, error: scan.error } };
     const matches = distinctRanges(scan.matches);

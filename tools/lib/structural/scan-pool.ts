@@ -1,9 +1,9 @@
 // Runs a directory search's files through FileSearchers: in this thread for
 // a small search, else in this thread and a few worker threads together
-// (one per idle core, at most four workers), each taking the next batch of
-// files when it is done with one, so a slow file or a busy core holds up
-// only its own batch. Outcomes
-// come back in the files' order either way. The workers run the bundle's
+// (one per other core, at most four, none on a saturated machine), each
+// taking the next batch of files when it is done with one, so a slow file
+// or a busy core holds up only its own batch. Outcomes come back in the
+// files' order either way. The workers run the bundle's
 // own worker entry (dist/structural-worker.js); from the sources, or if a
 // worker fails, the search runs in this thread.
 
@@ -13,29 +13,58 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ToolContext } from "../../../core/tool-types.js";
 import type { LanguageName } from "./languages.js";
-import type { FileJob, FileOutcome, FileSearcher } from "./scan-file.js";
+import { readJob, type FileJob, type FileOutcome, type FileSearcher } from "./scan-file.js";
 import type { WorkerReply, WorkerSetup } from "./scan-worker.js";
 
 /** Below this many files, starting workers costs more than it saves. */
 const MIN_FILES_FOR_WORKERS = 48;
 const MAX_WORKERS = 4;
 const BATCH_FILES = 8;
+/**
+ * Workers start once this thread has parsed this much (about 50 ms of
+ * parsing): a search for a rare name parses a few files, and a worker
+ * started for it would spend more on its start-up than it could save.
+ */
+const PARSED_BEFORE_WORKERS = 100_000;
 
 function workerScript(): URL | undefined {
   const url = new URL("./structural-worker.js", import.meta.url);
   return url.protocol === "file:" && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
-/** `threads`: how many worker threads helped (0: this thread alone). */
+/** `threads`: how many worker threads were started (0: this thread alone). */
 export type ScanRun = { ok: true; outcomes: FileOutcome[]; threads: number } | { ok: false; cancelled: true; threads: number };
 
 /**
- * Workers worth starting now: one per core left idle beside this thread's.
- * Cores other processes keep busy (the load average) do not count: a worker
- * there only competes for them, and costs its start-up on top.
+ * One worker per core beside this thread's, unless the machine is already
+ * saturated: with a 1-minute load average at or above the core count (11
+ * to 13 on 2 cores, measured), a worker made a search slower, not faster
+ * (its start-up and its compilations are spent, and the threads it
+ * competes with keep the cores). Below that, a core at least partly idle
+ * takes it.
  */
-function idleCoreWorkers(): number {
-  return Math.max(0, Math.min(MAX_WORKERS, Math.round(availableParallelism() - loadavg()[0]!) - 1));
+function otherCoreWorkers(): number {
+  const cores = availableParallelism();
+  return loadavg()[0]! >= cores ? 0 : Math.max(0, Math.min(MAX_WORKERS, cores - 1));
+}
+
+/** One batch in this thread: its files are all read at once, and parsed in order as they arrive. */
+async function scanBatch(ctx: ToolContext, batch: readonly FileJob[], local: FileSearcher): Promise<FileOutcome[]> {
+  const texts = batch.map((job) => readJob(job, ctx.services.fs));
+  const outcomes: FileOutcome[] = [];
+  for (let i = 0; i < batch.length; i++) outcomes.push(local.outcome(batch[i]!.file, await texts[i]));
+  return outcomes;
+}
+
+/**
+ * `script`: the worker entry (none: this thread alone); `workers`: at most
+ * this many; `atOnce`: start them with the search rather than once this
+ * thread has parsed enough (for the tests, which compare the two).
+ */
+export interface PoolOptions {
+  script: URL | undefined;
+  workers: number;
+  atOnce?: boolean;
 }
 
 export async function scanAll(
@@ -43,31 +72,38 @@ export async function scanAll(
   setup: { language: LanguageName; query: string },
   jobs: readonly FileJob[],
   local: FileSearcher,
-  pool: { script: URL | undefined; workers: number } = { script: workerScript(), workers: idleCoreWorkers() },
+  pool: PoolOptions = { script: workerScript(), workers: otherCoreWorkers() },
 ): Promise<ScanRun> {
   const { script } = pool;
   const workers = Math.min(pool.workers, Math.ceil(jobs.length / BATCH_FILES) - 1);
   if (script && jobs.length >= MIN_FILES_FOR_WORKERS && workers >= 1) {
-    const pooled = await withWorkers(ctx, script, setup, jobs, workers, local).catch(() => undefined);
+    const pooled = await withWorkers(ctx, { script, setup, count: workers, atOnce: pool.atOnce ?? false }, jobs, local).catch(() => undefined);
     if (pooled) return pooled;
   }
   const outcomes: FileOutcome[] = [];
-  for (const job of jobs) {
+  for (let i = 0; i < jobs.length; i += BATCH_FILES) {
     if (ctx.signal.aborted) return { ok: false, cancelled: true, threads: 0 };
-    outcomes.push(await local.scan(job, ctx.services.fs));
+    outcomes.push(...(await scanBatch(ctx, jobs.slice(i, i + BATCH_FILES), local)));
   }
   return { ok: true, outcomes, threads: 0 };
 }
 
-/** This thread and `count` workers take batches from one queue until it is empty. */
-function withWorkers(
-  ctx: ToolContext,
-  script: URL,
-  setup: WorkerSetup,
-  jobs: readonly FileJob[],
-  count: number,
-  local: FileSearcher,
-): Promise<ScanRun> {
+interface Helpers {
+  script: URL;
+  setup: WorkerSetup;
+  count: number;
+  atOnce: boolean;
+}
+
+/**
+ * This thread and up to `count` workers take batches from one queue until
+ * it is empty. Workers start once this thread has parsed enough to show
+ * the search is a large one (one whose literals few files hold parses
+ * little and needs none), and one after another: the next when the last
+ * has answered, so no two compile their runtimes at the same moment (see
+ * grammars.ts).
+ */
+function withWorkers(ctx: ToolContext, helpers: Helpers, jobs: readonly FileJob[], local: FileSearcher): Promise<ScanRun> {
   return new Promise((resolve, reject) => {
     const batches: FileJob[][] = [];
     for (let i = 0; i < jobs.length; i += BATCH_FILES) batches.push(jobs.slice(i, i + BATCH_FILES));
@@ -84,37 +120,51 @@ function withWorkers(
       if (run instanceof Error) reject(run);
       else resolve(run);
     };
-    const onAbort = () => finish({ ok: false, cancelled: true, threads: count });
+    const onAbort = () => finish({ ok: false, cancelled: true, threads: workers.length });
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     const completed = (batch: number, outcomes: FileOutcome[]) => {
       results[batch] = outcomes;
-      if (++done === batches.length) finish({ ok: true, outcomes: results.flat(), threads: count });
+      if (++done === batches.length) finish({ ok: true, outcomes: results.flat(), threads: workers.length });
     };
-    const feed = (worker: Worker & { batch?: number }) => {
-      if (settled || next >= batches.length) return;
-      worker.batch = next++;
-      worker.postMessage(batches[worker.batch]);
+    // A worker holds two batches: the next one waits in its queue while it
+    // parses the other, since this thread, parsing its own batch, answers
+    // a reply only between batches.
+    const feed = (worker: Worker, held: number[]) => {
+      while (!settled && next < batches.length && held.length < 2) {
+        held.push(next);
+        worker.postMessage(batches[next++]);
+      }
     };
-    for (let i = 0; i < count; i++) {
-      const worker: Worker & { batch?: number } = new Worker(script, { workerData: setup satisfies WorkerSetup });
+    // Worth one more when the queue still holds a batch for it and one for this thread.
+    const startWorker = () => {
+      if (settled || workers.length >= helpers.count || batches.length - next < 2) return;
+      const worker = new Worker(helpers.script, { workerData: helpers.setup satisfies WorkerSetup });
       workers.push(worker);
+      // Batches sent and not answered yet, in order (a worker answers in order).
+      const held: number[] = [];
+      let answered = false;
       worker.on("message", (reply: WorkerReply) => {
         if (!reply.ok) return finish(new Error(reply.error));
-        completed(worker.batch!, reply.outcomes);
-        feed(worker);
+        completed(held.shift()!, reply.outcomes);
+        feed(worker, held);
+        if (!answered) {
+          answered = true;
+          if (!helpers.atOnce) startWorker();
+        }
       });
       worker.on("error", (err) => finish(err));
       worker.on("exit", (code) => {
         if (!settled) finish(new Error(`a search worker exited (code ${code}) before the search ended`));
       });
-      feed(worker);
-    }
+      feed(worker, held);
+    };
+    if (helpers.atOnce) for (let i = 0; i < helpers.count; i++) startWorker();
     void (async () => {
       while (!settled && next < batches.length) {
         const batch = next++;
-        const outcomes: FileOutcome[] = [];
-        for (const job of batches[batch]!) outcomes.push(await local.scan(job, ctx.services.fs));
+        const outcomes = await scanBatch(ctx, batches[batch]!, local);
         if (!settled) completed(batch, outcomes);
+        if (workers.length === 0 && local.parsedChars >= PARSED_BEFORE_WORKERS) startWorker();
       }
     })().catch((err: unknown) => finish(err instanceof Error ? err : new Error(String(err))));
     if (ctx.signal.aborted) onAbort();

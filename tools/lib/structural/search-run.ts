@@ -98,7 +98,8 @@ function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, out
   const paged = ctx.config.tools.search_pagination_enabled;
   const page = paged ? pageNumber(args.page) : 1;
   const perPage = paged ? ctx.config.tools.grep_max_matches_per_page : Infinity;
-  const first = (page - 1) * perPage;
+  // Not (page - 1) * perPage: without pages that is 0 × Infinity, NaN, and showed nothing.
+  const first = paged ? (page - 1) * perPage : 0;
   const body: string[] = [];
   let total = 0;
   for (const o of outcomes) {
