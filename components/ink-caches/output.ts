@@ -9,7 +9,7 @@
 // frame's row is not serialized again.
 
 import sliceAnsi from "slice-ansi";
-import stringWidth from "string-width";
+import { inkStringWidth as stringWidth } from "../../core/text/width.js";
 import { styledCharsFromTokens, styledCharsToString, tokenize, type StyledChar } from "@alcalzone/ansi-tokenize";
 
 interface Clip {

@@ -125,3 +125,12 @@ export function expandTabs(text: string): string {
     })
     .join("\n");
 }
+
+/**
+ * string-width's answer itself, for the one place that must measure exactly
+ * as Ink's frame grid does (components/ink-caches/output.ts, which stands in
+ * for that grid): the layer above keeps every measure of terminal text here.
+ */
+export function inkStringWidth(s: string): number {
+  return stringWidth(s);
+}
