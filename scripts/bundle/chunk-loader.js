@@ -71,7 +71,7 @@ function requireChunk(id) {
   const cachedData = readCache(name);
   const script = new Script(`${WRAPPER}${fs.readFileSync(file, "utf8")}\n})`, { filename: file, cachedData });
   if (crc32 && (!cachedData || script.cachedDataRejected)) {
-    if (unsaved.length === 0) process.once("exit", save);
+    if (unsaved.length === 0) process.once("exit", saveUnlessRefused);
     unsaved.push([name, script]);
   }
   const module = { exports: {} };
@@ -93,6 +93,12 @@ function pruneOtherBuilds() {
   for (const { name } of builds.slice(KEPT_BUILDS)) {
     if (name !== BUILD) fs.rmSync(path.join(root, name), { recursive: true, force: true });
   }
+}
+
+// A run refused for bad input (exit 2: an unknown flag, a bad config key, a
+// missing key) writes nothing anywhere, the cache included.
+function saveUnlessRefused(code) {
+  if (code !== 2) save();
 }
 
 // Best effort: a cache that cannot be written only means compiling next time.
