@@ -184,7 +184,7 @@ async function* bodyChunks(res: IncomingMessage, record: { body: string }, idleM
 }
 
 function connectionClosed(): Error {
-  return Object.assign(new Error("the server closed the connection"), { code: "ECONNRESET" });
+  return Object.assign(new Error("other side closed"), { code: "ECONNRESET" });
 }
 
 /** A non-2xx answer, shaped as the SDK's status errors were: status, headers, parsed body, message. */
