@@ -8,7 +8,7 @@
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from "node:http";
 import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
 import { StreamStalledError, type Exchange } from "./capture-fetch.js";
-import { AttemptError } from "./failure.js";
+import { AttemptError, unreachable } from "./failure.js";
 import { abortError } from "./retry.js";
 import { SseParser, type SseMessage } from "./sse-parse.js";
 import { ProviderError } from "./types.js";
@@ -147,9 +147,12 @@ function response(
       clearTimeout(timer);
       resolve(res);
     });
+    // Anything before the response (refused, reset, DNS, TLS) is a failure to reach the server.
     req.on("error", (err) => {
       clearTimeout(timer);
-      reject(err);
+      // Connecting to every address of a name fails as one AggregateError without a message of its own.
+      const each = (err as Partial<AggregateError>).errors?.map((e: Error) => e.message).join("; ");
+      reject(new AttemptError(unreachable(url, err.message || each || "connection failed")));
     });
     req.end(body, () => mark("request headers sent"));
   });

@@ -72,6 +72,11 @@ export function streamErrorBodyFailure(body: unknown): Failure {
   return streamErrorFailure(type, message);
 }
 
+/** No answer from the server: the connection or TLS failed (`detail` says how); worth another try. */
+export function unreachable(url: string | undefined, detail: string): Failure {
+  return { retryable: true, code: "connection", message: `cannot reach ${url ?? "the server"}: ${detail}`, reason: detail };
+}
+
 /** Decides about `err`, thrown by an attempt whose wire traffic is `exchange`. */
 export function classifyFailure(err: unknown, exchange: Exchange): Failure {
   if (err instanceof AttemptError) return err.failure;
@@ -108,12 +113,7 @@ export function classifyFailure(err: unknown, exchange: Exchange): Failure {
         reason: `stream broke off: ${detail}`,
       };
     }
-    return {
-      retryable: true,
-      code: "connection",
-      message: `cannot reach ${url ?? "the server"}: ${detail}`,
-      reason: detail,
-    };
+    return unreachable(url, detail);
   }
   if (err instanceof SyntaxError) {
     // A garbled event: the bytes were damaged or cut; a new attempt may fare better.

@@ -3,7 +3,12 @@
 // line endings, comments, multi-line data, failures by status, by event and
 // by socket, aborts, and what the request carries.
 
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createProvider } from "../../core/providers/index.js";
@@ -27,23 +32,37 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))));
 });
 
-async function rawServer(handler: Handler): Promise<RawServer> {
+/** A self-signed certificate for localhost, made by openssl for the test. */
+function selfSigned(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), "yuj-tls-"));
+  try {
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
+    return { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function rawServer(handler: Handler, tls?: { key: Buffer; cert: Buffer }): Promise<RawServer> {
   const state: RawServer = { url: "", requests: [], closed: 0 };
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       state.requests.push({ path: req.url ?? "", headers: req.headers, body });
       void handler(req, res, state.requests.length);
     });
-  });
-  server.on("connection", (socket) => {
+  };
+  const server = tls ? createTlsServer(tls, listener) : createServer(listener);
+  server.on(tls ? "secureConnection" : "connection", (socket) => {
     socket.setNoDelay(true);
     socket.on("close", () => state.closed++);
   });
   servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => server.listen(0, tls ? "localhost" : "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  state.url = tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
   return state;
 }
 
@@ -327,5 +346,24 @@ describe("the Anthropic stream over yuj's own client", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  test("over TLS: a certificate the system does not trust is a failure to reach the server; trusted, the answer comes", async () => {
+    const server = await rawServer((_req, res) => {
+      sse(res);
+      res.end(answer());
+    }, selfSigned());
+    const p = await provider(server.url);
+    const refused = (await run(p, request())).error as ProviderError;
+    expect(refused.code).toBe("connection");
+    expect(refused.message).toBe(`anthropic: cannot reach ${server.url}/v1/messages: self-signed certificate`);
+    expect(server.requests).toEqual([]);
+
+    // The switch node reads at each TLS connection (it warns once, on stderr).
+    vi.stubEnv("NODE_TLS_REJECT_UNAUTHORIZED", "0");
+    const out = await run(p, request());
+    expect(out.error).toBeUndefined();
+    expect(out.text).toBe("Hi é🙂");
+    expect(server.requests.map((r) => r.path)).toEqual(["/v1/messages"]);
   });
 });
