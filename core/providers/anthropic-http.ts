@@ -79,8 +79,9 @@ export interface PostOptions {
 
 /**
  * Posts `body` and yields the response's server-sent events. Throws what
- * classifyFailure reads: an HTTP status error, a node socket error, an
- * AttemptError for a timeout, a StreamStalledError; the signal's reason on abort.
+ * classifyFailure reads: an AttemptError when the server cannot be reached or
+ * the headers do not come in time, an HTTP status error, a reset (ECONNRESET)
+ * or a StreamStalledError mid-body; the signal's reason on abort.
  */
 export async function* postForEvents(
   target: AnthropicTarget,
