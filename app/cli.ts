@@ -14,18 +14,30 @@ const version = typeof YUJ_VERSION === "string" ? YUJ_VERSION : "0.0.0-dev";
 // built, which V8 refuses once any V8 flag differs (as --liftoff-only below
 // does): each built-in then compiles from its source, about 3 times slower.
 // The ones a run loads are loaded before the flag changes: `cluster` is what
-// a server's listen() loads, `parseArgs` and undici (behind `Headers`; the
-// `fetch` global only loads it when called) are lazy properties. undici starts
-// compiling its WebAssembly parser as it loads; V8 picks that module's tiers
-// after this returns, so the flag still applies to it.
+// a server's listen() loads, `https` (and tls) what the Anthropic stream
+// sends through, `parseArgs` and undici (behind `Headers`; the `fetch` global
+// only loads it when called) are lazy properties. undici starts compiling its
+// WebAssembly parser as it loads; V8 picks that module's tiers after this
+// returns, so the flag still applies to it.
 // (vm and zlib: the bundle's chunk loader, see scripts/bundle/chunk-loader.js.)
-const BUILTINS = ["child_process", "cluster", "crypto", "fs/promises", "os", "readline", "stream", "vm", "worker_threads", "zlib"];
+const BUILTINS = ["child_process", "cluster", "crypto", "fs/promises", "https", "os", "readline", "stream", "vm", "worker_threads", "zlib"];
 
 function loadBuiltinsFirst(): void {
   const require = createRequire(import.meta.url);
   for (const id of BUILTINS) require(`node:${id}`);
   void (require("node:util") as typeof import("node:util")).parseArgs;
-  void globalThis.Headers;
+  if (mayUseFetch()) void globalThis.Headers;
+}
+
+/**
+ * Whether this run may reach fetch (the OpenAI SDKs, MCP over HTTP), guessed
+ * before the config is read: the Anthropic stream does not use it, and
+ * loading undici costs some 15 ms here. A wrong guess costs time, not
+ * correctness: undici then loads when first used, compiled from its source.
+ */
+function mayUseFetch(): boolean {
+  const env = process.env;
+  return !env.ANTHROPIC_API_KEY || !!env.OPENAI_API_KEY || argv.some((a) => a.includes("openai"));
 }
 
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {

@@ -14,7 +14,8 @@ export function mark(phase: string): void {
   process.stderr.write(`yuj-timing ${phase} ${at} rss=${mib(m.rss)} heap=${mib(m.heapUsed)}/${mib(m.heapTotal)} ext=${mib(m.external)}\n`);
 }
 
-// The HTTP client's own moments (fetch is undici's): the socket connected, the request's headers written.
+// fetch's own moments (undici's, for the OpenAI SDKs): the socket connected, the request's headers
+// written. The Anthropic stream's client marks the same two itself.
 if (on) {
   channel("undici:client:connected").subscribe(() => mark("socket connected"));
   channel("undici:client:sendHeaders").subscribe(() => mark("request headers sent"));

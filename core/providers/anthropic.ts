@@ -1,9 +1,12 @@
 // Anthropic Messages API adapter: streams raw message events and turns them
-// into neutral provider events. The SDK loads on first use.
+// into neutral provider events. The stream goes through yuj's own HTTP client
+// (anthropic-http.ts); the SDK loads only to list models.
 
 import type Anthropic from "@anthropic-ai/sdk";
 import { stringifyAnyDepth } from "../json-depth.js";
-import { incompleteStream } from "./failure.js";
+import { anthropicTarget, postForEvents, type AnthropicTarget, type PostOptions } from "./anthropic-http.js";
+import type { Exchange } from "./capture-fetch.js";
+import { AttemptError, incompleteStream, streamErrorBodyFailure } from "./failure.js";
 import type { ProviderOptions } from "./index.js";
 import { runWithRetries } from "./retry.js";
 import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client.js";
@@ -23,12 +26,12 @@ export function createAnthropicProvider(opts: ProviderOptions): Provider {
     name: NAME,
     async *stream(request, signal) {
       mark("provider stream called");
-      const base = await client();
-      mark("SDK loaded");
-      const body = toAnthropicBody(request);
+      const target = anthropicTarget(opts.apiKey, opts.baseURL);
+      const body = JSON.stringify({ ...toAnthropicBody(request), stream: true });
       mark("request body built");
-      yield* runWithRetries(retryOptions(opts, NAME), signal, (fetch, attemptSignal) =>
-        attempt(base.withOptions({ fetch }), body, attemptSignal),
+      const post: PostOptions = { timeoutMs: opts.requestTimeoutMs, idleTimeoutMs: opts.requestTimeoutMs };
+      yield* runWithRetries(retryOptions(opts, NAME), signal, (_fetch, attemptSignal, exchange) =>
+        attempt(target, body, post, exchange, attemptSignal),
       );
     },
     async listModels(signal) {
@@ -37,14 +40,37 @@ export function createAnthropicProvider(opts: ProviderOptions): Provider {
   };
 }
 
-type Body = ReturnType<typeof toAnthropicBody>;
+/** The stream's events as the SDK's raw stream gave them: pings and unnamed events dropped, an error event thrown. */
+async function* rawEvents(
+  target: AnthropicTarget,
+  body: string,
+  post: PostOptions,
+  exchange: Exchange,
+  signal: AbortSignal,
+): AsyncGenerator<Anthropic.RawMessageStreamEvent> {
+  for await (const sse of postForEvents(target, body, exchange, post, signal)) {
+    if (sse.event === null || sse.event === "ping") continue;
+    if (sse.event === "error") throw new AttemptError(streamErrorBodyFailure(parseOr(sse.data)));
+    if (sse.data) yield JSON.parse(sse.data) as Anthropic.RawMessageStreamEvent;
+  }
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
 
 async function* attempt(
-  client: Anthropic,
-  body: Body,
+  target: AnthropicTarget,
+  body: string,
+  post: PostOptions,
+  exchange: Exchange,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent, string> {
-  const stream = await client.messages.create({ ...body, stream: true }, { signal });
+  const stream = rawEvents(target, body, post, exchange, signal);
   // Open tool_use blocks by content index: the id, whether any argument text
   // came, and the input given at block start (used when none came).
   const tools = new Map<number, { id: string; streamed: boolean; input: unknown }>();

@@ -25,7 +25,7 @@ export interface CaptureFetch {
 }
 
 /** The error a stalled body fails with (the retry layer recognises the name). */
-class StreamStalledError extends Error {
+export class StreamStalledError extends Error {
   constructor(idleMs: number) {
     const wait = idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`;
     super(`the stream stalled: no data for ${wait}`);

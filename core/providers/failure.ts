@@ -50,6 +50,11 @@ export function streamErrorFailure(kind: string | undefined, message: string | u
   return { retryable, code: "stream", message: text, reason: kind ? `${kind}: ${text}` : text };
 }
 
+/** What is read of response headers (a fetch Headers, or yuj's own client's lookup). */
+interface HeaderLookup {
+  get(name: string): string | null;
+}
+
 interface ErrorShape {
   status?: unknown;
   headers?: unknown;
@@ -59,6 +64,17 @@ interface ErrorShape {
   cause?: unknown;
   code?: unknown;
   name?: unknown;
+}
+
+/** An `error` event's body (Anthropic's `{type:"error", error:{type, message}}`, or raw text). */
+export function streamErrorBodyFailure(body: unknown): Failure {
+  const { type, message } = serverErrorBody(body);
+  return streamErrorFailure(type, message);
+}
+
+/** No answer from the server: the connection or TLS failed (`detail` says how); worth another try. */
+export function unreachable(url: string | undefined, detail: string): Failure {
+  return { retryable: true, code: "connection", message: `cannot reach ${url ?? "the server"}: ${detail}`, reason: detail };
 }
 
 /** Decides about `err`, thrown by an attempt whose wire traffic is `exchange`. */
@@ -97,12 +113,7 @@ export function classifyFailure(err: unknown, exchange: Exchange): Failure {
         reason: `stream broke off: ${detail}`,
       };
     }
-    return {
-      retryable: true,
-      code: "connection",
-      message: `cannot reach ${url ?? "the server"}: ${detail}`,
-      reason: detail,
-    };
+    return unreachable(url, detail);
   }
   if (err instanceof SyntaxError) {
     // A garbled event: the bytes were damaged or cut; a new attempt may fare better.
@@ -119,7 +130,8 @@ export function classifyFailure(err: unknown, exchange: Exchange): Failure {
 function httpFailure(shape: ErrorShape, status: number): Failure {
   const body = serverErrorBody(shape.error);
   const message = body.message ?? stripStatus(stringOr(shape.message), status) ?? "no error message";
-  const headers = shape.headers instanceof Headers ? shape.headers : undefined;
+  // Read by shape: `instanceof Headers` would load fetch's implementation for nothing.
+  const headers = typeof (shape.headers as HeaderLookup | undefined)?.get === "function" ? (shape.headers as HeaderLookup) : undefined;
   if (status === 401 || status === 403) {
     return {
       retryable: false,
@@ -145,7 +157,7 @@ function httpFailure(shape: ErrorShape, status: number): Failure {
 }
 
 /** The wait a response asks for: `retry-after-ms`, else `Retry-After` (seconds or an HTTP date). */
-export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: HeaderLookup, now: number = Date.now()): number | undefined {
   const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
   if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
   const value = headers.get("retry-after")?.trim();

@@ -26,7 +26,12 @@ export interface RetryOptions {
  * neutral events as they arrive and returns the stop reason; it throws when
  * the attempt fails (the loop decides whether to try again).
  */
-export type AttemptFn = (fetch: typeof globalThis.fetch, signal: AbortSignal) => AsyncGenerator<ProviderEvent, string>;
+export type AttemptFn = (
+  fetch: typeof globalThis.fetch,
+  signal: AbortSignal,
+  /** The record `fetch` keeps; a client of its own (not fetch) fills it in itself. */
+  exchange: Exchange,
+) => AsyncGenerator<ProviderEvent, string>;
 
 const DEFAULT_BASE_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
@@ -51,7 +56,7 @@ export async function* runWithRetries(
     // take it off: each attempt gets a signal of its own, tied to the run's
     // by one listener that is removed when the attempt ends.
     const tied = tiedSignal(signal);
-    const run = attempt(capture.fetch, tied.signal);
+    const run = attempt(capture.fetch, tied.signal, capture.exchange);
     let requestShown = false;
     let yieldedOutput = false;
     let finished = false;
