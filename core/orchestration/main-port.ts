@@ -111,12 +111,12 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   }
   const reply = req.messageType === "response";
   if (!reply && (req.messageType !== undefined || req.subtype !== undefined || req.correlationId !== undefined || req.payload !== undefined)) {
-    return fail('notify refused: a targeted message takes only target_task_id, message and kind; to answer a request use message_type "response" with its correlation_id');
+    return fail('notify refused: a targeted message takes only target_task_id, message and kind; structured replies require message_type "response" and the correlation_id of the request they answer');
   }
   if (reply && (req.correlationId === undefined || req.correlationId.trim() === "")) {
     return fail('notify refused: a reply (message_type "response") needs the correlation_id of the request it answers');
   }
-  if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: a reply takes no subtype or payload");
+  if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: subtype and payload are unavailable for response: a reply takes message, kind and correlation_id");
   const task = rt.store.tasks.get(req.targetTaskId);
   if (!task) return fail(`notify refused: no task ${req.targetTaskId}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
   if (task.state === "cancelled") return fail(`notify refused: ${task.taskId} was cancelled, and a cancelled task is not resumable; delegate a new task instead`);

@@ -43,6 +43,7 @@ describe("notify, resume and cancel", () => {
               { name: "notify", arguments: { message: "an update from main" } },
               { name: "notify", arguments: { target_task_id: "task-1", message: "x", message_type: "progress" } },
               { name: "notify", arguments: { target_task_id: "task-1", message: "x", message_type: "response" } },
+              { name: "notify", arguments: { target_task_id: "task-1", message: "x", message_type: "response", correlation_id: "c-1", payload: { option: "a" } } },
               untilCompletions(1),
             ],
           },
@@ -72,11 +73,14 @@ describe("notify, resume and cancel", () => {
     const { res, rows, dir } = await run(cwd);
     expect(res.code, res.stderr).toBe(0);
     const notes = results(rows, "notify");
-    expect(notes.map((n) => n.ok)).toEqual([false, false, false, true, false]);
+    expect(notes.map((n) => n.ok)).toEqual([false, false, false, false, true, false]);
     expect(notes[0]!.modelText).toContain("the main agent has no owner to update");
     expect(notes[1]!.modelText).toContain("a targeted message takes only target_task_id, message and kind");
+    // The words Chord's own errors carry for these two forms.
+    expect(notes[1]!.modelText).toContain("structured replies require");
     expect(notes[2]!.modelText).toContain("needs the correlation_id");
-    expect(notes[4]!.modelText).toContain("cancelled, and a cancelled task is not resumable");
+    expect(notes[3]!.modelText).toContain("unavailable for response");
+    expect(notes[5]!.modelText).toContain("cancelled, and a cancelled task is not resumable");
     // The resumed worker saw its first run and the message, in one transcript.
     const history = workerHistory(dir, "task-1");
     const texts = history.map((h) => h.text ?? "");
