@@ -149,7 +149,9 @@ function notFoundMessage(text: string, oldStr: string): string {
   const drift = lineEdgeDrift(best.strategy, best.span, oldStr);
   if (drift) {
     const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
-    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(best.span, best.line)}`;
+    // The span may start after the first line's indentation: show whole lines, which is what to copy.
+    const whole = text.split(/\r?\n/).slice(best.line - 1, best.line - 1 + best.span.replace(/\n$/, "").split("\n").length).join("\n");
+    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
   }
   const pct = Math.round(best.similarity * 100);
   return `${head} Closest match is at ${where} (${pct}% similar):\n${numbered(best.span, best.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
