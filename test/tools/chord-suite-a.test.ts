@@ -113,6 +113,34 @@ describe("chord edit: an indentation mismatch shows the lines to copy", () => {
   });
 });
 
+describe("chord edit: the closest match of an old_string that is not in the file", () => {
+  const edit = (path: string, old_string: string) => chordEditTool.run({ path, old_string, new_string: "z" }, t.ctx);
+
+  it("finds a block deep in a long file of look-alike lines", async () => {
+    const row = (i: number) => `padding line ${String(i).padStart(4, "0")} with some filler text to widen each row`;
+    await t.put({ "pad.txt": Array.from({ length: 1200 }, (_, i) => `${row(i)}\n`).join("") });
+    const r = await edit("pad.txt", `${row(500)}\n${row(501)}x\n`);
+    expect(r.ok).toBe(false);
+    expect(r.modelText).toContain(
+      `Closest match is at line 501 (99% similar, 1 character difference):\n  501| ${row(500)}\n  502| ${row(501)}\nRebuild old_string`,
+    );
+  });
+
+  it("ranks the windows of a common line by how well they match, not by file order", async () => {
+    const body = Array.from({ length: 2000 }, (_, i) => `func gen() {\n\treturn ${i === 1500 ? "xGOOD" : "x"}\n}\n`).join("");
+    await t.put({ "gen.go": body });
+    const r = await edit("gen.go", "func gen() {\n\treturn xGOD\n}\n");
+    expect(r.modelText).toContain("Closest match is at line 4501 (96% similar, 1 character difference):\n  4501| func gen() {\n  4502| \treturn xGOOD\n");
+  });
+
+  it("seeds on a blank line when it is the only one the file has", async () => {
+    const body = Array.from({ length: 300 }, (_, i) => `file line ${String(i).padStart(4, "0")} ${"z".repeat(300)}\n\n`).join("");
+    await t.put({ "blank.txt": body });
+    const r = await edit("blank.txt", `\nfile line 0150 ${"z".repeat(299)}Q`);
+    expect(r.modelText).toContain("Closest match is at line 300 (99% similar, 1 character difference):\n  300| \n  301| file line 0150 ");
+  });
+});
+
 describe("chord apply_patch: the argument shapes Chord takes", () => {
   it("ignores the path of the older single-file form, with a note", async () => {
     await t.put({ "file.txt": "old\n" });
