@@ -41,7 +41,7 @@ describe("chord apply_patch: file groups", () => {
         "A archive/plan.md",
         "",
         "Not applied:",
-        "- archive/plan.md: hunk not found (1/1) at patch line 10; first expected complete line: \"missing\"; the first expected line does not exist in the current file",
+        "- archive/plan.md: hunk not found (1/1) at patch line 10; first expected complete line: \"missing\"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented",
         NO_SIMILAR("archive/plan.md"),
         "",
         'apply_patch partially applied: 1 file group not applied; the changes under "Applied patch" are on disk; resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.',
@@ -61,7 +61,7 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Not applied:",
-        "- same.txt: hunk not found (1/1) at patch line 7; first expected complete line: \"missing\"; the first expected line does not exist in the current file (this file group has 2 operations; " +
+        "- same.txt: hunk not found (1/1) at patch line 7; first expected complete line: \"missing\"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented (this file group has 2 operations; " +
           "the others matched in memory but were not applied: keep it with the failed operation when revising the group)",
         NO_SIMILAR("same.txt"),
         "",
@@ -78,7 +78,7 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Not applied:",
-        "- old.txt: hunk not found (1/1) at patch line 4; first expected complete line: \"missing\"; the first expected line does not exist in the current file",
+        "- old.txt: hunk not found (1/1) at patch line 4; first expected complete line: \"missing\"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented",
         NO_SIMILAR("old.txt"),
         "- new.txt: skipped: a prior operation touching new.txt failed, so this operation must remain with that dependency when revised",
         "",

@@ -54,13 +54,20 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     await t.put({ "short.txt": "current\n", "long.txt": "current\n" });
     const short = await patch("*** Update File: short.txt", "@@", "-invented line", "+replacement");
     expect(short.modelText).toContain(
-      '- short.txt: hunk not found (1/1) at patch line 3; first expected complete line: "invented line"; the first expected line does not exist in the current file\n',
+      '- short.txt: hunk not found (1/1) at patch line 3; first expected complete line: "invented line"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented\n',
     );
     const long = await patch("*** Update File: long.txt", "@@", `-${"x".repeat(160)}`, "+replacement");
     expect(long.modelText).toContain(`first expected line prefix: "${"x".repeat(120)}"; the first expected line`);
     expect(long.modelText).not.toContain("x".repeat(121));
     expect(long.modelText).not.toContain('Changes under "Applied patch"');
     expect(await read("long.txt")).toBe("current\n");
+  });
+
+  it("a line the file lacks may be stale or invented: it says so rather than blame reading", async () => {
+    await t.put({ "p.md": "first\nmiddle\nlast\n" });
+    const r = await patch("*** Update File: p.md", "@@", "-invented content line", "+replacement");
+    expect(r.modelText).toContain("does not exist in the current file; the file may have changed since it was last read, or the line was invented\n");
+    expect(await read("p.md")).toBe("first\nmiddle\nlast\n");
   });
 
   it("spells out an invisible character in the quoted line", async () => {

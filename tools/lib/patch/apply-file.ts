@@ -341,6 +341,7 @@ function missingHunkCause(
   const out = [`the first expected line does not exist in the current file${eof ? " at its end" : from > 0 ? ` after line ${from}` : ""}`];
   const best = candidates.find((c) => c.line - 1 >= windowStart);
   if (best && best.score >= 0.5) out.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
+  else out.push("the file may have changed since it was last read, or the line was invented");
   return out;
 }
 
