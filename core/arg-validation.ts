@@ -17,6 +17,8 @@ export interface ValidationOptions {
   exposed: string[];
   /** "refuse": a parameter the schema does not declare is refused whatever the mode. */
   undeclared?: "refuse" | "setting";
+  /** The tool's older argument shapes (ToolHandler.argForms); not read under reject. */
+  forms?: { readonly text?: string; readonly ignored?: readonly string[] };
 }
 
 export function validateArgs(
@@ -40,6 +42,9 @@ export function validateArgs(
     try {
       value = JSON.parse(trimmed);
     } catch (err) {
+      // A tool whose one parameter is free text (a patch) may be sent that text bare.
+      const text = opts.mode === "reject" ? undefined : opts.forms?.text;
+      if (text && !trimmed.startsWith("{")) return validateArgs(tool, JSON.stringify({ [text]: rawArgs }), schema, opts);
       return {
         ok: false,
         text:
@@ -48,6 +53,9 @@ export function validateArgs(
       };
     }
   }
+  if (opts.mode !== "reject" && typeof value === "string") value = unwrapEncodedObject(value);
+  const textParam = opts.mode === "reject" ? undefined : opts.forms?.text;
+  if (typeof value === "string" && textParam) value = { [textParam]: value };
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const problem = { path: "$", rule: "type", expected: "object", actual: jsonType(value) };
     return opts.mode === "reject"
@@ -60,7 +68,14 @@ export function validateArgs(
   const { args: obj, notes } =
     opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared);
 
-  if (opts.mode !== "reject") dropNullOptionals(obj, schema);
+  if (opts.mode !== "reject") {
+    dropNullOptionals(obj, schema);
+    for (const key of opts.forms?.ignored ?? []) {
+      if (!(key in obj) || opts.exposed.includes(key)) continue;
+      delete obj[key];
+      notes.push(`Note: ${tool} takes no "${key}" parameter; it was ignored.`);
+    }
+  }
 
   const problems: SchemaProblem[] = [];
   if (opts.mode === "reject" || opts.undeclared === "refuse") {
@@ -161,6 +176,20 @@ function describeIssue(
   }
 }
 
+/**
+ * Arguments some providers encode twice: a JSON string holding the object.
+ * One level is read through; any other string stays a string.
+ */
+function unwrapEncodedObject(text: string): unknown {
+  if (!text.trimStart().startsWith("{")) return text;
+  try {
+    const inner: unknown = JSON.parse(text);
+    return inner !== null && typeof inner === "object" && !Array.isArray(inner) ? inner : text;
+  } catch {
+    return text;
+  }
+}
+
 /** The JSON Schema keyword of a size bound: minLength for a string, minItems for an array, minimum for a number. */
 function sizeRule(side: "min" | "max", origin: string): string {
   if (origin === "string") return `${side}Length`;
@@ -192,6 +221,10 @@ function plain(p: SchemaProblem, exposed: readonly string[]): string {
       return `${name} must list at least ${bound} item${bound === "1" ? "" : "s"}`;
     case "maxItems":
       return `${name} must list at most ${bound} items`;
+    case "minimum":
+      return `${name} must be at least ${bound}`;
+    case "maximum":
+      return `${name} must be at most ${bound}`;
     default:
       return `${name}: expected ${p.expected}, got ${p.actual}`;
   }

@@ -101,6 +101,7 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
     mode: config.tools.schema_validation,
     exposed,
     undeclared: toolset.profile.undeclaredParams,
+    ...(tool.handler.argForms ? { forms: tool.handler.argForms } : {}),
   });
   if (!checked.ok) return { ready: false, call, text: checked.text };
   return { ready: true, call, tool, args: checked.args, ...(checked.notes.length ? { notes: checked.notes } : {}) };

@@ -280,6 +280,13 @@ export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {
   /** True when this call, with this result, checked the files as they now are (the done guard). */
   verifies?(args: z.infer<Schema>, result: ToolResult): boolean;
   readonly view: ToolView;
+  /**
+   * Older argument shapes the tool still takes: `text`, the parameter that
+   * arguments sent as bare text (not JSON) or as one JSON string stand for;
+   * `ignored`, parameters an older form took that now carry nothing, dropped
+   * with a note instead of refused.
+   */
+  readonly argForms?: { readonly text?: string; readonly ignored?: readonly string[] };
   run(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -81,7 +81,7 @@ describe("chord apply_patch", () => {
         "A src/e.ts",
         "",
         "Not applied:",
-        "- src/b.ts: hunk not found (2/2) at patch line 10; the first expected line does not exist in the current file after line 1; " +
+        "- src/b.ts: hunk not found (2/2) at patch line 10; first expected complete line: \"b9\"; the first expected line does not exist in the current file after line 1; the file may have changed since it was last read, or the line was invented; " +
           "hunks 1..1 matched successfully in memory but were not applied; keep all hunks 1..2 together when rebuilding this operation",
         "  no similar lines found in src/b.ts; read the file and copy the lines exactly",
         "",

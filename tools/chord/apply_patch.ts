@@ -127,6 +127,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   matchValue: (args) => patchTarget(v4aTouches(args.patch, { chord: true })),
   permissions: { family: "edit", aliases: ["patch"] },
   view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
+  // Chord takes the patch sent bare or as one JSON string, and ignores the `path` of its older single-file form.
+  argForms: { text: "patch", ignored: ["path"] },
   async run(args, ctx) {
     const parsed = parseV4A(args.patch, { chord: true });
     if (!parsed.ok) return fail(`apply_patch failed (${parsed.kind}): ${parsed.message}\n${NONE_APPLIED}`);

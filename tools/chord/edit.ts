@@ -22,6 +22,7 @@ import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
 import { cleanedNote, stripInvisible, stripOrphanSelectors } from "../lib/invisible-chars.js";
 import { findCandidates } from "../lib/edit-candidates.js";
+import { closestWindow } from "../lib/chord/closest-window.js";
 import { str } from "../lib/view.js";
 
 export const chordEditSchema = z.object({
@@ -143,16 +144,27 @@ function notFoundMessage(text: string, oldStr: string): string {
   const best = findCandidates(text, oldStr)[0];
   const retry = "Re-read the small target range from current file contents, then rebuild old_string from that fresh read; do not retry the same edit unchanged.";
   if (!best) {
+    const window = closestWindow(text, oldStr);
+    if (window) {
+      const pct = percent(window.similarity, window.distance);
+      return `${head} Closest match is at line ${window.line} (${pct}% similar, ${window.distance} character difference):\n${numbered(window.text, window.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
+    }
     return `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ${retry}`;
   }
   const where = `line ${best.line}`;
   const drift = lineEdgeDrift(best.strategy, best.span, oldStr);
   if (drift) {
     const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
-    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(best.span, best.line)}`;
+    // The span may start after the first line's indentation: show whole lines, which is what to copy.
+    const whole = text.split(/\r?\n/).slice(best.line - 1, best.line - 1 + best.span.replace(/\n$/, "").split("\n").length).join("\n");
+    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
   }
-  const pct = Math.round(best.similarity * 100);
-  return `${head} Closest match is at ${where} (${pct}% similar):\n${numbered(best.span, best.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
+  // The window search finds a block deep in the file that the cascade's capped span list may not reach.
+  const window = closestWindow(text, oldStr);
+  const shown = window && window.similarity >= best.similarity ? window : { line: best.line, text: best.span, similarity: best.similarity, distance: undefined };
+  const pct = percent(shown.similarity, shown.distance);
+  const diff = shown.distance === undefined ? "" : `, ${shown.distance} character difference`;
+  return `${head} Closest match is at line ${shown.line} (${pct}% similar${diff}):\n${numbered(shown.text, shown.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
 }
 
 /**
@@ -170,6 +182,12 @@ function lineEdgeDrift(strategy: string, span: string, oldStr: string): "indenta
   if (same((l) => l.trimStart())) return "indentation";
   if (same((l) => l.trimEnd())) return "trailing";
   return undefined;
+}
+
+/** A similarity in whole percent; never 100 for text that still differs. */
+function percent(similarity: number, distance: number | undefined): number {
+  const pct = Math.round(similarity * 100);
+  return distance !== undefined && distance > 0 ? Math.min(pct, 99) : pct;
 }
 
 function numbered(span: string, first: number): string {

@@ -42,10 +42,11 @@ export async function didYouMean(fs: FileSystem, cwd: string, input: string): Pr
 async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise<string[]> {
   const cwdReal = await fs.realpath(path.resolve(cwd)).catch(() => path.resolve(cwd));
   const out: string[] = [];
-  const add = (rel: string) => {
-    if (out.length < MAX_SUGGESTIONS && !out.includes(rel)) out.push(rel);
-  };
   const wanted = echoPath(cwd, input, cwdReal);
+  // Never the path itself: a file a patch moved away in memory is still on disk.
+  const add = (rel: string) => {
+    if (out.length < MAX_SUGGESTIONS && !out.includes(rel) && rel !== wanted) out.push(rel);
+  };
 
   // A stray `./`, `.` or `/` in front of a repository path.
   const stripped = wanted.replace(/^[./]+/, "");

@@ -7,6 +7,7 @@
 
 import { firstEnding, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
 import { tolerantLineEq, tolerantLineReplace } from "../punctuation-fold.js";
+import { expectedLineDescription, firstMismatch, lineCountDifference, quoteLine } from "./hunk-diagnosis.js";
 import { formatCandidates, locate, normaliseLine, type MatchTier } from "./locate.js";
 import { udiffLocateFailure } from "./udiff-failure.js";
 import { oldLines, type Hunk } from "./v4a-parse.js";
@@ -243,6 +244,8 @@ function locateFailure(
       const how = found.tier === "exact" ? "the old lines match" : "punctuation/whitespace-tolerant matching is ambiguous";
       parts.push(`${how} at lines ${where}; add context lines or an '@@' header so they match once`);
     } else {
+      const expected = expectedLineDescription(old);
+      if (expected) parts.push(expected);
       const earlier = from > 0 ? locate(lines, old, { from: 0, eof: hunk.eof, punctuation: true }) : undefined;
       if (earlier?.ok && earlier.index < from) {
         parts.push(`matching context exists earlier at line ${earlier.index + 1}, but hunks must follow file order`);
@@ -313,11 +316,17 @@ function missingHunkCause(
   }
   if (bestPrefix > 0 && bestPrefix < old.length) {
     const fileLine = lines[bestAt + bestPrefix];
-    return [
+    const yours = old[bestPrefix]!;
+    const out = [
       `the first ${bestPrefix} line(s) of the hunk match at line ${bestAt + 1}, but expected line ${bestPrefix + 1} ` +
-        `${JSON.stringify(old[bestPrefix])} differs from file line ${bestAt + bestPrefix + 1} ` +
-        `${fileLine === undefined ? "(past the end of the file)" : JSON.stringify(fileLine)}`,
+        `${quoteLine(yours)} differs from file line ${bestAt + bestPrefix + 1} ` +
+        `${fileLine === undefined ? "(past the end of the file)" : quoteLine(fileLine)}`,
     ];
+    const rune = fileLine === undefined ? undefined : firstMismatch(yours, fileLine);
+    if (rune) out.push(rune);
+    const drift = lineCountDifference(old, lines.slice(bestAt, bestAt + old.length));
+    if (drift) out.push(drift);
+    return out;
   }
   const first = old[0]?.trim() ?? "";
   if (first !== "") {
@@ -332,6 +341,7 @@ function missingHunkCause(
   const out = [`the first expected line does not exist in the current file${eof ? " at its end" : from > 0 ? ` after line ${from}` : ""}`];
   const best = candidates.find((c) => c.line - 1 >= windowStart);
   if (best && best.score >= 0.5) out.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
+  else out.push("the file may have changed since it was last read, or the line was invented");
   return out;
 }
 
