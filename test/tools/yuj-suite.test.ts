@@ -1,0 +1,78 @@
+// The Yuj surface against more of the behaviour its reference's own tests
+// pin, run on real files in a fresh project: the exact text the model reads
+// and what is on disk afterwards.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultConfig, type Config } from "../../core/config/schema.js";
+import type { ToolHandler } from "../../core/tool-types.js";
+import { bashTool } from "../../tools/yuj/bash.js";
+import { grepTool } from "../../tools/yuj/grep.js";
+import { udiffTool } from "../../tools/yuj/udiff.js";
+import { baseToolset } from "../support/loop-harness.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+const fresh = async (adjust: (c: Config) => void = () => undefined) => {
+  await t?.cleanup();
+  t = await makeToolContext(adjust);
+};
+beforeEach(() => fresh());
+afterEach(() => t.cleanup());
+
+const call = <S extends ToolHandler>(tool: S, args: Record<string, unknown>) => tool.run(tool.schema.parse(args), t.ctx);
+const text = (rel: string) => fs.readFileSync(path.join(t.cwd, rel), "utf8");
+
+describe("bash read-side routing: a grep of one named file", () => {
+  beforeEach(async () => {
+    await fresh((c) => {
+      c.tools.bash_redirect_read_side = true;
+    });
+    await t.put({ "src/app.py": "left|right && center\nother\n" });
+  });
+
+  it("goes to grep even when its pattern holds shell operators in quotes, with a call grep accepts", async () => {
+    const r = await call(bashTool, { cmd: "grep 'left|right && center' src/app.py" });
+    expect(r.ok).toBe(false);
+    const suggested = /^ERROR: shell_routed: use the grep tool for this \(text search over files\);.* Try: grep (\{.*\})$/.exec(r.modelText)?.[1];
+    expect(suggested).toBe('{"pattern":"left\\\\|right && center","path":"src/app.py"}');
+    const found = await call(grepTool, JSON.parse(suggested!) as Record<string, unknown>);
+    expect(found.modelText).toContain("src/app.py:1:left|right && center");
+  });
+
+  it("keeps a grep reading its standard input in the shell", async () => {
+    expect(await call(bashTool, { cmd: "printf 'needle\\n' | grep needle" })).toMatchObject({ ok: true, modelText: "needle" });
+    expect(await call(bashTool, { cmd: "grep -c center src/app.py" })).toMatchObject({ ok: true, modelText: "1" });
+  });
+});
+
+describe("udiff: an added file under a path that is a file", () => {
+  it("is refused before anything is written, naming the file in the way", async () => {
+    await t.put({ "first.txt": "old\n", blocked: "not a directory\n" });
+    const patch = "--- a/first.txt\n+++ b/first.txt\n@@ -1 +1 @@\n-old\n+new\n--- /dev/null\n+++ b/blocked/child.txt\n@@ -0,0 +1 @@\n+child\n";
+    const r = await call(udiffTool, { patch });
+    expect(r).toMatchObject({
+      ok: false,
+      modelText: "ERROR: udiff parent_not_directory: cannot add blocked/child.txt: blocked is a file, not a directory; no file was changed",
+    });
+    expect(text("first.txt")).toBe("old\n");
+    expect(text("blocked")).toBe("not a directory\n");
+  });
+});
+
+describe("edit format: each dialect, its tool plus write", () => {
+  const EDIT_TOOLS = ["edit", "apply_patch", "udiff", "write"];
+  it.each([
+    ["exact", ["write", "edit"], "edit", "old_str"],
+    ["apply_patch", ["write", "apply_patch"], "apply_patch", "*** Begin Patch"],
+    ["udiff", ["write", "udiff"], "udiff", "standard unified diff"],
+    ["whole", ["write"], "write", "overwrite a file"],
+  ] as const)("%s: %j, the replacement tool's description names its dialect", (format, tools, tool, words) => {
+    const config = defaultConfig();
+    config.tools.edit_format = format;
+    const specs = baseToolset(config).specs;
+    expect(specs.map((s) => s.name).filter((n) => EDIT_TOOLS.includes(n))).toEqual(tools);
+    expect(specs.find((s) => s.name === tool)?.description).toContain(words);
+  });
+});
