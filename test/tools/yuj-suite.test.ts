@@ -76,3 +76,24 @@ describe("edit format: each dialect, its tool plus write", () => {
     expect(specs.find((s) => s.name === tool)?.description).toContain(words);
   });
 });
+
+describe("bash output: a traceback frame repeated", () => {
+  const frame = '  File "sample.py", line 3, in step\n    step()\n';
+  const show = async (content: string) => {
+    await t.put({ "out.txt": content });
+    return (await call(bashTool, { cmd: "cat out.txt" })).modelText;
+  };
+
+  it("is shown once with its count, and the folded text is left as it is", async () => {
+    const folded = await show(frame.repeat(4) + "RecursionError: too deep\n");
+    expect(folded).toBe(`${frame}  [the frame above ×4]\nRecursionError: too deep`);
+    expect(await show(folded)).toBe(folded);
+  });
+
+  it("stays frame for frame when a line differs or other output stands between", async () => {
+    const changed = frame + frame.replace("line 3", "line 4") + frame;
+    expect(await show(changed)).toBe(changed.trimEnd());
+    const separated = `${frame}other output\n${frame}other output\n${frame}`;
+    expect(await show(separated)).toBe(separated.trimEnd());
+  });
+});
