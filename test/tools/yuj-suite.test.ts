@@ -7,7 +7,9 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
 import type { ToolHandler } from "../../core/tool-types.js";
+import { prepareCall } from "../../core/dispatch.js";
 import { bashTool } from "../../tools/yuj/bash.js";
+import { notebookEditTool } from "../../tools/yuj/notebook_edit.js";
 import { grepTool } from "../../tools/yuj/grep.js";
 import { udiffTool } from "../../tools/yuj/udiff.js";
 import { baseToolset } from "../support/loop-harness.js";
@@ -95,5 +97,35 @@ describe("bash output: a traceback frame repeated", () => {
     expect(await show(changed)).toBe(changed.trimEnd());
     const separated = `${frame}other output\n${frame}other output\n${frame}`;
     expect(await show(separated)).toBe(separated.trimEnd());
+  });
+});
+
+describe("notebook_edit", () => {
+  const notebook = (id?: string) =>
+    JSON.stringify({ cells: [{ cell_type: "code", ...(id ? { id } : {}), metadata: {}, outputs: [], source: "print('old')\n" }], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1) + "\n";
+
+  it("names the cell it changed as the reference does, by id or else by index", async () => {
+    await fresh((c) => {
+      c.tools.notebook_edit_enabled = true;
+    });
+    await t.put({ "a.ipynb": notebook("calc"), "b.ipynb": notebook() });
+    const byId = await call(notebookEditTool, { path: "a.ipynb", cell_index: 0, old_source: "print('old')\n", new_source: "print('new')\n" });
+    expect(byId.modelText).toBe("OK: updated code cell id='calc' in a.ipynb");
+    const byIndex = await call(notebookEditTool, { path: "b.ipynb", cell_index: 0, old_source: "print('old')\n", new_source: "print('new')\n" });
+    expect(byIndex.modelText).toBe("OK: updated code cell index=0 in b.ipynb");
+    expect(text("b.ipynb")).toBe(notebook().replace("print('old')", "print('new')"));
+  });
+
+  it("called while off, is refused as disabled with the setting that turns it on, and nothing changes", async () => {
+    await t.put({ "a.ipynb": notebook("calc") });
+    const args = JSON.stringify({ path: "a.ipynb", cell_id: "calc", old_source: "print('old')\n", new_source: "x\n" });
+    const prepared = prepareCall({ id: "c1", name: "notebook_edit", args }, baseToolset(), defaultConfig());
+    expect(prepared).toMatchObject({
+      ready: false,
+      text:
+        "ERROR: the notebook_edit tool is disabled in this session ([tools].notebook_edit_enabled = true turns it on). " +
+        "Available tools: bash, read, write, edit, glob, grep, ask_user, done.",
+    });
+    expect(text("a.ipynb")).toBe(notebook("calc"));
   });
 });
