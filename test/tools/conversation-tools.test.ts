@@ -119,7 +119,7 @@ describe("todo_write (Chord)", () => {
 
 describe("think", () => {
   it("returns the empty success envelope and shows the thought", async () => {
-    expect(THINK_RESULT).toBe('<tool_result tool_name="think" status="ok" v="1">\n\n</tool_result>');
+    expect(THINK_RESULT).toBe('<tool_result tool_name="think" status="ok" v="1"></tool_result>');
     expect(await thinkTool.run({ thought: "check the edge case first" }, t.ctx)).toMatchObject({
       ok: true,
       modelText: THINK_RESULT,
