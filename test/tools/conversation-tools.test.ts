@@ -146,7 +146,7 @@ describe("checkpoint and rewind handlers", () => {
     const history: HistoryItem[] = [{ role: "user", text: "task" }, { role: "assistant", text: "", toolCalls: [call("r1", "rewind", { report: "x" })] }];
     expect(await rewindTool.run({ report: "x" }, { ...t.ctx, callId: "r1", conversation: { history, roles } })).toMatchObject({
       ok: false,
-      modelText: "ERROR: rewind: no active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
+      modelText: "ERROR: no_active_checkpoint: rewind requires an active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
     });
   });
 
