@@ -10,6 +10,8 @@ import type { ToolHandler } from "../../core/tool-types.js";
 import { prepareCall } from "../../core/dispatch.js";
 import { bashTool } from "../../tools/yuj/bash.js";
 import { notebookEditTool } from "../../tools/yuj/notebook_edit.js";
+import { structuralEditTool } from "../../tools/yuj/structural_edit.js";
+import { structuralSearchTool } from "../../tools/yuj/structural_search.js";
 import { grepTool } from "../../tools/yuj/grep.js";
 import { udiffTool } from "../../tools/yuj/udiff.js";
 import { baseToolset } from "../support/loop-harness.js";
@@ -127,5 +129,26 @@ describe("notebook_edit", () => {
         "Available tools: bash, read, write, edit, glob, grep, ask_user, done.",
     });
     expect(text("a.ipynb")).toBe(notebook("calc"));
+  });
+});
+
+describe("structural tools: a file in another language than the one named", () => {
+  const Q = '((identifier) @match (#eq? @match "old_name"))';
+  it("is refused by search, preview and edit as language_mismatch, the file unchanged", async () => {
+    await fresh((c) => {
+      c.tools.structural_enabled = true;
+    });
+    await t.put({ "sample.py": "old_name = 1\n", "view.ts": "const old_name = 1;\n" });
+    const mismatch =
+      '<structural_search status="error" error_kind="language_mismatch" path="sample.py" language="javascript" v="1">\n' +
+      'ERROR: language mismatch: sample.py is a python file, not javascript; pass language "python" (or a file written in javascript)\n' +
+      "</structural_search>";
+    expect((await call(structuralSearchTool, { path: "sample.py", language: "javascript", query: Q })).modelText).toBe(mismatch);
+    expect((await call(structuralSearchTool, { path: "sample.py", language: "javascript", query: Q, replacement: "new_name" })).modelText).toBe(mismatch);
+    const edit = await call(structuralEditTool, { path: "sample.py", language: "javascript", query: Q, replacement: "new_name", expected_sha256: "0".repeat(64) });
+    expect(edit.modelText).toContain('error_kind="language_mismatch"');
+    expect(text("sample.py")).toBe("old_name = 1\n");
+    // One grammar family: a TypeScript file searched as tsx still parses.
+    expect((await call(structuralSearchTool, { path: "view.ts", language: "tsx", query: Q })).ok).toBe(true);
   });
 });
