@@ -3,12 +3,18 @@
 // and what is on disk afterwards.
 
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig, type Config } from "../../core/config/schema.js";
 import type { ToolHandler } from "../../core/tool-types.js";
 import { prepareCall } from "../../core/dispatch.js";
+import { discoverSkills } from "../../core/skills/discover.js";
+import { SkillSession } from "../../core/skills/session.js";
 import { bashTool } from "../../tools/yuj/bash.js";
+import { editTool } from "../../tools/yuj/edit.js";
+import { readTool } from "../../tools/yuj/read.js";
+import { writeTool } from "../../tools/yuj/write.js";
 import { notebookEditTool } from "../../tools/yuj/notebook_edit.js";
 import { structuralEditTool } from "../../tools/yuj/structural_edit.js";
 import { structuralSearchTool } from "../../tools/yuj/structural_search.js";
@@ -150,5 +156,30 @@ describe("structural tools: a file in another language than the one named", () =
     expect(text("sample.py")).toBe("old_name = 1\n");
     // One grammar family: a TypeScript file searched as tsx still parses.
     expect((await call(structuralSearchTool, { path: "view.ts", language: "tsx", query: Q })).ok).toBe(true);
+  });
+});
+
+describe("a skill's folder outside the project", () => {
+  it("is read by read, and write and edit refuse to change it or add to it", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "yuj-skill-home-"));
+    try {
+      const dir = path.join(home, "skills", "outside-skill");
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, "SKILL.md");
+      const body = "---\nname: outside-skill\ndescription: Read-only external instructions.\n---\n\nEXTERNAL SKILL BODY\n";
+      fs.writeFileSync(file, body);
+      const found = discoverSkills({ projectDir: t.cwd, userConfigDir: path.join(home, "none"), home, packageDir: path.join(home, "none"), paths: [path.dirname(dir)] });
+      expect(found.skills.map((s) => s.name)).toEqual(["outside-skill"]);
+      t.ctx.skills = new SkillSession(found.skills);
+      expect((await call(readTool, { path: file })).modelText).toContain("EXTERNAL SKILL BODY");
+      expect(await call(writeTool, { path: file, content: "MUTATED" })).toMatchObject({ ok: false, modelText: `ERROR: skill path is read-only: ${file}` });
+      const added = path.join(dir, "scripts", "new.sh");
+      expect((await call(writeTool, { path: added, content: "x" })).modelText).toBe(`ERROR: skill path is read-only: ${added}`);
+      expect((await call(editTool, { path: file, old_str: "EXTERNAL", new_str: "CHANGED" })).modelText).toBe(`ERROR: skill path is read-only: ${file}`);
+      expect(fs.readFileSync(file, "utf8")).toBe(body);
+      expect(fs.existsSync(added)).toBe(false);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });

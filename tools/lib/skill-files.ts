@@ -33,3 +33,29 @@ export function markSkillLoaded(ctx: ToolContext, skill: Skill): void {
   ctx.skills?.use(skill);
   ctx.emit({ type: "skill_loaded", name: skill.name, callId: ctx.callId });
 }
+
+/**
+ * The refusal for a change to a file in a skill's directory outside the
+ * project: read may open it, but the file tools never write there.
+ */
+export async function skillPathReadOnly(ctx: ToolContext, input: string): Promise<string | undefined> {
+  const skills = ctx.skills;
+  if (!skills || !path.isAbsolute(input)) return undefined;
+  // The nearest existing folder decides, so a new file under a skill is refused too.
+  let at = path.resolve(input);
+  let rest = "";
+  for (;;) {
+    try {
+      at = path.join(await ctx.services.fs.realpath(at), rest);
+      break;
+    } catch {
+      if (path.dirname(at) === at) return undefined;
+      rest = path.join(path.basename(at), rest);
+      at = path.dirname(at);
+    }
+  }
+  const within = (root: string) => at === root || at.startsWith(root + path.sep);
+  const cwd = await ctx.services.fs.realpath(ctx.cwd).catch(() => ctx.cwd);
+  if (within(cwd) || !skills.readRoots().some(within)) return undefined;
+  return `ERROR: skill path is read-only: ${input}`;
+}
