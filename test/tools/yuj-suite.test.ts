@@ -178,6 +178,13 @@ describe("a skill's folder outside the project", () => {
       expect((await call(editTool, { path: file, old_str: "EXTERNAL", new_str: "CHANGED" })).modelText).toBe(`ERROR: skill path is read-only: ${file}`);
       expect(fs.readFileSync(file, "utf8")).toBe(body);
       expect(fs.existsSync(added)).toBe(false);
+      // What [sandbox].unreadable_paths hides stays hidden there.
+      const secret = path.join(dir, "private.txt");
+      fs.writeFileSync(secret, "PRIVATE RESOURCE");
+      t.ctx.config.sandbox.unreadable_paths = [secret];
+      const hidden = await call(readTool, { path: secret });
+      expect(hidden.ok).toBe(false);
+      expect(hidden.modelText).toBe(`ERROR: ${secret} is hidden by [sandbox].unreadable_paths (${fs.realpathSync(secret)}): file tools do not open it either`);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }

@@ -7,6 +7,8 @@
 import * as path from "node:path";
 import type { Skill } from "../../core/skills/discover.js";
 import type { ToolContext } from "../../core/tool-types.js";
+import { yujPaths } from "./file-access.js";
+import { hiddenRefusal } from "./paths.js";
 
 export type Located = { ok: true; abs: string; display: string; size: number; skill?: Skill } | { ok: false; error: string };
 
@@ -22,6 +24,11 @@ export async function locateInSkillDir(ctx: ToolContext, input: string, director
   }
   const inside = skills.readRoots().some((root) => real === root || real.startsWith(root + path.sep));
   if (!inside) return undefined;
+  // What [sandbox].unreadable_paths hides stays hidden inside a skill's folder too.
+  const access = yujPaths(ctx, "read");
+  if (access.hiddenError) return { ok: false, error: `ERROR: ${access.hiddenError}` };
+  const hidden = hiddenRefusal(access.hidden, input, real);
+  if (hidden) return { ok: false, error: hidden };
   const st = await ctx.services.fs.stat(real);
   if (st.isDirectory()) return { ok: false, error: directoryError };
   const skill = skills.skills.find((s) => s.file === real);
