@@ -20,6 +20,7 @@ import { structuralEditTool } from "../../tools/yuj/structural_edit.js";
 import { structuralSearchTool } from "../../tools/yuj/structural_search.js";
 import { grepTool } from "../../tools/yuj/grep.js";
 import { udiffTool } from "../../tools/yuj/udiff.js";
+import { guardedSession } from "../guards/session.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -187,6 +188,41 @@ describe("a skill's folder outside the project", () => {
       expect(hidden.modelText).toBe(`ERROR: ${secret} is hidden by [sandbox].unreadable_paths (${fs.realpathSync(secret)}): file tools do not open it either`);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("stale-file guard: a search of one named file through bash", () => {
+  it.each([
+    ["grep -n 'needle' src/app.py", true],
+    ["rg --line-number 'needle' src/app.py", true],
+    ["grep -e needle -- src/app.py", true],
+    ["grep -c needle src/app.py", false],
+    ["rg --count needle src/app.py", false],
+    ["grep -r needle src", false],
+    ["rg needle .", false],
+    ["grep -l needle src/app.py", false],
+  ])("%j counts as a read of it: %s", async (cmd, credited) => {
+    const s = await guardedSession((c) => (c.tools.stale_file = "block"));
+    try {
+      await s.put({ "src/app.py": "needle\n" });
+      expect((await s.call("bash", { cmd })).ok).toBe(true);
+      const w = await s.call("write", { path: "src/app.py", content: "new\n" });
+      expect(w.modelText).toBe(credited ? "OK: wrote 4 bytes to src/app.py" : "ERROR: stale_file: read src/app.py first");
+    } finally {
+      await s.cleanup();
+    }
+  });
+
+  it("warn mode opens its warning with the block text's words", async () => {
+    const s = await guardedSession((c) => (c.tools.stale_file = "warn"));
+    try {
+      await s.put({ "src.py": "old\n" });
+      const out = await s.call("edit", { path: "src.py", old_str: "old", new_str: "new" });
+      expect(out.modelText).toContain("\nWARNING: stale_file: read src.py first: it changed since it was last read (or was never read);");
+      expect(fs.readFileSync(path.join(s.cwd, "src.py"), "utf8")).toBe("new\n");
+    } finally {
+      await s.cleanup();
     }
   });
 });
