@@ -226,3 +226,32 @@ describe("stale-file guard: a search of one named file through bash", () => {
     }
   });
 });
+
+describe("plan mode: which commands count as read-only", () => {
+  const planning = () =>
+    guardedSession((c) => {
+      c.loop.plan_mode = "required";
+    });
+  it.each(["jq '.items[]' data.json", "git status --short", "sed -n '1,40p' data.json", "find . -maxdepth 2 -type f", "ls -la | wc -l"])("%j runs", async (cmd) => {
+    const s = await planning();
+    try {
+      await s.put({ "data.json": '{"items":[1]}\n' });
+      expect((await s.call("bash", { cmd })).modelText).not.toMatch(/^ERROR: plan_mode/);
+    } finally {
+      await s.cleanup();
+    }
+  });
+  it.each(["find . $ACTION", "find . {-print,-delete}", "git diff *", "/tmp/cat data.json", "printf -v SHELL_STATE x", "rg --pre ./x needle data.json"])(
+    "%j is refused before it runs",
+    async (cmd) => {
+      const s = await planning();
+      try {
+        await s.put({ "data.json": '{"items":[1]}\n' });
+        expect((await s.call("bash", { cmd })).modelText).toMatch(/^ERROR: plan_mode: bash may only run read-only commands/);
+        expect(fs.existsSync(path.join(s.cwd, "data.json"))).toBe(true);
+      } finally {
+        await s.cleanup();
+      }
+    },
+  );
+});

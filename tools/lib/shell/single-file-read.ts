@@ -123,11 +123,10 @@ function soleCommand(cmd: string): SimpleCommand | undefined {
 }
 
 /** Options of grep and rg that take a value in the next word. */
-const SEARCH_VALUED = new Set(["-e", "--regexp", "-A", "-B", "-C", "-m", "--max-count", "--after-context", "--before-context", "--context", "-g", "--glob", "-t", "--type"]);
-/** Short flags that make the output a count or a listing, or the search recursive or silent. */
-const SEARCH_NOT_A_READ = /[clLrRqZ]/;
-const SEARCH_NOT_A_READ_LONG = /^--(?:count|count-matches|files|files-with-matches|files-without-match|recursive|dereference-recursive|quiet|null|replace|json)\b/;
-
+const SEARCH_VALUED = new Set(["-e", "--regexp", "-A", "-B", "-C", "-m", "--max-count", "--after-context", "--before-context", "--context"]);
+/** Short flags that only change which lines of the file are shown and how (no count, listing, recursion, preprocessor). */
+const SEARCH_SHORT = /^-[niwFEHhsxovPABCme]+\d*$|^-[ABCm]\d+$|^-e.+$/;
+const SEARCH_LONG = /^--(?:line-number|ignore-case|smart-case|case-sensitive|word-regexp|line-regexp|fixed-strings|extended-regexp|basic-regexp|perl-regexp|invert-match|with-filename|no-filename|no-heading|only-matching|no-messages|color(?:=\w+)?|colour(?:=\w+)?|regexp(?:=.*)?|max-count(?:=\d+)?|(?:after-|before-)?context(?:=\d+)?)$/;
 /** `grep [opts] PATTERN FILE` or `rg [opts] PATTERN FILE`: a search that shows lines of one named file. */
 function singleFileSearch(words: readonly Word[]): string | undefined {
   const verb = verbOf(words);
@@ -140,12 +139,12 @@ function singleFileSearch(words: readonly Word[]): string | undefined {
     const a = args[i]!;
     if (options && a === "--") options = false;
     else if (options && a.startsWith("--")) {
-      if (SEARCH_NOT_A_READ_LONG.test(a)) return undefined;
+      if (!SEARCH_LONG.test(a)) return undefined;
       if (a === "--regexp" || a.startsWith("--regexp=")) pattern = true;
       if (SEARCH_VALUED.has(a)) i++;
     } else if (options && a.startsWith("-") && a !== "-") {
-      if (SEARCH_NOT_A_READ.test(a.slice(1).replace(/\d+$/, ""))) return undefined;
-      if (a === "-e" || a.startsWith("-e")) pattern = true;
+      if (!SEARCH_SHORT.test(a)) return undefined;
+      if (a.startsWith("-e")) pattern = true;
       if (SEARCH_VALUED.has(a)) i++;
     } else operands.push(a);
   }
