@@ -155,6 +155,13 @@ describe("structural tools: a file in another language than the one named", () =
     const edit = await call(structuralEditTool, { path: "sample.py", language: "javascript", query: Q, replacement: "new_name", expected_sha256: "0".repeat(64) });
     expect(edit.modelText).toContain('error_kind="language_mismatch"');
     expect(text("sample.py")).toBe("old_name = 1\n");
+    // A query that matches nothing leaves nothing to preview or apply.
+    const none = '((identifier) @match (#eq? @match "missing"))';
+    expect((await call(structuralSearchTool, { path: "sample.py", language: "python", query: none, replacement: "x" })).modelText).toBe(
+      '<structural_search status="error" error_kind="no_match" path="sample.py" language="python" v="1">\n' +
+        "ERROR: no match: the query matches nothing in sample.py, so there is nothing to rewrite. Run structural_search without replacement to check the query.\n" +
+        "</structural_search>",
+    );
     // One grammar family: a TypeScript file searched as tsx still parses.
     expect((await call(structuralSearchTool, { path: "view.ts", language: "tsx", query: Q })).ok).toBe(true);
   });

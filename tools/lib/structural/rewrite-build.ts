@@ -28,7 +28,7 @@ export interface RewriteArgs {
 type ErrorKind =
   | "unsupported_language" | "path_outside_cwd" | "own_file" | "not_found" | "needs_file" | "read_error" | "not_utf8"
   | "backend_unavailable" | "query_error" | "match_capture" | "parse_error" | "missing_capture" | "overlap"
-  | "result_parse_error" | "language_mismatch";
+  | "result_parse_error" | "language_mismatch" | "no_match";
 
 interface Built {
   ok: true;
@@ -108,6 +108,14 @@ function plannedRewrite(parser: Parser, query: Query, src: Source, language: Lan
       kind: "parse_error",
       error: `ERROR: parse error: ${src.display} does not parse as ${language} (${syntaxErrorAt(src.text, scan.syntaxError.index)}); ` +
         "a structural rewrite needs a file that parses. Fix the file first, or check that language is right.",
+    };
+  }
+  if (scan.matches.length === 0) {
+    return {
+      ok: false,
+      kind: "no_match",
+      error: `ERROR: no match: the query matches nothing in ${src.display}, so there is nothing to rewrite. ` +
+        "Run structural_search without replacement to check the query.",
     };
   }
   const map = new ByteMap(src.text);
