@@ -89,11 +89,23 @@ export function reportResults(outcomes: readonly CallOutcome[], emit: Emit): voi
 
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
 
+/** Why a tool the profile declares is off: the cap left it out, or the one setting that turns it on. */
+function offBecause(toolset: ActiveToolset, conditions: readonly string[], name: string): string {
+  const dropped = toolset.dropped.find((d) => d.name === name);
+  if (dropped) return ` (${dropped.reason})`;
+  const keys = conditions.filter((c) => /^config:[a-z_]+(?:\.[a-z_]+)+$/.test(c)).map((c) => c.slice("config:".length));
+  if (keys.length !== 1) return "";
+  const parts = keys[0]!.split(".");
+  return ` ([${parts.slice(0, -1).join(".")}].${parts.at(-1)} = true turns it on)`;
+}
+
 /** Resolves and validates without running anything. */
 export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Config): PreparedCall {
   const tool = toolset.tools.get(call.name);
   if (!tool) {
     const names = [...toolset.tools.keys()].join(", ");
+    const declared = toolset.profile.tools.find((t) => t.name === call.name);
+    if (declared) return { ready: false, call, text: `ERROR: the ${call.name} tool is disabled in this session${offBecause(toolset, declared.enabled_when, call.name)}. Available tools: ${names}.` };
     return { ready: false, call, text: `ERROR: unknown tool '${call.name}'. Available tools: ${names}.` };
   }
   const exposed = Object.keys((tool.spec.parameters.properties ?? {}) as object);

@@ -87,7 +87,7 @@ describe("stale-file guard, warn mode", () => {
     expect(out.ok).toBe(true);
     expect(file("a.txt")).toBe("beta\n");
     expect(out.modelText.split("\n").at(-1)).toBe(
-      "WARNING: stale_file: a.txt changed since it was last read (or was never read); " +
+      "WARNING: stale_file: read a.txt first: it changed since it was last read (or was never read); " +
         "the change was applied to the current content — read it to check the result.",
     );
     // The edit refreshed the hash: the next one is quiet.
@@ -101,7 +101,7 @@ describe("stale-file guard, warn mode", () => {
     const out = await s.call("edit", { path: "a.txt", old_str: "zeta", new_str: "beta" });
     expect(out.ok).toBe(false);
     expect(out.modelText.split("\n").at(-1)).toBe(
-      "WARNING: stale_file: a.txt changed since it was last read (or was never read); read it again before retrying.",
+      "WARNING: stale_file: read a.txt first: it changed since it was last read (or was never read); read it again before retrying.",
     );
   });
 });

@@ -227,7 +227,7 @@ describe("request bodies over the Anthropic adapter", () => {
     expect(bodies[1].messages[2].content[0]).toMatchObject({
       type: "tool_result",
       is_error: true,
-      content: "ERROR: rewind: no active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
+      content: "ERROR: no_active_checkpoint: rewind requires an active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
     });
   });
 });

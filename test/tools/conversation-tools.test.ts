@@ -119,7 +119,7 @@ describe("todo_write (Chord)", () => {
 
 describe("think", () => {
   it("returns the empty success envelope and shows the thought", async () => {
-    expect(THINK_RESULT).toBe('<tool_result tool_name="think" status="ok" v="1">\n\n</tool_result>');
+    expect(THINK_RESULT).toBe('<tool_result tool_name="think" status="ok" v="1"></tool_result>');
     expect(await thinkTool.run({ thought: "check the edge case first" }, t.ctx)).toMatchObject({
       ok: true,
       modelText: THINK_RESULT,
@@ -146,7 +146,7 @@ describe("checkpoint and rewind handlers", () => {
     const history: HistoryItem[] = [{ role: "user", text: "task" }, { role: "assistant", text: "", toolCalls: [call("r1", "rewind", { report: "x" })] }];
     expect(await rewindTool.run({ report: "x" }, { ...t.ctx, callId: "r1", conversation: { history, roles } })).toMatchObject({
       ok: false,
-      modelText: "ERROR: rewind: no active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
+      modelText: "ERROR: no_active_checkpoint: rewind requires an active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
     });
   });
 

@@ -68,7 +68,7 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
       '"source": [\n    "import pandas as pd\\n",\n    "import numpy as np\\n",\n    "%matplotlib inline"\n   ]',
       1,
     );
-    expect(r.modelText).toBe('OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb');
+    expect(r.modelText).toBe("OK: updated code cell id='a1b2c3d4' in nb.ipynb");
     expect(r.display).toEqual({
       kind: "diff",
       files: [
@@ -78,7 +78,7 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
           hunks: "@@ -1,4 +1,3 @@\n import pandas as pd\n-import matplotlib.pyplot as plt\n-\n+import numpy as np\n %matplotlib inline",
         },
       ],
-      note: 'OK: updated code cell 1 (id "a1b2c3d4") in nb.ipynb',
+      note: "OK: updated code cell id='a1b2c3d4' in nb.ipynb",
     });
   });
 
@@ -91,7 +91,7 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
       '"source": [\n    "## Notes\\n",\n    "\\n",\n    "* a naïve \\"take\\" ✓\\t\\\\n\\n"\n   ]',
       6,
     );
-    expect(r.modelText).toBe('OK: updated markdown cell 6 (id "c0ffee00") in nb.ipynb');
+    expect(r.modelText).toBe("OK: updated markdown cell id='c0ffee00' in nb.ipynb");
   });
 
   it("keeps attachments, outputs and metadata of the edited cell", async () => {
@@ -355,7 +355,7 @@ describe("notebook_edit through the stale-file guard (block)", () => {
     expect((await s.call("read", { path: "nb.ipynb" })).ok).toBe(true);
     const done = await s.call("notebook_edit", args);
     expect(done.ok, done.modelText).toBe(true);
-    expect(done.modelText).toBe('OK: updated code cell 4 (id "0f1e2d3c") in nb.ipynb');
+    expect(done.modelText).toBe("OK: updated code cell id='0f1e2d3c' in nb.ipynb");
 
     // Its own edit counts as seen: a follow-up edit needs no new read.
     expect((await s.call("notebook_edit", { ...args, old_source: "x = 1", new_source: "x = 2" })).ok).toBe(true);

@@ -122,10 +122,11 @@ describe("structural_edit refusals change no byte", () => {
     await refused({ ...base, query: `${Q} `, expected_sha256: hash }, "query_changed", /the query differs from the preview's/);
     await refused({ ...base, replacement: "other", expected_sha256: hash }, "replacement_changed", /the replacement differs/);
     await refused({ ...base, path: "twin.py", expected_sha256: hash }, "path_changed", /that preview was for app\.py/);
-    // Python this simple also parses as JavaScript.
-    await putOld("js.py", "old_name = 1\n");
-    const pyHash = hashOf((await preview({ ...base, path: "js.py" })).modelText)!;
-    await refused({ ...base, path: "js.py", language: "javascript", expected_sha256: pyHash }, "language_changed", /used language python/);
+    // Python this simple also parses as JavaScript; a file without an extension names no language.
+    await putOld("script", "old_name = 1\n");
+    const pyHash = hashOf((await preview({ ...base, path: "script" })).modelText)!;
+    await refused({ ...base, path: "script", language: "javascript", expected_sha256: pyHash }, "language_changed", /used language python/);
+    await refused({ ...base, language: "javascript", expected_sha256: hash }, "language_mismatch", /app\.py is a python file, not javascript/);
   });
 
   it("a stale hash, and one that is no hash at all", async () => {

@@ -29,14 +29,11 @@ export interface StaleFileOptions {
 
 const staleBlockText = (paths: readonly string[]) => `ERROR: stale_file: read ${paths.join(", ")} first`;
 
+/** Opens with the block text's words (`read PATH first`), as the reference's warning does, then says what happened. */
 function staleWarningText(paths: readonly string[], applied: boolean): string {
-  const which =
-    paths.length === 1
-      ? `${paths[0]} changed since it was last read (or was never read)`
-      : `${paths.join(", ")} changed since they were last read (or were never read)`;
-  return applied
-    ? `WARNING: stale_file: ${which}; the change was applied to the current content — read it to check the result.`
-    : `WARNING: stale_file: ${which}; read it again before retrying.`;
+  const which = paths.length === 1 ? "it changed since it was last read (or was never read)" : "they changed since they were last read (or were never read)";
+  const head = `WARNING: stale_file: read ${paths.join(", ")} first: ${which}`;
+  return applied ? `${head}; the change was applied to the current content — read it to check the result.` : `${head}; read it again before retrying.`;
 }
 
 interface Located {

@@ -6,6 +6,7 @@ import stripAnsi from "strip-ansi";
 import type { Config } from "../../core/config/schema.js";
 import { safeOutput } from "../../core/text/safe.js";
 import { collapseSimilarLines } from "../../core/text/output-lines.js";
+import { foldTracebackFrames } from "./traceback-fold.js";
 
 const isBlank = (line: string) => line.trim() === "";
 
@@ -52,7 +53,7 @@ export function filterOutput(text: string, tools: Config["tools"], bound = Numbe
   let out = tools.strip_ansi ? stripAnsi(text) : text;
   out = safeOutput(out);
   if (tools.collapse_blank_lines) out = collapseBlankLines(out);
-  if (tools.collapse_duplicate_lines) out = collapseDuplicateLines(out);
+  if (tools.collapse_duplicate_lines) out = collapseDuplicateLines(foldTracebackFrames(out));
   if (tools.collapse_similar_lines && Buffer.byteLength(out) > bound * SIMILAR_AFTER_SHARE) out = collapseSimilarLines(out);
   return out;
 }

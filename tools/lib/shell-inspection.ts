@@ -16,7 +16,7 @@
 
 import * as path from "node:path";
 import { EXECUTES, INSPECTS, type ToolEffect, type ToolResult, type Touch } from "../../core/tool-types.js";
-import { parseShell, verbOf, type Redirect, type SimpleCommand } from "./shell-words.js";
+import { parseShell, verbOf, type Redirect, type SimpleCommand, type Word } from "./shell-words.js";
 import { simpleSingleFileRead } from "./shell-rules.js";
 
 /** A command's effects: inspection only looks; anything else runs and may change anything. */
@@ -41,7 +41,7 @@ const LOOK_VERBS = new Set([
   // Not here: tree (-o writes a file), file (-C compiles a magic file), sed, awk, xargs.
   "cat", "head", "tail", "less", "more", "nl", "ls", "wc", "stat", "du", "pwd",
   "echo", "printf", "basename", "dirname", "realpath", "readlink", "which", "cut", "tr", "diff",
-  "cmp", "od", "hexdump", "grep", "egrep", "fgrep", "rgrep", "true",
+  "cmp", "od", "hexdump", "grep", "egrep", "fgrep", "rgrep", "true", "jq",
 ]);
 
 const GIT_LOOKS = new Set(["status", "log", "diff", "show", "blame", "ls-files", "grep", "rev-parse", "shortlog"]);
@@ -57,8 +57,10 @@ const FIND_ACTIONS = /^-(?:exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|f
  * control structure. Anything unparseable or unknown is not inspection.
  */
 export function isInspectionCommand(cmd: string): boolean {
-  if (simpleSingleFileRead(cmd) !== undefined) return true; // `sed -n '1,5p' f` and the like
   const p = parseShell(cmd);
+  // `/tmp/cat` is some other program than cat.
+  if (p.parseable && p.items.some((item) => item.pipeline.stages.some((c) => c.words[0]?.value.includes("/")))) return false;
+  if (simpleSingleFileRead(cmd) !== undefined) return true; // `sed -n '1,5p' f` and the like
   if (!p.parseable || p.keywords.length || p.substitutions.length || !p.items.length) return false;
   return p.items.every((item) => item.pipeline.stages.every(inspects));
 }
@@ -70,7 +72,12 @@ function inspects(c: SimpleCommand): boolean {
   }
   const verb = verbOf(c.words);
   const args = c.words.slice(1).map((w) => w.value);
+  // Where an option can write or run something, a word known only at run time
+  // (`$ACTION`, `*`, `{-print,-delete}`) could become that option.
+  if (verb !== undefined && WRITING_OPTIONS.has(verb) && c.words.slice(1).some(expands)) return false;
   switch (verb) {
+    case "printf":
+      return !args.includes("-v"); // sets a shell variable
     case "find":
       return !args.some((a) => FIND_ACTIONS.test(a));
     case "rg":
@@ -85,6 +92,12 @@ function inspects(c: SimpleCommand): boolean {
       return verb !== undefined && LOOK_VERBS.has(verb);
   }
 }
+
+/** Look verbs that also have options which write a file or run a command. */
+const WRITING_OPTIONS = new Set(["find", "rg", "sort", "uniq", "git"]);
+
+/** A word the shell expands: a variable, a substitution, a glob or a brace list written unquoted. */
+const expands = (w: Word): boolean => w.dynamic || (w.raw === w.value && /[*?[{]/.test(w.value));
 
 function gitLooks(args: readonly string[]): boolean {
   let i = 0;

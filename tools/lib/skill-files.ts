@@ -7,6 +7,8 @@
 import * as path from "node:path";
 import type { Skill } from "../../core/skills/discover.js";
 import type { ToolContext } from "../../core/tool-types.js";
+import { yujPaths } from "./file-access.js";
+import { hiddenRefusal } from "./paths.js";
 
 export type Located = { ok: true; abs: string; display: string; size: number; skill?: Skill } | { ok: false; error: string };
 
@@ -22,6 +24,11 @@ export async function locateInSkillDir(ctx: ToolContext, input: string, director
   }
   const inside = skills.readRoots().some((root) => real === root || real.startsWith(root + path.sep));
   if (!inside) return undefined;
+  // What [sandbox].unreadable_paths hides stays hidden inside a skill's folder too.
+  const access = yujPaths(ctx, "read");
+  if (access.hiddenError) return { ok: false, error: `ERROR: ${access.hiddenError}` };
+  const hidden = hiddenRefusal(access.hidden, input, real);
+  if (hidden) return { ok: false, error: hidden };
   const st = await ctx.services.fs.stat(real);
   if (st.isDirectory()) return { ok: false, error: directoryError };
   const skill = skills.skills.find((s) => s.file === real);
@@ -32,4 +39,30 @@ export async function locateInSkillDir(ctx: ToolContext, input: string, director
 export function markSkillLoaded(ctx: ToolContext, skill: Skill): void {
   ctx.skills?.use(skill);
   ctx.emit({ type: "skill_loaded", name: skill.name, callId: ctx.callId });
+}
+
+/**
+ * The refusal for a change to a file in a skill's directory outside the
+ * project: read may open it, but the file tools never write there.
+ */
+export async function skillPathReadOnly(ctx: ToolContext, input: string): Promise<string | undefined> {
+  const skills = ctx.skills;
+  if (!skills || !path.isAbsolute(input)) return undefined;
+  // The nearest existing folder decides, so a new file under a skill is refused too.
+  let at = path.resolve(input);
+  let rest = "";
+  for (;;) {
+    try {
+      at = path.join(await ctx.services.fs.realpath(at), rest);
+      break;
+    } catch {
+      if (path.dirname(at) === at) return undefined;
+      rest = path.join(path.basename(at), rest);
+      at = path.dirname(at);
+    }
+  }
+  const within = (root: string) => at === root || at.startsWith(root + path.sep);
+  const cwd = await ctx.services.fs.realpath(ctx.cwd).catch(() => ctx.cwd);
+  if (within(cwd) || !skills.readRoots().some(within)) return undefined;
+  return `ERROR: skill path is read-only: ${input}`;
 }

@@ -5,6 +5,7 @@
 // The file keeps its BOM and every line its own ending.
 
 import { z } from "zod";
+import { skillPathReadOnly } from "../lib/skill-files.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import {
@@ -101,6 +102,8 @@ export const editTool: ToolHandler<typeof editSchema> = {
   },
   async run(args, ctx) {
     if (args.old_str === "") return fail(EMPTY_OLD_STR);
+    const skillRefusal = await skillPathReadOnly(ctx, args.path);
+    if (skillRefusal) return fail(skillRefusal);
     const { fs } = ctx.services;
     const shown = args.path;
     const file = await readExistingFile(fs, ctx.cwd, args.path, {

@@ -47,7 +47,7 @@ export const rewindTool: ToolHandler<typeof rewindSchema> = {
   role: "rewind",
   view: { card: "foldable" },
   async run(_args, ctx) {
-    if (!ctx.conversation) return fail("ERROR: rewind: no active checkpoint (this call has no conversation to rewind)");
+    if (!ctx.conversation) return fail("ERROR: no_active_checkpoint: rewind requires an active checkpoint (this call has no conversation to rewind)");
     const { checkpoints, state, current } = activeCheckpoints(ctx.conversation, ctx.callId);
     const mark = checkpoints[checkpoints.length - 1];
     if (!mark) {
@@ -55,7 +55,7 @@ export const rewindTool: ToolHandler<typeof rewindSchema> = {
       return fail(
         sameTurn
           ? "ERROR: rewind: the checkpoint of this turn is not active yet; it becomes active once every result of its turn is in, so call rewind in a later turn"
-          : "ERROR: rewind: no active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
+          : "ERROR: no_active_checkpoint: rewind requires an active checkpoint; call checkpoint(goal) before an exploration and rewind(report) in a later turn",
       );
     }
     // The todo list goes back to what it was at the checkpoint.

@@ -11,12 +11,12 @@ export const thinkSchema = z.object({
 });
 
 /**
- * The unified result envelope around an empty body: status ok.
- * Sent as it is, whether or not other results are enveloped, because the
- * spec names this exact result; an empty text would also be refused as a
- * tool result by some providers.
+ * The unified result envelope with nothing inside, status ok, exactly as the
+ * reference's tests pin it (no line breaks around an empty body). Sent as it
+ * is, whether or not other results are enveloped; an empty text would also be
+ * refused as a tool result by some providers.
  */
-export const THINK_RESULT = '<tool_result tool_name="think" status="ok" v="1">\n\n</tool_result>';
+export const THINK_RESULT = '<tool_result tool_name="think" status="ok" v="1"></tool_result>';
 
 export const thinkTool: ToolHandler<typeof thinkSchema> = {
   id: "think",

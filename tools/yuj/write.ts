@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { directoryTargetError, resolveInCwd } from "../lib/paths.js";
+import { skillPathReadOnly } from "../lib/skill-files.js";
 import { yujPaths } from "../lib/file-access.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { writePreview } from "../lib/previews.js";
@@ -29,6 +30,8 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
     const { fs } = ctx.services;
     const asDir = directoryTargetError(args.path);
     if (asDir) return fail(`ERROR: ${asDir}`);
+    const skillRefusal = await skillPathReadOnly(ctx, args.path);
+    if (skillRefusal) return fail(skillRefusal);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...yujPaths(ctx, "write") });
     if (!where.ok) return fail(where.error);
 

@@ -6,6 +6,7 @@
 // the other encodings Chord `read` decodes, keeping them in that encoding. A
 // moved file keeps its permission bits; a re-created one gets a fresh 0644.
 
+import * as path from "node:path";
 import type { OwnDir } from "../../../core/paths.js";
 import type { FileSystem } from "../../../core/services.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
@@ -27,6 +28,7 @@ export type PatchErrorKind =
   | "unknown_op_kind"
   | "unencodable"
   | "delete_not_empty"
+  | "parent_not_directory"
   | "overlap"
   | "verify";
 
@@ -185,6 +187,13 @@ export class PatchPlan {
             : `Add File: ${shown} already exists; use Update File to change it`;
         return { kind: "file_exists", message, path: shown };
       }
+      if (this.options.unifiedDiff) {
+        const blocked = await this.fileParent(where.abs);
+        if (blocked !== undefined) {
+          const message = `cannot add ${shown}: ${blocked} is a file, not a directory; no file was changed`;
+          return { kind: "parent_not_directory", message, path: shown };
+        }
+      }
       const body = op.lines.join("\n");
       s.next = { text: op.lines.length ? body + (op.noFinalNewline ? "" : "\n") : "", bom: false, crlf: false };
       // Re-created where a file was deleted or moved away: a new file's mode, not the old one's.
@@ -238,6 +247,27 @@ export class PatchPlan {
     }
     s.next = content;
     this.summaries.push(summary);
+    return undefined;
+  }
+
+  /**
+   * The nearest folder above `abs` that is (or, by this plan, will be) a file,
+   * named relative to the project: the add would fail at the write, after
+   * other files of the patch were written.
+   */
+  private async fileParent(abs: string): Promise<string | undefined> {
+    for (let dir = path.dirname(abs); dir.startsWith(this.cwd + path.sep); dir = path.dirname(dir)) {
+      const planned = this.files.get(dir);
+      if (planned) {
+        if (planned.next !== null) return path.relative(this.cwd, dir);
+        continue;
+      }
+      try {
+        if (!(await this.fs.stat(dir)).isDirectory()) return path.relative(this.cwd, dir);
+      } catch {
+        // Missing: created at the write.
+      }
+    }
     return undefined;
   }
 

@@ -78,9 +78,12 @@ const GREP_SPEC: OptionSpec = {
 
 export function grepStep(verb: string, args: readonly string[]): RouteStep | undefined {
   const o = scanOptions(args, GREP_SPEC);
-  if (!o || !(o.flags.has("r") || o.flags.has("R") || verb === "rgrep") || listsFiles(o)) return undefined;
+  if (!o || listsFiles(o)) return undefined;
   const patterns = o.valued.get("e") ?? o.operands.slice(0, 1);
   const paths = o.valued.has("e") ? o.operands : o.operands.slice(1);
+  // Without -r a grep names the file it searches; with no file it reads stdin and stays.
+  const recursive = o.flags.has("r") || o.flags.has("R") || verb === "rgrep";
+  if (!recursive && paths.length !== 1) return undefined;
   const includes = o.valued.get("include") ?? [];
   if (includes.length > 1) return undefined;
   const fixed = o.flags.has("F") || verb === "fgrep";

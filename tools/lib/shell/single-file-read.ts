@@ -122,11 +122,44 @@ function soleCommand(cmd: string): SimpleCommand | undefined {
   return plainCommand(only) ? only : undefined;
 }
 
+/** Options of grep and rg that take a value in the next word. */
+const SEARCH_VALUED = new Set(["-e", "--regexp", "-A", "-B", "-C", "-m", "--max-count", "--after-context", "--before-context", "--context"]);
+/** Short flags that only change which lines of the file are shown and how (no count, listing, recursion, preprocessor). */
+const SEARCH_SHORT = /^-[niwFEHhsxovPABCme]+\d*$|^-[ABCm]\d+$|^-e.+$/;
+const SEARCH_LONG = /^--(?:line-number|ignore-case|smart-case|case-sensitive|word-regexp|line-regexp|fixed-strings|extended-regexp|basic-regexp|perl-regexp|invert-match|with-filename|no-filename|no-heading|only-matching|no-messages|color(?:=\w+)?|colour(?:=\w+)?|regexp(?:=.*)?|max-count(?:=\d+)?|(?:after-|before-)?context(?:=\d+)?)$/;
+/** `grep [opts] PATTERN FILE` or `rg [opts] PATTERN FILE`: a search that shows lines of one named file. */
+function singleFileSearch(words: readonly Word[]): string | undefined {
+  const verb = verbOf(words);
+  if (verb !== "grep" && verb !== "egrep" && verb !== "fgrep" && verb !== "rg") return undefined;
+  const args = values(words.slice(1));
+  const operands: string[] = [];
+  let pattern = false;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (options && a === "--") options = false;
+    else if (options && a.startsWith("--")) {
+      if (!SEARCH_LONG.test(a)) return undefined;
+      if (a === "--regexp" || a.startsWith("--regexp=")) pattern = true;
+      if (SEARCH_VALUED.has(a)) i++;
+    } else if (options && a.startsWith("-") && a !== "-") {
+      if (!SEARCH_SHORT.test(a)) return undefined;
+      if (a.startsWith("-e")) pattern = true;
+      if (SEARCH_VALUED.has(a)) i++;
+    } else operands.push(a);
+  }
+  const files = pattern ? operands : operands.slice(1);
+  const file = files.length === 1 && (pattern || operands.length === 2) ? files[0]! : undefined;
+  if (file === undefined || file === "-" || file === "." || file.endsWith("/")) return undefined;
+  return file;
+}
+
 /**
  * The path when the whole command is one simple read of one file (`cat F`,
- * `head -n N F`, `tail F`, `sed -n 'a,bp' F`, `nl F`), for the stale-file guard.
+ * `head -n N F`, `tail F`, `sed -n 'a,bp' F`, `nl F`, `grep -n X F`, `rg X F`),
+ * for the stale-file guard.
  */
 export function simpleSingleFileRead(cmd: string): string | undefined {
   const only = soleCommand(cmd);
-  return only ? fileDisplay(only.words)?.path : undefined;
+  return only ? (fileDisplay(only.words)?.path ?? singleFileSearch(only.words)) : undefined;
 }

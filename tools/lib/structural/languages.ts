@@ -39,3 +39,21 @@ export function languageOfPath(path: string): LanguageName | undefined {
 export const unsupportedLanguageText = (given: string): string =>
   `ERROR: unsupported language '${given}': use one of ${LANGUAGES.join(", ")} ` +
   "(tsx for .tsx files, typescript for .ts files)";
+
+/** One grammar family: a JavaScript file parses as TypeScript or TSX too, so those are not mismatches. */
+const FAMILY: Record<LanguageName, string> = {
+  python: "python",
+  javascript: "js",
+  typescript: "js",
+  tsx: "js",
+  go: "go",
+  rust: "rust",
+  java: "java",
+};
+
+/** The refusal for a file whose extension names another language than the one given, else undefined. */
+export function languageMismatchText(path: string, given: LanguageName): string | undefined {
+  const own = languageOfPath(path);
+  if (own === undefined || FAMILY[own] === FAMILY[given]) return undefined;
+  return `ERROR: language mismatch: ${path} is a ${own} file, not ${given}; pass language "${own}" (or a file written in ${given})`;
+}

@@ -12,7 +12,7 @@ import { tooLargeToChange } from "../file-limits.js";
 import { readExistingFile } from "../paths.js";
 import { sha256Hex, shortPreview } from "./envelope.js";
 import { GrammarMissing, parserFor } from "./grammars.js";
-import { isLanguage, unsupportedLanguageText, type LanguageName } from "./languages.js";
+import { isLanguage, languageMismatchText, unsupportedLanguageText, type LanguageName } from "./languages.js";
 import { firstSyntaxError, parseable, scanText, type FoundMatch } from "./match.js";
 import { ByteMap } from "./positions.js";
 import { compileQuery } from "./query.js";
@@ -28,7 +28,7 @@ export interface RewriteArgs {
 type ErrorKind =
   | "unsupported_language" | "path_outside_cwd" | "own_file" | "not_found" | "needs_file" | "read_error" | "not_utf8"
   | "backend_unavailable" | "query_error" | "match_capture" | "parse_error" | "missing_capture" | "overlap"
-  | "result_parse_error";
+  | "result_parse_error" | "language_mismatch" | "no_match";
 
 interface Built {
   ok: true;
@@ -110,6 +110,14 @@ function plannedRewrite(parser: Parser, query: Query, src: Source, language: Lan
         "a structural rewrite needs a file that parses. Fix the file first, or check that language is right.",
     };
   }
+  if (scan.matches.length === 0) {
+    return {
+      ok: false,
+      kind: "no_match",
+      error: `ERROR: no match: the query matches nothing in ${src.display}, so there is nothing to rewrite. ` +
+        "Run structural_search without replacement to check the query.",
+    };
+  }
   const map = new ByteMap(src.text);
   const where = (m: FoundMatch) => {
     const s = map.at(m.start);
@@ -164,6 +172,8 @@ export async function buildRewrite(ctx: ToolContext, args: RewriteArgs): Promise
   const language = args.language;
   const src = await loadSource(ctx, args.path);
   if ("ok" in src) return src;
+  const mismatch = languageMismatchText(src.display, language);
+  if (mismatch) return { ok: false, kind: "language_mismatch", error: mismatch };
   let tools;
   try {
     tools = await parserFor(language);

@@ -10,7 +10,7 @@ import { pageNumber } from "../grep/lines.js";
 import { envelope, errorEnvelope, type Attr } from "./envelope.js";
 import { listFiles } from "./files.js";
 import { GrammarMissing } from "./grammars.js";
-import { extensionsOf, isLanguage, unsupportedLanguageText, type LanguageName } from "./languages.js";
+import { extensionsOf, isLanguage, languageMismatchText, unsupportedLanguageText, type LanguageName } from "./languages.js";
 import { FileSearcher, type FileOutcome } from "./scan-file.js";
 import { scanAll } from "./scan-pool.js";
 import { savePreview } from "./preview-store.js";
@@ -44,6 +44,8 @@ export async function runSearch(args: SearchArgs, ctx: ToolContext): Promise<Too
   if (!isDir && ctx.hiddenByRules?.(where.display)) {
     return refuse("read_error", args, `ERROR: permission denied: a rule keeps ${where.display} from being read`);
   }
+  const mismatch = isDir ? undefined : languageMismatchText(where.display, args.language);
+  if (mismatch) return refuse("language_mismatch", args, mismatch);
   const exts = extensionsOf(args.language);
   const listing = isDir
     ? await listFiles(ctx, where, args.glob, (f) => exts.includes(path.extname(f).toLowerCase()))
