@@ -207,7 +207,7 @@ describe("Chord reference: reads in other encodings", () => {
 describe("Chord reference: job output as the model reads it", () => {
   it("CRLF endings, a leading CR and a cursor sequence", async () => {
     const r = await call("shell", { command: String.raw`printf 'line\r\nnext\r\n\033[2Kdone\nfirst\n\rlast\n'`, description: "print" });
-    expect(r.text).toBe("line\nnext\ndone\nfirst\nlast\n[status: exited (code 0)]");
+    expect(r.text).toBe("line\nnext\ndone\nfirst\nlast\n[status: completed (exit code 0)]");
   });
 });
 
@@ -239,7 +239,7 @@ describe("Chord reference: a job's process group", () => {
     expect(id, started.text).toBeDefined();
     const out = await call("job_output", { job_id: id, wait: "exit" });
     expect(out.text).toContain("DESCENDANT_LATE");
-    expect(out.text).toContain("[status: exited (code 0)]");
+    expect(out.text).toContain("[status: completed (exit code 0)]");
   }, 20_000);
 });
 

@@ -39,9 +39,9 @@ function alive(marker: string): number[] {
 
 describe("chord shell", () => {
   it("runs a foreground command and ends with its status line", async () => {
-    expect(await call(shellTool, { command: "echo hi" })).toMatchObject({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
+    expect(await call(shellTool, { command: "echo hi" })).toMatchObject({ ok: true, modelText: "hi\n[status: completed (exit code 0)]" });
     const failed = await call(shellTool, { command: "echo oops >&2; exit 3" });
-    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: exited (code 3)]\nThe command failed with exit code 3." });
+    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: failed (exit code 3)]\nThe command failed with exit code 3." });
   });
 
   it("promotes a long foreground command to a job that finishes as a job", async () => {
@@ -53,12 +53,12 @@ describe("chord shell", () => {
     expect(r.modelText).toContain(`continues as background job ${id}`);
     expect(t.events.some((e) => e.type === "job_promoted" && e.jobId === id)).toBe(true);
     const done = await call(jobOutputTool, { job_id: id, wait: "exit" });
-    expect(done.modelText).toBe("finished\n[status: exited (code 0)]");
+    expect(done.modelText).toBe("finished\n[status: completed (exit code 0)]");
   });
 
   it("keeps a pure wait in the foreground: it cannot be promoted", async () => {
     const r = await call(shellTool, { command: "sleep 0.6", yield_time_ms: 100 });
-    expect(r.modelText).toBe("(no output)\n[status: exited (code 0)]");
+    expect(r.modelText).toBe("(no output)\n[status: completed (exit code 0)]");
     expect(t.events.some((e) => e.type === "job_promoted")).toBe(false);
   });
 
@@ -69,13 +69,13 @@ describe("chord shell", () => {
     const list = await call(jobListTool, {});
     expect(list.modelText).toContain(`${id} | running`);
     const killed = await call(jobKillTool, { job_id: id, reason: "test over" });
-    expect(killed.modelText).toBe(`Stopped job ${id} (test over). [status: killed]`);
+    expect(killed.modelText).toBe(`job ${id} stopping (test over); it has stopped\n[status: killed (test over)]`);
   });
 
   it("stops a foreground command at timeout_ms", async () => {
     const r = await call(shellTool, { command: "echo begun; sleep 20; echo never", timeout_ms: 400, yield_time_ms: 60_000 });
     expect(r.ok, JSON.stringify(r)).toBe(false);
-    expect(r.modelText).toBe("begun\n[status: timed out (stopped at its deadline)]\nThe command timed out after 400ms and was stopped.");
+    expect(r.modelText).toBe("begun\n[status: killed (timed out after 400ms)]\nThe command timed out after 400ms and was stopped.");
   });
 
   it("caps a background deadline at 6 h and says so", async () => {
@@ -85,7 +85,7 @@ describe("chord shell", () => {
 
   it("adds the output-preservation reminder to a slow pipeline through tail", async () => {
     const r = await call(shellTool, { command: "sleep 3.1; seq 1 50 | tail -2" });
-    expect(r.modelText).toMatch(/^49\n50\n\[status: exited \(code 0\)\]\n\(command took 3\.\ds\)\nNote: this command's output went through tail/);
+    expect(r.modelText).toMatch(/^49\n50\n\[status: completed \(exit code 0\)\]\n\(command took 3\.\ds\)\nNote: this command's output went through tail/);
   }, 10_000);
 
   it("refuses a workdir outside the task directory", async () => {
@@ -124,7 +124,7 @@ describe("chord job_output", () => {
   it("names the known jobs for an unknown id", async () => {
     await call(shellTool, { command: "true", run_in_background: true });
     const r = await call(jobOutputTool, { job_id: "j99" });
-    expect(r).toEqual({ ok: false, modelText: 'ERROR: no job "j99". Known jobs: j1.' });
+    expect(r).toEqual({ ok: false, modelText: 'ERROR: job j99 not found. Known jobs: j1.' });
   });
 
   it("kills a grandchild that ignores SIGTERM", async () => {
@@ -135,7 +135,7 @@ describe("chord job_output", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(alive(marker).length).toBeGreaterThan(0);
     const r = await call(jobKillTool, { job_id: id });
-    expect(r.modelText).toBe(`Stopped job ${id}. [status: killed]`);
+    expect(r.modelText).toBe(`job ${id} stopping (cancelled by job_kill); it has stopped\n[status: killed (cancelled by job_kill)]`);
     expect(alive(marker)).toEqual([]);
     const list = await call(jobListTool, { include_finished: true });
     expect(list.modelText).toContain(`${id} | killed`);

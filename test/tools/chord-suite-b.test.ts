@@ -1,0 +1,86 @@
+// The Chord job and command wording its own tests pin, on the Chord surface
+// through the real dispatcher and profile with real processes: the status
+// words a job read ends with, what job_kill and job_list answer, an unknown
+// job id, a command killed by a signal, and ssh without a command.
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chordCall } from "../support/chord-call.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+const call = (tool: string, args: unknown) => chordCall(t, tool, args);
+const jobIdIn = (text: string) => /\bj\d+\b/.exec(text)?.[0] ?? "";
+const background = async (command: string) => jobIdIn((await call("shell", { command, run_in_background: true })).text);
+
+describe("chord job status words", () => {
+  it("a clean exit reads completed (exit code 0)", async () => {
+    const id = await background("printf done");
+    const r = await call("job_output", { job_id: id, wait: "exit" });
+    expect(r.text).toBe("done\n[status: completed (exit code 0)]");
+  });
+
+  it("a non-zero exit reads failed (exit code N)", async () => {
+    const id = await background("echo oops; exit 3");
+    const r = await call("job_output", { job_id: id, wait: "exit" });
+    expect(r.text).toBe("oops\n[status: failed (exit code 3)]");
+  });
+
+  it("a command killed by a signal names it as Go does, and the signal", async () => {
+    const r = await call("shell", { command: "kill -TERM $$" });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("[status: failed (signal: terminated, SIGTERM)]");
+  });
+
+  it("a job past its deadline reads killed (timed out after …)", async () => {
+    const id = await background("sleep 30");
+    const fast = await call("shell", { command: "sleep 30", run_in_background: true, timeout_ms: 1000 });
+    const r = await call("job_output", { job_id: jobIdIn(fast.text), wait: "exit" });
+    expect(r.text).toContain("[status: killed (timed out after 1s)]");
+    await call("job_kill", { job_id: id });
+  });
+});
+
+describe("chord job_kill and job_list answers", () => {
+  it("a running job is reported stopping with its reason", async () => {
+    const id = await background("sleep 30");
+    const r = await call("job_kill", { job_id: id, reason: "no longer needed" });
+    expect(r).toMatchObject({ ok: true, text: `job ${id} stopping (no longer needed); it has stopped\n[status: killed (no longer needed)]` });
+  });
+
+  it("a finished job is already finished", async () => {
+    const id = await background("true");
+    await call("job_output", { job_id: id, wait: "exit" });
+    const r = await call("job_kill", { job_id: id });
+    expect(r.text).toBe(`job ${id} already finished\n[status: completed (exit code 0)]`);
+  });
+
+  it("no jobs at all: no background jobs", async () => {
+    expect((await call("job_list", {})).text).toBe("no background jobs");
+  });
+
+  it("only finished jobs: counted, with how to see them", async () => {
+    const id = await background("true");
+    await call("job_output", { job_id: id, wait: "exit" });
+    expect((await call("job_list", {})).text).toBe("no running background jobs; pass include_finished: true to see 1 finished");
+  });
+
+  it("an unknown id is not found, and the known ones are named", async () => {
+    const id = await background("true");
+    const r = await call("job_output", { job_id: "j999", wait: "none" });
+    expect(r).toMatchObject({ ok: false, text: `ERROR: job j999 not found. Known jobs: ${id}.` });
+    expect((await call("job_kill", { job_id: "j999" })).text).toContain("job j999 not found");
+  });
+});
+
+describe("chord shell interactive refusals", () => {
+  it("ssh without a remote command may require login", async () => {
+    const r = await call("shell", { command: "ssh example.com" });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("may require login");
+  });
+});
