@@ -84,3 +84,49 @@ describe("chord shell interactive refusals", () => {
     expect(r.text).toContain("may require login");
   });
 });
+
+const CTX = ["l1 alpha", "l2 alpha", "l3 alpha", "l4 needle one", "l5 alpha", "l6 alpha", "l7 alpha", "l8 needle two", "l9 needle three", "l10 alpha", "l11 alpha", "l12 alpha"].join("\n") + "\n";
+
+describe("chord grep context_lines, clamped as Chord words it", () => {
+  it("50 is clamped to 20 with Chord's note, 20 and 8 without one", async () => {
+    await t.put({ "ctx.txt": CTX });
+    const over = await call("grep", { pattern: "needle", paths: ["ctx.txt"], context_lines: 50 });
+    expect(over.text.split("\n")[0]).toBe("Note: context_lines 50 exceeds the maximum of 20; using 20.");
+    for (const n of [8, 20]) expect((await call("grep", { pattern: "needle", paths: ["ctx.txt"], context_lines: n })).text).not.toContain("Note:");
+  });
+
+  it("a search with no match keeps the note", async () => {
+    await t.put({ "ctx.txt": CTX });
+    const r = await call("grep", { pattern: "absent", paths: ["ctx.txt"], context_lines: 50 });
+    expect(r.text).toContain("Note: context_lines 50");
+    expect(r.text).toContain("No matches found");
+  });
+
+  it("1e20 is clamped and quoted as sent, not refused", async () => {
+    await t.put({ "ctx.txt": CTX });
+    const r = await call("grep", { pattern: "needle", paths: ["ctx.txt"], context_lines: 1e20 });
+    expect(r.ok, r.text).toBe(true);
+    expect(r.text).toContain("Note: context_lines 1e+20 exceeds the maximum of 20; using 20.");
+    expect(r.text).toContain("ctx.txt:4:l4 needle one");
+    expect(r.text).not.toContain("9007199254740991");
+  });
+
+  it("a fraction, a string and a boolean are refused by name", async () => {
+    await t.put({ "ctx.txt": CTX });
+    for (const v of [1.5, "2", true, -1]) {
+      const r = await call("grep", { pattern: "needle", paths: ["ctx.txt"], context_lines: v });
+      expect(r.ok).toBe(false);
+      expect(r.text).toContain("context_lines");
+    }
+  });
+
+  it("when context runs out the footer starts as Chord's does", async () => {
+    const lines = Array.from({ length: 100 }, (_, i) => (i === 25 ? "needle one" : i === 76 ? "needle two" : "f".repeat(300)));
+    await t.put({ "two.txt": lines.join("\n") + "\n" });
+    const r = await call("grep", { pattern: "needle", context_lines: 20 });
+    expect(r.text).toContain("two.txt:26:needle one");
+    expect(r.text).toContain("two.txt:77:needle two");
+    expect(r.text).not.toContain("(showing first");
+    expect(r.text).toContain("\n\n(surrounding lines omitted for later matches to stay within 12 KiB; lower context_lines or narrow paths/includes/pattern to see them)");
+  });
+});
