@@ -3,8 +3,14 @@
 // words a job read ends with, what job_kill and job_list answer, an unknown
 // job id, a command killed by a signal, and ssh without a command.
 
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../core/config/schema.js";
+import { activateTools } from "../../core/profiles/activate.js";
+import { checkProfile, loadProfile } from "../../core/profiles/load.js";
+import { builtinHandlers } from "../../tools/registry.js";
 import { chordCall } from "../support/chord-call.js";
+import { repoRoot } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -128,5 +134,58 @@ describe("chord grep context_lines, clamped as Chord words it", () => {
     expect(r.text).toContain("two.txt:77:needle two");
     expect(r.text).not.toContain("(showing first");
     expect(r.text).toContain("\n\n(surrounding lines omitted for later matches to stay within 12 KiB; lower context_lines or narrow paths/includes/pattern to see them)");
+  });
+});
+
+/** What the model is sent for one Chord tool: its description and parameters. */
+function spec(name: string) {
+  const registry = builtinHandlers();
+  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
+  checkProfile(profile, registry, "minimal");
+  const tools = activateTools(profile, registry, defaultConfig(), { topLevel: true, model: { provider: "anthropic", id: "claude-sonnet-4" } });
+  return tools.specs.find((s) => s.name === name)!;
+}
+
+const GUIDANCE = [
+  "Use `wait: output` when the next step needs an output chunk expected within the wait cap; the job may keep running",
+  "`wait: exit` when the next step needs a terminal result expected within the cap",
+  "Renew `wait: output` only while new chunks advance the next step",
+  "progress logs alone do not justify renewals when only the final result matters",
+  "For your own jobs, do other work or end the turn and await the completion notification instead of repeatedly waiting for a final result",
+  "Reading another agent's job does not subscribe you to its completion notification",
+  "coordinate with its owner instead",
+];
+
+describe("chord job_output: how to wait, said the same way everywhere", () => {
+  it("the description tells the waits apart", () => {
+    const desc = spec("job_output").description;
+    expect(desc).toContain("Use `wait: none` only for a needed snapshot, not to poll");
+    for (const g of GUIDANCE) expect(desc).toContain(g);
+  });
+
+  it("the polling notice and the refusal carry the same guidance, the status line last", async () => {
+    const id = await background("sleep 30");
+    await call("job_output", { job_id: id, wait: "none" });
+    const second = await call("job_output", { job_id: id, wait: "none" });
+    expect(second.text.startsWith("(no new output)\n[notice] no new output across 2 consecutive non-blocking reads; stop polling. ")).toBe(true);
+    expect(second.text.endsWith("\n[status: running]")).toBe(true);
+    const third = await call("job_output", { job_id: id, wait: "none" });
+    expect(third.ok).toBe(false);
+    expect(third.text).toContain(`Tool call rejected automatically: job ${id} produced no new output across 3 consecutive non-blocking job_output reads. Stop polling.`);
+    expect(third.text.endsWith("\n[status: running]")).toBe(true);
+    for (const g of GUIDANCE) {
+      expect(second.text).toContain(g);
+      expect(third.text).toContain(g);
+    }
+  });
+});
+
+describe("chord grep: what paths says", () => {
+  it("one or more, relative to the session directory, ~ supported, the session directory by default", () => {
+    const props = spec("grep").parameters.properties as Record<string, { description?: string }>;
+    const desc = props.paths!.description ?? "";
+    for (const want of ["One or more files/directories to search", "Relative paths resolve from the session working directory", "Supports ~", "Defaults to the session working directory"]) {
+      expect(desc).toContain(want);
+    }
   });
 });

@@ -101,10 +101,10 @@ describe("chord job_output", () => {
     const first = await call(jobOutputTool, { job_id: id });
     expect(first).toEqual({ ok: true, modelText: "(no new output)\n[status: running]" });
     const second = await call(jobOutputTool, { job_id: id });
-    expect(second.modelText).toContain("[notice] polling: no new output since your last read.");
+    expect(second.modelText).toContain("[notice] no new output across 2 consecutive non-blocking reads; stop polling. Use `wait: output`");
     const third = await call(jobOutputTool, { job_id: id });
     expect(third.ok).toBe(false);
-    expect(third.modelText).toMatch(/^ERROR: polling rejected automatically: job j\d+ produced no new output over 3 non-blocking reads\./);
+    expect(third.modelText).toMatch(/^ERROR: Tool call rejected automatically: job j\d+ produced no new output across 3 consecutive non-blocking job_output reads\. Stop polling\./);
     // A blocking wait is always allowed and resets the count.
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
