@@ -189,3 +189,50 @@ describe("chord grep: what paths says", () => {
     }
   });
 });
+
+describe("chord shell: why a failed command failed", () => {
+  it("a credential prompt without a terminal keeps the output and the exit code and says why", async () => {
+    const r = await call("shell", { command: "printf 'fatal: could not read Username for https://example.invalid: terminal prompts disabled\\n' >&2; exit 128" });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("terminal prompts disabled");
+    for (const want of ["exit code 128", "non-interactive shell failure", "the command attempted an interactive credential prompt", "provide input through files/arguments/pipes"]) {
+      expect(r.text).toContain(want);
+    }
+  });
+
+  it("a missing TTY and a dumb-terminal editor are named", async () => {
+    const tty = await call("shell", { command: "echo 'the input device is not a TTY' >&2; exit 1" });
+    expect(tty.text).toContain("requires a terminal/TTY");
+    const editor = await call("shell", { command: "printf 'error: Terminal is dumb, but EDITOR unset\\nPlease supply the message using either -m or -F option.\\n' >&2; exit 1" });
+    expect(editor.text).toContain("interactive editor");
+  });
+
+  it("an ordinary failure is only its exit code", async () => {
+    const r = await call("shell", { command: "printf ordinary >&2; exit 7" });
+    expect(r.text).toBe("ordinary\n[status: failed (exit code 7)]\nThe command failed with exit code 7.");
+  });
+
+  it("a failed test command asks for a focused reproduction", async () => {
+    await t.put({ "package.json": JSON.stringify({ scripts: { test: "echo 1 failing; exit 1" } }) });
+    const r = await call("shell", { command: "npm test --silent" });
+    for (const want of ["exit code ", "Test or verification command failed", "focused reproduction", "Do not repeat the same failing command unchanged"]) {
+      expect(r.text).toContain(want);
+    }
+  });
+
+  it("a test run whose build broke asks for a build-only check first", async () => {
+    await t.put({ "package.json": JSON.stringify({ scripts: { test: "echo 'FAIL\texample.com/missing [setup failed]'; exit 1" } }) });
+    const r = await call("shell", { command: "npm test --silent" });
+    for (const want of ["build failed before tests could run", "build-only check", "Do not re-run the test suite until the build passes"]) {
+      expect(r.text).toContain(want);
+    }
+  });
+
+  it("test-command words in a comment or an argument are not a test run", async () => {
+    for (const command of ["printf fail >&2; exit 7 # go test ./...", "printf '%s\\n' 'go test ./...' >&2; exit 7"]) {
+      const r = await call("shell", { command });
+      expect(r.text).not.toContain("Test or verification command failed");
+      expect(r.text.endsWith("The command failed with exit code 7.")).toBe(true);
+    }
+  });
+});

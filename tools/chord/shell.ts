@@ -13,6 +13,7 @@ import type { JobSnapshot } from "../../core/jobs/types.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { formatDuration, repoNoticeLine, statusLine } from "../lib/job-format.js";
+import { failureDiagnosis } from "../lib/shell/runtime-failure.js";
 import { interactiveCommand, interactiveRefusal, isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "../lib/shell-rules.js";
 
 export const shellSchema = z.object({
@@ -177,7 +178,9 @@ function finishedResult(command: string, output: string, snap: JobSnapshot, took
   const parts = [output || "(no output)", statusLine(snap), repoNoticeLine(snap)];
   if (tookMs >= 1000) parts.push(`(command took ${(tookMs / 1000).toFixed(1)}s)`);
   if (snap.status === "timed_out") parts.push(`The command timed out after ${limitWords(snap)} and was stopped.`);
-  if (snap.status === "exited" && snap.exitCode !== null && snap.exitCode !== 0) parts.push(`The command failed with exit code ${snap.exitCode}.`);
+  if (snap.status === "exited" && snap.exitCode !== null && snap.exitCode !== 0) {
+    parts.push(`The command failed with exit code ${snap.exitCode}.`, ...failureDiagnosis(command, output, snap.exitCode));
+  }
   if (tookMs >= REMINDER_AFTER_MS && needsPreservationReminder(command)) parts.push(PRESERVATION_REMINDER);
   parts.push(...notes.map((n) => `Note: ${n}`));
   const text = joinParts(...parts);
