@@ -236,3 +236,17 @@ describe("chord shell: why a failed command failed", () => {
     }
   });
 });
+
+describe("chord descriptions say what the reference pins", () => {
+  it("view_image names the formats it sends and that the image may leave the machine", () => {
+    const desc = spec("view_image").description;
+    expect(desc).toContain("PNG or JPEG");
+    expect(desc).toContain("may be sent to a remote provider");
+  });
+
+  it("todo_write asks for the list to be brought up to date before the final response", () => {
+    const desc = spec("todo_write").description;
+    expect(desc).toContain("Before the final response");
+    expect(desc).toContain("completed or cancelled");
+  });
+});
