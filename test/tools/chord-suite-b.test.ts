@@ -9,6 +9,9 @@ import { defaultConfig } from "../../core/config/schema.js";
 import { activateTools } from "../../core/profiles/activate.js";
 import { checkProfile, loadProfile } from "../../core/profiles/load.js";
 import { builtinHandlers } from "../../tools/registry.js";
+import { skillTool } from "../../tools/chord/skill.js";
+import { discoverSkills } from "../../core/skills/discover.js";
+import { SkillSession } from "../../core/skills/session.js";
 import { chordCall } from "../support/chord-call.js";
 import { repoRoot } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -248,5 +251,40 @@ describe("chord descriptions say what the reference pins", () => {
     const desc = spec("todo_write").description;
     expect(desc).toContain("Before the final response");
     expect(desc).toContain("completed or cancelled");
+  });
+});
+
+const skillOf = (name: string, description: string) => ({ name, description, dir: `/s/${name}`, file: `/s/${name}/SKILL.md`, origin: "project" });
+
+describe("chord skill: the catalogue within Chord's bounds, the result's note in Chord's words", () => {
+  it("at most 32 skills are listed and the rest counted", () => {
+    const list = new SkillSession(Array.from({ length: 40 }, (_, i) => skillOf(`skill-${String(i).padStart(2, "0")}`, `Description for skill ${i}`))).catalogue();
+    expect(list).toContain("- skill-00: ");
+    expect(list).toContain("- skill-31: ");
+    expect(list).not.toContain("skill-32");
+    expect(list.endsWith("+8 more skills available")).toBe(true);
+  });
+
+  it("a long description keeps 1021 characters and ..., counted in characters", () => {
+    const atCap = "厂".repeat(1024);
+    expect(new SkillSession([skillOf("cjk", atCap)]).catalogue()).toBe(`- cjk: ${atCap}`);
+    expect(new SkillSession([skillOf("cjk", "厂".repeat(1025))]).catalogue()).toBe(`- cjk: ${"厂".repeat(1021)}...`);
+  });
+
+  it("the list stops at 8 KiB, below the 32-skill cap", () => {
+    const list = new SkillSession(Array.from({ length: 100 }, (_, i) => skillOf(`skill-${String(i).padStart(3, "0")}`, "X".repeat(1024)))).catalogue();
+    expect(Buffer.byteLength(list)).toBeLessThanOrEqual(8192 + 100);
+    expect(list.split("\n").filter((l) => l.startsWith("- ")).length).toBeLessThan(32);
+    expect(list).toMatch(/\+\d+ more skills available$/);
+  });
+
+  it("a loaded skill carries Chord's note on relative paths", async () => {
+    await t.put({ ".yuj/skills/go-expert/SKILL.md": "---\nname: go-expert\ndescription: Go language development expert\n---\n\nRun it.\n" });
+    const found = discoverSkills({ projectDir: t.cwd, userConfigDir: join(t.cwd, "no-user"), home: t.cwd, packageDir: join(t.cwd, "no-package"), paths: [] });
+    t.ctx.skills = new SkillSession(found.skills);
+    const r = await skillTool.run({ name: "go-expert" }, t.ctx);
+    expect(r.modelText).toContain(
+      "<notes>Relative paths from the skill content resolve against <root>. Read referenced files only when needed; do not guess other entry points if the skill already provides one.</notes>",
+    );
   });
 });
