@@ -38,7 +38,7 @@ describe.skipIf(noBwrap)("a sandboxed job owns its process group (real bwrap)", 
       command: "nohup sh -c 'sleep 1; echo finished > done.txt' > /dev/null 2>&1 & echo started",
       yield_time_ms: 30_000,
     });
-    expect(r.modelText).toMatch(/^started\nThe command exited, but processes it started still run: they continue as background job j\d+\./);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] the command exited, but processes it started still run: they continue as background job j\d+\.\nstarted\n/);
     expect(fs.existsSync(path.join(h.project, "done.txt"))).toBe(false);
     const done = await call(jobOutputTool, { job_id: jobIn(r.modelText), wait: "exit" });
     expect(done.modelText).toBe("(no new output)\n[status: completed (exit code 0)]");

@@ -288,3 +288,52 @@ describe("chord skill: the catalogue within Chord's bounds, the result's note in
     );
   });
 });
+
+/** The id from Chord's handle line, found the way Chord's own tests find it. */
+function handleId(out: string): string {
+  expect(out.startsWith("[background job ")).toBe(true);
+  return out.slice("[background job ".length, out.indexOf("]")).trim();
+}
+
+describe("chord shell: handles, deadlines, durations and workdirs in Chord's words", () => {
+  it("a background start leads with [background job <id>] and says it started in the background", async () => {
+    const r = await call("shell", { command: "sh -c 'sleep 30'", run_in_background: true });
+    expect(r.text).toContain("started in the background");
+    const id = handleId(r.text);
+    expect((await call("job_list", {})).text).toContain(id);
+    expect(r.text).not.toContain("deadline:");
+  });
+
+  it("a command past its foreground budget is handed back with the handle first, naming the budget", async () => {
+    const r = await call("shell", { command: "sh -c 'sleep 2'", timeout_ms: 5000, yield_time_ms: 50 });
+    expect(r.text).toContain("foreground budget");
+    expect(r.text).toContain("50ms foreground budget");
+    const id = handleId(r.text);
+    expect((await call("job_output", { job_id: id, wait: "none" })).text).toContain("[status: running]");
+  });
+
+  it("a timeout steers away from running the same command again", async () => {
+    const r = await call("shell", { command: "sh -c 'sleep 2'", timeout_ms: 1000, yield_time_ms: 60000 });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("timed out after 1s");
+    expect(r.text).toContain("run_in_background: true");
+    expect(r.text).not.toContain("[background job ");
+  });
+
+  it("a slow command's duration is whole seconds, failed or not", async () => {
+    const r = await call("shell", { command: "sleep 1.1; printf fail >&2; exit 7" });
+    expect(r.text).toBe("fail\n[status: failed (exit code 7)]\n(command took 1s)\nThe command failed with exit code 7.");
+    expect((await call("shell", { command: "echo quick" })).text).not.toContain("(command took ");
+  });
+
+  it("a workdir that is missing or a file is refused before the command starts", async () => {
+    await t.put({ "file.txt": "not a directory" });
+    for (const [where, want] of [["missing", "path not found"], ["file.txt", "path is not a directory"]] as const) {
+      const dir = join(t.cwd, where);
+      const r = await call("shell", { command: "pwd > ran.txt", workdir: dir });
+      expect(r.ok).toBe(false);
+      for (const part of ["invalid workdir", want, dir]) expect(r.text).toContain(part);
+    }
+    await expect(import("node:fs/promises").then((f) => f.access(join(t.cwd, "ran.txt")))).rejects.toThrow();
+  });
+});

@@ -64,8 +64,8 @@ describe("chord shell", () => {
 
   it("hands back a command whose shell exits while its children run", async () => {
     const r = await call(shellTool, { command: "sleep 30 & echo started", yield_time_ms: 5000 });
-    expect(r.modelText).toMatch(/^started\nThe command exited, but processes it started still run: they continue as background job j\d+\./);
-    const id = jobIdIn(r.modelText.split("\n")[1]!);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] the command exited, but processes it started still run: they continue as background job j\d+\.\nstarted\n/);
+    const id = jobIdIn(r.modelText.split("\n")[0]!);
     const list = await call(jobListTool, {});
     expect(list.modelText).toContain(`${id} | running`);
     const killed = await call(jobKillTool, { job_id: id, reason: "test over" });
@@ -75,17 +75,17 @@ describe("chord shell", () => {
   it("stops a foreground command at timeout_ms", async () => {
     const r = await call(shellTool, { command: "echo begun; sleep 20; echo never", timeout_ms: 400, yield_time_ms: 60_000 });
     expect(r.ok, JSON.stringify(r)).toBe(false);
-    expect(r.modelText).toBe("begun\n[status: killed (timed out after 400ms)]\nThe command timed out after 400ms and was stopped.");
+    expect(r.modelText).toMatch(/^begun\n\[status: killed \(timed out after 400ms\)\]\nThe command timed out after 400ms and was stopped\. Re-running it unchanged will hit the same deadline: .*run_in_background: true/);
   });
 
   it("caps a background deadline at 6 h and says so", async () => {
     const r = await call(shellTool, { command: "sleep 30", run_in_background: true, timeout_ms: 99_999_999 });
-    expect(r.modelText).toMatch(/^Started background job j\d+: sleep 30\nDeadline: 6h00m\nNote: timeout_ms capped at 21600000 \(6 h\)/);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] started in the background: sleep 30\nDeadline: 6h00m\nNote: timeout_ms capped at 21600000 \(6 h\)/);
   });
 
   it("adds the output-preservation reminder to a slow pipeline through tail", async () => {
     const r = await call(shellTool, { command: "sleep 3.1; seq 1 50 | tail -2" });
-    expect(r.modelText).toMatch(/^49\n50\n\[status: completed \(exit code 0\)\]\n\(command took 3\.\ds\)\nNote: this command's output went through tail/);
+    expect(r.modelText).toMatch(/^49\n50\n\[status: completed \(exit code 0\)\]\n\(command took 3s\)\nNote: this command's output went through tail/);
   }, 10_000);
 
   it("refuses a workdir outside the task directory", async () => {
