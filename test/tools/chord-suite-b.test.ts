@@ -337,3 +337,23 @@ describe("chord shell: handles, deadlines, durations and workdirs in Chord's wor
     await expect(import("node:fs/promises").then((f) => f.access(join(t.cwd, "ran.txt")))).rejects.toThrow();
   });
 });
+
+describe("chord shell and job_kill parameters say what the reference pins", () => {
+  const params = (tool: string) => spec(tool).parameters.properties as Record<string, { description?: string }>;
+
+  it("timeout_ms: 0 means no deadline; yield_time_ms: the default, when to use it, what cancelling does", () => {
+    const p = params("shell");
+    expect(p.timeout_ms!.description).toContain("0 means no deadline");
+    for (const want of ["default 90000", "use it when this turn needs the result and the command fits the foreground deadline", "cancelling the turn kills the command"]) {
+      expect(p.yield_time_ms!.description).toContain(want);
+    }
+    expect(p.command!.description).toContain("shell command");
+  });
+
+  it("job_kill: SIGTERM, a grace period, no completion notification; job_id is a job id", () => {
+    expect(spec("job_kill").description).toContain("SIGTERM");
+    expect(spec("job_kill").description).toContain("grace period");
+    expect(spec("job_kill").description).toContain("does not produce a completion notification");
+    expect(params("job_kill").job_id!.description).toContain("job id");
+  });
+});
