@@ -41,7 +41,7 @@ describe.skipIf(noBwrap)("a sandboxed job owns its process group (real bwrap)", 
     expect(r.modelText).toMatch(/^\[background job j\d+\] the command exited, but processes it started still run: they continue as background job j\d+\.\nstarted\n/);
     expect(fs.existsSync(path.join(h.project, "done.txt"))).toBe(false);
     const done = await call(jobOutputTool, { job_id: jobIn(r.modelText), wait: "exit" });
-    expect(done.modelText).toBe("(no new output)\n[status: completed (exit code 0)]");
+    expect(done.modelText).toBe("[status: completed (exit code 0)]");
     expect(fs.readFileSync(path.join(h.project, "done.txt"), "utf8")).toBe("finished\n");
   });
 

@@ -227,7 +227,7 @@ describe("Chord reference: job_list's durations", () => {
   it("a job row uses them", async () => {
     const started = await call("shell", { command: "sleep 5", description: "sleep", run_in_background: true });
     const list = await call("job_list", {});
-    expect(list.text, started.text).toMatch(/\| elapsed \d+s \| quiet \d+s \|/);
+    expect(list.text, started.text).toMatch(/\| elapsed \d+s \| no output for \d+s \|/);
     await call("job_kill", { job_id: /\bj\d+\b/.exec(started.text)?.[0] });
   });
 });

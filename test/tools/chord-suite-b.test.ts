@@ -170,7 +170,7 @@ describe("chord job_output: how to wait, said the same way everywhere", () => {
     const id = await background("sleep 30");
     await call("job_output", { job_id: id, wait: "none" });
     const second = await call("job_output", { job_id: id, wait: "none" });
-    expect(second.text.startsWith("(no new output)\n[notice] no new output across 2 consecutive non-blocking reads; stop polling. ")).toBe(true);
+    expect(second.text.startsWith("[notice] no new output across 2 consecutive non-blocking reads; stop polling. ")).toBe(true);
     expect(second.text.endsWith("\n[status: running]")).toBe(true);
     const third = await call("job_output", { job_id: id, wait: "none" });
     expect(third.ok).toBe(false);
@@ -355,5 +355,28 @@ describe("chord shell and job_kill parameters say what the reference pins", () =
     expect(spec("job_kill").description).toContain("grace period");
     expect(spec("job_kill").description).toContain("does not produce a completion notification");
     expect(params("job_kill").job_id!.description).toContain("job id");
+  });
+});
+
+describe("chord job reads: silence in Chord's words, meta lines only", () => {
+  it("a cancelled exit wait is only [notice] and [status] lines: cancelled by the caller, still running, no output for …", async () => {
+    // A timed-out wait is worded the same way (job-waits-clock.test.ts runs one on the session's clock).
+    const id = await background("sleep 30");
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 300);
+    const { jobOutputTool } = await import("../../tools/chord/job_output.js");
+    const r = await jobOutputTool.run({ job_id: id, wait: "exit" }, { ...t.ctx, signal: ac.signal });
+    expect(r.modelText).toContain("[notice] wait: exit was cancelled by the caller; the job is still running, no output for ");
+    expect(r.modelText).not.toContain("timed out");
+    for (const line of r.modelText.split("\n")) expect(line.startsWith("[status: ") || line.startsWith("[notice] ")).toBe(true);
+  });
+
+  it("job_list says quiet after output and no output for … before any", async () => {
+    const quiet = await background("echo hi; sleep 30");
+    const silent = await background("sleep 30");
+    await call("job_output", { job_id: quiet, wait: "output" });
+    const list = (await call("job_list", {})).text.split("\n");
+    expect(list.find((l) => l.startsWith(`${quiet} |`))).toMatch(/\| quiet \d+s \|/);
+    expect(list.find((l) => l.startsWith(`${silent} |`))).toMatch(/\| no output for \d+s \|/);
   });
 });

@@ -99,7 +99,7 @@ describe("chord job_output", () => {
   it("reports polling, then rejects repeated empty non-blocking reads", async () => {
     const id = jobIdIn((await call(shellTool, { command: "sleep 30", run_in_background: true })).modelText);
     const first = await call(jobOutputTool, { job_id: id });
-    expect(first).toEqual({ ok: true, modelText: "(no new output)\n[status: running]" });
+    expect(first).toEqual({ ok: true, modelText: "[status: running]" });
     const second = await call(jobOutputTool, { job_id: id });
     expect(second.modelText).toContain("[notice] no new output across 2 consecutive non-blocking reads; stop polling. Use `wait: output`");
     const third = await call(jobOutputTool, { job_id: id });
@@ -109,7 +109,7 @@ describe("chord job_output", () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     const waited = await jobOutputTool.run({ job_id: id, wait: "output" }, { ...t.ctx, signal: ac.signal });
-    expect(waited.modelText).toMatch(/^\(no new output\)\n\[status: running\]\n\[notice\] the output wait was cancelled; the job is still running \(quiet for \d/);
+    expect(waited.modelText).toMatch(/^\[notice\] wait: output was cancelled by the caller; the job is still running, no output for \d+s\n\[status: running\]$/);
     expect((await call(jobOutputTool, { job_id: id })).ok).toBe(true);
   });
 

@@ -42,7 +42,7 @@ describe("job waits on the session's clock", () => {
     await clock.advance(1);
     const r = await reading;
     expect(r.ok).toBe(true);
-    expect(r.modelText).toContain("[notice] the output wait timed out after 30.0s; the job is still running (quiet for 30.0s)");
+    expect(r.modelText).toContain("[notice] wait: output timed out after 30s; the job is still running, no output for 30s");
     expect(t.ctx.jobs!.get(job.id)!.status).toBe("running");
   });
 

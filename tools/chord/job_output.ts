@@ -7,7 +7,7 @@ import { memoryKey } from "../../core/session-memory.js";
 import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { str } from "../lib/view.js";
 import { NO_JOBS } from "../lib/foreground.js";
-import { formatDuration, isLive, repoNoticeLine, statusLine } from "../lib/job-format.js";
+import { formatElapsed, isLive, quietWords, repoNoticeLine, statusLine } from "../lib/job-format.js";
 import { unknownJob } from "./job_kill.js";
 
 export const jobOutputSchema = z.object({
@@ -54,8 +54,8 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
       const result = await jobs.wait(args.job_id, wait === "exit" ? "exit" : "output", MAX_WAIT_MS, ctx.signal);
       if (result === "timeout" || result === "cancelled") {
         const now = jobs.get(args.job_id)!;
-        const how = result === "timeout" ? `timed out after ${formatDuration(MAX_WAIT_MS)}` : "was cancelled";
-        notice = `[notice] the ${wait} wait ${how}; the job is still running (quiet for ${formatDuration(ctx.services.clock.now() - now.lastOutputAt)})`;
+        const how = result === "timeout" ? `timed out after ${formatElapsed(MAX_WAIT_MS)}` : "was cancelled by the caller";
+        notice = `[notice] wait: ${wait} ${how}; the job is still running, ${quietWords(now, ctx.services.clock.now())}`;
       }
     }
     const read = await jobs.readNew(args.job_id, PREVIEW_BYTES);
@@ -70,15 +70,16 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
             `Stop polling. ${WAIT_GUIDANCE}\n${statusLine(read.snapshot)}`,
         );
       }
-      // The notice comes before the status line, which ends every read.
-      const lines = ["(no new output)"];
+      // Nothing new is just the status line, as in Chord; a notice comes before it.
+      const lines: string[] = [];
       if (n >= POLLING_NOTICE_AT) {
         lines.push(`[notice] no new output across ${n} consecutive non-blocking reads; stop polling. ${WAIT_GUIDANCE}`);
       }
       return ok([...lines, statusLine(read.snapshot)].join("\n"));
     }
     counts.delete(args.job_id);
-    const body = read.text.replace(/\n+$/, "") || (read.newBytes === 0 ? "(no new output)" : "");
-    return ok([body, statusLine(read.snapshot), repoNoticeLine(read.snapshot), notice].filter(Boolean).join("\n"));
+    // Every line after the output is a meta line (`[notice] …`, then `[status: …]`), never mistaken for output.
+    const body = read.text.replace(/\n+$/, "");
+    return ok([body, notice, repoNoticeLine(read.snapshot), statusLine(read.snapshot)].filter(Boolean).join("\n"));
   },
 };

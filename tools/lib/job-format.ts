@@ -76,6 +76,21 @@ export function formatElapsed(ms: number): string {
 /** A deadline as Chord states it (`30s`); under a second in milliseconds. */
 const limitWords = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : formatElapsed(ms));
 
+/** A running job silent this long gets Chord's remark that it may still be working. */
+const QUIET_REMARK_AFTER_MS = 5 * 60_000;
+
+/**
+ * How long a job has been silent, in Chord's words: `quiet 5s` after output,
+ * `no output for 12m00s` before any, and past five minutes of silence while
+ * running `; the runner may still be working` (a long silence is not proof
+ * of a hang).
+ */
+export function quietWords(job: JobSnapshot, now: number): string {
+  const quietMs = (job.endedAt ?? now) - job.lastOutputAt;
+  const words = job.totalBytes === 0 ? `no output for ${formatElapsed(quietMs)}` : `quiet ${formatElapsed(quietMs)}`;
+  return job.status === "running" && quietMs >= QUIET_REMARK_AFTER_MS ? `${words}; the runner may still be working` : words;
+}
+
 /** One row of a job table: id, status, elapsed, quiet, deadline, label. */
 export function jobRow(job: JobSnapshot, now: number): string {
   const end = job.endedAt ?? now;
@@ -83,7 +98,7 @@ export function jobRow(job: JobSnapshot, now: number): string {
     job.id,
     statusWords(job),
     `elapsed ${formatElapsed(end - job.startedAt)}`,
-    `quiet ${formatElapsed(end - job.lastOutputAt)}`,
+    quietWords(job, now),
     job.deadlineAt === undefined
       ? "no deadline"
       : isLive(job)
