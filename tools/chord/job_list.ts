@@ -23,7 +23,7 @@ export const jobListTool: ToolHandler<typeof jobListSchema> = {
       const finished = args.include_finished ? 0 : jobs.list({ includeFinished: true }).length;
       return ok(finished ? `no running background jobs; pass include_finished: true to see ${finished} finished` : "no background jobs");
     }
-    const now = Date.now();
+    const now = ctx.services.clock.now();
     const header = "id | status | elapsed | quiet | deadline | label";
     return ok([header, ...list.map((j) => jobRow(j, now))].join("\n"));
   },
