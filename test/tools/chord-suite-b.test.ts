@@ -380,3 +380,10 @@ describe("chord job reads: silence in Chord's words, meta lines only", () => {
     expect(list.find((l) => l.startsWith(`${silent} |`))).toMatch(/\| no output for \d+s \|/);
   });
 });
+
+describe("chord read: what path says", () => {
+  it("an existing file, not guessed, verified first when uncertain", () => {
+    const desc = (spec("read").parameters.properties as Record<string, { description?: string }>).path!.description ?? "";
+    for (const want of ["existing file", "Do not guess paths", "verify uncertain paths before reading"]) expect(desc).toContain(want);
+  });
+});
