@@ -387,3 +387,15 @@ describe("chord read: what path says", () => {
     for (const want of ["existing file", "Do not guess paths", "verify uncertain paths before reading"]) expect(desc).toContain(want);
   });
 });
+
+describe("chord jobs are named by their command's first line", () => {
+  it("a multi-line command is listed by its first line, a long one cut with ...(truncated)", async () => {
+    const multi = await background("echo first\necho second; sleep 30");
+    const long = await background(`sleep 30 # ${"x".repeat(300)}`);
+    const rows = (await call("job_list", {})).text.split("\n");
+    expect(rows.find((r) => r.startsWith(`${multi} |`))!.endsWith("| echo first")).toBe(true);
+    const longRow = rows.find((r) => r.startsWith(`${long} |`))!;
+    expect(longRow.endsWith("...(truncated)")).toBe(true);
+    expect(longRow.length).toBeLessThan(320);
+  });
+});
