@@ -47,7 +47,7 @@ export function joinExtensions(resolved: Resolved, mcp: McpService, skills: Skil
 function describeSkills(toolset: ActiveToolset, skills: SkillSession): void {
   for (const tool of toolset.tools.values()) {
     if (tool.handler.role !== "skill" || tool.spec.description.includes("\nSkills:\n")) continue;
-    const list = skills.skills.length ? skills.catalogue() : "(none installed)";
+    const list = skills.skills.length ? skills.catalogue() : "No skills are currently available.";
     tool.spec.description = `${tool.spec.description}\nSkills:\n${list}`;
   }
 }

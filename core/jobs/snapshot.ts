@@ -15,11 +15,23 @@ export function repoNoticeText(undone: readonly string[]): string {
   );
 }
 
+const LABEL_MAX_CHARS = 200;
+
+/**
+ * A job named by its command: the first line, cut past 200 characters with
+ * `...(truncated)`, so a heredoc or a long one-liner keeps job tables and
+ * notices one line each (the full command stays in `command`).
+ */
+function commandLabel(command: string): string {
+  const first = command.trim().split("\n")[0] ?? "";
+  return first.length > LABEL_MAX_CHARS ? `${first.slice(0, LABEL_MAX_CHARS)}...(truncated)` : first;
+}
+
 export function newSnapshot(id: string, spec: JobSpec, pid: number, outputFile: string, now: number): JobSnapshot {
   return {
     id,
     command: spec.command,
-    label: spec.label ?? spec.command,
+    label: spec.label ?? commandLabel(spec.command),
     status: "running",
     background: spec.background,
     pid,

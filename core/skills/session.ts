@@ -6,6 +6,16 @@
 
 import type { Skill } from "./discover.js";
 
+const CATALOGUE_MAX_ENTRIES = 32;
+const CATALOGUE_MAX_BYTES = 8192;
+const DESCRIPTION_MAX_CHARS = 1024;
+
+/** A description within the per-skill budget, counted in characters so CJK text is not cut three times sooner. */
+function shortDescription(text: string): string {
+  const chars = [...text];
+  return chars.length <= DESCRIPTION_MAX_CHARS ? text : `${chars.slice(0, DESCRIPTION_MAX_CHARS - 3).join("")}...`;
+}
+
 export class SkillSession {
   private active: Skill | undefined;
   readonly loaded = new Set<string>();
@@ -36,9 +46,27 @@ export class SkillSession {
     return this.skills.map((s) => s.dir);
   }
 
-  /** Names and descriptions, one line each: what the request carries. */
+  /**
+   * Names and descriptions, one line each: what the request carries. Bounded
+   * as Chord bounds its listing, since it rides on every request: a
+   * description keeps at most 1024 characters (`...` included), at most 32
+   * skills and 8 KiB are listed, and the rest are counted (`+N more skills
+   * available`). Every skill can still be loaded by name.
+   */
   catalogue(): string {
-    return this.skills.map((s) => `- ${s.name}: ${s.description}`).join("\n");
+    const lines: string[] = [];
+    let bytes = 0;
+    for (const s of this.skills) {
+      if (lines.length >= CATALOGUE_MAX_ENTRIES) break;
+      const line = `- ${s.name}: ${shortDescription(s.description)}`;
+      const size = Buffer.byteLength(line, "utf8") + 1;
+      if (lines.length > 0 && bytes + size > CATALOGUE_MAX_BYTES) break;
+      lines.push(line);
+      bytes += size;
+    }
+    const more = this.skills.length - lines.length;
+    if (more > 0) lines.push(`+${more} more skills available`);
+    return lines.join("\n");
   }
 
   /** The Yuj system prompt's section: the catalogue with each skill's SKILL.md path. */

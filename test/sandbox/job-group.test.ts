@@ -38,10 +38,10 @@ describe.skipIf(noBwrap)("a sandboxed job owns its process group (real bwrap)", 
       command: "nohup sh -c 'sleep 1; echo finished > done.txt' > /dev/null 2>&1 & echo started",
       yield_time_ms: 30_000,
     });
-    expect(r.modelText).toMatch(/^started\nThe command exited, but processes it started still run: they continue as background job j\d+\./);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] the command exited, but processes it started still run: they continue as background job j\d+\.\nstarted\n/);
     expect(fs.existsSync(path.join(h.project, "done.txt"))).toBe(false);
     const done = await call(jobOutputTool, { job_id: jobIn(r.modelText), wait: "exit" });
-    expect(done.modelText).toBe("(no new output)\n[status: exited (code 0)]");
+    expect(done.modelText).toBe("[status: completed (exit code 0)]");
     expect(fs.readFileSync(path.join(h.project, "done.txt"), "utf8")).toBe("finished\n");
   });
 
@@ -52,7 +52,7 @@ describe.skipIf(noBwrap)("a sandboxed job owns its process group (real bwrap)", 
     expect(id).not.toBe("");
     expect(await until(() => named(m).length === 1)).toBe(true);
     const killed = await call(jobKillTool, { job_id: id, reason: "test over" });
-    expect(killed.modelText).toBe(`Stopped job ${id} (test over). [status: killed]`);
+    expect(killed.modelText).toBe(`job ${id} stopping (test over); it has stopped\n[status: killed (test over)]`);
     expect(alive(m)).toEqual([]);
   });
 
@@ -77,6 +77,6 @@ describe.skipIf(noBwrap)("a sandboxed job owns its process group (real bwrap)", 
   it("ends a plain command with its own status, nothing left over", async () => {
     const r = await call(shellTool, { command: "echo hi; exit 3" });
     expect(r.ok).toBe(false);
-    expect(r.modelText).toBe("hi\n[status: exited (code 3)]\nThe command failed with exit code 3.");
+    expect(r.modelText).toBe("hi\n[status: failed (exit code 3)]\nThe command failed with exit code 3.");
   });
 });

@@ -31,7 +31,7 @@ describe("chord grep lists later matches bare when the budget runs out", () => {
     const body = res.modelText.split("\n\n(")[0]!.split("\n");
     // Every match is shown; context stops at some point and the footer says so.
     expect(body.filter((l) => l.startsWith("f.txt:")).length).toBe(40);
-    expect(res.modelText).toContain("(context lines omitted for later matches");
+    expect(res.modelText).toContain("(surrounding lines omitted for later matches");
     for (const [i, line] of body.entries()) {
       if (!line.startsWith("f.txt:")) continue;
       const b = /NEEDLE (\d+)/.exec(line)![1];
@@ -50,7 +50,7 @@ describe("chord grep lists later matches bare when the budget runs out", () => {
     const shown = res.modelText.split("\n").filter((l) => l.startsWith("many.txt:")).length;
     expect(res.modelText.endsWith(
       `\n\n(showing first ${shown} matches within 12 KiB; narrow paths/includes/pattern for more precise results)` +
-        "\n(context lines omitted for later matches: the 12 KiB output budget ran out; lower context_lines or narrow the search to see them)",
+        "\n(surrounding lines omitted for later matches to stay within 12 KiB; lower context_lines or narrow paths/includes/pattern to see them)",
     )).toBe(true);
   });
 });

@@ -236,7 +236,7 @@ describe("chord cards show plain text", () => {
 
   it("shell: the output and the exit status, not the bracketed status line", async () => {
     const { res, shown } = await card("shell", { command: "printf 'one\\ntwo\\n'; exit 3" });
-    expect(res.text).toContain("[status: exited (code 3)]");
+    expect(res.text).toContain("[status: failed (exit code 3)]");
     expect(res.display).toMatchObject({ kind: "command", status: "exited", exitCode: 3, output: "one\ntwo" });
     expect(shown).toContain("one");
     expect(shown).not.toContain("[status:");

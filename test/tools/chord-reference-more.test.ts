@@ -207,7 +207,7 @@ describe("Chord reference: reads in other encodings", () => {
 describe("Chord reference: job output as the model reads it", () => {
   it("CRLF endings, a leading CR and a cursor sequence", async () => {
     const r = await call("shell", { command: String.raw`printf 'line\r\nnext\r\n\033[2Kdone\nfirst\n\rlast\n'`, description: "print" });
-    expect(r.text).toBe("line\nnext\ndone\nfirst\nlast\n[status: exited (code 0)]");
+    expect(r.text).toBe("line\nnext\ndone\nfirst\nlast\n[status: completed (exit code 0)]");
   });
 });
 
@@ -227,7 +227,7 @@ describe("Chord reference: job_list's durations", () => {
   it("a job row uses them", async () => {
     const started = await call("shell", { command: "sleep 5", description: "sleep", run_in_background: true });
     const list = await call("job_list", {});
-    expect(list.text, started.text).toMatch(/\| elapsed \d+s \| quiet \d+s \|/);
+    expect(list.text, started.text).toMatch(/\| elapsed \d+s \| no output for \d+s \|/);
     await call("job_kill", { job_id: /\bj\d+\b/.exec(started.text)?.[0] });
   });
 });
@@ -239,7 +239,7 @@ describe("Chord reference: a job's process group", () => {
     expect(id, started.text).toBeDefined();
     const out = await call("job_output", { job_id: id, wait: "exit" });
     expect(out.text).toContain("DESCENDANT_LATE");
-    expect(out.text).toContain("[status: exited (code 0)]");
+    expect(out.text).toContain("[status: completed (exit code 0)]");
   }, 20_000);
 });
 

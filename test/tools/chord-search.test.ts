@@ -34,7 +34,7 @@ describe("chord grep", () => {
     const body = Array.from({ length: 60 }, (_, i) => (i === 30 ? "needle" : `l${i + 1}`)).join("\n");
     await t.put({ "a.txt": body });
     const out = (await grep({ pattern: "needle", context_lines: 50 })).modelText.split("\n");
-    expect(out[0]).toBe("Note: context_lines 50 clamped to 20.");
+    expect(out[0]).toBe("Note: context_lines 50 exceeds the maximum of 20; using 20.");
     expect(out.slice(1)).toHaveLength(41);
     expect(out[1]).toBe("| a.txt-11-l11");
   });

@@ -169,12 +169,12 @@ describe("both command tools refuse an interactive program before running it", (
     expect(r.modelText).toMatch(/^ERROR: interactive command rejected: `less` requires an interactive terminal UI\. Use a non-interactive form/);
     expect(started()).toBe(0);
     const plain = await call(shellTool, { command: "cat notes.txt" });
-    expect(plain).toMatchObject({ ok: true, modelText: "one\n[status: exited (code 0)]" });
+    expect(plain).toMatchObject({ ok: true, modelText: "one\n[status: completed (exit code 0)]" });
   });
 
   it("Chord shell refuses ssh without a remote command", async () => {
     const r = await call(shellTool, { command: "ssh example.invalid" });
-    expect(r.modelText).toContain("`ssh` without a remote command starts an interactive login session");
+    expect(r.modelText).toContain("`ssh` without a remote command may require login (it starts an interactive login session)");
     expect(started()).toBe(0);
   });
 });

@@ -39,9 +39,9 @@ function alive(marker: string): number[] {
 
 describe("chord shell", () => {
   it("runs a foreground command and ends with its status line", async () => {
-    expect(await call(shellTool, { command: "echo hi" })).toMatchObject({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
+    expect(await call(shellTool, { command: "echo hi" })).toMatchObject({ ok: true, modelText: "hi\n[status: completed (exit code 0)]" });
     const failed = await call(shellTool, { command: "echo oops >&2; exit 3" });
-    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: exited (code 3)]\nThe command failed with exit code 3." });
+    expect(failed).toMatchObject({ ok: false, modelText: "oops\n[status: failed (exit code 3)]\nThe command failed with exit code 3." });
   });
 
   it("promotes a long foreground command to a job that finishes as a job", async () => {
@@ -53,39 +53,39 @@ describe("chord shell", () => {
     expect(r.modelText).toContain(`continues as background job ${id}`);
     expect(t.events.some((e) => e.type === "job_promoted" && e.jobId === id)).toBe(true);
     const done = await call(jobOutputTool, { job_id: id, wait: "exit" });
-    expect(done.modelText).toBe("finished\n[status: exited (code 0)]");
+    expect(done.modelText).toBe("finished\n[status: completed (exit code 0)]");
   });
 
   it("keeps a pure wait in the foreground: it cannot be promoted", async () => {
     const r = await call(shellTool, { command: "sleep 0.6", yield_time_ms: 100 });
-    expect(r.modelText).toBe("(no output)\n[status: exited (code 0)]");
+    expect(r.modelText).toBe("(no output)\n[status: completed (exit code 0)]");
     expect(t.events.some((e) => e.type === "job_promoted")).toBe(false);
   });
 
   it("hands back a command whose shell exits while its children run", async () => {
     const r = await call(shellTool, { command: "sleep 30 & echo started", yield_time_ms: 5000 });
-    expect(r.modelText).toMatch(/^started\nThe command exited, but processes it started still run: they continue as background job j\d+\./);
-    const id = jobIdIn(r.modelText.split("\n")[1]!);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] the command exited, but processes it started still run: they continue as background job j\d+\.\nstarted\n/);
+    const id = jobIdIn(r.modelText.split("\n")[0]!);
     const list = await call(jobListTool, {});
     expect(list.modelText).toContain(`${id} | running`);
     const killed = await call(jobKillTool, { job_id: id, reason: "test over" });
-    expect(killed.modelText).toBe(`Stopped job ${id} (test over). [status: killed]`);
+    expect(killed.modelText).toBe(`job ${id} stopping (test over); it has stopped\n[status: killed (test over)]`);
   });
 
   it("stops a foreground command at timeout_ms", async () => {
     const r = await call(shellTool, { command: "echo begun; sleep 20; echo never", timeout_ms: 400, yield_time_ms: 60_000 });
     expect(r.ok, JSON.stringify(r)).toBe(false);
-    expect(r.modelText).toBe("begun\n[status: timed out (stopped at its deadline)]\nThe command timed out after 400ms and was stopped.");
+    expect(r.modelText).toMatch(/^begun\n\[status: killed \(timed out after 400ms\)\]\nThe command timed out after 400ms and was stopped\. Re-running it unchanged will hit the same deadline: .*run_in_background: true/);
   });
 
   it("caps a background deadline at 6 h and says so", async () => {
     const r = await call(shellTool, { command: "sleep 30", run_in_background: true, timeout_ms: 99_999_999 });
-    expect(r.modelText).toMatch(/^Started background job j\d+: sleep 30\nDeadline: 6h00m\nNote: timeout_ms capped at 21600000 \(6 h\)/);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] started in the background: sleep 30\nDeadline: 6h00m\nNote: timeout_ms capped at 21600000 \(6 h\)/);
   });
 
   it("adds the output-preservation reminder to a slow pipeline through tail", async () => {
     const r = await call(shellTool, { command: "sleep 3.1; seq 1 50 | tail -2" });
-    expect(r.modelText).toMatch(/^49\n50\n\[status: exited \(code 0\)\]\n\(command took 3\.\ds\)\nNote: this command's output went through tail/);
+    expect(r.modelText).toMatch(/^49\n50\n\[status: completed \(exit code 0\)\]\n\(command took 3s\)\nNote: this command's output went through tail/);
   }, 10_000);
 
   it("refuses a workdir outside the task directory", async () => {
@@ -99,17 +99,17 @@ describe("chord job_output", () => {
   it("reports polling, then rejects repeated empty non-blocking reads", async () => {
     const id = jobIdIn((await call(shellTool, { command: "sleep 30", run_in_background: true })).modelText);
     const first = await call(jobOutputTool, { job_id: id });
-    expect(first).toEqual({ ok: true, modelText: "(no new output)\n[status: running]" });
+    expect(first).toEqual({ ok: true, modelText: "[status: running]" });
     const second = await call(jobOutputTool, { job_id: id });
-    expect(second.modelText).toContain("[notice] polling: no new output since your last read.");
+    expect(second.modelText).toContain("[notice] no new output across 2 consecutive non-blocking reads; stop polling. Use `wait: output`");
     const third = await call(jobOutputTool, { job_id: id });
     expect(third.ok).toBe(false);
-    expect(third.modelText).toMatch(/^ERROR: polling rejected automatically: job j\d+ produced no new output over 3 non-blocking reads\./);
+    expect(third.modelText).toMatch(/^ERROR: Tool call rejected automatically: job j\d+ produced no new output across 3 consecutive non-blocking job_output reads\. Stop polling\./);
     // A blocking wait is always allowed and resets the count.
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     const waited = await jobOutputTool.run({ job_id: id, wait: "output" }, { ...t.ctx, signal: ac.signal });
-    expect(waited.modelText).toMatch(/^\(no new output\)\n\[status: running\]\n\[notice\] the output wait was cancelled; the job is still running \(quiet for \d/);
+    expect(waited.modelText).toMatch(/^\[notice\] wait: output was cancelled by the caller; the job is still running, no output for \d+s\n\[status: running\]$/);
     expect((await call(jobOutputTool, { job_id: id })).ok).toBe(true);
   });
 
@@ -124,7 +124,7 @@ describe("chord job_output", () => {
   it("names the known jobs for an unknown id", async () => {
     await call(shellTool, { command: "true", run_in_background: true });
     const r = await call(jobOutputTool, { job_id: "j99" });
-    expect(r).toEqual({ ok: false, modelText: 'ERROR: no job "j99". Known jobs: j1.' });
+    expect(r).toEqual({ ok: false, modelText: 'ERROR: job j99 not found. Known jobs: j1.' });
   });
 
   it("kills a grandchild that ignores SIGTERM", async () => {
@@ -135,7 +135,7 @@ describe("chord job_output", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(alive(marker).length).toBeGreaterThan(0);
     const r = await call(jobKillTool, { job_id: id });
-    expect(r.modelText).toBe(`Stopped job ${id}. [status: killed]`);
+    expect(r.modelText).toBe(`job ${id} stopping (cancelled by job_kill); it has stopped\n[status: killed (cancelled by job_kill)]`);
     expect(alive(marker)).toEqual([]);
     const list = await call(jobListTool, { include_finished: true });
     expect(list.modelText).toContain(`${id} | killed`);

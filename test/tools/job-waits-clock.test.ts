@@ -5,6 +5,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_WAIT_MS, jobOutputTool } from "../../tools/chord/job_output.js";
+import { jobListTool } from "../../tools/chord/job_list.js";
 import { until } from "../jobs/support.js";
 import { fakeClock, type FakeClock } from "../support/fake-clock.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -42,8 +43,20 @@ describe("job waits on the session's clock", () => {
     await clock.advance(1);
     const r = await reading;
     expect(r.ok).toBe(true);
-    expect(r.modelText).toContain("[notice] the output wait timed out after 30.0s; the job is still running (quiet for 30.0s)");
+    expect(r.modelText).toContain("[notice] wait: output timed out after 30s; the job is still running, no output for 30s");
     expect(t.ctx.jobs!.get(job.id)!.status).toBe("running");
+  });
+
+  it("job_list says a job silent for five minutes may still be working, not before", async () => {
+    const { t, clock } = await setup();
+    const job = t.ctx.jobs!.start({ command: "sleep 900", cwd: t.cwd, background: true, label: "npm run watch" });
+    await clock.advance(4 * 60_000);
+    expect((await jobListTool.run({}, t.ctx)).modelText).not.toContain("may still be working");
+    await clock.advance(8 * 60_000);
+    const row = (await jobListTool.run({}, t.ctx)).modelText.split("\n").find((l) => l.startsWith(`${job.id} |`))!;
+    expect(row).toContain("running");
+    expect(row).toContain("no output for 12m00s; the runner may still be working");
+    expect(row).toContain("npm run watch");
   });
 
   it("ends a command at its deadline, not before", async () => {

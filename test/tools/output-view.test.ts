@@ -26,7 +26,7 @@ afterEach(() => t.cleanup());
 const call = <S extends ToolHandler>(tool: S, args: Record<string, unknown>) => tool.run(tool.schema.parse(args), t.ctx);
 const bash = (cmd: string) => call(bashTool, { cmd });
 const shell = (command: string) => call(shellTool, { command });
-const exited = "[status: exited (code 0)]";
+const exited = "[status: completed (exit code 0)]";
 
 describe("output cleaning, both surfaces", () => {
   it("keeps a redrawn progress line's last state", async () => {

@@ -31,23 +31,23 @@ describe("chord shell: handing a command back as a job", () => {
   it("with yield_time_ms: 0 waits for a slow command instead of handing it back at once", async () => {
     const r = await call(shellTool, { command: "sleep 0.7; echo finished", yield_time_ms: 0 });
     expect(r.ok).toBe(true);
-    expect(r.modelText).toMatch(/^finished\n\[status: exited \(code 0\)\]/);
+    expect(r.modelText).toMatch(/^finished\n\[status: completed \(exit code 0\)\]/);
     expect(promoted()).toBe(false);
   });
 
   it("with yield_time_ms: 0 still hands back a command whose shell exits while its group runs", async () => {
     const r = await call(shellTool, { command: "sleep 30 & echo started", yield_time_ms: 0 });
-    expect(r.modelText).toMatch(/^started\nThe command exited, but processes it started still run: they continue as background job (j\d+)\./);
+    expect(r.modelText).toMatch(/^\[background job (j\d+)\] the command exited, but processes it started still run: they continue as background job j\d+\.\nstarted\n/);
     const id = /job (j\d+)/.exec(r.modelText)![1]!;
     expect(promoted()).toBe(true);
-    expect((await call(jobKillTool, { job_id: id })).modelText).toContain("[status: killed]");
+    expect((await call(jobKillTool, { job_id: id })).modelText).toContain("[status: killed (");
   });
 
   it("reports a command that reaches timeout_ms before yield_time_ms as timed out, never as a job", async () => {
     // It ignores SIGTERM, so it is still being stopped when its budget runs out.
     const r = await call(shellTool, { command: "trap '' TERM; echo begun; sleep 20", timeout_ms: 300, yield_time_ms: 800 });
     expect(r.ok).toBe(false);
-    expect(r.modelText).toMatch(/^begun\n\[status: timed out \(stopped at its deadline\)\]\n\(command took \d\.\ds\)\nThe command timed out after 300ms and was stopped\.$/);
+    expect(r.modelText).toMatch(/^begun\n\[status: killed \(timed out after 300ms\)\]\n\(command took \ds\)\nThe command timed out after 300ms and was stopped\. Re-running it unchanged will hit the same deadline: /);
     expect(promoted()).toBe(false);
   });
 
@@ -67,7 +67,7 @@ describe("chord shell: handing a command back as a job", () => {
     t.ctx.jobs = jobs;
     try {
       const r = await call(shellTool, { command: "echo hi", yield_time_ms: 100 });
-      expect(r).toMatchObject({ ok: true, modelText: "hi\n[status: exited (code 0)]" });
+      expect(r).toMatchObject({ ok: true, modelText: "hi\n[status: completed (exit code 0)]" });
       expect(seen.some((e) => e.type === "job_promoted") || promoted()).toBe(false);
     } finally {
       await jobs.shutdown();

@@ -209,7 +209,7 @@ describe("web_fetch", () => {
   });
 
   it("flags a JavaScript shell as suspect-shell", async () => {
-    expect((await fetchWith({ url: `${base}/shell` })).modelText).toContain("Content-Quality: suspect-shell");
+    expect((await fetchWith({ url: `${base}/shell` })).modelText).toContain("Content-Quality: suspect-shell\nContent-Quality-Note: ");
   });
 
   it("reads a gzip body, reports an HTTP error status as a failure with the page, sends the configured user agent", async () => {

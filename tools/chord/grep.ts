@@ -34,7 +34,13 @@ export const chordGrepSchema = z.object({
   patterns: z.array(z.string()).optional(),
   paths: z.union([z.string(), z.array(z.string())]).optional(),
   includes: z.union([z.string(), z.array(z.string())]).optional(),
-  context_lines: z.number().int().optional(),
+  // Any whole number: a value past the maximum (even 1e20) is clamped with a
+  // note, as Chord does, not refused for leaving the safe-integer range.
+  context_lines: z
+    .number()
+    .refine(Number.isInteger, { message: "expected integer, got number" })
+    .meta({ type: "integer" })
+    .optional(),
 });
 
 export const GREP_MAX_CONTEXT = 20;
@@ -52,6 +58,14 @@ interface Root {
 }
 
 type Searched = { ok: true; lines: GrepLine[] } | { ok: false; error: string; regex: boolean };
+
+/** A number as Go prints a float64 (`50`, `1e+06`, `1e+20`): Chord quotes the value sent that way. */
+function goNumber(n: number): string {
+  if (Math.abs(n) < 1e6) return String(n);
+  const [mantissa, exp] = n.toExponential().split("e") as [string, string];
+  const digits = exp.replace(/^[+-]/, "");
+  return `${mantissa}e${exp.startsWith("-") ? "-" : "+"}${digits.padStart(2, "0")}`;
+}
 
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : typeof v === "string" ? [v] : v);
 
@@ -160,7 +174,7 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
     let context = args.context_lines ?? 0;
     if (context < 0) return fail(`context_lines must be between 0 and ${GREP_MAX_CONTEXT}, got ${context}`);
     if (context > GREP_MAX_CONTEXT) {
-      notes.push(`Note: context_lines ${context} clamped to ${GREP_MAX_CONTEXT}.`);
+      notes.push(`Note: context_lines ${goNumber(context)} exceeds the maximum of ${GREP_MAX_CONTEXT}; using ${GREP_MAX_CONTEXT}.`);
       context = GREP_MAX_CONTEXT;
     }
     const rg = await findRipgrep(ctx);

@@ -16,7 +16,7 @@ export const jobKillSchema = z.object({
 
 export function unknownJob(jobs: JobManager, id: string): string {
   const known = jobs.list({ includeFinished: true }).map((j) => j.id);
-  return `ERROR: no job "${id}". ` + (known.length ? `Known jobs: ${known.join(", ")}.` : "No jobs have been started.");
+  return `ERROR: job ${id} not found. ` + (known.length ? `Known jobs: ${known.join(", ")}.` : "No jobs have been started.");
 }
 
 export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
@@ -29,7 +29,7 @@ export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
     if (!jobs) return fail(NO_JOBS);
     const job = jobs.get(args.job_id);
     if (!job) return fail(unknownJob(jobs, args.job_id));
-    if (!isLive(job)) return ok(`Job ${job.id} had already ended. ${statusLine(job)}`);
+    if (!isLive(job)) return ok(`job ${job.id} already finished\n${statusLine(job)}`);
     const result = await jobs.kill(job.id, args.reason);
     if (!result.confirmed) {
       return ok(
@@ -38,6 +38,10 @@ export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
           `Processes that left the group on purpose (setsid) are not tracked. ${statusLine(result.snapshot)}`,
       );
     }
-    return ok(`Stopped job ${job.id}${args.reason ? ` (${args.reason})` : ""}. ${statusLine(result.snapshot)}`);
+    // Chord's words for a stop (`job … stopping (reason)`); yuj waits for the
+    // group to be gone, so the status line already says how it ended.
+    const reason = args.reason?.trim() || "cancelled by job_kill";
+    const status = result.snapshot.status === "killed" ? `[status: killed (${reason})]` : statusLine(result.snapshot);
+    return ok(`job ${job.id} stopping (${reason}); it has stopped\n${status}`);
   },
 };

@@ -19,9 +19,11 @@ export const jobListTool: ToolHandler<typeof jobListSchema> = {
     if (!jobs) return fail(NO_JOBS);
     const list = jobs.list({ includeFinished: args.include_finished ?? false });
     if (list.length === 0) {
-      return ok(args.include_finished ? "No jobs." : "No running jobs. Pass include_finished: true to see finished ones.");
+      // Chord's words when there is nothing; finished jobs left out are counted.
+      const finished = args.include_finished ? 0 : jobs.list({ includeFinished: true }).length;
+      return ok(finished ? `no running background jobs; pass include_finished: true to see ${finished} finished` : "no background jobs");
     }
-    const now = Date.now();
+    const now = ctx.services.clock.now();
     const header = "id | status | elapsed | quiet | deadline | label";
     return ok([header, ...list.map((j) => jobRow(j, now))].join("\n"));
   },

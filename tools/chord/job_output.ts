@@ -7,7 +7,7 @@ import { memoryKey } from "../../core/session-memory.js";
 import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { str } from "../lib/view.js";
 import { NO_JOBS } from "../lib/foreground.js";
-import { formatDuration, isLive, repoNoticeLine, statusLine } from "../lib/job-format.js";
+import { formatElapsed, isLive, quietWords, repoNoticeLine, statusLine } from "../lib/job-format.js";
 import { unknownJob } from "./job_kill.js";
 
 export const jobOutputSchema = z.object({
@@ -20,6 +20,17 @@ const PREVIEW_BYTES = 16 * 1024;
 /** The second empty non-blocking read is called polling; the third is refused. */
 const POLLING_NOTICE_AT = 2;
 const POLLING_REJECT_AT = 3;
+
+/**
+ * How to wait instead of polling, in the words Chord's own description and
+ * polling replies share (the profile's job_output description says it too).
+ */
+const WAIT_GUIDANCE =
+  "Use `wait: output` when the next step needs an output chunk expected within the wait cap; the job may keep running. " +
+  "Use `wait: exit` when the next step needs a terminal result expected within the cap. " +
+  "Renew `wait: output` only while new chunks advance the next step; progress logs alone do not justify renewals when only the final result matters. " +
+  "For your own jobs, do other work or end the turn and await the completion notification instead of repeatedly waiting for a final result. " +
+  "Reading another agent's job does not subscribe you to its completion notification; coordinate with its owner instead.";
 
 // Consecutive empty non-blocking reads, per job id, in the session's memory.
 const EMPTY_READS = memoryKey("job_output empty reads", () => new Map<string, number>());
@@ -43,8 +54,8 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
       const result = await jobs.wait(args.job_id, wait === "exit" ? "exit" : "output", MAX_WAIT_MS, ctx.signal);
       if (result === "timeout" || result === "cancelled") {
         const now = jobs.get(args.job_id)!;
-        const how = result === "timeout" ? `timed out after ${formatDuration(MAX_WAIT_MS)}` : "was cancelled";
-        notice = `[notice] the ${wait} wait ${how}; the job is still running (quiet for ${formatDuration(ctx.services.clock.now() - now.lastOutputAt)})`;
+        const how = result === "timeout" ? `timed out after ${formatElapsed(MAX_WAIT_MS)}` : "was cancelled by the caller";
+        notice = `[notice] wait: ${wait} ${how}; the job is still running, ${quietWords(now, ctx.services.clock.now())}`;
       }
     }
     const read = await jobs.readNew(args.job_id, PREVIEW_BYTES);
@@ -55,20 +66,20 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
       counts.set(args.job_id, n);
       if (n >= POLLING_REJECT_AT) {
         return fail(
-          `ERROR: polling rejected automatically: job ${args.job_id} produced no new output over ${n} non-blocking reads. ` +
-            `Call job_output with wait: "output" or wait: "exit", or do other work: you will be notified when the job finishes.`,
+          `ERROR: Tool call rejected automatically: job ${args.job_id} produced no new output across ${n} consecutive non-blocking job_output reads. ` +
+            `Stop polling. ${WAIT_GUIDANCE}\n${statusLine(read.snapshot)}`,
         );
       }
-      const lines = ["(no new output)", statusLine(read.snapshot)];
+      // Nothing new is just the status line, as in Chord; a notice comes before it.
+      const lines: string[] = [];
       if (n >= POLLING_NOTICE_AT) {
-        lines.push(
-          `[notice] polling: no new output since your last read. Use wait: "output" or "exit" instead; another empty non-blocking read will be rejected.`,
-        );
+        lines.push(`[notice] no new output across ${n} consecutive non-blocking reads; stop polling. ${WAIT_GUIDANCE}`);
       }
-      return ok(lines.join("\n"));
+      return ok([...lines, statusLine(read.snapshot)].join("\n"));
     }
     counts.delete(args.job_id);
-    const body = read.text.replace(/\n+$/, "") || (read.newBytes === 0 ? "(no new output)" : "");
-    return ok([body, statusLine(read.snapshot), repoNoticeLine(read.snapshot), notice].filter(Boolean).join("\n"));
+    // Every line after the output is a meta line (`[notice] …`, then `[status: …]`), never mistaken for output.
+    const body = read.text.replace(/\n+$/, "");
+    return ok([body, notice, repoNoticeLine(read.snapshot), statusLine(read.snapshot)].filter(Boolean).join("\n"));
   },
 };

@@ -13,6 +13,7 @@ import type { JobSnapshot } from "../../core/jobs/types.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { formatDuration, repoNoticeLine, statusLine } from "../lib/job-format.js";
+import { failureDiagnosis } from "../lib/shell/runtime-failure.js";
 import { interactiveCommand, interactiveRefusal, isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "../lib/shell-rules.js";
 
 export const shellSchema = z.object({
@@ -66,12 +67,13 @@ async function workdir(args: Args, ctx: ToolContext): Promise<string | ToolResul
   if (!args.workdir) return ctx.cwd;
   const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.workdir);
   if (!where.ok) return fail(where.error);
+  // Refused before anything starts, in Chord's words.
   try {
     if ((await ctx.services.fs.stat(where.abs)).isDirectory()) return where.abs;
   } catch {
-    /* reported below */
+    return fail(`ERROR: invalid workdir: path not found: ${args.workdir}`);
   }
-  return fail(`ERROR: workdir is not a directory: ${args.workdir}`);
+  return fail(`ERROR: invalid workdir: path is not a directory: ${args.workdir}`);
 }
 
 function startBackground(args: Args, cwd: string, ctx: ToolContext): ToolResult {
@@ -90,7 +92,8 @@ function startBackground(args: Args, cwd: string, ctx: ToolContext): ToolResult 
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
   });
   const lines = [
-    `Started background job ${job.id}: ${job.label}`,
+    // Chord's handle line: `[background job <id>]` first, so the id is found the same way.
+    `[background job ${job.id}] started in the background: ${job.label}`,
     deadlineMs === undefined ? "Deadline: none" : `Deadline: ${formatDuration(deadlineMs)}`,
     ...notes.map((n) => `Note: ${n}`),
     "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.",
@@ -144,10 +147,15 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
     ctx.emit({ type: "job_promoted", jobId: job.id, callId: ctx.callId });
     const why =
       end === "yielded"
-        ? `Still running after ${formatDuration(tookMs)}: it continues as background job ${job.id}.`
-        : `The command exited, but processes it started still run: they continue as background job ${job.id}.`;
+        ? `still running after the ${msWords(yieldMs)} foreground budget (${formatDuration(tookMs)}): it continues as background job ${job.id}.`
+        : `the command exited, but processes it started still run: they continue as background job ${job.id}.`;
     return ok(
-      joinParts(output || "(no output yet)", why, "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.", ...notes),
+      joinParts(
+        `[background job ${job.id}] ${why}`,
+        output || "(no output yet)",
+        "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.",
+        ...notes,
+      ),
       { kind: "command", command: args.command, output: joinParts(output, why), status: "background", jobId: job.id },
     );
   }
@@ -170,14 +178,25 @@ function foregroundBudget(pinned: boolean, yieldTimeMs: number | undefined, dead
 function limitWords(snap: JobSnapshot): string {
   if (snap.deadlineAt === undefined) return "its deadline";
   const ms = Math.round(snap.deadlineAt - snap.startedAt);
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+  return msWords(ms);
 }
+
+/** A limit as it was given: `90s`, `1500ms`. */
+const msWords = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 function finishedResult(command: string, output: string, snap: JobSnapshot, tookMs: number, notes: string[]): ToolResult {
   const parts = [output || "(no output)", statusLine(snap), repoNoticeLine(snap)];
-  if (tookMs >= 1000) parts.push(`(command took ${(tookMs / 1000).toFixed(1)}s)`);
-  if (snap.status === "timed_out") parts.push(`The command timed out after ${limitWords(snap)} and was stopped.`);
-  if (snap.status === "exited" && snap.exitCode !== null && snap.exitCode !== 0) parts.push(`The command failed with exit code ${snap.exitCode}.`);
+  // Whole seconds, rounded, as Chord notes them.
+  if (tookMs >= 1000) parts.push(`(command took ${Math.round(tookMs / 1000)}s)`);
+  if (snap.status === "timed_out") {
+    parts.push(
+      `The command timed out after ${limitWords(snap)} and was stopped. Re-running it unchanged will hit the same deadline: ` +
+        `give a larger timeout_ms (at most ${FOREGROUND_TIMEOUT_MS} in the foreground), run it with run_in_background: true, or narrow what it runs.`,
+    );
+  }
+  if (snap.status === "exited" && snap.exitCode !== null && snap.exitCode !== 0) {
+    parts.push(`The command failed with exit code ${snap.exitCode}.`, ...failureDiagnosis(command, output, snap.exitCode));
+  }
   if (tookMs >= REMINDER_AFTER_MS && needsPreservationReminder(command)) parts.push(PRESERVATION_REMINDER);
   parts.push(...notes.map((n) => `Note: ${n}`));
   const text = joinParts(...parts);

@@ -46,7 +46,8 @@ export const skillTool: ToolHandler<typeof schema> = {
       `<root>${skill.dir}</root>`,
       `<relative_paths_base>${skill.dir}</relative_paths_base>`,
       ...(args.args ? [`<args>${args.args}</args>`] : []),
-      "<notes>Paths in these instructions are relative to <root>. Open the files they name only when you need them, and use the entry point the skill gives rather than looking for another.</notes>",
+      // Chord's own note, word for word: models trained on Chord know it.
+      "<notes>Relative paths from the skill content resolve against <root>. Read referenced files only when needed; do not guess other entry points if the skill already provides one.</notes>",
       "<instructions>",
       filled,
       "</instructions>",

@@ -11,6 +11,8 @@ export function statusLine(job: JobSnapshot): string {
   return `[status: ${statusWords(job)}]`;
 }
 
+// The words are Chord's: a clean exit is `completed (exit code 0)`, any
+// other end of the command `failed (…)`, a stop `killed (…)`.
 function statusWords(job: JobSnapshot): string {
   switch (job.status) {
     case "running":
@@ -18,12 +20,35 @@ function statusWords(job: JobSnapshot): string {
     case "stopping":
       return "stopping";
     case "timed_out":
-      return "timed out (stopped at its deadline)";
+      if (job.deadlineAt === undefined) return "killed (timed out)";
+      return `killed (timed out after ${limitWords(job.deadlineAt - job.startedAt)})`;
     case "killed":
       return "killed";
     case "exited":
-      return job.exitCode !== null ? `exited (code ${job.exitCode})` : `exited (signal ${job.signal ?? "unknown"})`;
+      if (job.exitCode === 0) return "completed (exit code 0)";
+      return job.exitCode !== null ? `failed (exit code ${job.exitCode})` : `failed (${signalWords(job.signal)})`;
   }
+}
+
+// How Go, and so Chord, names the common signals in an exit status.
+const SIGNAL_WORDS: Record<string, string> = {
+  SIGTERM: "terminated",
+  SIGKILL: "killed",
+  SIGINT: "interrupt",
+  SIGHUP: "hangup",
+  SIGQUIT: "quit",
+  SIGABRT: "aborted",
+  SIGSEGV: "segmentation fault",
+  SIGPIPE: "broken pipe",
+  SIGBUS: "bus error",
+  SIGFPE: "floating point exception",
+  SIGILL: "illegal instruction",
+};
+
+function signalWords(signal: string | null): string {
+  if (signal === null) return "signal: unknown";
+  const words = SIGNAL_WORDS[signal];
+  return words ? `signal: ${words}, ${signal}` : `signal: ${signal}`;
 }
 
 /** `[yuj: …]`: what yuj undid in the project's repositories after the command; "" when nothing. */
@@ -48,6 +73,24 @@ export function formatElapsed(ms: number): string {
   return `${s}s`;
 }
 
+/** A deadline as Chord states it (`30s`); under a second in milliseconds. */
+const limitWords = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : formatElapsed(ms));
+
+/** A running job silent this long gets Chord's remark that it may still be working. */
+const QUIET_REMARK_AFTER_MS = 5 * 60_000;
+
+/**
+ * How long a job has been silent, in Chord's words: `quiet 5s` after output,
+ * `no output for 12m00s` before any, and past five minutes of silence while
+ * running `; the runner may still be working` (a long silence is not proof
+ * of a hang).
+ */
+export function quietWords(job: JobSnapshot, now: number): string {
+  const quietMs = (job.endedAt ?? now) - job.lastOutputAt;
+  const words = job.totalBytes === 0 ? `no output for ${formatElapsed(quietMs)}` : `quiet ${formatElapsed(quietMs)}`;
+  return job.status === "running" && quietMs >= QUIET_REMARK_AFTER_MS ? `${words}; the runner may still be working` : words;
+}
+
 /** One row of a job table: id, status, elapsed, quiet, deadline, label. */
 export function jobRow(job: JobSnapshot, now: number): string {
   const end = job.endedAt ?? now;
@@ -55,7 +98,7 @@ export function jobRow(job: JobSnapshot, now: number): string {
     job.id,
     statusWords(job),
     `elapsed ${formatElapsed(end - job.startedAt)}`,
-    `quiet ${formatElapsed(end - job.lastOutputAt)}`,
+    quietWords(job, now),
     job.deadlineAt === undefined
       ? "no deadline"
       : isLive(job)

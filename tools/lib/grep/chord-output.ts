@@ -11,7 +11,7 @@ const GREP_MAX_BYTES = 12 * 1024;
 const CONTEXT_LINE_MAX_BYTES = 256;
 
 export const CONTEXT_OMITTED_FOOTER =
-  "\n\n(context lines omitted for later matches: the 12 KiB output budget ran out; lower context_lines or narrow the search to see them)";
+  "\n\n(surrounding lines omitted for later matches to stay within 12 KiB; lower context_lines or narrow paths/includes/pattern to see them)";
 const capFooter = (n: number) =>
   `\n\n(showing first ${n} matches within 12 KiB; narrow paths/includes/pattern for more precise results)`;
 

@@ -133,7 +133,7 @@ function sshFinding(args: string[]): InteractiveFinding | undefined {
   if (host < 0 || host < args.length - 1) return undefined;
   return finding(
     "ssh",
-    "`ssh` without a remote command starts an interactive login session",
+    "`ssh` without a remote command may require login (it starts an interactive login session)",
     "Give the remote command (`ssh host 'cmd'`) with non-interactive authentication (-o BatchMode=yes).",
   );
 }

@@ -41,7 +41,13 @@ export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
     if (page.byline) lines.push(`Byline: ${page.byline}`);
     if (page.siteName) lines.push(`Site-Name: ${page.siteName}`);
     if (page.publishedTime) lines.push(`Published-Time: ${page.publishedTime}`);
-    if (page.suspectShell) lines.push("Content-Quality: suspect-shell (little text and scripts that build the page; web_fetch does not run JavaScript, so this may not be what a browser shows)");
+    // The value alone on its line, as Chord writes it; why, on the next.
+    if (page.suspectShell) {
+      lines.push(
+        "Content-Quality: suspect-shell",
+        "Content-Quality-Note: little text and scripts that build the page; web_fetch does not run JavaScript, so this may not be what a browser shows",
+      );
+    }
     body = page.markdown;
   }
   lines.push(f.truncated ? `Truncated: input (the download stopped at the ${Math.round(maxBytes / (1024 * 1024))} MB cap; what follows is the start of the body)` : "Truncated: none");
