@@ -91,6 +91,8 @@ const toolsSection = section({
   terminal_max_lifetime: z.number().positive().default(900),
   /** Characters one terminal_io input may have. */
   terminal_max_input_chars: posInt.default(16_384),
+  /** Seconds terminal_io waits for output when the call names no timeout_s. */
+  terminal_read_timeout: z.number().nonnegative().default(5),
   todos_enabled: z.boolean().default(false),
   /** Offers task(agent, prompt): named agents run as child sessions. */
   task_enabled: z.boolean().default(false),

@@ -106,7 +106,7 @@ describe("max_tools with the page's more-tools.toml", () => {
       "glob", "grep", "bash_poll", "bash_kill", "checkpoint", "rewind", "notebook_edit", "list_definitions", "write_todos", "think", "run_tests", "lsp",
     ]);
     expect(active.dropped.find((d) => d.name === "rewind")?.reason).toBe(
-      "max_tools = 8 is taken by tools with a higher priority: bash, read, write, apply_patch, terminal_start, terminal_io, structural_search, structural_edit " +
+      "max_tools = 8 is taken by tools with a higher priority: read, bash, write, apply_patch, terminal_start, terminal_io, structural_search, structural_edit " +
         "(checkpoint, rewind only work together: kept both or neither)",
     );
     const events: EventBody[] = [];
@@ -141,6 +141,6 @@ describe("max_tools with the page's more-tools.toml", () => {
       "[ok  ] profile: _base: bash, read, write, apply_patch, structural_search, structural_edit, terminal_start, terminal_io, ask_user, done\n",
     );
     expect(res.stdout).toContain("[warn] tool cap: left out glob, grep, notebook_edit, list_definitions, write_todos, think, run_tests, lsp: max_tools = 8 is taken by");
-    expect(res.stdout).toContain("[warn] tool cap: left out bash_poll, bash_kill: max_tools = 8 is taken by tools with a higher priority: bash, read, write, apply_patch, terminal_start, terminal_io, structural_search, structural_edit (bash_poll, bash_kill only work together: kept both or neither)\n");
+    expect(res.stdout).toContain("[warn] tool cap: left out bash_poll, bash_kill: max_tools = 8 is taken by tools with a higher priority: read, bash, write, apply_patch, terminal_start, terminal_io, structural_search, structural_edit (bash_poll, bash_kill only work together: kept both or neither)\n");
   });
 });

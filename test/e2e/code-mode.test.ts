@@ -205,7 +205,7 @@ describe("code mode", () => {
     const { res, cellResult } = await run([cell(source), finish], `code_cell_timeout = 3\n[sandbox]\nmode = "${mode}"\n`);
     expect(res.code, res.stderr).toBe(0);
     expect(cellResult.ok).toBe(false);
-    expect(cellResult.modelText).toMatch(/^started\nERROR: cell timed out after 3s/);
+    expect(cellResult.modelText).toMatch(/^started\nERROR: cell timed out after 3 seconds /);
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
     expect(processesWith(`sleep ${inner}`)).toEqual([]);

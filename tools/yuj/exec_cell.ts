@@ -37,7 +37,7 @@ function resultOf(cell: CellOutcome, timeoutS: number): ToolResult {
     case "cancelled":
       return fail(join(printed, "ERROR: cell cancelled"));
     case "timed_out": {
-      const text = join(printed, `ERROR: cell timed out after ${timeoutS}s ([tools].code_cell_timeout); it and every process it started were stopped`);
+      const text = join(printed, `ERROR: cell timed out after ${timeoutS} seconds ([tools].code_cell_timeout); it and every process it started were stopped`);
       return fail(text, display(text));
     }
     case "exited": {

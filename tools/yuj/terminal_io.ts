@@ -16,7 +16,6 @@ export const terminalIoSchema = z.object({
   terminate: z.boolean().optional(),
 });
 
-const DEFAULT_TIMEOUT_S = 2;
 const MAX_TIMEOUT_S = 30;
 
 export const terminalIoTool: ToolHandler<typeof terminalIoSchema> = {
@@ -29,9 +28,10 @@ export const terminalIoTool: ToolHandler<typeof terminalIoSchema> = {
   async run(args, ctx) {
     if (!ctx.terminals) return fail(TERMINALS_UNAVAILABLE);
     // Clamped rather than rejected: a too-long wait is a harmless mistake.
-    const seconds = Math.min(Math.max(args.timeout_s ?? DEFAULT_TIMEOUT_S, 0), MAX_TIMEOUT_S);
+    const fallback = ctx.config.tools.terminal_read_timeout;
+    const seconds = Math.min(Math.max(args.timeout_s ?? fallback, 0), MAX_TIMEOUT_S);
     const request = {
-      timeoutMs: Number.isFinite(seconds) ? seconds * 1000 : DEFAULT_TIMEOUT_S * 1000,
+      timeoutMs: (Number.isFinite(seconds) ? seconds : Math.min(fallback, MAX_TIMEOUT_S)) * 1000,
       signal: ctx.signal,
       ...(args.input !== undefined && { input: args.input }),
       ...(args.append_newline !== undefined && { appendNewline: args.append_newline }),
