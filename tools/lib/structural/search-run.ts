@@ -12,7 +12,7 @@ import { listFiles } from "./files.js";
 import { GrammarMissing } from "./grammars.js";
 import { extensionsOf, isLanguage, unsupportedLanguageText, type LanguageName } from "./languages.js";
 import { FileSearcher, type FileOutcome } from "./scan-file.js";
-import { scanAll } from "./scan-pool.js";
+import { defaultPool, scanAll } from "./scan-pool.js";
 import { savePreview } from "./preview-store.js";
 import { buildRewrite } from "./rewrite-build.js";
 import { errorDisplay, matchesDisplay, matchOfLine, rewriteDisplay } from "./display.js";
@@ -70,7 +70,8 @@ async function searchFiles(args: SearchArgs, language: LanguageName, files: stri
       if (!one.ok) return refuse(one.kind, args, one.error);
       outcomes = [searcher.scanText(files[0]!, one.text)];
     } else {
-      const run = await scanAll(ctx, { language, query: args.query }, files.map((file) => ({ file, abs: path.join(ctx.cwd, file) })), searcher);
+      const jobs = files.map((file) => ({ file, abs: path.join(ctx.cwd, file) }));
+      const run = await scanAll(ctx, { language, query: args.query }, jobs, searcher, { ...defaultPool(), lines: pageWindow(args, ctx).end });
       if (!run.ok) return fail("ERROR: structural_search cancelled");
       outcomes = run.outcomes;
     }
@@ -94,22 +95,29 @@ async function readSingle(file: string, ctx: ToolContext): Promise<{ ok: true; t
   }
 }
 
-function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): { text: string; display: ToolDisplay } {
+/** The page asked for, and the match indices it shows: [first, end). */
+function pageWindow(args: SearchArgs, ctx: ToolContext): { page: number; first: number; end: number } {
   const paged = ctx.config.tools.search_pagination_enabled;
   const page = paged ? pageNumber(args.page) : 1;
-  const perPage = paged ? ctx.config.tools.grep_max_matches_per_page : Infinity;
   // Not (page - 1) * perPage: without pages that is 0 × Infinity, NaN, and showed nothing.
-  const first = paged ? (page - 1) * perPage : 0;
+  const first = paged ? (page - 1) * ctx.config.tools.grep_max_matches_per_page : 0;
+  return { page, first, end: paged ? first + ctx.config.tools.grep_max_matches_per_page : Infinity };
+}
+
+function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): { text: string; display: ToolDisplay } {
+  const { page, first, end } = pageWindow(args, ctx);
   const body: string[] = [];
   let total = 0;
   for (const o of outcomes) {
-    for (const line of o.lines) {
-      if (total >= first && total < first + perPage) body.push(line);
-      total++;
+    if (total < end && total + o.count > first) {
+      // The scan renders the lines of every file that reaches into the page.
+      if (!o.lines) throw new Error(`structural_search: no match lines kept for ${o.file}`);
+      for (let i = Math.max(0, first - total); i < o.count && total + i < end; i++) body.push(o.lines[i]!);
     }
+    total += o.count;
   }
   const shown = body.length;
-  const nextPage = first + perPage < total ? page + 1 : 0;
+  const nextPage = end < total ? page + 1 : 0;
   const skipped = outcomes.filter((o) => o.skipped).length;
   const withErrors = outcomes.filter((o) => o.syntaxError).length;
   const attrs: Attr[] = [
