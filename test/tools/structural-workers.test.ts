@@ -54,6 +54,9 @@ describe.skipIf(THREADS < 1)("search workers", () => {
       expect(pooled.outcomes).toEqual(here.outcomes);
       expect(pooled.outcomes.map((o) => o.file)).toEqual(jobs.map((j) => j.file));
       expect(pooled.outcomes.filter((o) => o.syntaxError)).toHaveLength(18);
+      // Workers told the search's thread compiled its runtime whole with TurboFan load that one: the same outcomes.
+      const optimized = await scanAll(t.ctx, { language: "python", query: QUERY, optimized: true }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true });
+      expect(optimized).toEqual(pooled);
       expect(pooled.outcomes[1]!.lines?.[0]).toMatch(/^pkg\/m001\.py:2:1 bytes=\[12,25\) digest=[0-9a-f]{12} \(call\) log\("☕", 1\)$/);
     } finally {
       local.free();

@@ -71,7 +71,7 @@ export function defaultPool(): PoolOptions {
 
 export async function scanAll(
   ctx: ToolContext,
-  setup: { language: LanguageName; query: string },
+  setup: { language: LanguageName; query: string; optimized?: boolean },
   jobs: readonly FileJob[],
   local: FileSearcher,
   pool: PoolOptions = defaultPool(),
@@ -99,7 +99,7 @@ export async function scanAll(
 
 interface Helpers {
   script: URL;
-  setup: { language: LanguageName; query: string };
+  setup: { language: LanguageName; query: string; optimized?: boolean };
   count: number;
   atOnce: boolean;
   wanted: number;
@@ -146,7 +146,7 @@ function withWorkers(ctx: ToolContext, helpers: Helpers, batches: readonly FileJ
     // Worth one more while batches are left for it.
     const startWorker = () => {
       if (settled || workers.length >= helpers.count || Atomics.load(state, NEXT_BATCH) >= batches.length - 1) return;
-      const setup: WorkerSetup = { ...helpers.setup, batches, state: state.buffer as SharedArrayBuffer };
+      const setup: WorkerSetup = { ...helpers.setup, optimized: helpers.setup.optimized ?? false, batches, state: state.buffer as SharedArrayBuffer };
       const worker = new Worker(helpers.script, { workerData: setup });
       workers.push(worker);
       let answered = false;

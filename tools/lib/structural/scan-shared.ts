@@ -23,6 +23,8 @@ const CLAIMABLE = 2;
 export interface WorkerSetup {
   language: LanguageName;
   query: string;
+  /** The search's own thread compiled its runtime whole with TurboFan: load the same (see grammars.ts). */
+  optimized: boolean;
   batches: readonly FileJob[][];
   /** The Int32 counters, as `sharedState` makes them. */
   state: SharedArrayBuffer;

@@ -5,13 +5,14 @@
 // none is left, answering each batch's outcomes as it finishes it.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { tierUpThisThread } from "./grammars.js";
+import { optimizeThisThread, tierUpThisThread } from "./grammars.js";
 import { FileSearcher, readJobSync, type FileOutcome } from "./scan-file.js";
 import { claimBatch, linesWanted, type WorkerReply, type WorkerSetup } from "./scan-shared.js";
 
 const setup = workerData as WorkerSetup;
 const state = new Int32Array(setup.state);
-tierUpThisThread();
+if (setup.optimized) optimizeThisThread();
+else tierUpThisThread();
 
 const post = (reply: WorkerReply) => parentPort!.postMessage(reply);
 
