@@ -98,6 +98,27 @@ describe.skipIf(THREADS < 1)("search workers", () => {
     }
   });
 
+  it("keep their results when a worker runs out of batches before this thread does", async () => {
+    const jobs = await files(120);
+    const local = await searcher();
+    // This thread's reads slowed down (the event loop free meanwhile): the worker takes most
+    // batches and has none left while this thread still reads and parses.
+    const fs = t.ctx.services.fs;
+    const slowFs = { ...fs, readFile: async (...args: Parameters<typeof fs.readFile>) => {
+      await new Promise((r) => setTimeout(r, 40));
+      return fs.readFile(...args);
+    } } as typeof fs;
+    const slowCtx = { ...t.ctx, services: { ...t.ctx.services, fs: slowFs } };
+    try {
+      const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0 });
+      const pooled = await scanAll(slowCtx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true });
+      expect(pooled.threads).toBe(THREADS);
+      expect(pooled).toEqual({ ...here, threads: THREADS });
+    } finally {
+      local.free();
+    }
+  });
+
   it("stop when the search is cancelled", async () => {
     const jobs = await files(200);
     const local = await searcher();

@@ -15,6 +15,9 @@ if (setup.optimized) optimizeThisThread();
 else tierUpThisThread();
 
 const post = (reply: WorkerReply) => parentPort!.postMessage(reply);
+// Kept alive until the search terminates it, so that its exit before the
+// search ends always means a failure (and the search runs in one thread).
+parentPort!.on("message", () => undefined);
 
 FileSearcher.create(setup.language, setup.query)
   .then((made) => {
