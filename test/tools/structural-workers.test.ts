@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileSearcher, type FileJob } from "../../tools/lib/structural/scan-file.js";
+import { FileSearcher, type FileJob, type FileOutcome } from "../../tools/lib/structural/scan-file.js";
 import { scanAll } from "../../tools/lib/structural/scan-pool.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { repoRoot } from "../support/loop-harness.js";
@@ -54,7 +54,66 @@ describe.skipIf(THREADS < 1)("search workers", () => {
       expect(pooled.outcomes).toEqual(here.outcomes);
       expect(pooled.outcomes.map((o) => o.file)).toEqual(jobs.map((j) => j.file));
       expect(pooled.outcomes.filter((o) => o.syntaxError)).toHaveLength(18);
-      expect(pooled.outcomes[1]!.lines[0]).toMatch(/^pkg\/m001\.py:2:1 bytes=\[12,25\) digest=[0-9a-f]{12} \(call\) log\("☕", 1\)$/);
+      // Workers told the search's thread compiled its runtime whole with TurboFan load that one: the same outcomes.
+      const optimized = await scanAll(t.ctx, { language: "python", query: QUERY, optimized: true }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true });
+      expect(optimized).toEqual(pooled);
+      expect(pooled.outcomes[1]!.lines?.[0]).toMatch(/^pkg\/m001\.py:2:1 bytes=\[12,25\) digest=[0-9a-f]{12} \(call\) log\("☕", 1\)$/);
+    } finally {
+      local.free();
+    }
+  });
+
+  it("keep the match lines of every file a page reaches, and only the count past it", async () => {
+    const jobs = await files(120);
+    const local = await searcher();
+    /** The first `n` match lines in file order: a file the page reaches must have its lines. */
+    const firstLines = (outcomes: FileOutcome[], n: number) => {
+      const out: string[] = [];
+      for (const o of outcomes) {
+        if (out.length >= n || o.count === 0) continue;
+        expect(o.lines, o.file).toBeDefined();
+        out.push(...o.lines!.slice(0, n - out.length));
+      }
+      return out;
+    };
+    try {
+      const all = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0 });
+      if (!all.ok) throw new Error("not scanned");
+      const counts = all.outcomes.map((o) => o.count);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(154);
+      for (const lines of [1, 7, 40, 153, 154]) {
+        const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0, lines });
+        const pooled = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true, lines });
+        if (!here.ok || !pooled.ok) throw new Error("not scanned");
+        expect(pooled.threads).toBe(THREADS);
+        for (const run of [here, pooled]) {
+          expect(run.outcomes.map((o) => o.count)).toEqual(counts);
+          expect(firstLines(run.outcomes, lines)).toEqual(firstLines(all.outcomes, lines));
+        }
+        // The files past the page are counted, not rendered.
+        if (lines < 100) expect(here.outcomes.at(-1)!.lines).toBeUndefined();
+      }
+    } finally {
+      local.free();
+    }
+  });
+
+  it("keep their results when a worker runs out of batches before this thread does", async () => {
+    const jobs = await files(120);
+    const local = await searcher();
+    // This thread's reads slowed down (the event loop free meanwhile): the worker takes most
+    // batches and has none left while this thread still reads and parses.
+    const fs = t.ctx.services.fs;
+    const slowFs = { ...fs, readFile: async (...args: Parameters<typeof fs.readFile>) => {
+      await new Promise((r) => setTimeout(r, 40));
+      return fs.readFile(...args);
+    } } as typeof fs;
+    const slowCtx = { ...t.ctx, services: { ...t.ctx.services, fs: slowFs } };
+    try {
+      const here = await scanAll(t.ctx, { language: "python", query: QUERY }, jobs, local, { script: undefined, workers: 0 });
+      const pooled = await scanAll(slowCtx, { language: "python", query: QUERY }, jobs, local, { script: WORKER, workers: THREADS, atOnce: true });
+      expect(pooled.threads).toBe(THREADS);
+      expect(pooled).toEqual({ ...here, threads: THREADS });
     } finally {
       local.free();
     }
@@ -101,7 +160,7 @@ describe.skipIf(THREADS < 1)("search workers", () => {
       if (!here.ok || !pooled.ok) return;
       expect(pooled.threads).toBeGreaterThanOrEqual(1);
       expect(pooled.outcomes).toEqual(here.outcomes);
-      expect(pooled.outcomes.reduce((n, o) => n + o.lines.length, 0)).toBe(120 * 2);
+      expect(pooled.outcomes.reduce((n, o) => n + (o.lines?.length ?? 0), 0)).toBe(120 * 2);
     } finally {
       local.free();
     }

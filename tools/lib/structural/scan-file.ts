@@ -24,8 +24,15 @@ export interface FileJob {
 
 export interface FileOutcome {
   file: string;
-  /** One rendered line per match, in position order. */
-  lines: string[];
+  /** Its matches (distinct ranges). */
+  count: number;
+  /**
+   * One rendered line per match, in position order; absent when the search
+   * wants none of them: the files before it already hold more matches than
+   * the page shown reaches, so only the count is kept (rendering is a
+   * digest, a preview and byte positions per match).
+   */
+  lines?: string[];
   skipped?: boolean;
   syntaxError?: boolean;
   /** A match broke the one-@match rule: the whole search fails with this. */
@@ -88,20 +95,24 @@ export class FileSearcher {
     return { ok: true, searcher: new FileSearcher(parser, compiled.query, compiled.needs) };
   }
 
-  /** A file's outcome from its text, as `readJob` gives it (undefined: skipped). */
-  outcome(file: string, text: string | undefined): FileOutcome {
-    return text === undefined ? { file, lines: [], skipped: true } : this.scanText(file, text);
+  /** A file's outcome from its text, as `readJob` gives it (undefined: skipped); `withLines`: render its match lines. */
+  outcome(file: string, text: string | undefined, withLines = true): FileOutcome {
+    return text === undefined ? { file, count: 0, lines: [], skipped: true } : this.scanText(file, text, withLines);
   }
 
-  scanText(file: string, text: string): FileOutcome {
-    if (!mayMatch(this.needs, text)) return { file, lines: [] };
+  scanText(file: string, text: string, withLines = true): FileOutcome {
+    if (!mayMatch(this.needs, text)) return { file, count: 0, lines: [] };
     this.parsedChars += text.length;
     const scan = scanText(this.parser, this.query, text);
-    if (!scan.ok) return { file, lines: [], failure: { kind: scan.kind, error: scan.error } };
+    if (!scan.ok) return { file, count: 0, lines: [], failure: { kind: scan.kind, error: scan.error } };
     const matches = distinctRanges(scan.matches);
-    const map = matches.length ? new ByteMap(text) : undefined;
-    const lines = matches.map((m) => matchLine(file, text, map!, m));
-    return scan.syntaxError ? { file, lines, syntaxError: true } : { file, lines };
+    const found: FileOutcome = { file, count: matches.length };
+    if (withLines) {
+      const map = matches.length ? new ByteMap(text) : undefined;
+      found.lines = matches.map((m) => matchLine(file, text, map!, m));
+    }
+    if (scan.syntaxError) found.syntaxError = true;
+    return found;
   }
 
   free(): void {

@@ -1,36 +1,35 @@
 // A search worker: parsing is most of a directory search's time and runs
 // one file at a time per thread, so a large search spreads its files over a
-// few of these. Each builds the same FileSearcher as the tool's own thread
-// and answers one batch of files per message, in order.
+// few of these. Each builds the same FileSearcher as the tool's own thread,
+// then claims batches of the search's files from the shared counter until
+// none is left, answering each batch's outcomes as it finishes it.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { tierUpThisThread } from "./grammars.js";
-import { FileSearcher, readJobSync, type FileJob, type FileOutcome } from "./scan-file.js";
-import type { LanguageName } from "./languages.js";
-
-export interface WorkerSetup {
-  language: LanguageName;
-  query: string;
-}
-
-export type WorkerReply = { ok: true; outcomes: FileOutcome[] } | { ok: false; error: string };
+import { optimizeThisThread, tierUpThisThread } from "./grammars.js";
+import { FileSearcher, readJobSync, type FileOutcome } from "./scan-file.js";
+import { claimBatch, linesWanted, type WorkerReply, type WorkerSetup } from "./scan-shared.js";
 
 const setup = workerData as WorkerSetup;
-tierUpThisThread();
-const searcher = FileSearcher.create(setup.language, setup.query).then((made) => {
-  if (!made.ok) throw new Error(made.error);
-  return made.searcher;
-});
+const state = new Int32Array(setup.state);
+if (setup.optimized) optimizeThisThread();
+else tierUpThisThread();
 
-parentPort!.on("message", (jobs: FileJob[]) => {
-  void (async (): Promise<WorkerReply> => {
-    try {
-      const s = await searcher;
-      const outcomes: FileOutcome[] = [];
-      for (const job of jobs) outcomes.push(s.outcome(job.file, readJobSync(job)));
-      return { ok: true, outcomes };
-    } catch (err) {
-      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+const post = (reply: WorkerReply) => parentPort!.postMessage(reply);
+// Kept alive until the search terminates it, so that its exit before the
+// search ends always means a failure (and the search runs in one thread).
+parentPort!.on("message", () => undefined);
+
+FileSearcher.create(setup.language, setup.query)
+  .then((made) => {
+    if (!made.ok) throw new Error(made.error);
+    const searcher = made.searcher;
+    let claimed = 0;
+    for (let batch = claimBatch(state); batch >= 0; batch = claimBatch(state)) {
+      const withLines = linesWanted(state, batch);
+      const outcomes: FileOutcome[] = setup.batches[batch]!.map((job) => searcher.outcome(job.file, readJobSync(job), withLines));
+      post({ ok: true, batch, outcomes });
+      claimed++;
     }
-  })().then((reply) => parentPort!.postMessage(reply));
-});
+    if (claimed === 0) post({ ok: true, batch: -1, outcomes: [] });
+  })
+  .catch((err: unknown) => post({ ok: false, error: err instanceof Error ? err.message : String(err) }));

@@ -9,10 +9,10 @@ import { resolveInCwd } from "../paths.js";
 import { pageNumber } from "../grep/lines.js";
 import { envelope, errorEnvelope, type Attr } from "./envelope.js";
 import { listFiles } from "./files.js";
-import { GrammarMissing } from "./grammars.js";
+import { GrammarMissing, optimizeThisThread } from "./grammars.js";
 import { extensionsOf, isLanguage, languageMismatchText, unsupportedLanguageText, type LanguageName } from "./languages.js";
 import { FileSearcher, type FileOutcome } from "./scan-file.js";
-import { scanAll } from "./scan-pool.js";
+import { defaultPool, scanAll } from "./scan-pool.js";
 import { savePreview } from "./preview-store.js";
 import { buildRewrite } from "./rewrite-build.js";
 import { errorDisplay, matchesDisplay, matchOfLine, rewriteDisplay } from "./display.js";
@@ -27,6 +27,16 @@ export interface SearchArgs {
 }
 
 const TOOL = "structural_search";
+
+/**
+ * A directory search of this many files or more whose query has no literal
+ * predicate (so every file is parsed) is worth a runtime compiled whole by
+ * TurboFan (see grammars.ts) when this thread has none loaded yet: about
+ * 0.2 s of compilation against a quarter off every parse. With a literal
+ * the pre-filter may leave a few files to parse, and baseline code does.
+ */
+const OPTIMIZE_FROM_FILES = 200;
+const LITERAL_PREDICATE = /#(any-)?(eq|of)\?/;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -56,6 +66,7 @@ export async function runSearch(args: SearchArgs, ctx: ToolContext): Promise<Too
 
 async function searchFiles(args: SearchArgs, language: LanguageName, files: string[], single: boolean, ctx: ToolContext): Promise<ToolResult> {
   let made;
+  const optimized = !single && files.length >= OPTIMIZE_FROM_FILES && !LITERAL_PREDICATE.test(args.query) && optimizeThisThread();
   try {
     // A bad query is reported before any file is read.
     made = await FileSearcher.create(language, args.query);
@@ -72,7 +83,8 @@ async function searchFiles(args: SearchArgs, language: LanguageName, files: stri
       if (!one.ok) return refuse(one.kind, args, one.error);
       outcomes = [searcher.scanText(files[0]!, one.text)];
     } else {
-      const run = await scanAll(ctx, { language, query: args.query }, files.map((file) => ({ file, abs: path.join(ctx.cwd, file) })), searcher);
+      const jobs = files.map((file) => ({ file, abs: path.join(ctx.cwd, file) }));
+      const run = await scanAll(ctx, { language, query: args.query, optimized }, jobs, searcher, { ...defaultPool(), lines: pageWindow(args, ctx).end });
       if (!run.ok) return fail("ERROR: structural_search cancelled");
       outcomes = run.outcomes;
     }
@@ -96,22 +108,29 @@ async function readSingle(file: string, ctx: ToolContext): Promise<{ ok: true; t
   }
 }
 
-function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): { text: string; display: ToolDisplay } {
+/** The page asked for, and the match indices it shows: [first, end). */
+function pageWindow(args: SearchArgs, ctx: ToolContext): { page: number; first: number; end: number } {
   const paged = ctx.config.tools.search_pagination_enabled;
   const page = paged ? pageNumber(args.page) : 1;
-  const perPage = paged ? ctx.config.tools.grep_max_matches_per_page : Infinity;
   // Not (page - 1) * perPage: without pages that is 0 × Infinity, NaN, and showed nothing.
-  const first = paged ? (page - 1) * perPage : 0;
+  const first = paged ? (page - 1) * ctx.config.tools.grep_max_matches_per_page : 0;
+  return { page, first, end: paged ? first + ctx.config.tools.grep_max_matches_per_page : Infinity };
+}
+
+function pageOf(args: SearchArgs, language: LanguageName, fileCount: number, outcomes: readonly FileOutcome[], ctx: ToolContext): { text: string; display: ToolDisplay } {
+  const { page, first, end } = pageWindow(args, ctx);
   const body: string[] = [];
   let total = 0;
   for (const o of outcomes) {
-    for (const line of o.lines) {
-      if (total >= first && total < first + perPage) body.push(line);
-      total++;
+    if (total < end && total + o.count > first) {
+      // The scan renders the lines of every file that reaches into the page.
+      if (!o.lines) throw new Error(`structural_search: no match lines kept for ${o.file}`);
+      for (let i = Math.max(0, first - total); i < o.count && total + i < end; i++) body.push(o.lines[i]!);
     }
+    total += o.count;
   }
   const shown = body.length;
-  const nextPage = first + perPage < total ? page + 1 : 0;
+  const nextPage = end < total ? page + 1 : 0;
   const skipped = outcomes.filter((o) => o.skipped).length;
   const withErrors = outcomes.filter((o) => o.syntaxError).length;
   const attrs: Attr[] = [
