@@ -4,6 +4,8 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { mark } from "../core/startup-timing.js";
+import { recordConsultedInputs } from "../core/providers/consulted-inputs.js";
+import { buildId, speculate, speculationOff } from "../core/providers/speculative-request.js";
 
 declare const YUJ_VERSION: string | undefined;
 
@@ -47,6 +49,11 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { HELP } = await import("./help.js");
   process.stdout.write(HELP);
 } else {
+  // A `yuj code` run's first request, from the template an earlier run left, while the rest loads;
+  // without one, this run records what its start-up consults, for a template.
+  if (!(await speculate(argv, process.env, process.cwd())) && argv[0] === "code" && buildId() && !speculationOff(process.env)) {
+    recordConsultedInputs();
+  }
   loadBuiltinsFirst();
   // WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
   // recompiled by TurboFan in the background, and the process cannot exit until
