@@ -4,8 +4,6 @@
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { mark } from "../core/startup-timing.js";
-import { recordConsultedInputs } from "../core/providers/consulted-inputs.js";
-import { buildId, speculate, speculationOff } from "../core/providers/speculative-request.js";
 
 declare const YUJ_VERSION: string | undefined;
 
@@ -51,8 +49,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 } else {
   // A `yuj code` run's first request, from the template an earlier run left, while the rest loads;
   // without one, this run records what its start-up consults, for a template.
-  if (!(await speculate(argv, process.env, process.cwd())) && argv[0] === "code" && buildId() && !speculationOff(process.env)) {
-    recordConsultedInputs();
+  // (Imported here: node's http and https are not loaded for --version or --help.)
+  if (argv[0] === "code") {
+    const speculative = await import("../core/providers/speculative-request.js");
+    const env = process.env;
+    if (!(await speculative.speculate(argv, env, process.cwd())) && speculative.buildId() && !speculative.speculationOff(env)) {
+      (await import("../core/providers/consulted-inputs.js")).recordConsultedInputs();
+    }
   }
   loadBuiltinsFirst();
   // WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise

@@ -2,8 +2,8 @@
 // run of the same command to send from the entry (core/providers/
 // speculative-request.ts). Left only when nothing but the inputs start-up
 // consulted, the command line and the environment shapes that request: a
-// new session (no resume, no JSONL operator on stdin), no hooks (one could
-// act before the request), no MCP servers (their tool lists are fetched),
+// new session (no resume, no JSONL operator on stdin), no hook that runs
+// before the request (session start, before a model call), no MCP servers (their tool lists are fetched),
 // the Anthropic stream through yuj's own client. Written after the request
 // is out. No secret is ever written: the API key is named by the variable
 // it came from, and a template that would hold any other secret value is
@@ -30,6 +30,12 @@ import { secretValues } from "../core/redact.js";
 import type { ParsedArgs } from "./args.js";
 import type { ProviderChoice } from "./provider-select.js";
 import type { Resolved } from "./session.js";
+
+/**
+ * The hooks that run before the first request and could change it, or what
+ * it is built from after start-up read it: the others run after its response.
+ */
+const BEFORE_FIRST_REQUEST = ["on_session_start", "on_before_llm_call"];
 
 /** Templates kept: the most recently written. */
 const KEPT = 32;
@@ -71,7 +77,10 @@ export function offerSpeculativeTemplate(offer: TemplateOffer): void {
 }
 
 function eligible(o: TemplateOffer, argv: string[]): boolean {
-  const hooks = Object.values(o.resolved.config.hooks).some((entries) => Array.isArray(entries) && entries.length > 0);
+  const hooks = BEFORE_FIRST_REQUEST.some((point) => {
+    const entries = (o.resolved.config.hooks as Record<string, unknown>)[point];
+    return Array.isArray(entries) && entries.length > 0;
+  });
   return (
     o.fresh &&
     argv[0] === "code" &&

@@ -255,7 +255,11 @@ function send(sent: SentRequest, file: string): void {
     agent: https ? agents.https : agents.http,
   });
   const outcome = new Promise<IncomingMessage | Error>((resolve) => {
-    req.on("response", resolve);
+    req.on("response", (res) => {
+      // Until adopted, a response destroyed with its request must not fail the process (the reader sees its own errors).
+      res.on("error", () => undefined);
+      resolve(res);
+    });
     req.on("error", resolve);
   });
   mark("speculative request started");

@@ -195,6 +195,21 @@ describe("the speculative first request", () => {
     expect(r.events).toEqual(plain.events);
   });
 
+  it("is destroyed unread when the template's body differs and its response came already", async () => {
+    const s = await server();
+    const { p, plain } = await withTemplate(s);
+    const [file] = templates(p);
+    const t = JSON.parse(readFileSync(file!, "utf8"));
+    t.body[0] = t.body[0].replace("You are yuj", "You are TAMPERED");
+    writeFileSync(file!, JSON.stringify(t));
+    const before = s.requests.length;
+    const r = await run(p);
+    expect(r.marks.has("speculative request refused"), r.stderr).toBe(true);
+    const first = firstTurns(s, before);
+    expect(first.map((q) => q.rawBody.includes("TAMPERED"))).toEqual([true, false]);
+    expect(r.events).toEqual(plain.events);
+  });
+
   it("that fails before its response is sent again as usual, and no error is said", async () => {
     const s = await server();
     const { p, plain } = await withTemplate(s);
