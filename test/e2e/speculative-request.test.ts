@@ -8,7 +8,7 @@
 // destroyed unanswered; a speculative request that fails is sent again as
 // usual; no key is ever stored.
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -220,6 +220,22 @@ describe("the speculative first request", () => {
     expect(r.marks.has("HTTP request started")).toBe(true);
     expect(firstTurns(s, before)).toHaveLength(2);
     expect(r.events).toEqual(plain.events);
+  });
+
+  it.each([
+    ["on_tool_call", true],
+    ["on_session_start", false],
+    ["on_before_llm_call", false],
+  ] as const)("with an %s hook configured, is left a template: %s", async (point, left) => {
+    const s = await server();
+    const p = project(s.baseUrlFor("anthropic"));
+    const config = readFileSync(p.configFile, "utf8");
+    writeFileSync(p.configFile, `${config}[[hooks.${point}]]\nshell = "true"\n`);
+    await run(p);
+    await run(p);
+    const r = await run(p);
+    expect(r.marks.has("speculative request adopted"), r.stderr).toBe(left);
+    if (!left) expect(existsSync(join(p.env.XDG_STATE_HOME!, "yuj", "speculative"))).toBe(false);
   });
 
   it("leaves no key in the state directory, and its template readable by the user alone", async () => {
