@@ -47,6 +47,16 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { HELP } = await import("./help.js");
   process.stdout.write(HELP);
 } else {
+  // A `yuj code` run's first request, from the template an earlier run left, while the rest loads;
+  // without one, this run records what its start-up consults, for a template.
+  // (Imported here: node's http and https are not loaded for --version or --help.)
+  if (argv[0] === "code") {
+    const speculative = await import("../core/providers/speculative-request.js");
+    const env = process.env;
+    if (!(await speculative.speculate(argv, env, process.cwd())) && speculative.buildId() && !speculative.speculationOff(env)) {
+      (await import("../core/providers/consulted-inputs.js")).recordConsultedInputs();
+    }
+  }
   loadBuiltinsFirst();
   // WebAssembly (undici's HTTP parser, later tree-sitter grammars) is otherwise
   // recompiled by TurboFan in the background, and the process cannot exit until

@@ -33,6 +33,7 @@ import { guardStdout } from "./stdout-guard.js";
 import { announceUntrusted } from "./trust-notice.js";
 import { announceDroppedTools } from "./tool-cap-notice.js";
 import { snapshotWorkspace } from "./workspace-snapshot.js";
+import { offerSpeculativeTemplate } from "./speculative-template.js";
 
 type Resumed = { resume: SessionState; dir: string; lock: SessionLock; skipped?: SkippedLine[]; log?: HistoryLog; message?: string };
 
@@ -77,6 +78,7 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   mark("config, profile, tool schemas resolved");
   const choice = requireProvider(resolved);
   if (opts.demo) choice.scriptDelayMs = opts.demo.delayMs;
+  offerSpeculativeTemplate({ args: opts.args, task, env: opts.env, cwd: opts.cwd, resolved, choice, fresh: !resumed && !opts.demo });
   const provider = await buildProvider(choice, resolved.config);
   mark("provider built");
   // Provider keys and secret-looking variables never reach the trace, the

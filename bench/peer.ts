@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { CODEX_VERSION, ensureCodex } from "./peer/codex.js";
-import { makeBench, oneShot, type Agent, type Features, type OneShot } from "./peer/headless.js";
+import { closeServers, makeBench, oneShot, type Agent, type Features, type OneShot } from "./peer/headless.js";
 import { echoFloor, firstFrame, longSession, makeTuiBench, stopTmux, type TuiSession } from "./peer/tui.js";
 
 const RUNS = Math.max(7, Number(process.env.PEER_RUNS ?? 9));
@@ -49,10 +49,11 @@ const row = (measure: string, yuj: number, codex: number, target: string, fmt = 
   rows.push([measure, fmt(yuj), fmt(codex), `${(yuj / codex).toFixed(2)}×`, target, ...(baseBin ? [base === undefined ? "" : fmt(base)] : [])]);
 
 if (PARTS.includes("headless")) {
-  // A warm-up of each first: a user's second run, caches written.
+  // Two warm-ups of each first: a user's third run, caches written (and then yuj's first-request
+  // template, which a run leaves when what start-up read is as the previous run found it).
   const bench = makeBench(codexBin, yujBin, baseBin);
   const agents: Agent[] = baseBin ? ["yuj", "codex", "base"] : ["yuj", "codex"];
-  for (const agent of agents) await oneShot(agent, bench);
+  for (let i = 0; i < 2; i++) for (const agent of agents) await oneShot(agent, bench);
   const runs: Record<Agent, OneShot[]> = { yuj: [], codex: [], base: [] };
   for (let i = 0; i < RUNS; i++) for (const agent of agents) runs[agent].push(await oneShot(agent, bench));
   const m = (agent: Agent, key: keyof OneShot) => (runs[agent].length ? median(runs[agent].map((r) => r[key])) : 0);
@@ -78,6 +79,8 @@ if (PARTS.includes("headless")) {
       rows.push([`yuj with ${what}: ${label}`, `${ms(featured)} (bare ${ms(bare)})`, "", `${(featured / bare).toFixed(2)}× bare`, "≤ 1.1× bare", ...(baseBin ? [""] : [])]);
     }
   }
+
+  await closeServers();
 
   const floor = alternate(
     {

@@ -19,11 +19,21 @@ writeRegistry();
 // source the schemas can come from (the handlers, core, the locked
 // dependencies, zod among them). Another build of other sources gets another id.
 function schemaBuildId() {
+  return sourcesHash(["tools", "core"], [], /\.ts$/);
+}
+
+// The id a speculative request's template is kept under (core/providers/speculative-request.ts):
+// every source the first request can come from, so another build never sends an older build's body.
+function buildId() {
+  return sourcesHash(["app", "components", "core", "tools", "scripts", "types"], ["package.json"], /\.(ts|tsx|js|mjs)$/);
+}
+
+function sourcesHash(dirs, extra, pattern) {
   const hash = createHash("sha256");
   const root = new URL("..", import.meta.url);
-  const files = ["package-lock.json"];
-  for (const dir of ["tools", "core"]) {
-    for (const f of readdirSync(new URL(dir, root), { recursive: true })) if (f.endsWith(".ts")) files.push(`${dir}/${f}`);
+  const files = ["package-lock.json", ...extra];
+  for (const dir of dirs) {
+    for (const f of readdirSync(new URL(dir, root), { recursive: true })) if (pattern.test(f)) files.push(`${dir}/${f}`);
   }
   for (const f of files.sort()) hash.update(f).update("\0").update(readFileSync(new URL(f, root))).update("\0");
   return hash.digest("hex");
@@ -57,6 +67,7 @@ await build({
   define: {
     YUJ_VERSION: JSON.stringify(pkg.version),
     YUJ_SCHEMA_BUILD: JSON.stringify(schemaBuildId()),
+    YUJ_BUILD_ID: JSON.stringify(buildId()),
     "process.env.NODE_ENV": JSON.stringify("production"),
   },
   banner: { js: BANNER },

@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseScenario } from "../../core/providers/scenario.js";
-import { startSseServer } from "../../test/support/sse-server.js";
+import { parseScenario, type Scenario } from "../../core/providers/scenario.js";
+import { startSseServer, type SseServer } from "../../test/support/sse-server.js";
 import { codexEnv, codexHome } from "./codex.js";
 
 /** yuj (this build, or a baseline build of it for before/after) or Codex. */
@@ -84,6 +84,23 @@ function writeFeaturedConfig(cfg: string, repo: string, withMcp: boolean): void 
   writeFileSync(join(cfg, "yuj", "config.toml"), toml + "\n");
 }
 
+// One server per agent for the whole bench, at one address, as a user's provider is: the same
+// command line each run (yuj's speculative first request is keyed by it). Its records start afresh each run.
+const servers = new Map<string, SseServer>();
+
+async function serverFor(agent: Agent, scenario: Scenario): Promise<SseServer> {
+  let server = servers.get(agent);
+  if (!server) servers.set(agent, (server = await startSseServer({ scenario })));
+  server.requests.length = 0;
+  server.responseEndTimes.length = 0;
+  return server;
+}
+
+export async function closeServers(): Promise<void> {
+  for (const s of servers.values()) await s.close();
+  servers.clear();
+}
+
 /** Which user config yuj runs with: none, every feature, or every feature but the MCP server. */
 export type Features = "bare" | "all" | "local";
 
@@ -92,7 +109,7 @@ export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; bas
   const scenario = parseScenario({
     turns: [{ text: "Listing files.", tool_calls: [{ name: command, arguments: { cmd: "ls" } }] }, { text: ANSWER }],
   });
-  const server = await startSseServer({ scenario });
+  const server = await serverFor(agent, scenario);
   const stateDir = join(bench.yujHome, "state");
   // Sessions go, what yuj keeps between runs (the sandbox probe) stays.
   rmSync(join(stateDir, "yuj", "sessions"), { recursive: true, force: true });
@@ -117,7 +134,6 @@ export async function oneShot(agent: Agent, bench: Bench & { yujBin: string; bas
   child.stderr.on("data", (d) => (stderr += d));
   const code: number = await new Promise((r) => child.on("close", r));
   const exitAt = performance.now();
-  await server.close();
   if (code !== 0) throw new Error(`${agent} exited ${code}: ${stderr.slice(-2000)}`);
   if (!stdout.includes(ANSWER)) throw new Error(`${agent} did not print the answer: ${stdout.slice(-1000)}`);
   const posts = server.requests.filter((r) => r.method === "POST");

@@ -5,14 +5,15 @@
 // trace as the capturing fetch does, and hands failures to classifyFailure
 // with the same facts the SDK's errors carried (status, headers, parsed body).
 
-import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from "node:http";
-import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { StreamStalledError, type Exchange } from "./capture-fetch.js";
 import { AttemptError, unreachable } from "./failure.js";
 import { abortError } from "./retry.js";
 import { SseParser, type SseMessage } from "./sse-parse.js";
 import { ProviderError } from "./types.js";
 import { mark } from "../startup-timing.js";
+import { claimSpeculativeRequest, firstRequestSent, keepAliveAgents, type SpeculativeRequest } from "./speculative-request.js";
 
 /** The API version the SDK this replaces sent. */
 const API_VERSION = "2026-10-21";
@@ -67,8 +68,8 @@ function customHeaders(lines: string | undefined): Record<string, string> {
   return out;
 }
 
-/** Connections kept open between turns, as fetch's pool kept them. */
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+/** Connections kept open between turns, as fetch's pool kept them (the entry's speculative request's pool). */
+const agents = keepAliveAgents();
 
 export interface PostOptions {
   /** Limit for the response headers to arrive. */
@@ -92,19 +93,25 @@ export async function* postForEvents(
 ): AsyncGenerator<SseMessage> {
   if (signal.aborted) throw abortError(signal);
   exchange.request = { url: target.url.href, body };
-  mark("HTTP request started");
-  const https = target.url.protocol === "https:";
-  const req = (https ? httpsRequest : httpRequest)(target.url, {
-    method: "POST",
-    headers: { ...target.headers, "content-length": String(Buffer.byteLength(body)) },
-    agent: https ? agents.https : agents.http,
-  });
+  const headers = { ...target.headers, "content-length": String(Buffer.byteLength(body)) };
+  const speculative = claimSpeculativeRequest({ url: target.url.href, method: "POST", headers: Object.entries(headers), body });
+  let req: ReturnType<typeof httpRequest> | undefined;
   // Abort destroys the socket at once, whatever the request is waiting for.
-  const onAbort = () => req.destroy(abortError(signal) as Error);
+  const onAbort = () => req?.destroy(abortError(signal) as Error);
   signal.addEventListener("abort", onAbort, { once: true });
   let res: IncomingMessage | undefined;
   try {
-    res = await response(req, body, target.url.href, options.timeoutMs);
+    if (speculative) {
+      req = speculative.req;
+      res = await adopted(speculative, target.url.href, options.timeoutMs);
+      if (signal.aborted) throw abortError(signal);
+    }
+    if (!res) {
+      mark("HTTP request started");
+      const https = target.url.protocol === "https:";
+      req = (https ? httpsRequest : httpRequest)(target.url, { method: "POST", headers, agent: https ? agents.https : agents.http });
+      res = await response(req, body, target.url.href, options.timeoutMs);
+    }
     const record = { status: res.statusCode ?? 0, body: "" };
     exchange.response = record;
     const chunks = bodyChunks(res, record, options.idleTimeoutMs);
@@ -118,8 +125,28 @@ export async function* postForEvents(
   } finally {
     signal.removeEventListener("abort", onAbort);
     // Stopped early (a consumer's return, a failure): the socket is not reused.
-    if (!req.destroyed && !res?.complete) req.destroy();
+    if (req && !req.destroyed && !res?.complete) req.destroy();
   }
+}
+
+/**
+ * The speculative request's response, taken as this request's; undefined
+ * when it failed before its headers came (then the request is sent as
+ * usual: speculation never surfaces an error). Its headers are awaited as
+ * long as one's own would be.
+ */
+function adopted(speculative: SpeculativeRequest, url: string, timeoutMs: number): Promise<IncomingMessage | undefined> {
+  mark("speculative request adopted");
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      speculative.req.destroy();
+      reject(new AttemptError({ retryable: true, code: "connection", message: `request to ${url} timed out`, reason: "request timed out" }));
+    }, timeoutMs);
+    void speculative.outcome.then((r) => {
+      clearTimeout(timer);
+      resolve(r instanceof Error ? undefined : r);
+    });
+  });
 }
 
 function response(
@@ -155,7 +182,10 @@ function response(
       const each = (err as Partial<AggregateError>).errors?.map((e: Error) => e.message).join("; ");
       reject(new AttemptError(unreachable(url, err.message || each || "connection failed")));
     });
-    req.end(body, () => mark("request headers sent"));
+    req.end(body, () => {
+      mark("request headers sent");
+      firstRequestSent();
+    });
   });
 }
 
