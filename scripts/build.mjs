@@ -1,10 +1,10 @@
 // Bundles the CLI into dist/ with esbuild. Heavy modules (provider SDKs, later
 // the TUI) are reached through dynamic import() and land in their own chunks,
 // so `yuj --version` and a headless run load only what they use.
-import { build } from "esbuild";
+import { build, transformSync } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { lazyUnicodeTables } from "./bundle/lazy-unicode-tables.mjs";
 import { writeRegistry } from "./tool-registry.mjs";
 import { writeCjsChunks } from "./bundle/cjs-chunks.mjs";
@@ -64,6 +64,17 @@ await build({
   logLevel: "warning",
 });
 writeCjsChunks(new URL("../dist/", import.meta.url), BANNER);
+writeAnswers();
+
+// What bin/yuj.js (CommonJS) answers by itself: the version and the help
+// text, as a CommonJS module, so neither loads the ES module bundle.
+function writeAnswers() {
+  const help = transformSync(readFileSync(new URL("../app/help.ts", import.meta.url), "utf8"), { loader: "ts", format: "cjs", logLevel: "error" });
+  const module = { exports: {} };
+  new Function("module", "exports", help.code)(module, module.exports);
+  const text = `"use strict";\nexports.VERSION = ${JSON.stringify(pkg.version)};\nexports.HELP = ${JSON.stringify(module.exports.HELP)};\n`;
+  writeFileSync(new URL("../dist/answers.cjs", import.meta.url), text);
+}
 
 // Ink keeps every text it ever measured or wrapped in two module-level caches
 // that never evict; in a long session that is memory growing with time. Its
