@@ -72,6 +72,8 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     cwd: opts.cwd,
     env: opts.env,
     topLevel: !opts.args.measure,
+    // A stored session may use any handler at once (a call it resumes); a new task's first use is a model's call.
+    lazyTools: !resumed,
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
   mark("config, profile, tool schemas resolved");

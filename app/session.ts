@@ -17,6 +17,7 @@ import { activateTools, toolWithRole, type ActiveToolset } from "../core/profile
 import { cachedSchemas } from "../core/profiles/schema-cache.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
+import type { ToolRegistry } from "../core/tool-types.js";
 import { nodeServices, type Services } from "../core/services.js";
 import { createSessionMemory, type SessionMemory } from "../core/session-memory.js";
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
@@ -27,7 +28,7 @@ import { StateWriteError } from "../core/storage-error.js";
 import { buildSystemPrompt, promptTools } from "../core/system-prompt.js";
 import type { SkillSession } from "../core/skills/session.js";
 import { openTrace, type TraceWriter } from "../core/trace.js";
-import { builtinHandlers } from "../tools/registry.js";
+import { runRegistry } from "../tools/run-registry.js";
 import { flagOverrides, type ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
 import { profilesRoot } from "./locate.js";
@@ -48,6 +49,12 @@ export interface SessionInputs {
   measurement?: boolean;
   /** Judge the project config's trust as this directory's (a replay's copy of the recorded project). */
   trustAs?: string;
+  /**
+   * A new headless task: each tool handler's code loads when a call of it
+   * first needs it (the core awaits it). Otherwise every handler loads
+   * before the session opens, as anything may use one (a resumed call, a card).
+   */
+  lazyTools?: boolean;
 }
 
 export interface Resolved {
@@ -61,6 +68,10 @@ export interface Resolved {
   projectTrust?: ProjectTrust;
   /** The same surface for another model of the provider (/model), or while loop mode is on: some tools depend on them. */
   toolsetFor(model: string, opts?: { loopRunning?: boolean }): ActiveToolset;
+  /** Every tool handler, by id (child sessions and workers build their tools from it). */
+  registry: ToolRegistry;
+  /** Resolves once the handlers' code the session needs before it opens is loaded (all of it, unless `lazyTools`). */
+  toolsLoaded: Promise<void>;
 }
 
 // The build's id (a hash of the sources the tool schemas come from), set by the bundler; a run from
@@ -92,7 +103,8 @@ export function resolveSession(inputs: SessionInputs): Resolved {
     throw err;
   }
   const choice = chooseProvider(config, inputs.env, inputs.cwd);
-  const registry = builtinHandlers();
+  const tools = runRegistry();
+  const registry = tools.registry;
   const schemas = schemaSource(inputs.env);
   let toolset: ActiveToolset;
   let toolsetFor: Resolved["toolsetFor"];
@@ -118,7 +130,10 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   }
   // From yuj's own environment, not the commands' ([shell_env] may leave HOME or XDG_* out).
   const services = nodeServices(commandEnv(inputs.env, policyFromConfig(config)), ownDirs(inputs.env));
-  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
+  const toolsLoaded = inputs.lazyTools ? Promise.resolve() : tools.loadAll();
+  // Awaited by openSession; a failure is said there, not as an unhandled rejection first.
+  toolsLoaded.catch(() => undefined);
+  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, registry, toolsLoaded, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {
@@ -183,10 +198,11 @@ export async function openSession(
   env: Env,
   secrets: string[],
   onEvent: (e: CoreEvent) => void,
-  resolved: Pick<Resolved, "toolset" | "config" | "projectDir">,
+  resolved: Pick<Resolved, "toolset" | "config" | "projectDir" | "toolsLoaded">,
   exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">,
   target: SessionTarget,
 ): Promise<OpenSession> {
+  await resolved.toolsLoaded;
   const home = env.HOME ?? homedir();
   const resume = "resume" in target ? target.resume : undefined;
   // This session's writer of its conversation log: what it read on resume, or nothing yet.

@@ -90,6 +90,11 @@ export function reportResults(outcomes: readonly CallOutcome[], emit: Emit): voi
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
 
 /** Resolves and validates without running anything. */
+/** Loads the code of the named tools' handlers where it loads on first use (a name no tool has: nothing). */
+export async function loadHandlersOf(toolset: ActiveToolset, names: Iterable<string>): Promise<void> {
+  await Promise.all([...names].map((name) => toolset.tools.get(name)?.handler.load?.()));
+}
+
 export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Config): PreparedCall {
   const tool = toolset.tools.get(call.name);
   if (!tool) {

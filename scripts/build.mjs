@@ -2,7 +2,7 @@
 // the TUI) are reached through dynamic import() and land in their own chunks,
 // so `yuj --version` and a headless run load only what they use.
 import { build, transformSync } from "esbuild";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { lazyUnicodeTables } from "./bundle/lazy-unicode-tables.mjs";
@@ -29,9 +29,37 @@ function schemaBuildId() {
   return hash.digest("hex");
 }
 
+// What a run knows of each handler before loading its code (tools/describe-handlers.ts),
+// found by running them: bundled alone into a file beside the dist folder, imported, removed.
+async function describeHandlers() {
+  const file = fileURLToPath(new URL("../dist/.describe-handlers.mjs", import.meta.url));
+  await build({
+    stdin: {
+      contents: 'import { HANDLERS } from "./tools/registry.generated.ts"; import { describeHandler } from "./tools/describe-handlers.ts"; export const described = HANDLERS.map(describeHandler);',
+      resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+      loader: "ts",
+    },
+    outfile: file,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["@vscode/ripgrep", "@lydell/node-pty", "react-devtools-core", "sharp"],
+    alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
+    banner: { js: BANNER },
+    logLevel: "warning",
+  });
+  try {
+    return (await import(pathToFileURL(file).href)).described;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 // Every chunk's own `require`, for the CommonJS modules bundled into it.
 const BANNER = "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);";
 
+const described = await describeHandlers();
 await build({
   // The structural search's worker threads run their own entry; nothing
   // loads it unless a large directory search starts them.
@@ -57,6 +85,7 @@ await build({
   define: {
     YUJ_VERSION: JSON.stringify(pkg.version),
     YUJ_SCHEMA_BUILD: JSON.stringify(schemaBuildId()),
+    YUJ_TOOL_HANDLERS: JSON.stringify(described),
     "process.env.NODE_ENV": JSON.stringify("production"),
   },
   banner: { js: BANNER },
