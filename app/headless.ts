@@ -95,7 +95,7 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   try {
     const target = resumed
       ? { resume: { id: state.sessionId, dir: resumed.dir, lastSeq: resumedSeq(state, resumed.dir), lock: resumed.lock, ...(resumed.log ? { log: resumed.log } : {}) } }
-      : { create: state };
+      : { create: state, syncLater: true };
     const observe = (e: CoreEvent) => {
       record?.observe(e);
       output.render(e);
@@ -129,14 +129,16 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
       secrets,
       attached: opts.args.input === "jsonl",
       wake: headlessWake(open.services.notices, opts.args.keepJobs === true),
-      ...(snapshot ? { toolsReady: snapshot } : {}),
+      // The first request goes out while the snapshot is taken and the first state is fsynced.
+      toolsReady: Promise.all([snapshot, open.durable]).then(() => undefined),
       // A run that could not be saved ends the process: nothing it is told next could be kept.
       onRunEnd: (e) => void (e.stopped && input?.close()),
     });
     operator = driven.operator;
     const plan: ResumePlan = resumed ? prepareResume(state, storedStatus, resumed.message) : { input: { userText: task }, reports: [] };
-    // A new session's first state is on disk durably already (written as it was created); this save
-    // adds only what the controller set up, so it is not fsynced: a killed process keeps it all the same.
+    // A new session's first state is being fsynced (open.durable, which the first response waits
+    // for); this save adds only what the controller set up, so it is not fsynced: a killed process
+    // keeps it all the same.
     // A resumed session's repairs are saved durably.
     saved.save(resumed ? {} : { durable: false });
     mark("controller built, state saved");

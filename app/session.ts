@@ -3,6 +3,7 @@
 // session directory and trace are opened and the core is wired to them.
 
 import { rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { ConfigError } from "../core/config/errors.js";
@@ -23,7 +24,7 @@ import { createSessionMemory, type SessionMemory } from "../core/session-memory.
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import { createSessionDir, createStagingDir, newSessionId, publishStagingDir, sessionLayout } from "../core/session.js";
 import { lockSession, type SessionLock } from "../core/session-lock.js";
-import { writeState, type SessionState } from "../core/session-state.js";
+import { META_FILE, STATE_FILE, writeState, type SessionState } from "../core/session-state.js";
 import { StateWriteError } from "../core/storage-error.js";
 import { buildSystemPrompt, promptTools } from "../core/system-prompt.js";
 import type { SkillSession } from "../core/skills/session.js";
@@ -173,14 +174,25 @@ export interface OpenSession {
   close(): Promise<void>;
   /** Runs `fn` first when the session closes (delegated workers stop where they are). */
   onClose(fn: () => Promise<void>): void;
+  /**
+   * Resolves once the new session's first state is fsynced (at once unless
+   * it was created with `syncLater`): a run acts on no model response before
+   * (headless gives it as toolsReady). A failure to sync is the trace's
+   * failure: the run stops at its next saved step, saying why.
+   */
+  durable: Promise<void>;
 }
 
 /** Which session a process opens. */
 export type SessionTarget =
   /** A stored session, its lock already held (app/claim-session.ts). */
   | { resume: { id: string; dir: string; lastSeq: number; lock: SessionLock; log?: HistoryLog } }
-  /** A new session that appears with this state already saved (its id is the state's). */
-  | { create: SessionState }
+  /**
+   * A new session that appears with this state already saved (its id is the
+   * state's). `syncLater`: the state is fsynced in the background instead of
+   * before openSession returns (see OpenSession.durable).
+   */
+  | { create: SessionState; syncLater?: boolean }
   /**
    * A new session put together in a hidden folder until its first state is
    * saved (the TUI's, whose first state comes with its first message): until
@@ -214,6 +226,9 @@ export async function openSession(
   // and nothing but the trace and the lock is written before publication.
   let staging = "staging" in made ? made.staging : undefined;
   let traceFailure: StateWriteError | undefined;
+  const durable = (("durable" in made && made.durable) || Promise.resolve()).catch((err: unknown) => {
+    traceFailure ??= err instanceof StateWriteError ? err : new StateWriteError(`could not save session ${id}`, err);
+  });
   const trace = openTraceOrRecord(sessionLayout(staging ?? dir).trace, secrets, (err) => (traceFailure ??= err), sessionLayout(dir).trace);
   let services: SessionServices | undefined;
   const closers: Array<() => Promise<void>> = [];
@@ -256,6 +271,7 @@ export async function openSession(
     setTurn,
     lastSeq: () => lastSeq,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    durable,
     services: ready,
     memory: createSessionMemory(),
     checkTrace() {
@@ -307,12 +323,15 @@ function discardStaging(staging: string): void {
  * the folder is put together under a staging name and renamed to its id
  * once the state is saved in it: a kill at any moment leaves either no
  * session or one that `yuj resume` continues, never a folder without state.
+ * With `syncLater` the state's files are written and renamed into place as
+ * always, and fsynced while the process goes on (`durable`): a killed
+ * process loses nothing by that, only a power cut before `durable` could.
  */
 async function createSession(
   root: string,
   target: Exclude<SessionTarget, { resume: unknown }>,
   log: HistoryLog,
-): Promise<{ id: string; dir: string; lock: SessionLock; staging?: string }> {
+): Promise<{ id: string; dir: string; lock: SessionLock; staging?: string; durable?: Promise<void> }> {
   const initial = "create" in target ? target.create : undefined;
   const id = initial?.sessionId ?? newSessionId(new Date());
   try {
@@ -327,11 +346,33 @@ async function createSession(
     const staging = createStagingDir(root, id);
     const lock = await lockSession(staging);
     initial!.pid = process.pid;
-    writeState(staging, initial!, { log });
-    return { id, dir: publishStagingDir(staging), lock };
+    const later = "create" in target && target.syncLater === true;
+    writeState(staging, initial!, { log, durable: !later });
+    const dir = publishStagingDir(staging);
+    return { id, dir, lock, ...(later ? { durable: syncSession(dir, root) } : {}) };
   } catch (err) {
     if (err instanceof StateWriteError) throw err;
     throw new StateWriteError(`could not create session ${id} under ${root}`, err);
+  }
+}
+
+/** What writeState's durable save fsyncs, and the folder's rename into the sessions folder. */
+async function syncSession(dir: string, root: string): Promise<void> {
+  await Promise.all([STATE_FILE, META_FILE].map((name) => syncPath(path.join(dir, name), true)));
+  await Promise.all([syncPath(dir, false), syncPath(root, false)]);
+}
+
+// A folder's fsync is best effort, as in core/atomic-write.ts: some filesystems refuse it.
+async function syncPath(file: string, required: boolean): Promise<void> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    if (required) throw new StateWriteError(`could not save the session to ${file}`, err);
   }
 }
 
