@@ -3,7 +3,6 @@
 // session directory and trace are opened and the core is wired to them.
 
 import { rmSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { ConfigError } from "../core/config/errors.js";
@@ -24,7 +23,7 @@ import { createSessionMemory, type SessionMemory } from "../core/session-memory.
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
 import { createSessionDir, createStagingDir, newSessionId, publishStagingDir, sessionLayout } from "../core/session.js";
 import { lockSession, type SessionLock } from "../core/session-lock.js";
-import { META_FILE, STATE_FILE, writeState, type SessionState } from "../core/session-state.js";
+import { writeState, type SessionState } from "../core/session-state.js";
 import { StateWriteError } from "../core/storage-error.js";
 import { buildSystemPrompt, promptTools } from "../core/system-prompt.js";
 import type { SkillSession } from "../core/skills/session.js";
@@ -35,6 +34,7 @@ import { FatalError } from "./errors.js";
 import { profilesRoot } from "./locate.js";
 import { chooseProvider, createProviderFor, NO_PROVIDER_HELP, type ProviderChoice } from "./provider-select.js";
 import { createSessionServices, reapEarlierOrphans, type SessionServices } from "./session-services.js";
+import { syncSession } from "./session-sync.js";
 
 export interface SessionInputs {
   args: ParsedArgs;
@@ -353,26 +353,6 @@ async function createSession(
   } catch (err) {
     if (err instanceof StateWriteError) throw err;
     throw new StateWriteError(`could not create session ${id} under ${root}`, err);
-  }
-}
-
-/** What writeState's durable save fsyncs, and the folder's rename into the sessions folder. */
-async function syncSession(dir: string, root: string): Promise<void> {
-  await Promise.all([STATE_FILE, META_FILE].map((name) => syncPath(path.join(dir, name), true)));
-  await Promise.all([syncPath(dir, false), syncPath(root, false)]);
-}
-
-// A folder's fsync is best effort, as in core/atomic-write.ts: some filesystems refuse it.
-async function syncPath(file: string, required: boolean): Promise<void> {
-  try {
-    const handle = await open(file, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    if (required) throw new StateWriteError(`could not save the session to ${file}`, err);
   }
 }
 
