@@ -109,6 +109,7 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   }
   const open = session;
   mark("session opened (first state saved)");
+  if (!resumed) await loadSetupHandlers(resolved);
   const saved = createSessionRecord(open.dir, state, open);
   record = saved;
 
@@ -179,6 +180,19 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     await snapshot?.catch(() => undefined);
     await open.close();
   }
+}
+
+/**
+ * The handlers whose code a new task's setup runs before any model call: the
+ * permission rules are asked about the tools a deny hides even when offered
+ * (finish tools) and about delegate's roles. With delegation, the workers'
+ * setups ask about theirs too: every handler loads.
+ */
+async function loadSetupHandlers(resolved: Resolved): Promise<void> {
+  const tools = [...resolved.toolset.tools.values()];
+  if (tools.some((t) => t.handler.role === "delegation")) return resolved.loadAllTools();
+  const asked = tools.filter((t) => t.handler.role === "finish" || t.handler.permissions?.askMakesAvailable);
+  await Promise.all(asked.map((t) => t.handler.load?.()));
 }
 
 /** stdout as the transcript or the JSONL stream; a closed stdout stops the run (and is said in the trace). */

@@ -73,6 +73,8 @@ export interface Resolved {
   registry: ToolRegistry;
   /** Resolves once the handlers' code the session needs before it opens is loaded (all of it, unless `lazyTools`). */
   toolsLoaded: Promise<void>;
+  /** Loads every handler's code (with `lazyTools`, for a run that may need any of it before a call names it). */
+  loadAllTools(): Promise<void>;
 }
 
 // The build's id (a hash of the sources the tool schemas come from), set by the bundler; a run from
@@ -134,7 +136,7 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   const toolsLoaded = inputs.lazyTools ? Promise.resolve() : tools.loadAll();
   // Awaited by openSession; a failure is said there, not as an unhandled rejection first.
   toolsLoaded.catch(() => undefined);
-  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, registry, toolsLoaded, ...(projectTrust ? { projectTrust } : {}) };
+  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, registry, toolsLoaded, loadAllTools: tools.loadAll, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {
