@@ -73,6 +73,8 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     cwd: opts.cwd,
     env: opts.env,
     topLevel: !opts.args.measure,
+    // A stored session may use any handler at once (a call it resumes); a new task's first use is a model's call.
+    lazyTools: !resumed,
     ...(opts.demo ? { extraOverrides: opts.demo.overrides } : {}),
   });
   mark("config, profile, tool schemas resolved");
@@ -95,7 +97,7 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   try {
     const target = resumed
       ? { resume: { id: state.sessionId, dir: resumed.dir, lastSeq: resumedSeq(state, resumed.dir), lock: resumed.lock, ...(resumed.log ? { log: resumed.log } : {}) } }
-      : { create: state };
+      : { create: state, syncLater: true };
     const observe = (e: CoreEvent) => {
       record?.observe(e);
       output.render(e);
@@ -109,6 +111,7 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   }
   const open = session;
   mark("session opened (first state saved)");
+  if (!resumed) await loadSetupHandlers(resolved);
   const saved = createSessionRecord(open.dir, state, open);
   record = saved;
 
@@ -129,14 +132,16 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
       secrets,
       attached: opts.args.input === "jsonl",
       wake: headlessWake(open.services.notices, opts.args.keepJobs === true),
-      ...(snapshot ? { toolsReady: snapshot } : {}),
+      // The first request goes out while the snapshot is taken and the first state is fsynced.
+      toolsReady: Promise.all([snapshot, open.durable]).then(() => undefined),
       // A run that could not be saved ends the process: nothing it is told next could be kept.
       onRunEnd: (e) => void (e.stopped && input?.close()),
     });
     operator = driven.operator;
     const plan: ResumePlan = resumed ? prepareResume(state, storedStatus, resumed.message) : { input: { userText: task }, reports: [] };
-    // A new session's first state is on disk durably already (written as it was created); this save
-    // adds only what the controller set up, so it is not fsynced: a killed process keeps it all the same.
+    // A new session's first state is being fsynced (open.durable, which the first response waits
+    // for); this save adds only what the controller set up, so it is not fsynced: a killed process
+    // keeps it all the same.
     // A resumed session's repairs are saved durably.
     saved.save(resumed ? {} : { durable: false });
     mark("controller built, state saved");
@@ -177,6 +182,19 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
     await snapshot?.catch(() => undefined);
     await open.close();
   }
+}
+
+/**
+ * The handlers whose code a new task's setup runs before any model call: the
+ * permission rules are asked about the tools a deny hides even when offered
+ * (finish tools) and about delegate's roles. With delegation, the workers'
+ * setups ask about theirs too: every handler loads.
+ */
+async function loadSetupHandlers(resolved: Resolved): Promise<void> {
+  const tools = [...resolved.toolset.tools.values()];
+  if (tools.some((t) => t.handler.role === "delegation")) return resolved.loadAllTools();
+  const asked = tools.filter((t) => t.handler.role === "finish" || t.handler.permissions?.askMakesAvailable);
+  await Promise.all(asked.map((t) => t.handler.load?.()));
 }
 
 /** stdout as the transcript or the JSONL stream; a closed stdout stops the run (and is said in the trace). */

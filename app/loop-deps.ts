@@ -12,7 +12,6 @@ import type { HistoryItem } from "../core/history.js";
 import type { ActiveToolset } from "../core/profiles/activate.js";
 import { createGuards } from "../tools/guards/index.js";
 import { skillToolsGuard } from "../tools/guards/skill-tools.js";
-import { builtinHandlers } from "../tools/registry.js";
 import { createSubagentRunner } from "../core/agents/runner.js";
 import type { AgentDirs } from "../core/agents/find.js";
 import { configDir, PROJECT_DIR } from "../core/paths.js";
@@ -111,7 +110,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     args: x.args,
     cwd: x.cwd,
     session: x.session,
-    registry: builtinHandlers(),
+    registry: x.resolved.registry,
     agentDirs: agentDirs(x.cwd),
     secrets: x.secrets,
     mainHistory: x.record.state.history,
@@ -120,7 +119,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   const hiding = ruleHidingGuard(x.resolved, x.args, orchestrated.hidden);
   const withGuards = { ...orchestrated.deps, guards: deps.guards!.map((g) => (g === ruleHiding ? hiding : g)) };
   if (!x.resolved.config.tools.task_enabled) return withGuards;
-  const subagents = createSubagentRunner({ parent: withGuards, registry: builtinHandlers(), agentDirs: agentDirs(x.cwd), secrets: x.secrets, isolation: x.session.services.isolation });
+  const subagents = createSubagentRunner({ parent: withGuards, registry: x.resolved.registry, agentDirs: agentDirs(x.cwd), secrets: x.secrets, isolation: x.session.services.isolation });
   return { ...withGuards, session: { ...withGuards.session, subagents } };
 }
 

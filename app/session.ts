@@ -17,6 +17,7 @@ import { activateTools, toolWithRole, type ActiveToolset } from "../core/profile
 import { cachedSchemas } from "../core/profiles/schema-cache.js";
 import { checkProfile, loadProfile, ProfileError } from "../core/profiles/load.js";
 import type { Provider } from "../core/providers/types.js";
+import type { ToolRegistry } from "../core/tool-types.js";
 import { nodeServices, type Services } from "../core/services.js";
 import { createSessionMemory, type SessionMemory } from "../core/session-memory.js";
 import { commandEnv, policyFromConfig } from "../core/jobs/shell-env.js";
@@ -27,12 +28,13 @@ import { StateWriteError } from "../core/storage-error.js";
 import { buildSystemPrompt, promptTools } from "../core/system-prompt.js";
 import type { SkillSession } from "../core/skills/session.js";
 import { openTrace, type TraceWriter } from "../core/trace.js";
-import { builtinHandlers } from "../tools/registry.js";
+import { runRegistry } from "../tools/run-registry.js";
 import { flagOverrides, type ParsedArgs } from "./args.js";
 import { FatalError } from "./errors.js";
 import { profilesRoot } from "./locate.js";
 import { chooseProvider, createProviderFor, NO_PROVIDER_HELP, type ProviderChoice } from "./provider-select.js";
 import { createSessionServices, reapEarlierOrphans, type SessionServices } from "./session-services.js";
+import { syncSession } from "./session-sync.js";
 
 export interface SessionInputs {
   args: ParsedArgs;
@@ -48,6 +50,12 @@ export interface SessionInputs {
   measurement?: boolean;
   /** Judge the project config's trust as this directory's (a replay's copy of the recorded project). */
   trustAs?: string;
+  /**
+   * A new headless task: each tool handler's code loads when a call of it
+   * first needs it (the core awaits it). Otherwise every handler loads
+   * before the session opens, as anything may use one (a resumed call, a card).
+   */
+  lazyTools?: boolean;
 }
 
 export interface Resolved {
@@ -61,6 +69,12 @@ export interface Resolved {
   projectTrust?: ProjectTrust;
   /** The same surface for another model of the provider (/model), or while loop mode is on: some tools depend on them. */
   toolsetFor(model: string, opts?: { loopRunning?: boolean }): ActiveToolset;
+  /** Every tool handler, by id (child sessions and workers build their tools from it). */
+  registry: ToolRegistry;
+  /** Resolves once the handlers' code the session needs before it opens is loaded (all of it, unless `lazyTools`). */
+  toolsLoaded: Promise<void>;
+  /** Loads every handler's code (with `lazyTools`, for a run that may need any of it before a call names it). */
+  loadAllTools(): Promise<void>;
 }
 
 // The build's id (a hash of the sources the tool schemas come from), set by the bundler; a run from
@@ -92,7 +106,8 @@ export function resolveSession(inputs: SessionInputs): Resolved {
     throw err;
   }
   const choice = chooseProvider(config, inputs.env, inputs.cwd);
-  const registry = builtinHandlers();
+  const tools = runRegistry();
+  const registry = tools.registry;
   const schemas = schemaSource(inputs.env);
   let toolset: ActiveToolset;
   let toolsetFor: Resolved["toolsetFor"];
@@ -118,7 +133,10 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   }
   // From yuj's own environment, not the commands' ([shell_env] may leave HOME or XDG_* out).
   const services = nodeServices(commandEnv(inputs.env, policyFromConfig(config)), ownDirs(inputs.env));
-  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, ...(projectTrust ? { projectTrust } : {}) };
+  const toolsLoaded = inputs.lazyTools ? Promise.resolve() : tools.loadAll();
+  // Awaited by openSession; a failure is said there, not as an unhandled rejection first.
+  toolsLoaded.catch(() => undefined);
+  return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, registry, toolsLoaded, loadAllTools: tools.loadAll, ...(projectTrust ? { projectTrust } : {}) };
 }
 
 export function requireProvider(resolved: Resolved): ProviderChoice {
@@ -158,14 +176,25 @@ export interface OpenSession {
   close(): Promise<void>;
   /** Runs `fn` first when the session closes (delegated workers stop where they are). */
   onClose(fn: () => Promise<void>): void;
+  /**
+   * Resolves once the new session's first state is fsynced (at once unless
+   * it was created with `syncLater`): a run acts on no model response before
+   * (headless gives it as toolsReady). A failure to sync is the trace's
+   * failure: the run stops at its next saved step, saying why.
+   */
+  durable: Promise<void>;
 }
 
 /** Which session a process opens. */
 export type SessionTarget =
   /** A stored session, its lock already held (app/claim-session.ts). */
   | { resume: { id: string; dir: string; lastSeq: number; lock: SessionLock; log?: HistoryLog } }
-  /** A new session that appears with this state already saved (its id is the state's). */
-  | { create: SessionState }
+  /**
+   * A new session that appears with this state already saved (its id is the
+   * state's). `syncLater`: the state is fsynced in the background instead of
+   * before openSession returns (see OpenSession.durable).
+   */
+  | { create: SessionState; syncLater?: boolean }
   /**
    * A new session put together in a hidden folder until its first state is
    * saved (the TUI's, whose first state comes with its first message): until
@@ -183,10 +212,11 @@ export async function openSession(
   env: Env,
   secrets: string[],
   onEvent: (e: CoreEvent) => void,
-  resolved: Pick<Resolved, "toolset" | "config" | "projectDir">,
+  resolved: Pick<Resolved, "toolset" | "config" | "projectDir" | "toolsLoaded">,
   exitSignals: Array<"SIGINT" | "SIGTERM" | "SIGHUP">,
   target: SessionTarget,
 ): Promise<OpenSession> {
+  await resolved.toolsLoaded;
   const home = env.HOME ?? homedir();
   const resume = "resume" in target ? target.resume : undefined;
   // This session's writer of its conversation log: what it read on resume, or nothing yet.
@@ -198,6 +228,9 @@ export async function openSession(
   // and nothing but the trace and the lock is written before publication.
   let staging = "staging" in made ? made.staging : undefined;
   let traceFailure: StateWriteError | undefined;
+  const durable = (("durable" in made && made.durable) || Promise.resolve()).catch((err: unknown) => {
+    traceFailure ??= err instanceof StateWriteError ? err : new StateWriteError(`could not save session ${id}`, err);
+  });
   const trace = openTraceOrRecord(sessionLayout(staging ?? dir).trace, secrets, (err) => (traceFailure ??= err), sessionLayout(dir).trace);
   let services: SessionServices | undefined;
   const closers: Array<() => Promise<void>> = [];
@@ -240,6 +273,7 @@ export async function openSession(
     setTurn,
     lastSeq: () => lastSeq,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    durable,
     services: ready,
     memory: createSessionMemory(),
     checkTrace() {
@@ -291,12 +325,15 @@ function discardStaging(staging: string): void {
  * the folder is put together under a staging name and renamed to its id
  * once the state is saved in it: a kill at any moment leaves either no
  * session or one that `yuj resume` continues, never a folder without state.
+ * With `syncLater` the state's files are written and renamed into place as
+ * always, and fsynced while the process goes on (`durable`): a killed
+ * process loses nothing by that, only a power cut before `durable` could.
  */
 async function createSession(
   root: string,
   target: Exclude<SessionTarget, { resume: unknown }>,
   log: HistoryLog,
-): Promise<{ id: string; dir: string; lock: SessionLock; staging?: string }> {
+): Promise<{ id: string; dir: string; lock: SessionLock; staging?: string; durable?: Promise<void> }> {
   const initial = "create" in target ? target.create : undefined;
   const id = initial?.sessionId ?? newSessionId(new Date());
   try {
@@ -311,8 +348,10 @@ async function createSession(
     const staging = createStagingDir(root, id);
     const lock = await lockSession(staging);
     initial!.pid = process.pid;
-    writeState(staging, initial!, { log });
-    return { id, dir: publishStagingDir(staging), lock };
+    const later = "create" in target && target.syncLater === true;
+    writeState(staging, initial!, { log, durable: !later });
+    const dir = publishStagingDir(staging);
+    return { id, dir, lock, ...(later ? { durable: syncSession(dir, root) } : {}) };
   } catch (err) {
     if (err instanceof StateWriteError) throw err;
     throw new StateWriteError(`could not create session ${id} under ${root}`, err);

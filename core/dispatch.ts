@@ -100,6 +100,11 @@ function offBecause(toolset: ActiveToolset, conditions: readonly string[], name:
 }
 
 /** Resolves and validates without running anything. */
+/** Loads the code of the named tools' handlers where it loads on first use (a name no tool has: nothing). */
+export async function loadHandlersOf(toolset: ActiveToolset, names: Iterable<string>): Promise<void> {
+  await Promise.all([...names].map((name) => toolset.tools.get(name)?.handler.load?.()));
+}
+
 export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Config): PreparedCall {
   const tool = toolset.tools.get(call.name);
   if (!tool) {

@@ -18,6 +18,7 @@ import {
   CANCELLED_TEXT,
   runsAlongsideOthers,
   handlersOf,
+  loadHandlersOf,
   prepareCall,
   reportResults,
   runPrepared,
@@ -282,6 +283,7 @@ async function dispatchAll(
   deps: LoopDeps,
   turn: number,
 ): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[]; question?: { callId: string; question: string } }> {
+  await loadHandlersOf(deps.toolset, calls.map((c) => c.name));
   const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
   const outcomes: CallOutcome[] = [];
   // Saved first, reported after: a result the trace, stdout or the view

@@ -7,12 +7,14 @@
 import type { ToolDisplay } from "./display-schema.js";
 import type { GuardCall } from "./guards/types.js";
 import { parseArgsJson } from "./json-depth.js";
-import type { CallFacts, ToolEffect, ToolHandler, ToolResult, Touch } from "./tool-types.js";
+import { HandlerNotLoaded, type CallFacts, type ToolEffect, type ToolHandler, type ToolResult, type Touch } from "./tool-types.js";
 
+// A handler not loaded yet is a mistake of yuj's, never taken for "says nothing".
 function quietly<T>(fn: () => T, fallback: T): T {
   try {
     return fn();
-  } catch {
+  } catch (err) {
+    if (err instanceof HandlerNotLoaded) throw err;
     return fallback;
   }
 }

@@ -288,6 +288,23 @@ export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {
    */
   readonly argForms?: { readonly text?: string; readonly ignored?: readonly string[] };
   run(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * Set on a handler whose code is loaded on first use (tools/lazy-registry.ts):
+   * resolves once it is. Until then only its described fields may be read (id,
+   * effects, role, permissions, the card's layout, `declared`); anything else
+   * throws HandlerNotLoaded. The core awaits it before a call's card or run.
+   */
+  load?(): Promise<void>;
+  /** What the build found of a lazily loaded handler's schema: checks need it before the code loads. */
+  readonly declared?: { readonly params: readonly string[]; jsonSchema(): Record<string, unknown> };
+}
+
+/** A lazily loaded handler was used before its code loaded: a missing `load()` await, never the model's fault. */
+export class HandlerNotLoaded extends Error {
+  override name = "HandlerNotLoaded";
+  constructor(id: string) {
+    super(`tool handler ${id} was used before its code loaded`);
+  }
 }
 
 export type ToolRegistry = ReadonlyMap<string, ToolHandler>;

@@ -36,6 +36,8 @@ export interface TurnStreamDeps {
 }
 
 export interface CallViews {
+  /** Resolves once the tool's handler can describe its calls (its code may load on first use). */
+  ready?(name: string): Promise<void> | undefined;
   layout(name: string): ToolCardLayout | undefined;
   finished(name: string, args: string): { summary?: string; preview?: ToolDisplay };
 }
@@ -43,6 +45,7 @@ export interface CallViews {
 /** The views of a toolset's tools; a name no tool has gets none. */
 export function toolViews(toolset: ActiveToolset, cwd: string): CallViews {
   return {
+    ready: (name) => toolset.tools.get(name)?.handler.load?.(),
     layout: (name) => {
       const view = toolset.tools.get(name)?.handler.view;
       return view ? { card: view.card, ...(view.controlField ? { controlField: view.controlField } : {}) } : undefined;
@@ -100,6 +103,7 @@ export async function streamTurn(request: ModelRequest, deps: TurnStreamDeps): P
           emit({ type: "assistant_text_delta", text: ev.text });
           break;
         case "tool_call_start": {
+          await deps.views?.ready?.(ev.name);
           let id = ev.id;
           if (!id || seen.has(id)) id = deps.newCallId();
           seen.add(id);

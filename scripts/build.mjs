@@ -1,10 +1,10 @@
 // Bundles the CLI into dist/ with esbuild. Heavy modules (provider SDKs, later
 // the TUI) are reached through dynamic import() and land in their own chunks,
 // so `yuj --version` and a headless run load only what they use.
-import { build } from "esbuild";
-import { fileURLToPath } from "node:url";
+import { build, transformSync } from "esbuild";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { lazyUnicodeTables } from "./bundle/lazy-unicode-tables.mjs";
 import { writeRegistry } from "./tool-registry.mjs";
 import { writeCjsChunks } from "./bundle/cjs-chunks.mjs";
@@ -39,9 +39,37 @@ function sourcesHash(dirs, extra, pattern) {
   return hash.digest("hex");
 }
 
+// What a run knows of each handler before loading its code (tools/describe-handlers.ts),
+// found by running them: bundled alone into a file beside the dist folder, imported, removed.
+async function describeHandlers() {
+  const file = fileURLToPath(new URL("../dist/.describe-handlers.mjs", import.meta.url));
+  await build({
+    stdin: {
+      contents: 'import { HANDLERS } from "./tools/registry.generated.ts"; import { describeHandler } from "./tools/describe-handlers.ts"; export const described = HANDLERS.map(describeHandler);',
+      resolveDir: fileURLToPath(new URL("..", import.meta.url)),
+      loader: "ts",
+    },
+    outfile: file,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["@vscode/ripgrep", "@lydell/node-pty", "react-devtools-core", "sharp"],
+    alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
+    banner: { js: BANNER },
+    logLevel: "warning",
+  });
+  try {
+    return (await import(pathToFileURL(file).href)).described;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 // Every chunk's own `require`, for the CommonJS modules bundled into it.
 const BANNER = "import { createRequire as __yujCreateRequire } from 'node:module'; const require = __yujCreateRequire(import.meta.url);";
 
+const described = await describeHandlers();
 await build({
   // The structural search's worker threads run their own entry; nothing
   // loads it unless a large directory search starts them.
@@ -68,6 +96,7 @@ await build({
     YUJ_VERSION: JSON.stringify(pkg.version),
     YUJ_SCHEMA_BUILD: JSON.stringify(schemaBuildId()),
     YUJ_BUILD_ID: JSON.stringify(buildId()),
+    YUJ_TOOL_HANDLERS: JSON.stringify(described),
     "process.env.NODE_ENV": JSON.stringify("production"),
   },
   banner: { js: BANNER },
@@ -75,6 +104,17 @@ await build({
   logLevel: "warning",
 });
 writeCjsChunks(new URL("../dist/", import.meta.url), BANNER);
+writeAnswers();
+
+// What bin/yuj.js (CommonJS) answers by itself: the version and the help
+// text, as a CommonJS module, so neither loads the ES module bundle.
+function writeAnswers() {
+  const help = transformSync(readFileSync(new URL("../app/help.ts", import.meta.url), "utf8"), { loader: "ts", format: "cjs", logLevel: "error" });
+  const module = { exports: {} };
+  new Function("module", "exports", help.code)(module, module.exports);
+  const text = `"use strict";\nexports.VERSION = ${JSON.stringify(pkg.version)};\nexports.HELP = ${JSON.stringify(module.exports.HELP)};\n`;
+  writeFileSync(new URL("../dist/answers.cjs", import.meta.url), text);
+}
 
 // Ink keeps every text it ever measured or wrapped in two module-level caches
 // that never evict; in a long session that is memory growing with time. Its

@@ -12,7 +12,7 @@
 import type { CellFunction, CellHost, ToolContext } from "../tool-types.js";
 import type { Config } from "../config/schema.js";
 import type { ActiveToolset } from "../profiles/activate.js";
-import { prepareCall, runPrepared, settleResult, type CallOutcome, type DispatchDeps } from "../dispatch.js";
+import { loadHandlersOf, prepareCall, runPrepared, settleResult, type CallOutcome, type DispatchDeps } from "../dispatch.js";
 import type { CellRunner } from "./runner.js";
 
 function cellHost(deps: DispatchDeps, parentCallId: string, runner: CellRunner, functions: ActiveToolset): CellHost {
@@ -54,6 +54,7 @@ async function innerCall(
   args: Record<string, unknown>,
   onPause: (request: NonNullable<CallOutcome["paused"]>) => void,
 ): Promise<string> {
+  await loadHandlersOf(deps.toolset, [name]);
   const tool = deps.toolset.tools.get(name)!;
   const call = { id: callId, name, args: JSON.stringify(args) };
   const facts = { cwd: deps.cwd, name };

@@ -4,7 +4,7 @@
 // files searches leave out), YOLO's exceptions and what an ask means.
 
 import type { ProfileTool } from "../profiles/tool-entry.js";
-import type { ToolHandler, ToolRegistry } from "../tool-types.js";
+import { HandlerNotLoaded, type ToolHandler, type ToolRegistry } from "../tool-types.js";
 import { ANY, touchedTarget } from "./match-target.js";
 import type { ToolCatalog, ToolRuleFacts } from "./types.js";
 
@@ -17,8 +17,10 @@ export function ruleFacts(handler: ToolHandler, name: string): ToolRuleFacts {
       const call = { cwd, name, ...(sessionDir !== undefined ? { sessionDir } : {}) };
       try {
         return handler.matchValue?.(args, call) ?? touchedTarget(handler.touches?.(args, call));
-      } catch {
-        // Only arguments the tool's schema refused can break it, and such a call never runs.
+      } catch (err) {
+        // Only arguments the tool's schema refused can break it, and such a call never runs;
+        // a handler whose code is not loaded yet is yuj's mistake, never taken for "any".
+        if (err instanceof HandlerNotLoaded) throw err;
         return ANY;
       }
     },

@@ -104,7 +104,7 @@ export function checkProfile(profile: Profile, registry: ToolRegistry, descMode:
       throw new ProfileError(`${where}: no handler "${tool.handler}" is registered`);
     }
     const declared = Object.keys(tool.params).sort();
-    const actual = Object.keys(handler.schema.shape).sort();
+    const actual = [...(handler.declared?.params ?? Object.keys(handler.schema.shape))].sort();
     if (declared.join(",") !== actual.join(",")) {
       throw new ProfileError(
         `${where}: params [${declared.join(", ")}] do not match handler ` +

@@ -16,7 +16,8 @@ import type { ToolHandler } from "../tool-types.js";
 /** A handler's parameters as JSON Schema, a fresh object the caller may change. */
 export type SchemaSource = (handler: ToolHandler) => Record<string, unknown>;
 
-export const buildSchema: SchemaSource = (handler) => z.toJSONSchema(handler.schema, { io: "input" }) as Record<string, unknown>;
+export const buildSchema: SchemaSource = (handler) =>
+  handler.declared?.jsonSchema() ?? (z.toJSONSchema(handler.schema, { io: "input" }) as Record<string, unknown>);
 
 interface Stored {
   build: string;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error the generator is a plain build script without types
-import { findHandlers, registrySource } from "../../scripts/tool-registry.mjs";
+import { findHandlers, loadersSource, registrySource } from "../../scripts/tool-registry.mjs";
 import { builtinHandlers } from "../../tools/registry.js";
 import { repoRoot } from "../support/loop-harness.js";
 
@@ -39,6 +39,11 @@ describe("the tool registry", () => {
       ["./shared/beta.js", "betaTool"],
     ]);
     expect(registrySource(findHandlers(root))).toContain('import { betaTool } from "./shared/beta.js";');
+    // Each handler also through an import() of its own, in the same order: a run loads only those it calls.
+    expect(loadersSource(findHandlers(root)).split("\n").filter((l: string) => l.includes("import("))).toEqual([
+      '  () => import("./yuj/alpha.js").then((m) => m.alphaTool),',
+      '  () => import("./shared/beta.js").then((m) => m.betaTool),',
+    ]);
   });
 
   it("refuses a handler file with no handler or two, naming the file", () => {
