@@ -3,18 +3,21 @@
 // speculative-request.ts). Left only when nothing but the inputs start-up
 // consulted, the command line and the environment shapes that request: a
 // new session (no resume, no JSONL operator on stdin), no hook that runs
-// before the request (session start, before a model call), no MCP servers (their tool lists are fetched),
-// the Anthropic stream through yuj's own client. Written after the request
+// before the request (session start, before a model call), the Anthropic
+// stream through yuj's own client. MCP servers' tools go in as this run
+// listed them: a server whose list differs next time is caught by the byte
+// comparison, and that key is marked refused (RefusedTemplate). Written after the request
 // is out. No secret is ever written: the API key is named by the variable
 // it came from, and a template that would hold any other secret value is
 // not written at all.
 
-import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { consultedInputs } from "../core/providers/consulted-inputs.js";
 import {
   buildId,
+  isRefused,
   plainTask,
   promptDate,
   shared,
@@ -22,6 +25,7 @@ import {
   TASK_PLACEHOLDER,
   templateDir,
   templateKey,
+  type RefusedTemplate,
   type RequestTemplate,
   type SentRequest,
 } from "../core/providers/speculative-request.js";
@@ -90,7 +94,6 @@ function eligible(o: TemplateOffer, argv: string[]): boolean {
     !o.args.loop &&
     !o.args.measure &&
     !hooks &&
-    Object.keys(o.resolved.config.mcp.servers).length === 0 &&
     plainTask(o.task)
   );
 }
@@ -203,6 +206,7 @@ function* ownInputsLeftOut(inputs: Map<string, RequestTemplate["inputs"][number]
 /** Atomically (a temporary file renamed over), readable by the user alone; the oldest beyond KEPT removed. */
 function writeTemplate(dir: string, name: string, text: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (refusedBefore(path.join(dir, name))) return;
   const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
   writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, path.join(dir, name));
@@ -211,4 +215,13 @@ function writeTemplate(dir: string, name: string, text: string): void {
     .map((f) => ({ f, at: statSync(path.join(dir, f)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const { f } of files.slice(KEPT)) unlinkSync(path.join(dir, f));
+}
+
+/** A template of this key was refused today: none is written again (speculative-request.ts, RefusedTemplate). */
+function refusedBefore(file: string): boolean {
+  try {
+    return isRefused(JSON.parse(readFileSync(file, "utf8")) as RequestTemplate | RefusedTemplate);
+  } catch {
+    return false;
+  }
 }

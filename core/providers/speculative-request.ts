@@ -14,7 +14,7 @@
 // Kept small: it is part of the entry chunk (node's built-ins, no zod, no core).
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync, unlinkSync, type BigIntStats } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats } from "node:fs";
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import * as path from "node:path";
@@ -31,6 +31,22 @@ export interface RequestTemplate {
   body: [string, string];
   /** Each input start-up consulted: its path, its content's print then, and its stat signature when it had settled. */
   inputs: Array<[string, string] | [string, string, string]>;
+}
+
+/**
+ * What stands in a template's place once the full path refused its request
+ * (something start-up does not read from a file differed: an MCP server's
+ * tool list, say): no template for this key is sent or written again, so an
+ * input that changes on every run costs one aborted request, not one in two.
+ * The key holds the date, so the next day tries afresh.
+ */
+export interface RefusedTemplate {
+  refused: true;
+}
+
+/** Whether a stored template is the mark of a refused one. */
+export function isRefused(t: RequestTemplate | RefusedTemplate): t is RefusedTemplate {
+  return (t as RefusedTemplate).refused === true;
 }
 
 /** A request sent from the entry, waiting for the full path to adopt or refuse it. */
@@ -213,12 +229,14 @@ function sendSpeculativeRequest(argv: string[], env: Env, cwd: string): boolean 
     if (!plainTask(task)) continue;
     const keyed = argv.map((a, j) => (j === i ? TASK_PLACEHOLDER : a));
     const file = path.join(dir, `${templateKey({ build, cwd, argv: keyed, env, date })}.json`);
-    let template: RequestTemplate;
+    let stored: RequestTemplate | RefusedTemplate;
     try {
-      template = JSON.parse(readFileSync(file, "utf8")) as RequestTemplate;
+      stored = JSON.parse(readFileSync(file, "utf8")) as RequestTemplate | RefusedTemplate;
     } catch {
       continue;
     }
+    if (isRefused(stored)) return false;
+    const template = stored;
     mark("speculative template found");
     if (!template.inputs.every(unchanged)) return false;
     mark("speculative template inputs checked");
@@ -286,15 +304,23 @@ export function claimSpeculativeRequest(sent: SentRequest): SpeculativeRequest |
     pending.req.destroy();
     void pending.outcome.then((r) => void ("destroy" in r && typeof r.destroy === "function" && r.destroy()));
     mark("speculative request refused");
-    try {
-      unlinkSync(pending.file);
-    } catch {
-      // Gone already: nothing to remove.
-    }
+    markRefused(pending.file);
   }
   // A template comes from a request this process built itself, never from an adopted one.
   s.built = sent;
   return undefined;
+}
+
+/** The template's file replaced by the refused mark (atomically: a reader sees one or the other). */
+function markRefused(file: string): void {
+  const tmp = `${file}.${process.pid}.refused.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify({ refused: true } satisfies RefusedTemplate), { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    // Cannot write there: removing the template is the next best.
+    for (const f of [tmp, file]) rmSync(f, { force: true });
+  }
 }
 
 /** The first request is out (its last byte written): a template may be written from it, off the critical path. */

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseScenario } from "../../core/providers/scenario.js";
 import { isolatedEnv, runCli } from "../support/cli.js";
+import { repoRoot } from "../support/loop-harness.js";
 import { startSseServer, type SseServer } from "../support/sse-server.js";
 
 const KEY = "sk-ant-test-4f9c2a7e81d3b605";
@@ -249,5 +250,53 @@ describe("the speculative first request", () => {
     const [file] = templates(p);
     expect(statSync(file!).mode & 0o777).toBe(0o600);
     expect(readFileSync(file!, "utf8")).toContain('{"env":"ANTHROPIC_API_KEY"}');
+  });
+
+  it("with an MCP server, carries its tools as last listed, and a list that changed is refused once, then not tried again that day", async () => {
+    const s = await server();
+    const p = project(s.baseUrlFor("anthropic"));
+    // A stdio MCP server whose one tool is named by a file only the server reads: start-up's inputs cannot see it change.
+    const toolName = join(p.cwd, "..", `${p.cwd.split("/").pop()}-tool-name`);
+    writeFileSync(toolName, "lookup\n");
+    const script = join(p.cwd, "..", `${p.cwd.split("/").pop()}-mcp.mjs`);
+    const sdk = join(repoRoot, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", "server");
+    writeFileSync(
+      script,
+      [
+        `import { readFileSync } from "node:fs";`,
+        `import { McpServer } from ${JSON.stringify(join(sdk, "mcp.js"))};`,
+        `import { StdioServerTransport } from ${JSON.stringify(join(sdk, "stdio.js"))};`,
+        `const server = new McpServer({ name: "names", version: "1.0.0" });`,
+        `server.tool(readFileSync(${JSON.stringify(toolName)}, "utf8").trim(), "Looks a name up.", async () => ({ content: [{ type: "text", text: "found" }] }));`,
+        `await server.connect(new StdioServerTransport());`,
+      ].join("\n"),
+    );
+    writeFileSync(p.configFile, `${readFileSync(p.configFile, "utf8")}[mcp.servers.names]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(script)}]\n`);
+    await run(p);
+    const plain = await run(p);
+    expect(templates(p)).toHaveLength(1);
+    const before = s.requests.length;
+    const adopted = await run(p);
+    expect(adopted.marks.has("speculative request adopted"), adopted.stderr).toBe(true);
+    expect(firstTurns(s, before)).toHaveLength(1);
+    expect(firstTurns(s, before)[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("mcp_names_lookup");
+    expect(adopted.events).toEqual(plain.events);
+
+    writeFileSync(toolName, "search\n");
+    const since = s.requests.length;
+    const refused = await run(p);
+    expect(refused.marks.has("speculative request refused"), refused.stderr).toBe(true);
+    const sent = firstTurns(s, since).map((q) => q.body.tools.map((t: { name: string }) => t.name));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toContain("mcp_names_lookup");
+    expect(sent[1]).toContain("mcp_names_search");
+    expect(JSON.parse(readFileSync(templates(p)[0]!, "utf8"))).toEqual({ refused: true });
+
+    // The key was refused: the next runs neither send from the entry nor write a template under it.
+    const after = s.requests.length;
+    const next = await run(p);
+    expect(next.marks.has("speculative request started"), next.stderr).toBe(false);
+    expect(firstTurns(s, after)).toHaveLength(1);
+    expect(JSON.parse(readFileSync(templates(p)[0]!, "utf8"))).toEqual({ refused: true });
   });
 });
