@@ -24,13 +24,13 @@ const param = (tool: string, name: string) =>
 describe("Chord search tool descriptions", () => {
   it.each<[string, () => string, string[]]>([
     ["grep", () => spec("grep").description, ["regular expression", "literal text", "paths", "includes", "glob"]],
-    ["grep paths", () => param("grep", "paths"), ["one or more", "relative path is taken from the working directory", "default"]],
+    ["grep paths", () => param("grep", "paths"), ["One or more", "Relative paths resolve from the session working directory", "~", "Defaults to the session working directory"]],
     ["grep includes", () => param("grep", "includes"), ["globs", "optional", "**/*.go", "internal/**/*.ts"]],
     ["glob", () => spec("glob").description, ["glob patterns", "by name or extension", "grep"]],
     ["glob path", () => param("glob", "path"), ["one directory", "inside the project", "working directory (the default)", "~", "listed relative to it"]],
     ["glob patterns", () => param("glob", "patterns"), ["relative to path", "src/**/*.ts", "**", "not regular expressions", "not file contents", "listed relative to path"]],
     ["read", () => spec("read").description, ["READ_RESULT lines=a-b total=N", "lines=none", "encoding=", "no line numbers", "LF", "truncated=budget", "not truncation", "1-based offset"]],
-    ["read path", () => param("read", "path"), ["exists", "Never guess a path", "glob or grep"]],
+    ["read path", () => param("read", "path"), ["An existing file", "Do not guess paths", "verify uncertain paths", "glob or grep"]],
   ])("%s says what it must", (_name, text, wanted) => {
     for (const w of wanted) expect(text()).toContain(w);
   });
