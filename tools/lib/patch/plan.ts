@@ -68,6 +68,8 @@ export interface PatchPlanOptions {
 
 /** Permission bits of a file a patch creates where one was deleted or moved away. */
 const FRESH_MODE = 0o644;
+/** How Chord starts the error for an operation whose file is not there. */
+export const CHORD_MISSING_SOURCE = "read apply_patch source";
 
 /** One file the patch touches: what is on disk now, and what it will hold. */
 export interface FileState {
@@ -166,7 +168,12 @@ export class PatchPlan {
   }
 
   private async notFound(p: string, what: string): Promise<PatchError> {
-    return { kind: "file_not_found", message: `${what}: file not found: ${p}${await didYouMean(this.fs, this.cwd, p)}`, path: p };
+    const hint = await didYouMean(this.fs, this.cwd, p);
+    // Chord names the source it could not read, whether it never existed or an
+    // earlier operation of the patch moved or deleted it; its listing of failed
+    // file groups shows only the part after the path.
+    const head = this.options.chord ? `${CHORD_MISSING_SOURCE} ${p}` : what;
+    return { kind: "file_not_found", message: `${head}: file not found: ${p}${hint}`, path: p };
   }
 
   /** Checks one op and records its effect; an error leaves the plan unusable. */
