@@ -1,12 +1,16 @@
 // Chord's apply_patch and file tools as the reference's own tests and
 // sources pin them, on real files (third set): how an operation on a file
 // that is not there (never was, or an earlier operation of the same patch
-// moved or deleted it) is reported in the list of file groups not applied.
+// moved or deleted it) is reported in the list of file groups not applied,
+// and the existing paths a file-not-found error offers instead, listed under
+// `Did you mean:` one per line.
 
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordApplyPatchTool } from "../../tools/chord/apply_patch.js";
+import { chordEditTool } from "../../tools/chord/edit.js";
+import { chordReadTool } from "../../tools/chord/read.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -41,6 +45,45 @@ describe("chord apply_patch: an operation whose file is not there", () => {
   it("a file that never existed is named once, with the nearest existing path", async () => {
     await t.put({ "src/config.ts": "a\n" });
     const r = await patch("*** Update File: src/confg.ts", "@@", "-a", "+b");
-    expect(r.modelText).toMatch(/^Not applied:\n- src\/confg\.ts: file not found: src\/confg\.ts[^\n]*src\/config\.ts/);
+    expect(r.modelText).toMatch(/^Not applied:\n- src\/confg\.ts: file not found: src\/confg\.ts\n  Did you mean:\n  - src\/config\.ts\n/);
+  });
+});
+
+describe("chord file tools: what a missing path suggests", () => {
+  const readErr = async (p: string) => {
+    const r = await chordReadTool.run({ path: p }, t.ctx);
+    expect(r.ok).toBe(false);
+    return r.modelText;
+  };
+
+  it("a sibling one letter away, listed under Did you mean", async () => {
+    await t.put({ "responses.go": "package test\n" });
+    expect(await readErr("response.go")).toBe("file not found: response.go\nDid you mean:\n- responses.go");
+  });
+
+  it("an absolute path inside the project is shown relative, and so are the suggestions", async () => {
+    await t.put({ "go.mod": "module example.test\n", "internal/tools/ignore.go": "package tools\n" });
+    const missing = join(t.cwd, "internal", "tools", "gitignore.go");
+    const text = await readErr(missing);
+    expect(text).toBe("file not found: internal/tools/gitignore.go\nDid you mean:\n- internal/tools/ignore.go");
+    expect(text).not.toContain(t.cwd);
+  });
+
+  it("a mistyped folder, deep or at the top, is corrected", async () => {
+    await t.put({ "go.mod": "module example.test\n", "internal/llm/responses.go": "package llm\n" });
+    expect(await readErr("internal/lmm/responses.go")).toBe("file not found: internal/lmm/responses.go\nDid you mean:\n- internal/llm/responses.go");
+    expect(await readErr("internl/llm/responses.go")).toBe("file not found: internl/llm/responses.go\nDid you mean:\n- internal/llm/responses.go");
+  });
+
+  it("never suggests a file under node_modules, nor a name that is not close", async () => {
+    await t.put({ "node_modules/responses.go": "ignored\n", "README.md": "hello\n" });
+    expect(await readErr("internal/llm/responses.go")).toBe("file not found: internal/llm/responses.go");
+    expect(await readErr("responses.go")).toBe("file not found: responses.go");
+  });
+
+  it("edit says the same", async () => {
+    await t.put({ "responses.go": "package test\n" });
+    const r = await chordEditTool.run({ path: "response.go", old_string: "a", new_string: "b" }, t.ctx);
+    expect(r.modelText).toBe("file not found: response.go\nDid you mean:\n- responses.go");
   });
 });

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
-import { didYouMean, echoPath, resolveInCwd } from "../lib/paths.js";
+import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
@@ -81,7 +81,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       bytes = await fs.readFile(where.abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
-      return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
+      return fail(`file not found: ${shown}${await didYouMeanList(fs, ctx.cwd, args.path)}`);
     }
     const decoded = decodeForChordEdit(bytes, { keepEndings: true });
     if (!decoded.ok) {

@@ -4,7 +4,7 @@
 // what was meant).
 
 import type { ToolContext } from "../../../core/tool-types.js";
-import { didYouMean, echoPath, resolveInCwd } from "../paths.js";
+import { didYouMeanList, echoPath, resolveInCwd } from "../paths.js";
 import { chordPaths } from "../file-access.js";
 import { plain } from "./observations.js";
 
@@ -24,6 +24,6 @@ export async function locateFile(ctx: ToolContext, input: string, directory: str
   } catch (err) {
     const shown = echoPath(ctx.cwd, input, where.cwdReal);
     if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${shown}` };
-    return { ok: false, error: `file not found: ${shown}${await didYouMean(fs, ctx.cwd, input)}` };
+    return { ok: false, error: `file not found: ${shown}${await didYouMeanList(fs, ctx.cwd, input)}` };
   }
 }

@@ -12,7 +12,7 @@ import type { FileSystem } from "../../../core/services.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
-import { didYouMean, resolveInCwd } from "../paths.js";
+import { didYouMean, didYouMeanList, resolveInCwd } from "../paths.js";
 import { decodeForChordEdit, undecodableReason } from "../chord/encode.js";
 import { splitKeepingEndings } from "../line-endings.js";
 import { normaliseLine } from "./locate.js";
@@ -168,7 +168,7 @@ export class PatchPlan {
   }
 
   private async notFound(p: string, what: string): Promise<PatchError> {
-    const hint = await didYouMean(this.fs, this.cwd, p);
+    const hint = await (this.options.chord ? didYouMeanList : didYouMean)(this.fs, this.cwd, p);
     // Chord names the source it could not read, whether it never existed or an
     // earlier operation of the patch moved or deleted it; its listing of failed
     // file groups shows only the part after the path.
