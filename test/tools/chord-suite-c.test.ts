@@ -3,7 +3,8 @@
 // that is not there (never was, or an earlier operation of the same patch
 // moved or deleted it) is reported in the list of file groups not applied,
 // and the existing paths a file-not-found error offers instead, listed under
-// `Did you mean:` one per line.
+// `Did you mean:` one per line; and a device path, refused in the words of
+// the tool that would have opened it.
 
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordApplyPatchTool } from "../../tools/chord/apply_patch.js";
 import { chordEditTool } from "../../tools/chord/edit.js";
 import { chordReadTool } from "../../tools/chord/read.js";
+import { chordWriteTool } from "../../tools/chord/write.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -85,5 +87,22 @@ describe("chord file tools: what a missing path suggests", () => {
     await t.put({ "responses.go": "package test\n" });
     const r = await chordEditTool.run({ path: "response.go", old_string: "a", new_string: "b" }, t.ctx);
     expect(r.modelText).toBe("file not found: response.go\nDid you mean:\n- responses.go");
+  });
+});
+
+describe("chord file tools: a device path", () => {
+  it("write, edit and read each say what they would not do to it", async () => {
+    expect(await chordWriteTool.run({ path: "/dev/stdout", content: "must not be written" }, t.ctx)).toEqual({
+      ok: false,
+      modelText: "cannot write blocked device path: /dev/stdout (file tools read and write regular files only)",
+    });
+    expect(await chordEditTool.run({ path: "/dev/stdin", old_string: "a", new_string: "b" }, t.ctx)).toEqual({
+      ok: false,
+      modelText: "cannot edit blocked device path: /dev/stdin (file tools read and write regular files only)",
+    });
+    expect(await chordReadTool.run({ path: "/proc/self/fd/0" }, t.ctx)).toMatchObject({
+      ok: false,
+      modelText: expect.stringMatching(/^cannot read blocked device path: \/proc\/self\/fd\/0 /),
+    });
   });
 });

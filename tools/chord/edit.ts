@@ -16,7 +16,7 @@ import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
-import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
+import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
@@ -69,7 +69,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...chordPaths(ctx, "write") });
-    if (!where.ok) return fail(plain(where.error));
+    if (!where.ok) return fail(deviceRefusal(plain(where.error), "edit"));
 
     let bytes: Uint8Array;
     try {
