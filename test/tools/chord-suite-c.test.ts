@@ -7,12 +7,15 @@
 // the tool that would have opened it.
 
 import * as fsp from "node:fs/promises";
+import * as os from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordApplyPatchTool } from "../../tools/chord/apply_patch.js";
+import { chordDeleteTool } from "../../tools/chord/delete.js";
 import { chordEditTool } from "../../tools/chord/edit.js";
 import { chordReadTool } from "../../tools/chord/read.js";
 import { chordWriteTool } from "../../tools/chord/write.js";
+import { saveArtifactTool } from "../../tools/chord/save_artifact.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -104,5 +107,37 @@ describe("chord file tools: a device path", () => {
       ok: false,
       modelText: expect.stringMatching(/^cannot read blocked device path: \/proc\/self\/fd\/0 /),
     });
+  });
+});
+
+describe("chord file tools: ~ and links", () => {
+  let home: string;
+  beforeEach(async () => {
+    home = await fsp.mkdtemp(join(os.tmpdir(), "yuj-home-"));
+    // The home directory `~` stands for, in this test.
+    t.ctx.services = { ...t.ctx.services, env: { ...t.ctx.services.env, HOME: home } };
+  });
+  afterEach(() => fsp.rm(home, { recursive: true, force: true }));
+
+  it("write, read, edit and delete take ~ paths", async () => {
+    expect(await chordWriteTool.run({ path: "~/nested/tilde.txt", content: "hello\nworld\n" }, t.ctx)).toEqual({ ok: true, modelText: "Successfully wrote 3 lines, 12 bytes" });
+    expect(await fsp.readFile(join(home, "nested", "tilde.txt"), "utf8")).toBe("hello\nworld\n");
+    expect(await chordReadTool.run({ path: "~/nested/tilde.txt" }, t.ctx)).toMatchObject({ ok: true, modelText: "READ_RESULT lines=1-2 total=2\nhello\nworld\n" });
+    await fsp.writeFile(join(home, "edit.txt"), "before\n");
+    expect((await chordEditTool.run({ path: "~/edit.txt", old_string: "before", new_string: "after" }, t.ctx)).modelText).toContain("Replaced 1 occurrence");
+    expect(await fsp.readFile(join(home, "edit.txt"), "utf8")).toBe("after\n");
+    await fsp.writeFile(join(home, "remove.txt"), "delete me");
+    expect((await chordDeleteTool.run({ paths: ["~/remove.txt"], reason: "test tilde delete" }, t.ctx)).modelText).toContain("Deleted (1):");
+    await expect(fsp.stat(join(home, "remove.txt"))).rejects.toThrow();
+  });
+
+  it("write refuses a link and leaves its target alone; so does save_artifact", async () => {
+    await t.put({ "target.txt": "before" });
+    await fsp.symlink(join(t.cwd, "target.txt"), join(t.cwd, "link.txt"));
+    expect(await chordWriteTool.run({ path: "link.txt", content: "after" }, t.ctx)).toEqual({ ok: false, modelText: "refusing to write through symlink: link.txt; write the target path instead" });
+    await fsp.mkdir(join(t.ctx.sessionDir, "artifacts"), { recursive: true });
+    await fsp.symlink(join(t.cwd, "target.txt"), join(t.ctx.sessionDir, "artifacts", "report.md"));
+    expect((await saveArtifactTool.run({ filename: "report.md", content: "after", mode: "overwrite" }, t.ctx)).ok).toBe(false);
+    expect(await fsp.readFile(join(t.cwd, "target.txt"), "utf8")).toBe("before");
   });
 });
