@@ -141,3 +141,33 @@ describe("chord file tools: ~ and links", () => {
     expect(await fsp.readFile(join(t.cwd, "target.txt"), "utf8")).toBe("before");
   });
 });
+
+describe("chord file tools: Go source is UTF-8 only", () => {
+  // "这是一个测试文件。" and more in GB18030 (bytes from Python's codecs): read
+  // decodes it in a text file, and refuses it in Go source instead of guessing.
+  const GB18030 = Buffer.from(
+    "d5e2cac7d2bbb8f6b2e2cad4cec4bcfea1a3ced2c3c7d4dad5e2c0efd0b4d2bbd0a9d6d0cec4a3acbfb4bfb4b6c1c8a1b9a4bedfc4dcb2bbc4dcd5fdc8b7cab6b1f0b1e0c2eba1a30ab5dab6fed0d0a3bac4e3bac3a3accac0bde7a3a10a",
+    "hex",
+  );
+  const refusal = "not UTF-8, and Go source must be UTF-8, so it skipped regional encoding detection; convert it to UTF-8 first (e.g. iconv in the shell)";
+
+  it("read decodes GB18030 notes but not a .go file or go.mod with the same bytes", async () => {
+    for (const name of ["notes.txt", "x.go", "X.GO", "pkg/go.mod"]) {
+      await fsp.mkdir(join(t.cwd, "pkg"), { recursive: true });
+      await fsp.writeFile(join(t.cwd, name), GB18030);
+    }
+    expect((await chordReadTool.run({ path: "notes.txt" }, t.ctx)).modelText).toMatch(/^READ_RESULT lines=1-2 total=2 encoding="gb18030"\n这是一个测试文件。/);
+    for (const name of ["x.go", "X.GO", "pkg/go.mod"]) {
+      expect(await chordReadTool.run({ path: name }, t.ctx)).toMatchObject({ ok: false, modelText: `cannot read ${name}: ${refusal}` });
+    }
+  });
+
+  it("edit and apply_patch refuse it too, and leave the file as it was", async () => {
+    await fsp.writeFile(join(t.cwd, "x.go"), GB18030);
+    expect(await chordEditTool.run({ path: "x.go", old_string: "第二行", new_string: "x" }, t.ctx)).toEqual({ ok: false, modelText: `cannot edit x.go: ${refusal}` });
+    const r = await patch("*** Update File: x.go", "@@", "-第二行：你好，世界！", "+x");
+    expect(r.ok).toBe(false);
+    expect(r.modelText).toContain(`- x.go: cannot update x.go: ${refusal}`);
+    expect(Buffer.compare(await fsp.readFile(join(t.cwd, "x.go")), GB18030)).toBe(0);
+  });
+});

@@ -83,7 +83,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
       return fail(`file not found: ${shown}${await didYouMeanList(fs, ctx.cwd, args.path)}`);
     }
-    const decoded = decodeForChordEdit(bytes, { keepEndings: true });
+    const decoded = decodeForChordEdit(bytes, { keepEndings: true, file: where.abs });
     if (!decoded.ok) {
       return fail(decoded.reason === "binary" ? `cannot edit binary file: ${shown}` : `cannot edit ${shown}: ${undecodableReason(decoded)}`);
     }

@@ -73,7 +73,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
         );
       }
       // Encoded before the backup and the write, so a refusal leaves no trace.
-      const was = decodeForChordEdit(current);
+      const was = decodeForChordEdit(current, { file: where.abs });
       if (was.ok && was.encoding !== undefined) {
         try {
           out = await encodeForChord(args.content, { bom: was.bom, crlf: false, encoding: was.encoding });

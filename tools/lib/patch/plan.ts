@@ -120,12 +120,12 @@ export class PatchPlan {
     private readonly options: PatchPlanOptions,
   ) {}
 
-  private decode(bytes: Uint8Array): Content {
+  private decode(bytes: Uint8Array, abs: string): Content {
     if (!this.options.chordEncodings) {
       const d = decodeTextKeepingEndings(bytes);
       return d ? { ...d, raw: bytes } : { text: "", bom: false, crlf: false, binary: true, raw: bytes };
     }
-    const d = decodeForChordEdit(bytes, { keepEndings: true });
+    const d = decodeForChordEdit(bytes, { keepEndings: true, file: abs });
     if (d.ok) return { text: d.text, bom: d.bom, crlf: false, encoding: d.encoding, raw: bytes };
     return { text: "", bom: false, crlf: false, binary: true, why: undecodableReason(d), raw: bytes };
   }
@@ -156,7 +156,7 @@ export class PatchPlan {
         return { kind: "read_failed", message: `cannot read ${shown}: ${(err as Error).message}`, path: shown };
       }
       // Undecodable files are only an error when a hunk must read them.
-      next = this.decode(original);
+      next = this.decode(original, abs);
     }
     const s: FileState = { abs, display, original, mode, next, seen };
     this.files.set(abs, s);
