@@ -125,7 +125,7 @@ describe("chord apply_patch: file groups", () => {
         "D four.txt",
         "",
         "Not applied:",
-        "- three.txt: Update File: file not found: three.txt",
+        "- three.txt: file not found: three.txt",
         "",
         'apply_patch partially applied: 1 file group not applied; the changes under "Applied patch" are on disk; resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.',
       ].join("\n"),
@@ -141,7 +141,7 @@ describe("chord apply_patch: file groups", () => {
     const r = await run(`*** Update File: ${abs("internal/agent/missing.go")}`, "@@", "-old", "+new");
     expect(r).toEqual({
       ok: false,
-      modelText: ["Not applied:", "- internal/agent/missing.go: Update File: file not found: internal/agent/missing.go", "", NONE].join("\n"),
+      modelText: ["Not applied:", "- internal/agent/missing.go: file not found: internal/agent/missing.go", "", NONE].join("\n"),
     });
   });
 

@@ -136,6 +136,6 @@ describe("chord read past the end", () => {
     const { execFileSync } = await import("node:child_process");
     execFileSync("mkfifo", [path.join(t.cwd, "input.pipe")]);
     expect(await read({ path: "input.pipe" })).toEqual({ ok: false, modelText: "input.pipe is not a regular file" });
-    expect((await read({ path: "/dev/stdin" })).modelText).toMatch(/^blocked device path: \/dev\/stdin/);
+    expect((await read({ path: "/dev/stdin" })).modelText).toMatch(/^cannot read blocked device path: \/dev\/stdin/);
   });
 });

@@ -107,7 +107,7 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
   it("never suggests the missing path itself", async () => {
     await t.put({ "old.txt": "before\n" });
     const r = await patch("*** Update File: old.txt", "*** Move to: new.txt", "@@", "-before", "+after", "*** Update File: old.txt", "@@", "-missing", "+never");
-    expect(r.modelText).toContain("- old.txt: Update File: file not found: old.txt (this file group has 2 operations;");
+    expect(r.modelText).toContain("- old.txt: file not found: old.txt (this file group has 2 operations;");
     expect(await read("old.txt")).toBe("before\n");
   });
 });

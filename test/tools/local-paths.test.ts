@@ -55,7 +55,7 @@ describe("Chord file tools take local paths", () => {
   it("refuse a device path", async () => {
     expect(await chordReadTool.run({ path: "/dev/stdin" }, t.ctx)).toEqual({
       ok: false,
-      modelText: "blocked device path: /dev/stdin (file tools read and write regular files only)",
+      modelText: "cannot read blocked device path: /dev/stdin (file tools read and write regular files only)",
     });
   });
 

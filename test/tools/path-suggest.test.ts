@@ -31,9 +31,9 @@ describe("file not found suggests the nearest existing paths", () => {
   });
 
   it("a mistyped folder or name next to the missing one", async () => {
-    expect(await chordReadTool.run({ path: "scr/main.ts" }, t.ctx)).toEqual({ ok: false, modelText: "file not found: scr/main.ts (did you mean 'src/main.ts'?)" });
-    expect(await chordReadTool.run({ path: "src/mian.ts" }, t.ctx)).toEqual({ ok: false, modelText: "file not found: src/mian.ts (did you mean 'src/main.ts'?)" });
-    expect(await chordReadTool.run({ path: "src/README.md" }, t.ctx)).toEqual({ ok: false, modelText: "file not found: src/README.md (did you mean 'src/Readme.md'?)" });
+    expect(await chordReadTool.run({ path: "scr/main.ts" }, t.ctx)).toEqual({ ok: false, modelText: "file not found: scr/main.ts\nDid you mean:\n- src/main.ts" });
+    expect(await chordReadTool.run({ path: "src/mian.ts" }, t.ctx)).toEqual({ ok: false, modelText: "file not found: src/mian.ts\nDid you mean:\n- src/main.ts" });
+    expect(await chordReadTool.run({ path: "src/README.md" }, t.ctx)).toEqual({ ok: false, modelText: "file not found: src/README.md\nDid you mean:\n- src/Readme.md" });
   });
 
   it("nothing when nothing is close", async () => {
@@ -45,7 +45,7 @@ describe("file not found suggests the nearest existing paths", () => {
 
   it("echoes an absolute path inside the project relative", async () => {
     const abs = path.join(t.cwd, "src/mian.ts");
-    expect(await chordReadTool.run({ path: abs }, t.ctx)).toEqual({ ok: false, modelText: "file not found: src/mian.ts (did you mean 'src/main.ts'?)" });
+    expect(await chordReadTool.run({ path: abs }, t.ctx)).toEqual({ ok: false, modelText: "file not found: src/mian.ts\nDid you mean:\n- src/main.ts" });
     expect(await readTool.run({ path: abs }, t.ctx)).toEqual({ ok: false, modelText: "ERROR: file not found: src/mian.ts (did you mean 'src/main.ts'?)" });
     expect(await editTool.run({ path: path.join(t.cwd, "src/util.ts"), old_str: "a", new_str: "b" }, t.ctx)).toEqual({
       ok: false,
@@ -53,7 +53,7 @@ describe("file not found suggests the nearest existing paths", () => {
     });
     expect(await chordEditTool.run({ path: path.join(t.cwd, "src/mian.ts"), old_string: "a", new_string: "b" }, t.ctx)).toEqual({
       ok: false,
-      modelText: "file not found: src/mian.ts (did you mean 'src/main.ts'?)",
+      modelText: "file not found: src/mian.ts\nDid you mean:\n- src/main.ts",
     });
   });
 });

@@ -326,7 +326,7 @@ describe("view_image refuses", () => {
       ok: false,
       modelText: "not a supported image: /etc/passwd (expected PNG, JPEG, WebP, GIF, BMP or TIFF; use read for text files)",
     });
-    expect(await view("/dev/stdin")).toEqual({ ok: false, modelText: "blocked device path: /dev/stdin (file tools read and write regular files only)" });
+    expect(await view("/dev/stdin")).toEqual({ ok: false, modelText: "cannot read blocked device path: /dev/stdin (file tools read and write regular files only)" });
   });
 
   it("a damaged image, naming its format", async () => {

@@ -13,10 +13,10 @@ import { z } from "zod";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
-import { didYouMean, echoPath, resolveInCwd } from "../lib/paths.js";
+import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
-import { backupBytes, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
+import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
@@ -69,7 +69,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...chordPaths(ctx, "write") });
-    if (!where.ok) return fail(plain(where.error));
+    if (!where.ok) return fail(deviceRefusal(plain(where.error), "edit"));
 
     let bytes: Uint8Array;
     try {
@@ -81,9 +81,9 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       bytes = await fs.readFile(where.abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
-      return fail(`file not found: ${shown}${await didYouMean(fs, ctx.cwd, args.path)}`);
+      return fail(`file not found: ${shown}${await didYouMeanList(fs, ctx.cwd, args.path)}`);
     }
-    const decoded = decodeForChordEdit(bytes, { keepEndings: true });
+    const decoded = decodeForChordEdit(bytes, { keepEndings: true, file: where.abs });
     if (!decoded.ok) {
       return fail(decoded.reason === "binary" ? `cannot edit binary file: ${shown}` : `cannot edit ${shown}: ${undecodableReason(decoded)}`);
     }

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { fail, INSPECTS, ok, type ToolContext, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { locateFile } from "../lib/chord/locate-file.js";
 import { decodeForChord, unicodeBom, type ChordDecoded } from "../lib/chord/decode.js";
+import { GO_SOURCE_NOT_UTF8 } from "../lib/chord/encode.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
@@ -188,7 +189,7 @@ async function windowOf(
       };
     }
     const bytes = await fs.readFile(abs);
-    const decoded = decodeForChord(bytes);
+    const decoded = decodeForChord(bytes, abs);
     if (!decoded.ok) return { ok: false, error: undecodableText(shown, decoded) };
     // CRLF and lone CRs alike become LF: the model always sees LF text.
     const lf = decoded.text.replace(/\r\n?/g, "\n");
@@ -239,6 +240,7 @@ function undecodableText(shown: string, d: Exclude<ChordDecoded, { ok: true }>):
       "convert it to UTF-8 first (e.g. iconv in the shell)"
     );
   }
+  if (d.reason === "go_source") return `cannot read ${shown}: ${GO_SOURCE_NOT_UTF8}`;
   return `cannot read ${shown}: unsupported text encoding (supported: UTF-8, UTF-16/UTF-32 with a BOM, GB18030, Big5, Shift-JIS)`;
 }
 

@@ -12,7 +12,7 @@ import { atomicWrite } from "../../core/atomic-write.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord/encode.js";
-import { backupBytes, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "../lib/chord/observations.js";
+import { backupBytes, deviceRefusal, noteOwnWrite, resolveNoFollow, sha256, writeGate } from "../lib/chord/observations.js";
 import { directoryTargetError } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { writePreview } from "../lib/previews.js";
@@ -41,7 +41,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     const { fs } = ctx.services;
     const shown = args.path;
     const where = await resolveNoFollow(fs, ctx.cwd, args.path, ctx.services.ownDirs, chordPaths(ctx, "write"));
-    if (!where.ok) return fail(where.error);
+    if (!where.ok) return fail(deviceRefusal(where.error, "write"));
 
     const st = await fs.lstat(where.abs).catch(() => undefined);
     if (st?.isSymbolicLink()) return fail(`refusing to write through symlink: ${shown}; write the target path instead`);
@@ -73,7 +73,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
         );
       }
       // Encoded before the backup and the write, so a refusal leaves no trace.
-      const was = decodeForChordEdit(current);
+      const was = decodeForChordEdit(current, { file: where.abs });
       if (was.ok && was.encoding !== undefined) {
         try {
           out = await encodeForChord(args.content, { bom: was.bom, crlf: false, encoding: was.encoding });

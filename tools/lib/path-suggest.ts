@@ -38,6 +38,15 @@ export async function didYouMean(fs: FileSystem, cwd: string, input: string): Pr
   return ` (did you mean one of: ${found.map((p) => `'${p}'`).join(", ")}?)`;
 }
 
+/**
+ * The same guesses as Chord's file tools give them: a `Did you mean:` line
+ * under the error, then one `- path` line each; "" when nothing close exists.
+ */
+export async function didYouMeanList(fs: FileSystem, cwd: string, input: string): Promise<string> {
+  const found = await nearestPaths(fs, cwd, input);
+  return found.length === 0 ? "" : `\nDid you mean:${found.map((p) => `\n- ${p}`).join("")}`;
+}
+
 /** Existing project files near the missing `input`, best first, relative to cwd. */
 async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise<string[]> {
   const cwdReal = await fs.realpath(path.resolve(cwd)).catch(() => path.resolve(cwd));

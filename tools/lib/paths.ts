@@ -18,9 +18,9 @@ import type { FileSystem } from "../../core/services.js";
 import type { OwnDir } from "../../core/paths.js";
 import { tooLarge } from "./file-limits.js";
 import { ownFileRefusal } from "./own-files.js";
-import { didYouMean, echoPath } from "./path-suggest.js";
+import { didYouMean, didYouMeanList, echoPath } from "./path-suggest.js";
 
-export { didYouMean, echoPath };
+export { didYouMean, didYouMeanList, echoPath };
 
 export type PathCheck =
   | { ok: true; abs: string; cwdReal: string; display: string }

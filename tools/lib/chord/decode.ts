@@ -15,6 +15,8 @@
 // hanzi and full-width punctuation for Chinese), and only a clear winner is
 // accepted. Latin-1/Windows-1252 is not among the encodings the digest names,
 // so such a file is refused (with its own message, as it is not binary).
+// Go source (`*.go`, go.mod, go.sum, go.work) must be UTF-8 to compile, so for
+// it the legacy guess is skipped and the file refused, as Chord does.
 
 import { decodeText } from "../text-file.js";
 
@@ -22,9 +24,14 @@ export type ChordDecoded =
   | { ok: true; text: string; /** Set only for a non-UTF-8 encoding. */ encoding?: string }
   | { ok: false; reason: "binary" }
   | { ok: false; reason: "ambiguous"; candidates: string[] }
-  | { ok: false; reason: "unsupported" };
+  | { ok: false; reason: "unsupported" }
+  | { ok: false; reason: "go_source" };
 
-export function decodeForChord(bytes: Uint8Array): ChordDecoded {
+/** Files Go reads as UTF-8 only: a legacy encoding there is a broken file, not a guess to make. */
+const goSource = (file: string): boolean => /\.go$/i.test(file) || /(^|[/\\])go\.(mod|sum|work)$/.test(file);
+
+/** `file` (its path or name) only decides whether a legacy encoding may be guessed. */
+export function decodeForChord(bytes: Uint8Array, file = ""): ChordDecoded {
   const bom = bomEncoding(bytes);
   if (bom) {
     const text = bom.decode(bytes.subarray(bom.skip));
@@ -34,6 +41,7 @@ export function decodeForChord(bytes: Uint8Array): ChordDecoded {
   const utf8 = decodeText(bytes);
   if (utf8) return { ok: true, text: utf8.text };
   if (!looksLikeText(bytes)) return { ok: false, reason: "binary" };
+  if (goSource(file)) return { ok: false, reason: "go_source" };
 
   const scored: Array<{ name: string; text: string; score: number }> = [];
   for (const name of LEGACY) {

@@ -27,12 +27,12 @@ export interface ChordText {
 export type ChordTextResult = ({ ok: true } & ChordText) | Exclude<ChordDecoded, { ok: true }>;
 
 /** Decodes a file for editing: as `read` would, plus what is needed to write it back. */
-export function decodeForChordEdit(bytes: Uint8Array, options: { keepEndings?: boolean } = {}): ChordTextResult {
+export function decodeForChordEdit(bytes: Uint8Array, options: { keepEndings?: boolean; file?: string } = {}): ChordTextResult {
   // UTF-8 first: none of the BOMs decodeForChord honours is valid UTF-8, so
   // this gives the same verdict, and decodeText also reports BOM and CRLF.
   const utf8 = options.keepEndings ? decodeTextKeepingEndings(bytes) : decodeText(bytes);
   if (utf8) return { ok: true, ...utf8 };
-  const d = decodeForChord(bytes);
+  const d = decodeForChord(bytes, options.file);
   if (!d.ok) return d;
   const crlf = !options.keepEndings && d.text.includes("\r\n");
   const bom = d.encoding !== undefined && d.encoding.startsWith("utf-");
@@ -42,10 +42,14 @@ export function decodeForChordEdit(bytes: Uint8Array, options: { keepEndings?: b
 /** The text cannot be written in the file's encoding; the message names the character. */
 export class UnencodableError extends Error {}
 
+/** Why a Go file that is not UTF-8 is not decoded. */
+export const GO_SOURCE_NOT_UTF8 = "not UTF-8, and Go source must be UTF-8, so it skipped regional encoding detection; convert it to UTF-8 first (e.g. iconv in the shell)";
+
 /** A short description of what decoding failed on, for a tool's error message. */
 export function undecodableReason(d: Exclude<ChordDecoded, { ok: true }>): string {
   if (d.reason === "binary") return "binary file";
   if (d.reason === "ambiguous") return `not UTF-8, and its text encoding cannot be told apart (candidates: ${d.candidates.join(", ")})`;
+  if (d.reason === "go_source") return GO_SOURCE_NOT_UTF8;
   return "unsupported text encoding (supported: UTF-8, UTF-16/UTF-32 with a BOM, GB18030, Big5, Shift-JIS)";
 }
 

@@ -4,9 +4,9 @@
 // what was meant).
 
 import type { ToolContext } from "../../../core/tool-types.js";
-import { didYouMean, echoPath, resolveInCwd } from "../paths.js";
+import { didYouMeanList, echoPath, resolveInCwd } from "../paths.js";
 import { chordPaths } from "../file-access.js";
-import { plain } from "./observations.js";
+import { deviceRefusal, plain } from "./observations.js";
 
 export type Located = { ok: true; abs: string; size: number } | { ok: false; error: string };
 
@@ -16,7 +16,7 @@ export async function locateFile(ctx: ToolContext, input: string, directory: str
   // `~` and paths outside the project resolve (the permission rules judge them), the
   // session's saved output is readable, and hidden paths are not.
   const where = await resolveInCwd(fs, ctx.cwd, input, chordPaths(ctx, "read"));
-  if (!where.ok) return { ok: false, error: plain(where.error) };
+  if (!where.ok) return { ok: false, error: deviceRefusal(plain(where.error), "read") };
   try {
     const st = await fs.stat(where.abs);
     if (st.isDirectory()) return { ok: false, error: directory };
@@ -24,6 +24,6 @@ export async function locateFile(ctx: ToolContext, input: string, directory: str
   } catch (err) {
     const shown = echoPath(ctx.cwd, input, where.cwdReal);
     if ((err as NodeJS.ErrnoException).code === "EACCES") return { ok: false, error: `permission denied: ${shown}` };
-    return { ok: false, error: `file not found: ${shown}${await didYouMean(fs, ctx.cwd, input)}` };
+    return { ok: false, error: `file not found: ${shown}${await didYouMeanList(fs, ctx.cwd, input)}` };
   }
 }

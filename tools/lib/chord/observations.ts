@@ -86,6 +86,9 @@ export function writeGate(memory: SessionMemory, abs: string, currentSha: string
 /** Chord error texts carry no `ERROR: ` prefix; the result's ok=false marks them. */
 export const plain = (error: string): string => error.replace(/^ERROR: /, "");
 
+/** Chord names what it would not do to a device path: `cannot write blocked device path: /dev/stdout`. */
+export const deviceRefusal = (error: string, verb: string): string => error.replace(/^(ERROR: )?blocked device path: /, `cannot ${verb} blocked device path: `);
+
 export type NoFollow = { ok: true; abs: string; cwdReal: string; display: string } | { ok: false; error: string };
 
 /**

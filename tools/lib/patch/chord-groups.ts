@@ -9,7 +9,7 @@
 // the add (the source's group) apply; the update fails alone.
 
 import type { FileSystem } from "../../../core/services.js";
-import { PatchPlan, resolvePatchPath, type PatchError, type PatchPlanOptions } from "./plan.js";
+import { CHORD_MISSING_SOURCE, PatchPlan, resolvePatchPath, type PatchError, type PatchPlanOptions } from "./plan.js";
 import type { PatchOp } from "./v4a-parse.js";
 
 export interface DroppedGroup {
@@ -29,9 +29,12 @@ export interface GroupedPlan {
 
 const names = (op: PatchOp): string[] => (op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]);
 
+/** The error without the path it starts with: the listing names the file already. */
 function causeOf(error: PatchError, path: string): string {
-  const msg = error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message;
-  return msg;
+  for (const prefix of [`${path}: `, `${CHORD_MISSING_SOURCE} ${path}: `]) {
+    if (error.message.startsWith(prefix)) return error.message.slice(prefix.length);
+  }
+  return error.message;
 }
 
 export async function planGroups(ops: readonly PatchOp[], fs: FileSystem, cwd: string, options: PatchPlanOptions): Promise<GroupedPlan | { error: PatchError }> {

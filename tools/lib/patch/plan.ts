@@ -12,7 +12,7 @@ import type { FileSystem } from "../../../core/services.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
-import { didYouMean, resolveInCwd } from "../paths.js";
+import { didYouMean, didYouMeanList, resolveInCwd } from "../paths.js";
 import { decodeForChordEdit, undecodableReason } from "../chord/encode.js";
 import { splitKeepingEndings } from "../line-endings.js";
 import { normaliseLine } from "./locate.js";
@@ -68,6 +68,8 @@ export interface PatchPlanOptions {
 
 /** Permission bits of a file a patch creates where one was deleted or moved away. */
 const FRESH_MODE = 0o644;
+/** How Chord starts the error for an operation whose file is not there. */
+export const CHORD_MISSING_SOURCE = "read apply_patch source";
 
 /** One file the patch touches: what is on disk now, and what it will hold. */
 export interface FileState {
@@ -118,12 +120,12 @@ export class PatchPlan {
     private readonly options: PatchPlanOptions,
   ) {}
 
-  private decode(bytes: Uint8Array): Content {
+  private decode(bytes: Uint8Array, abs: string): Content {
     if (!this.options.chordEncodings) {
       const d = decodeTextKeepingEndings(bytes);
       return d ? { ...d, raw: bytes } : { text: "", bom: false, crlf: false, binary: true, raw: bytes };
     }
-    const d = decodeForChordEdit(bytes, { keepEndings: true });
+    const d = decodeForChordEdit(bytes, { keepEndings: true, file: abs });
     if (d.ok) return { text: d.text, bom: d.bom, crlf: false, encoding: d.encoding, raw: bytes };
     return { text: "", bom: false, crlf: false, binary: true, why: undecodableReason(d), raw: bytes };
   }
@@ -154,7 +156,7 @@ export class PatchPlan {
         return { kind: "read_failed", message: `cannot read ${shown}: ${(err as Error).message}`, path: shown };
       }
       // Undecodable files are only an error when a hunk must read them.
-      next = this.decode(original);
+      next = this.decode(original, abs);
     }
     const s: FileState = { abs, display, original, mode, next, seen };
     this.files.set(abs, s);
@@ -166,7 +168,12 @@ export class PatchPlan {
   }
 
   private async notFound(p: string, what: string): Promise<PatchError> {
-    return { kind: "file_not_found", message: `${what}: file not found: ${p}${await didYouMean(this.fs, this.cwd, p)}`, path: p };
+    const hint = await (this.options.chord ? didYouMeanList : didYouMean)(this.fs, this.cwd, p);
+    // Chord names the source it could not read, whether it never existed or an
+    // earlier operation of the patch moved or deleted it; its listing of failed
+    // file groups shows only the part after the path.
+    const head = this.options.chord ? `${CHORD_MISSING_SOURCE} ${p}` : what;
+    return { kind: "file_not_found", message: `${head}: file not found: ${p}${hint}`, path: p };
   }
 
   /** Checks one op and records its effect; an error leaves the plan unusable. */
