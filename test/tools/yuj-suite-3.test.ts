@@ -48,6 +48,14 @@ describe("code mode's settings under the names exec_cell_enabled and exec_cell_t
     ]);
   });
 
+  it("yuj doctor shows the note", async () => {
+    const cwd = tempDemoRepo();
+    dirs.push(cwd);
+    fs.writeFileSync(path.join(cwd, "yuj.toml"), "[tools]\nexec_cell_timeout = 9\n");
+    const res = await runCli(["doctor", "--config", "yuj.toml"], { cwd, env: isolatedEnv(), timeoutMs: 60_000 });
+    expect(res.stdout).toContain(`[warn] config: ${fs.realpathSync(cwd)}/yuj.toml: tools.exec_cell_timeout is read as tools.code_cell_timeout (yuj's name for the setting); rename the key to silence this note`);
+  }, 60_000);
+
   it("a file with yuj's own names has no note", () => {
     const loaded = configFile("[tools]\ncode_mode = true\n").load();
     expect(loaded.config.tools.code_mode).toBe(true);
