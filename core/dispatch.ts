@@ -5,6 +5,7 @@
 // is saved in the session, so nothing (trace, stdout, view) ever shows a
 // result that a resume would not find.
 
+import { stoppedText } from "./stop-reason.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config/schema.js";
@@ -135,7 +136,7 @@ export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps):
   let result: ToolResult;
   let cancelled = false;
   if (deps.signal.aborted) {
-    result = { ok: false, modelText: CANCELLED_TEXT };
+    result = { ok: false, modelText: stoppedText(deps.signal, CANCELLED_TEXT) };
     cancelled = true;
   } else if (!p.ready) {
     result = { ok: false, modelText: p.text };
@@ -179,7 +180,7 @@ export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps):
       }
       if (deps.signal.aborted) {
         cancelled = true;
-        result = { ok: false, modelText: `${CANCELLED_TEXT}\n${result.modelText}`.trimEnd() };
+        result = { ok: false, modelText: `${stoppedText(deps.signal, CANCELLED_TEXT)}\n${result.modelText}`.trimEnd() };
       } else {
         for (const guard of deps.guards ?? []) if (guard.after) result = await guard.after(guardCall, result, guardCtx);
       }

@@ -193,6 +193,8 @@ export interface Touch {
   as: TouchKind;
   /** Part of a move: its source ("from", updated then gone) or its destination ("to"). */
   move?: "from" | "to";
+  /** A read that also happened when the command failed with this status: a search that found nothing (grep, rg: 1) still looked at the file. */
+  readOnExit?: number;
 }
 
 /** Facts a tool's description of a call may need, without running anything. */

@@ -36,9 +36,10 @@ export async function doctorCommand(args: ParsedArgs, version: string): Promise<
 
   let config: Config | undefined;
   try {
-    const { sources, config: loaded, project } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
+    const { sources, config: loaded, project, notes } = loadConfig({ cwd, env, home, configFiles: args.configFiles });
     config = loaded;
     for (const s of sources) say("ok", "config", `${s.path} (${s.found ? "found, valid" : "not present"})`);
+    for (const note of notes) say("warn", "config", note);
     const trust = trustLine(project);
     say(trust.status, "project trust", trust.detail);
   } catch (err) {

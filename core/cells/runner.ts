@@ -16,6 +16,7 @@ import type { Env } from "../paths.js";
 import { unavailableMessage, type Sandbox } from "../sandbox/index.js";
 import type { CellOutcome } from "../tool-types.js";
 import { signalGroup } from "../jobs/process-group.js";
+import { StopReason } from "../stop-reason.js";
 import { ANSWER_FD, PRELUDE, REQUEST_FD } from "./prelude.js";
 
 /** Printed text kept in memory at most; the result is bounded again like every tool's. */
@@ -96,7 +97,8 @@ function runProcess(argv: string[], env: Record<string, string | undefined>, req
     let status: CellOutcome["status"] = "exited";
     const stop = (why: CellOutcome["status"]) => {
       if (status === "exited") status = why;
-      cell.abort();
+      // A call the deadline stops says so; the user's cancel says its own.
+      cell.abort(why === "timed_out" ? timedOut(request.timeoutMs) : undefined);
       killGroup(child);
     };
     const timer = setTimeout(() => stop("timed_out"), request.timeoutMs);
@@ -147,6 +149,9 @@ function runProcess(argv: string[], env: Record<string, string | undefined>, req
     });
   });
 }
+
+const timedOut = (ms: number) =>
+  new StopReason(`ERROR: the cell timed out after ${ms / 1000} seconds ([tools].code_cell_timeout) before the tool finished`);
 
 /** Answers the cell's requests one at a time, in order, while it runs; the result waits for the last one. */
 function serveCalls(requests: Readable, answers: Writable, request: CellRequest, signal: AbortSignal, counted: () => void): () => Promise<void> {

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { parse, stringify, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { ConfigError, type ConfigIssue } from "./errors.js";
+import { aliasNote, blameAlias, renameAliases, type MovedKey } from "./aliases.js";
 import { notSupportedMessage } from "./not-supported.js";
 import { MCP_JSON, readMcpJson, type McpJsonRead } from "./mcp-json.js";
 import { judgeProjectLayer, type ProjectTrust } from "./project-trust.js";
@@ -55,6 +56,8 @@ export interface LoadedConfig {
   sources: ConfigSource[];
   /** How the project's config file was judged (project-trust.ts); absent when there is none. */
   project?: ProjectTrust;
+  /** Keys read under another name (aliases.ts), one line each, for the user. */
+  notes: string[];
 }
 
 const OVERRIDES = "command-line options";
@@ -65,14 +68,25 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const home = options.home ?? homeDir(env);
   const layers: Array<{ file: string; data: Table }> = [];
   const sources: ConfigSource[] = [];
+  const notes: string[] = [];
+  const movedIn = new Map<string, MovedKey[]>();
+  const readFile = (file: string, required: boolean) => {
+    const read = readToml(file, required);
+    if (read) {
+      const moved = renameAliases(read.data, file);
+      movedIn.set(file, moved);
+      notes.push(...moved.map((m) => aliasNote(file, m)));
+    }
+    return read;
+  };
   const addLayer = (file: string, data: Table) => {
     // Checked without its null/undefined entries: those mean "reset"/"not given".
     const issues = validate(merge(Object.create(null), data), () => file, true).issues;
-    if (issues.length > 0) throw new ConfigError(issues);
+    if (issues.length > 0) throw blameAlias(new ConfigError(issues), movedIn.get(file) ?? []);
     layers.push({ file, data });
   };
   const addFile = (file: string, required: boolean) => {
-    const read = readToml(file, required);
+    const read = readFile(file, required);
     sources.push({ path: file, found: read !== undefined });
     if (read) addLayer(file, read.data);
     return read;
@@ -80,7 +94,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
 
   addFile(userConfigPath(env, home), false);
   const projectFile = projectConfigPath(options.cwd);
-  const tomlRead = readToml(projectFile, false);
+  const tomlRead = readFile(projectFile, false);
   sources.push({ path: projectFile, found: tomlRead !== undefined });
   const mcpJson = readMcpJson(options.cwd, env);
   if (mcpJson) {
@@ -127,7 +141,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     result = validate(mergeAll(layers), owner, false);
   }
   if (!result.config) throw new ConfigError(result.issues);
-  return { config: result.config, sources, ...(project ? { project } : {}) };
+  return { config: result.config, sources, notes, ...(project ? { project } : {}) };
 }
 
 /**
@@ -155,6 +169,8 @@ export interface WrittenConfig {
 export function writeConfigFile(file: string, change: (current: Table) => Table): WrittenConfig {
   const target = realOr(file);
   const before = readToml(target, false);
+  // Rewritten under yuj's names: the file the next start reads is valid either way.
+  if (before) renameAliases(before.data, file);
   const next = merge(before?.data ?? {}, change(before?.data ?? {}));
   const issues = validate(next, () => file, true).issues;
   if (issues.length > 0) throw new ConfigError(issues);

@@ -73,8 +73,17 @@ export function createStaleFileGuard(opts: StaleFileOptions): Guard {
     else seen.set(where.abs, hash);
   };
 
-  /** Paths the call read or changed, whose current bytes the model now knows. */
-  const observed = (call: GuardCall): string[] => call.touches.map((t) => t.path);
+  /**
+   * Paths the call read or changed, whose current bytes the model now knows:
+   * all of a success's; of a failure, only a read its exit status still
+   * made (a one-file search that found nothing). Tools change nothing when
+   * they fail.
+   */
+  const observed = (call: GuardCall, result: ToolResult): string[] => {
+    if (result.ok) return call.touches.map((t) => t.path);
+    const exit = result.display?.kind === "command" ? result.display.exitCode : undefined;
+    return call.touches.filter((t) => t.readOnExit !== undefined && t.readOnExit === exit).map((t) => t.path);
+  };
 
   return {
     name: "stale_file",
@@ -99,8 +108,7 @@ export function createStaleFileGuard(opts: StaleFileOptions): Guard {
     async after(call, result, ctx): Promise<ToolResult> {
       const stale = pending.get(call.callId);
       pending.delete(call.callId);
-      // Tools change nothing when they fail, so only a success moves the record.
-      if (result.ok) for (const p of observed(call)) await remember(ctx.cwd, p);
+      for (const p of observed(call, result)) await remember(ctx.cwd, p);
       if (!stale) return result;
       const warning = staleWarningText(stale, result.ok);
       const display = appendNote(result.display, warning);

@@ -17,7 +17,7 @@
 import * as path from "node:path";
 import { EXECUTES, INSPECTS, type ToolEffect, type ToolResult, type Touch } from "../../core/tool-types.js";
 import { parseShell, verbOf, type Redirect, type SimpleCommand, type Word } from "./shell-words.js";
-import { simpleSingleFileRead } from "./shell-rules.js";
+import { simpleSingleFileRead, singleFileReadSearches } from "./shell-rules.js";
 
 /** A command's effects: inspection only looks; anything else runs and may change anything. */
 export function commandEffects(cmd: string): ReadonlySet<ToolEffect> {
@@ -28,7 +28,8 @@ export function commandEffects(cmd: string): ReadonlySet<ToolEffect> {
 export function commandReads(cmd: string, workdir?: string): Touch[] {
   const file = simpleSingleFileRead(cmd);
   if (file === undefined) return [];
-  return [{ path: workdir && !path.isAbsolute(file) ? path.join(workdir, file) : file, as: "reads" }];
+  const where = workdir && !path.isAbsolute(file) ? path.join(workdir, file) : file;
+  return [{ path: where, as: "reads", ...(singleFileReadSearches(cmd) ? { readOnExit: 1 } : {}) }];
 }
 
 /** A successful foreground command that is not pure inspection checked the work. */

@@ -19,7 +19,7 @@ export { isCodeLikePath } from "./common.js";
 export { shellRefusal } from "./refusals.js";
 export { pythonWritesFile } from "./python-write.js";
 export { readSideRoute } from "./routing.js";
-export { simpleSingleFileRead } from "./single-file-read.js";
+export { simpleSingleFileRead, singleFileReadSearches } from "./single-file-read.js";
 export { isNonPromotable, needsPreservationReminder, PRESERVATION_REMINDER } from "./promotion.js";
 export { exitMeaning } from "./exit-meaning.js";
 export { interactiveCommand, interactiveRefusal } from "./interactive.js";

@@ -163,3 +163,9 @@ export function simpleSingleFileRead(cmd: string): string | undefined {
   const only = soleCommand(cmd);
   return only ? (fileDisplay(only.words)?.path ?? singleFileSearch(only.words)) : undefined;
 }
+
+/** Whether that read is a search (`grep X F`, `rg X F`): its exit status 1 means it found nothing, having read the file. */
+export function singleFileReadSearches(cmd: string): boolean {
+  const only = soleCommand(cmd);
+  return only !== undefined && fileDisplay(only.words) === undefined && singleFileSearch(only.words) !== undefined;
+}
