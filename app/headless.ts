@@ -27,7 +27,7 @@ import { storedSettings } from "./pause.js";
 import { createTextRenderer } from "./render-text.js";
 import { prepareResume, resumedSeq, type ResumePlan } from "./resume-plan.js";
 import { headlessWake, settleJobsAtRunEnd } from "./run-end-jobs.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type OpenSession, type Resolved } from "./session.js";
+import { announceSession, buildProvider, loadSetupHandlers, openSession, requireProvider, resolveSession, type OpenSession, type Resolved } from "./session.js";
 import { handleStopSignals, type StopSignals } from "./signals.js";
 import { guardStdout } from "./stdout-guard.js";
 import { announceUntrusted } from "./trust-notice.js";
@@ -184,18 +184,6 @@ async function run(opts: HeadlessOptions, resumed: Resumed | undefined): Promise
   }
 }
 
-/**
- * The handlers whose code a new task's setup runs before any model call: the
- * permission rules are asked about the tools a deny hides even when offered
- * (finish tools) and about delegate's roles. With delegation, the workers'
- * setups ask about theirs too: every handler loads.
- */
-async function loadSetupHandlers(resolved: Resolved): Promise<void> {
-  const tools = [...resolved.toolset.tools.values()];
-  if (tools.some((t) => t.handler.role === "delegation")) return resolved.loadAllTools();
-  const asked = tools.filter((t) => t.handler.role === "finish" || t.handler.permissions?.askMakesAvailable);
-  await Promise.all(asked.map((t) => t.handler.load?.()));
-}
 
 /** stdout as the transcript or the JSONL stream; a closed stdout stops the run (and is said in the trace). */
 function openOutput(

@@ -139,6 +139,19 @@ export function resolveSession(inputs: SessionInputs): Resolved {
   return { config, choice, toolset, services, projectDir: inputs.cwd, toolsetFor, registry, toolsLoaded, loadAllTools: tools.loadAll, ...(projectTrust ? { projectTrust } : {}) };
 }
 
+/**
+ * The handlers whose code a session's setup runs before any model call: the
+ * permission rules are asked about the tools a deny hides even when offered
+ * (finish tools) and about delegate's roles. With delegation, the workers'
+ * setups ask about theirs too: every handler loads.
+ */
+export async function loadSetupHandlers(resolved: Resolved): Promise<void> {
+  const tools = [...resolved.toolset.tools.values()];
+  if (tools.some((t) => t.handler.role === "delegation")) return resolved.loadAllTools();
+  const asked = tools.filter((t) => t.handler.role === "finish" || t.handler.permissions?.askMakesAvailable);
+  await Promise.all(asked.map((t) => t.handler.load?.()));
+}
+
 export function requireProvider(resolved: Resolved): ProviderChoice {
   if (!resolved.choice) throw new FatalError(NO_PROVIDER_HELP);
   return resolved.choice;

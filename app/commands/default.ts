@@ -31,7 +31,9 @@ export async function defaultCommand(args: ParsedArgs, version: string): Promise
   // On a terminal the TUI's session modules start loading now, while the
   // config and profile are read (Ink and React load after the first frame).
   const tui = tty ? loadTui() : undefined;
-  const resolve = () => resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty });
+  // On a terminal the tool handlers' code loads once the TUI's first frame is
+  // out (app/tui/run.ts): what the session's setup asks of them loads first.
+  const resolve = () => resolveSession({ args, cwd: process.cwd(), env: process.env, topLevel: true, interactive: tty, lazyTools: tty });
   const resolved = resolve();
   if (!tty || !tui) {
     if (!resolved.choice) return demoCommand(args, version);

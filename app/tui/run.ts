@@ -20,7 +20,7 @@ import { prepareResume, resumedSeq } from "../resume-plan.js";
 import type { HistoryLog, SkippedLine } from "../../core/history-log.js";
 import { createSessionRecord, releaseRecord, type SessionRecord } from "../../core/session-record.js";
 import { replayInto } from "./replay.js";
-import { announceSession, buildProvider, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
+import { announceSession, buildProvider, loadSetupHandlers, openSession, requireProvider, resolveSession, type Resolved } from "../session.js";
 import { createFrameStdout } from "./frame-writer.js";
 import { createKeyInput } from "./key-stdin.js";
 import { editInEditor } from "./external-editor.js";
@@ -79,6 +79,9 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
   const resume = opts.resume;
   if (resume) replayInto(store, resume.dir);
   let record: SessionRecord | undefined;
+  // Resolved with lazyTools (the default command on a terminal): the code the
+  // setup runs now, every handler's once the first frame is out.
+  await loadSetupHandlers(resolved);
   const session = await openSession(
     opts.env,
     secrets,
@@ -172,6 +175,8 @@ export async function runTui(opts: TuiOptions): Promise<TuiExit> {
   const screen = createFrameStdout(process.stdout);
   const early = firstFrame({ view: store.get(), columns: screen.columns, rows: screen.rows, cwd: opts.cwd, color, lspServers, ...(contextWindow ? { contextWindow } : {}) });
   if (early) screen.write(early.join("\n"));
+  // A resumed call, a card, a slash command may need any handler from here on.
+  await resolved.loadAllTools();
 
   let quit!: () => void;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
