@@ -24,14 +24,15 @@ export interface ChordCallResult {
 
 type Ask = (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
 
-export async function chordCall(t: TestToolContext, tool: string, args: unknown, opts: { callId?: string; ask?: Ask } = {}): Promise<ChordCallResult> {
+/** `raw`: `args` is the arguments' text exactly as the model sent it (malformed, twice encoded, bare), not an object to encode. */
+export async function chordCall(t: TestToolContext, tool: string, args: unknown, opts: { callId?: string; ask?: Ask; raw?: boolean } = {}): Promise<ChordCallResult> {
   const config = defaultConfig();
   const registry = builtinHandlers();
   const profile = loadProfile(join(repoRoot, "profiles"), "chord");
   checkProfile(profile, registry, "minimal");
   const model = tool === "apply_patch" ? PATCH_MODEL : EDIT_MODEL;
   const tools = activateTools(profile, registry, config, { topLevel: true, model });
-  const prepared = prepareCall({ id: opts.callId ?? "c1", name: tool, args: JSON.stringify(args) }, tools, config);
+  const prepared = prepareCall({ id: opts.callId ?? "c1", name: tool, args: opts.raw ? String(args) : JSON.stringify(args) }, tools, config);
   const outcome = await runPrepared(prepared, {
     toolset: tools,
     config,

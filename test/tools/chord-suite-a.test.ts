@@ -7,14 +7,9 @@
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../core/config/schema.js";
-import { prepareCall, runPrepared } from "../../core/dispatch.js";
-import { activateTools } from "../../core/profiles/activate.js";
-import { checkProfile, loadProfile } from "../../core/profiles/load.js";
-import { builtinHandlers } from "../../tools/registry.js";
 import { chordApplyPatchTool } from "../../tools/chord/apply_patch.js";
 import { chordEditTool } from "../../tools/chord/edit.js";
-import { repoRoot } from "../support/loop-harness.js";
+import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -26,25 +21,10 @@ afterEach(() => t.cleanup());
 const patch = (...lines: string[]) => chordApplyPatchTool.run({ patch: ["*** Begin Patch", ...lines, "*** End Patch"].join("\n") }, t.ctx);
 const read = (rel: string) => fsp.readFile(join(t.cwd, rel), "utf8");
 
-/** A call through the real dispatcher and the Chord profile, with a GPT model so apply_patch is offered. */
+/** A call through the real dispatcher and the Chord profile, its arguments' text as sent. */
 async function call(name: string, rawArgs: string) {
-  const config = defaultConfig();
-  const registry = builtinHandlers();
-  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
-  checkProfile(profile, registry, "minimal");
-  const tools = activateTools(profile, registry, config, { topLevel: true, model: { provider: "openai", id: "gpt-5" } });
-  const prepared = prepareCall({ id: "c1", name, args: rawArgs }, tools, config);
-  const outcome = await runPrepared(prepared, {
-    toolset: tools,
-    config,
-    services: t.ctx.services,
-    emit: t.ctx.emit,
-    cwd: t.cwd,
-    sessionDir: t.ctx.sessionDir,
-    signal: new AbortController().signal,
-    memory: t.ctx.memory,
-  });
-  return { ok: outcome.ok, text: outcome.modelText };
+  const { ok, text } = await chordCall(t, name, rawArgs, { raw: true });
+  return { ok, text };
 }
 
 const ENVELOPE = "*** Begin Patch\n*** Update File: file.txt\n@@\n-old\n+new\n*** End Patch";
