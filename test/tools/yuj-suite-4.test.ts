@@ -67,3 +67,26 @@ describe("similar lines: one line template over half the output collapses, rare 
     expect(await catOf([...Array(5).fill(a), ...Array(5).fill(b)])).toBe(`${a} [×5]\n${b} [×5]`);
   });
 });
+
+describe("a result over [output].max_output_chars", () => {
+  const marker = /\n\[\.\.\. (\d+) chars omitted \((\d+) lines\); full output \((\d+) chars\) saved to (\S+) — read or grep it for the rest \.\.\.\]\n/;
+
+  it("one line of 100,000 characters is still cut to the bound, saying how many characters were left out", async () => {
+    await s.put({ "transcript.log": "x".repeat(100_000) });
+    const r = await s.call("read", { path: "transcript.log" });
+    const m = marker.exec(r.modelText)!;
+    expect(m).not.toBeNull();
+    expect(r.modelText.length).toBeLessThanOrEqual(80_000 + 200);
+    expect(Number(m[1]) + r.modelText.length - m[0].length).toBe("1: ".length + 100_000);
+    expect(m[2]).toBe("1");
+  });
+
+  it("a few lines each longer than the bound are cut to it too", async () => {
+    await s.put({ "wide.log": Array.from({ length: 5 }, () => "y".repeat(50_000)).join("\n") });
+    const r = await s.call("read", { path: "wide.log" });
+    expect(r.modelText).toMatch(marker);
+    expect(r.modelText.length).toBeLessThanOrEqual(80_000 + 200);
+    expect(r.modelText.startsWith("1: yyy")).toBe(true);
+    expect(r.modelText.endsWith("yyy")).toBe(true);
+  });
+});
