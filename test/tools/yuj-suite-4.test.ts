@@ -61,6 +61,19 @@ describe("similar lines: one line template over half the output collapses, rare 
     expect(await catOf(listing)).toBe(listing.join("\n"));
   });
 
+  it("a smaller [output].max_output_chars is the bound: thirty PASSED lines collapse under 200 characters", async () => {
+    await fresh((c) => {
+      c.output.max_output_chars = 200;
+    });
+    const passed = Array.from({ length: 30 }, (_, i) => `tests/test_foo.py::test_${String(i).padStart(3, "0")} PASSED  [${i}%]`);
+    expect(await catOf(["collected 30 items", "", ...passed])).toBe(["collected 30 items", "", passed[0], "  ... [×30 similar lines]", passed[29]].join("\n"));
+  });
+
+  it("ten lines well inside the bound are shown as written", async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `tests/test_foo.py::test_${i} PASSED  [${String(i).padStart(2)}%]`);
+    expect(await catOf(lines)).toBe(lines.join("\n"));
+  });
+
   it("identical lines collapse first, each run to one line with its count", async () => {
     const a = "tests/test_foo.py::test_a PASSED  [ 1%]";
     const b = "tests/test_foo.py::test_b PASSED  [ 2%]";
