@@ -33,7 +33,7 @@ export function boundOutput(text: string, opts: BoundOptions): Bounded {
   const omitted = text.length - head.length - tail.length;
   const omittedLines = countLines(text.slice(head.length, text.length - tail.length));
   const marker =
-    `[... ${omitted} chars (${omittedLines} lines) omitted; ` +
+    `[... ${omitted} chars omitted (${omittedLines} lines); ` +
     `full output (${text.length} chars) saved to ${fullOutputPath} — read or grep it for the rest ...]`;
   return { text: `${head}\n${marker}\n${tail}`, fullOutputPath };
 }

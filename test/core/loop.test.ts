@@ -213,7 +213,7 @@ describe("runLoop", () => {
     if (result?.type !== "tool_result") throw new Error("no result");
     expect(result.modelText.length).toBeLessThan(2300);
     expect(result.modelText.startsWith("1: row 1\n2: row 2\n")).toBe(true);
-    expect(result.modelText).toMatch(/\[\.\.\. \d+ chars \(\d+ lines\) omitted; full output \(\d+ chars\) saved to .+\.txt/);
+    expect(result.modelText).toMatch(/\[\.\.\. \d+ chars omitted \(\d+ lines\); full output \(\d+ chars\) saved to .+\.txt/);
     expect(result.modelText.trimEnd().endsWith("5000: row 5000")).toBe(true);
     expect(readFileSync(result.fullOutputPath!, "utf8").split("\n").length).toBeGreaterThanOrEqual(5000);
   });

@@ -18,7 +18,7 @@ describe("boundOutput", () => {
     const [head, marker, ...tail] = out.text.split(/\n(?=\[\.\.\.)|(?<=\.\.\.\])\n/);
     expect(head!.startsWith("line 1\n")).toBe(true);
     expect(out.text.endsWith("line 1000")).toBe(true);
-    const m = /\[\.\.\. (\d+) chars \((\d+) lines\) omitted; full output \((\d+) chars\) saved to (.+) — read or grep it for the rest \.\.\.\]/.exec(out.text)!;
+    const m = /\[\.\.\. (\d+) chars omitted \((\d+) lines\); full output \((\d+) chars\) saved to (.+) — read or grep it for the rest \.\.\.\]/.exec(out.text)!;
     expect(m).not.toBeNull();
     const keptHead = head!;
     const keptTail = tail.join("\n");

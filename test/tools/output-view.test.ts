@@ -49,7 +49,7 @@ describe("output cleaning, both surfaces", () => {
 
   it("collapses a long run of similar lines before bounding, so it is shown whole", async () => {
     const cmd = `for i in $(seq 1 2000); do echo "Downloading package $i of 2000 (sha 4f3a9c${"$"}i)"; done; echo finished`;
-    const collapsed = "Downloading package 1 of 2000 (sha 4f3a9c1)\n[×1998 similar lines]\nDownloading package 2000 of 2000 (sha 4f3a9c2000)\nfinished";
+    const collapsed = "Downloading package 1 of 2000 (sha 4f3a9c1)\n  ... [×2000 similar lines]\nDownloading package 2000 of 2000 (sha 4f3a9c2000)\nfinished";
     expect(await bash(cmd)).toMatchObject({ ok: true, modelText: collapsed });
     expect(await shell(cmd)).toMatchObject({ ok: true, modelText: `${collapsed}\n${exited}` });
   });
@@ -67,10 +67,17 @@ describe("output cleaning, both surfaces", () => {
 });
 
 describe("the filters themselves", () => {
-  it("keep redraws and collapse only runs of four or more", () => {
+  it("keep redraws and collapse runs of three or more of a template over half of ten or more lines", () => {
     expect(keepLastRedraws("first\n\rlast\r\nx\r")).toBe("first\nlast\nx");
-    expect(collapseSimilarLines("a 1\na 2\na 3\nb")).toBe("a 1\na 2\na 3\nb");
-    expect(collapseSimilarLines("ok\nf 1\nf 2\nf 3\nf 4\n\n")).toBe("ok\nf 1\n[×2 similar lines]\nf 4\n\n");
+    const f = (n: number) => Array.from({ length: n }, (_, i) => `f ${i}`);
+    expect(collapseSimilarLines(["ok", ...f(9), "", ""].join("\n"))).toBe(["ok", "f 0", "  ... [×9 similar lines]", "f 8", "", ""].join("\n"));
+    // Fewer than ten lines, or no template over half of them: as written.
+    expect(collapseSimilarLines(f(9).join("\n"))).toBe(f(9).join("\n"));
+    const even = [...f(5), ...Array.from({ length: 5 }, (_, i) => `g.${i}`)].join("\n");
+    expect(collapseSimilarLines(even)).toBe(even);
+    // A run of two stays; runs of three or more collapse.
+    const two = ["f 1", "f 2", "x:y", "f 3", "f 4", "f 5", "f 6", "f 7", "f 8", "a.b", "c.d"].join("\n");
+    expect(collapseSimilarLines(two)).toBe(["f 1", "f 2", "x:y", "f 3", "  ... [×6 similar lines]", "f 8", "a.b", "c.d"].join("\n"));
   });
 });
 

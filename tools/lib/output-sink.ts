@@ -33,14 +33,18 @@ export interface SinkText {
   fullOutputPath?: string;
 }
 
-export function sinkView(log: LogReader, range: OutputRange, tools: Config["tools"]): SinkText {
+/**
+ * `maxChars` is the bound the whole result must fit in ([output].max_output_chars):
+ * similar lines collapse once the output is over half of it or of what is shown whole.
+ */
+export function sinkView(log: LogReader, range: OutputRange, tools: Config["tools"], maxChars: number): SinkText {
   const size = range.to - range.from;
   const parts = log.kept(range.from, range.to);
   const kept = parts.reduce((n, p) => n + p.to - p.from, 0);
   // The filters run before the bound: output that collapses (a progress log,
   // a thousand similar download lines) into the budget is shown whole.
   if (kept === size && size <= COLLAPSE_READ_LIMIT_BYTES) {
-    const whole = filterOutput(text(log.read(range.from, range.to)), tools, SINK_THRESHOLD_BYTES).replace(/\n+$/, "");
+    const whole = filterOutput(text(log.read(range.from, range.to)), tools, Math.min(SINK_THRESHOLD_BYTES, maxChars)).replace(/\n+$/, "");
     if (size <= SINK_THRESHOLD_BYTES || Buffer.byteLength(whole) <= SINK_THRESHOLD_BYTES) return { text: whole, shown: whole };
   }
   const { head: headRange, tail: tailRange } = sinkEdges(parts, tools);

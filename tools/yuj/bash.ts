@@ -88,7 +88,7 @@ async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult>
   }
   // Reading marks the output read for a later bash_poll; the view reads only what it shows.
   const read = await jobs.readNew(job.id, 0);
-  const output = sinkView(jobs.log(job.id), read, tools);
+  const output = sinkView(jobs.log(job.id), read, tools, ctx.config.output.max_output_chars);
   return formatResult(cmd, output, read.snapshot, [note, repoNoticeLine(read.snapshot)].filter(Boolean).join("\n"), tools.bash_timeout);
 }
 

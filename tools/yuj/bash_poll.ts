@@ -34,7 +34,7 @@ export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
     // The model's view of the new bytes comes from the file, so the preview
     // the manager makes is not needed; its cursor still has to move.
     const read = await jobs.readNew(job.id, 0);
-    const output = sinkView(jobs.log(job.id), read, ctx.config.tools);
+    const output = sinkView(jobs.log(job.id), read, ctx.config.tools, ctx.config.output.max_output_chars);
     const snap = read.snapshot;
     const status = isLive(snap)
       ? "[status: running]"
