@@ -134,6 +134,16 @@ function tailText(log: LogReader, from: number, to: number, max: number): string
 }
 
 /**
+ * The log's last `max` bytes as text, from a character start: `cut` when
+ * earlier output was left out, `dropped` the bytes of the stream the log no
+ * longer holds (past [output].max_job_log_bytes).
+ */
+export function outputTail(log: LogReader, max: number): { text: string; cut: boolean; dropped: number } {
+  const kept = log.kept(0, log.size).reduce((n, r) => n + span(r), 0);
+  return { text: tailText(log, 0, log.size, max), cut: log.size > max, dropped: log.size - kept };
+}
+
+/**
  * Where a read of [from, to) should stop so it does not split a UTF-8
  * character still being written: `to`, or up to 3 bytes before it.
  */

@@ -54,6 +54,8 @@ export interface JobSnapshot {
    * in the project's git repositories that git would have run on the host.
    */
   repoNotice?: string;
+  /** A read after the job ended has taken its output to the last byte: the model has seen how it ended. */
+  endRead?: boolean;
 }
 
 /** New output since the previous read, bounded for the model. */

@@ -13,7 +13,7 @@ export function statusLine(job: JobSnapshot): string {
 
 // The words are Chord's: a clean exit is `completed (exit code 0)`, any
 // other end of the command `failed (…)`, a stop `killed (…)`.
-function statusWords(job: JobSnapshot): string {
+export function statusWords(job: Pick<JobSnapshot, "status" | "leaderExited" | "deadlineAt" | "startedAt" | "exitCode" | "signal">): string {
   switch (job.status) {
     case "running":
       return job.leaderExited ? "running (the command exited; processes it started still run)" : "running";

@@ -1,0 +1,165 @@
+// The Chord job and command behaviour its own tests pin (fifth set), on the
+// Chord surface through the real dispatcher and profile with real processes:
+// the completion notice a background job wakes the model with (Chord's
+// `[Background job … finished]` block with the end of the output, none when
+// the model already read the end or killed the job), and a headless run on
+// each surface that hears of its job.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CoreEvent } from "../../core/events.js";
+import { createJobNotices, type JobNotices } from "../../core/jobs/notices.js";
+import { chordNoticeStyle } from "../../tools/lib/chord/job-notice.js";
+import { chordCall } from "../support/chord-call.js";
+import { isolatedEnv, runCli } from "../support/cli.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+const call = (tool: string, args: unknown) => chordCall(t, tool, args);
+const jobIdIn = (text: string) => /\bj\d+\b/.exec(text)?.[0] ?? "";
+
+/** Starts `command` as a background shell job and waits until it has ended (without reading it). */
+async function finished(args: Record<string, unknown>): Promise<string> {
+  const id = jobIdIn((await call("shell", { run_in_background: true, ...args })).text);
+  await t.ctx.jobs!.wait(id, "exit", 30_000);
+  return id;
+}
+
+/** The session's notices in the Chord style, told every event the tools emitted so far. */
+function chordNotices(): JobNotices {
+  const notices = createJobNotices("job_output", chordNoticeStyle(t.ctx.jobs!));
+  for (const e of t.events) notices.observe(e as CoreEvent);
+  return notices;
+}
+
+describe("chord background job completion notice", () => {
+  it("a clean exit: status, purpose, command and the output, no pointer to another read", async () => {
+    const id = await finished({ command: "echo ok", description: "Run the full test suite" });
+    expect(chordNotices().take()).toEqual([
+      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nPurpose: Run the full test suite\nCommand: echo ok\n\nRelevant output:\nok`,
+    ]);
+  });
+
+  it("a failure has no purpose line without a description and points at job_output(<id>)", async () => {
+    const id = await finished({ command: "echo hi; exit 1" });
+    expect(chordNotices().take()).toEqual([
+      `[Background job ${id} finished]\n\nStatus: failed (exit code 1)\nCommand: echo hi; exit 1\n\nRelevant output:\nhi\n\nRead its output with job_output(${id}).`,
+    ]);
+  });
+
+  it("long output keeps its last 500 bytes, marked as a tail excerpt", async () => {
+    const id = await finished({ command: "printf 'x%.0s' $(seq 900); printf 'FATAL: boom\\n'; exit 2" });
+    const [notice] = chordNotices().take();
+    const tail = "x".repeat(500 - "FATAL: boom\n".length) + "FATAL: boom";
+    expect(notice).toBe(
+      `[Background job ${id} finished]\n\nStatus: failed (exit code 2)\nCommand: printf 'x%.0s' $(seq 900); printf 'FATAL: boom\\n'; exit 2\n\n` +
+        `Relevant output:\n...(showing the last 500 bytes)\n${tail}\n\nRead its output with job_output(${id}).`,
+    );
+  });
+
+  it("the command is its first line only, cut past 200 characters; escapes are stripped from the output", async () => {
+    const long = `echo ${"a".repeat(250)}`;
+    const id = await finished({ command: `printf '\\033[31mred\\033[0m\\n'\n${long}` });
+    const [notice] = chordNotices().take();
+    expect(notice!.split("\n").slice(3)).toEqual(["Command: printf '\\033[31mred\\033[0m\\n'", "", "Relevant output:", `red\n${"a".repeat(250)}`].join("\n").split("\n"));
+    const id2 = await finished({ command: long });
+    const second = chordNotices().take().find((n) => n.startsWith(`[Background job ${id2} `))!;
+    expect(second).toContain(`\nCommand: ${long.slice(0, 200)}...(truncated)\n`);
+    expect(id2).not.toBe(id);
+  });
+
+  it("a job past its deadline is told as killed (timed out after …), with the pointer", async () => {
+    const id = await finished({ command: "echo started; sleep 30", timeout_ms: 1000 });
+    expect(chordNotices().take()).toEqual([
+      `[Background job ${id} finished]\n\nStatus: killed (timed out after 1s)\nCommand: echo started; sleep 30\n\nRelevant output:\nstarted\n\nRead its output with job_output(${id}).`,
+    ]);
+  });
+
+  it("a job without output has no output section", async () => {
+    const id = await finished({ command: "true" });
+    expect(chordNotices().take()).toEqual([`[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nCommand: true`]);
+  });
+
+  it("a terminal job_output read already told the end: no notice, and nothing to wait for", async () => {
+    const id = await finished({ command: "printf done" });
+    const notices = chordNotices();
+    expect((await call("job_output", { job_id: id, wait: "exit" })).text).toBe("done\n[status: completed (exit code 0)]");
+    expect(await notices.wait(new AbortController().signal)).toBe(false);
+    expect(notices.take()).toEqual([]);
+  });
+
+  it("a read while the job still runs does not count as reading its end", async () => {
+    const id = jobIdIn((await call("shell", { command: "echo first; sleep 1; echo second", run_in_background: true })).text);
+    await call("job_output", { job_id: id, wait: "output" });
+    await t.ctx.jobs!.wait(id, "exit", 30_000);
+    expect(chordNotices().take()).toEqual([
+      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nCommand: echo first; sleep 1; echo second\n\nRelevant output:\nfirst\nsecond`,
+    ]);
+  });
+
+  it("job_kill suppresses the notice", async () => {
+    const id = jobIdIn((await call("shell", { command: "sleep 30", run_in_background: true })).text);
+    await call("job_kill", { job_id: id, reason: "no longer needed" });
+    expect(chordNotices().take()).toEqual([]);
+  });
+
+  it("a command promoted past its foreground budget is named by its command", async () => {
+    const r = await call("shell", { command: "sleep 1; echo late", yield_time_ms: 100 });
+    const id = jobIdIn(r.text);
+    await t.ctx.jobs!.wait(id, "exit", 30_000);
+    expect(chordNotices().take()).toEqual([
+      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nCommand: sleep 1; echo late\n\nRelevant output:\nlate`,
+    ]);
+  });
+});
+
+describe("yuj's own notice stays one line", () => {
+  it("names the job, how it ended and the tool that reads it; a promoted job by its command", async () => {
+    const r = await call("shell", { command: "sleep 1; exit 3", yield_time_ms: 100 });
+    const id = jobIdIn(r.text);
+    await t.ctx.jobs!.wait(id, "exit", 30_000);
+    const notices = createJobNotices("job_output");
+    for (const e of t.events) notices.observe(e as CoreEvent);
+    expect(notices.take()).toEqual([expect.stringMatching(new RegExp(`^Background job ${id} \\(sleep 1; exit 3\\) finished with exit code 3 after \\d+\\.\\ds\\. Read its output with job_output\\.$`))]);
+  });
+});
+
+describe("a headless run that keeps its background job", () => {
+  /** A scripted model that starts `command` in the background, then answers twice. */
+  function setup(surface: "_base" | "chord", command: string): { cwd: string; config: string } {
+    const cwd = mkdtempSync(join(tmpdir(), "yuj-chord-notice-"));
+    const start =
+      surface === "_base"
+        ? { name: "bash", arguments: { cmd: command, background: true } }
+        : { name: "shell", arguments: { command, description: "build it", run_in_background: true } };
+    const turns = [{ text: "Starting it.", tool_calls: [start] }, { text: "Waiting for it." }, { text: "It finished." }];
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
+    const toml = ["[provider]", 'name = "scripted"', `scenario = "${join(cwd, "scenario.json")}"`, "[tools]", "background_enabled = true", "[sandbox]", 'mode = "off"'];
+    writeFileSync(join(cwd, "yuj.toml"), toml.join("\n"));
+    return { cwd, config: join(cwd, "yuj.toml") };
+  }
+
+  const noticeOf = async (surface: "_base" | "chord") => {
+    const { cwd, config } = setup(surface, "sleep 1; echo built; exit 4");
+    const res = await runCli(["code", "start the job", "--profile", surface, "--config", config, "--keep-jobs", "--output", "jsonl"], { cwd, env: isolatedEnv(), timeoutMs: 30_000 });
+    const events = res.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string });
+    return events.filter((e) => e.type === "notice" && e.text?.includes("j1")).map((e) => e.text);
+  };
+
+  it("on the chord surface the model hears Chord's block with the output's end", async () => {
+    expect(await noticeOf("chord")).toEqual([
+      "[yuj] [Background job j1 finished]\n\nStatus: failed (exit code 4)\nPurpose: build it\nCommand: sleep 1; echo built; exit 4\n\nRelevant output:\nbuilt\n\nRead its output with job_output(j1).",
+    ]);
+  });
+
+  it("on the default surface it hears yuj's line", async () => {
+    expect(await noticeOf("_base")).toEqual([expect.stringMatching(/^\[yuj\] Background job j1 \(sleep 1; echo built; exit 4\) finished with exit code 4 after \d+\.\ds\. Read its output with bash_poll\.$/)]);
+  });
+});
