@@ -14,6 +14,8 @@ import { createJobNotices, type JobNotices } from "../../core/jobs/notices.js";
 import { chordNoticeStyle } from "../../tools/lib/chord/job-notice.js";
 import { chordCall } from "../support/chord-call.js";
 import { isolatedEnv, runCli } from "../support/cli.js";
+import { fakeClock } from "../support/fake-clock.js";
+import { until } from "../jobs/support.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -39,27 +41,31 @@ function chordNotices(): JobNotices {
   return notices;
 }
 
+/** The notices, with the durations (whole seconds of real time) as `<t>`; the fake-clock test pins them. */
+const takeTimed = (notices: JobNotices) => notices.take().map((n) => n.replace(/^Elapsed: \S+$/m, "Elapsed: <t>").replace(/^Quiet: \S+/m, "Quiet: <t>"));
+const TIMES = "Elapsed: <t>\nQuiet: <t>\n";
+
 describe("chord background job completion notice", () => {
   it("a clean exit: status, purpose, command and the output, no pointer to another read", async () => {
     const id = await finished({ command: "echo ok", description: "Run the full test suite" });
-    expect(chordNotices().take()).toEqual([
-      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nPurpose: Run the full test suite\nCommand: echo ok\n\nRelevant output:\nok`,
+    expect(takeTimed(chordNotices())).toEqual([
+      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\n${TIMES}Purpose: Run the full test suite\nCommand: echo ok\n\nRelevant output:\nok`,
     ]);
   });
 
   it("a failure has no purpose line without a description and points at job_output(<id>)", async () => {
     const id = await finished({ command: "echo hi; exit 1" });
-    expect(chordNotices().take()).toEqual([
-      `[Background job ${id} finished]\n\nStatus: failed (exit code 1)\nCommand: echo hi; exit 1\n\nRelevant output:\nhi\n\nRead its output with job_output(${id}).`,
+    expect(takeTimed(chordNotices())).toEqual([
+      `[Background job ${id} finished]\n\nStatus: failed (exit code 1)\n${TIMES}Command: echo hi; exit 1\n\nRelevant output:\nhi\n\nRead its output with job_output(${id}).`,
     ]);
   });
 
   it("long output keeps its last 500 bytes, marked as a tail excerpt", async () => {
     const id = await finished({ command: "printf 'x%.0s' $(seq 900); printf 'FATAL: boom\\n'; exit 2" });
-    const [notice] = chordNotices().take();
+    const [notice] = takeTimed(chordNotices());
     const tail = "x".repeat(500 - "FATAL: boom\n".length) + "FATAL: boom";
     expect(notice).toBe(
-      `[Background job ${id} finished]\n\nStatus: failed (exit code 2)\nCommand: printf 'x%.0s' $(seq 900); printf 'FATAL: boom\\n'; exit 2\n\n` +
+      `[Background job ${id} finished]\n\nStatus: failed (exit code 2)\n${TIMES}Command: printf 'x%.0s' $(seq 900); printf 'FATAL: boom\\n'; exit 2\n\n` +
         `Relevant output:\n...(showing the last 500 bytes)\n${tail}\n\nRead its output with job_output(${id}).`,
     );
   });
@@ -67,24 +73,24 @@ describe("chord background job completion notice", () => {
   it("the command is its first line only, cut past 200 characters; escapes are stripped from the output", async () => {
     const long = `echo ${"a".repeat(250)}`;
     const id = await finished({ command: `printf '\\033[31mred\\033[0m\\n'\n${long}` });
-    const [notice] = chordNotices().take();
-    expect(notice!.split("\n").slice(3)).toEqual(["Command: printf '\\033[31mred\\033[0m\\n'", "", "Relevant output:", `red\n${"a".repeat(250)}`].join("\n").split("\n"));
+    const [notice] = takeTimed(chordNotices());
+    expect(notice!.split("\n").slice(5)).toEqual(["Command: printf '\\033[31mred\\033[0m\\n'", "", "Relevant output:", `red\n${"a".repeat(250)}`].join("\n").split("\n"));
     const id2 = await finished({ command: long });
-    const second = chordNotices().take().find((n) => n.startsWith(`[Background job ${id2} `))!;
+    const second = takeTimed(chordNotices()).find((n) => n.startsWith(`[Background job ${id2} `))!;
     expect(second).toContain(`\nCommand: ${long.slice(0, 200)}...(truncated)\n`);
     expect(id2).not.toBe(id);
   });
 
   it("a job past its deadline is told as killed (timed out after …), with the pointer", async () => {
     const id = await finished({ command: "echo started; sleep 30", timeout_ms: 1000 });
-    expect(chordNotices().take()).toEqual([
-      `[Background job ${id} finished]\n\nStatus: killed (timed out after 1s)\nCommand: echo started; sleep 30\n\nRelevant output:\nstarted\n\nRead its output with job_output(${id}).`,
+    expect(takeTimed(chordNotices())).toEqual([
+      `[Background job ${id} finished]\n\nStatus: killed (timed out after 1s)\n${TIMES}Command: echo started; sleep 30\n\nRelevant output:\nstarted\n\nRead its output with job_output(${id}).`,
     ]);
   });
 
   it("a job without output has no output section", async () => {
     const id = await finished({ command: "true" });
-    expect(chordNotices().take()).toEqual([`[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nCommand: true`]);
+    expect(takeTimed(chordNotices())).toEqual([`[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nElapsed: <t>\nQuiet: <t> (no output yet)\nCommand: true`]);
   });
 
   it("a terminal job_output read already told the end: no notice, and nothing to wait for", async () => {
@@ -99,24 +105,53 @@ describe("chord background job completion notice", () => {
     const id = jobIdIn((await call("shell", { command: "echo first; sleep 1; echo second", run_in_background: true })).text);
     await call("job_output", { job_id: id, wait: "output" });
     await t.ctx.jobs!.wait(id, "exit", 30_000);
-    expect(chordNotices().take()).toEqual([
-      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nCommand: echo first; sleep 1; echo second\n\nRelevant output:\nfirst\nsecond`,
+    expect(takeTimed(chordNotices())).toEqual([
+      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\n${TIMES}Command: echo first; sleep 1; echo second\n\nRelevant output:\nfirst\nsecond`,
     ]);
   });
 
   it("job_kill suppresses the notice", async () => {
     const id = jobIdIn((await call("shell", { command: "sleep 30", run_in_background: true })).text);
     await call("job_kill", { job_id: id, reason: "no longer needed" });
-    expect(chordNotices().take()).toEqual([]);
+    expect(takeTimed(chordNotices())).toEqual([]);
   });
 
   it("a command promoted past its foreground budget is named by its command", async () => {
     const r = await call("shell", { command: "sleep 1; echo late", yield_time_ms: 100 });
     const id = jobIdIn(r.text);
     await t.ctx.jobs!.wait(id, "exit", 30_000);
-    expect(chordNotices().take()).toEqual([
-      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\nCommand: sleep 1; echo late\n\nRelevant output:\nlate`,
+    expect(takeTimed(chordNotices())).toEqual([
+      `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\n${TIMES}Command: sleep 1; echo late\n\nRelevant output:\nlate`,
     ]);
+  });
+});
+
+describe("chord completion notice durations, on a clock the test moves", () => {
+  it("elapsed and quiet in a job table's words; a silent job says it had no output yet", async () => {
+    const clock = fakeClock();
+    const c = await makeToolContext(undefined, { clock });
+    try {
+      const job = c.ctx.jobs!.start({ command: "while [ ! -e go1 ]; do sleep 0.02; done; echo ok; while [ ! -e go2 ]; do sleep 0.02; done", cwd: c.cwd, background: true, label: "build it" });
+      await clock.advance(90_000);
+      await c.put({ go1: "" });
+      expect(await until(() => c.ctx.jobs!.get(job.id)!.totalBytes > 0)).toBe(true);
+      await clock.advance(5_000);
+      await c.put({ go2: "" });
+      expect(await until(() => c.ctx.jobs!.get(job.id)!.status === "exited")).toBe(true);
+      const silent = c.ctx.jobs!.start({ command: "while [ ! -e go3 ]; do sleep 0.02; done", cwd: c.cwd, background: true });
+      await clock.advance(120_000);
+      await c.put({ go3: "" });
+      expect(await until(() => c.ctx.jobs!.list().length === 0)).toBe(true);
+      const notices = createJobNotices("job_output", chordNoticeStyle(c.ctx.jobs!));
+      for (const e of c.events) notices.observe(e as CoreEvent);
+      const [built, quiet] = notices.take();
+      expect(built!.split("\n").slice(2, 6)).toEqual(["Status: completed (exit code 0)", "Elapsed: 1m35s", "Quiet: 5s", "Purpose: build it"]);
+      expect(quiet!.split("\n").slice(2, 5)).toEqual(["Status: completed (exit code 0)", "Elapsed: 2m00s", "Quiet: 2m00s (no output yet)"]);
+      expect(silent.id).not.toBe(job.id);
+    } finally {
+      clock.release();
+      await c.cleanup();
+    }
   });
 });
 
@@ -154,9 +189,12 @@ describe("a headless run that keeps its background job", () => {
   };
 
   it("on the chord surface the model hears Chord's block with the output's end", async () => {
-    expect(await noticeOf("chord")).toEqual([
-      "[yuj] [Background job j1 finished]\n\nStatus: failed (exit code 4)\nPurpose: build it\nCommand: sleep 1; echo built; exit 4\n\nRelevant output:\nbuilt\n\nRead its output with job_output(j1).",
-    ]);
+    const [notice, ...more] = await noticeOf("chord");
+    expect(more).toEqual([]);
+    expect(notice!.replace(/^Elapsed: \S+$/m, "Elapsed: <t>").replace(/^Quiet: \S+$/m, "Quiet: <t>")).toBe(
+      "[yuj] [Background job j1 finished]\n\nStatus: failed (exit code 4)\nElapsed: <t>\nQuiet: <t>\nPurpose: build it\nCommand: sleep 1; echo built; exit 4\n\n" +
+        "Relevant output:\nbuilt\n\nRead its output with job_output(j1).",
+    );
   });
 
   it("on the default surface it hears yuj's line", async () => {

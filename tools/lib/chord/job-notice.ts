@@ -1,14 +1,15 @@
 // The Chord surface's background-job completion notice, in the block Chord
 // wakes its model with: `[Background job j3 finished]`, the status in the
-// words of a job read, the job's purpose and command, the end of its output
-// (where failures and summaries land), and, unless it completed, the call
-// that reads the rest. A job whose end the model already read gets none.
+// words of a job read, how long it ran and had been quiet, its purpose and
+// command, the end of its output (where failures and summaries land), and,
+// unless it completed, the call that reads the rest. A job whose end the
+// model already read gets none.
 
 import { outputTail } from "../../../core/jobs/output-file.js";
 import { commandLabel } from "../../../core/jobs/snapshot.js";
 import type { JobEnd, NoticeStyle } from "../../../core/jobs/notices.js";
 import type { JobManager, JobSnapshot } from "../../../core/jobs/types.js";
-import { statusWords } from "../job-format.js";
+import { formatElapsed, statusWords } from "../job-format.js";
 
 /** Bytes of output the notice carries at most. */
 export const NOTICE_TAIL_BYTES = 500;
@@ -25,6 +26,11 @@ function chordNotice(end: JobEnd, snap: JobSnapshot | undefined, jobs: JobManage
   // Another workspace's job (an isolated child's) is not in this manager: its event says how it ended.
   const status = statusWords(snap ?? { status: exit.status ?? "exited", exitCode: exit.exitCode, signal: exit.signal ?? null, leaderExited: false, startedAt: 0 });
   const lines = [`[Background job ${exit.jobId} finished]`, "", `Status: ${status}`];
+  if (snap?.endedAt !== undefined) {
+    // How long it ran and how long it had been silent when it ended, as a job table states them.
+    lines.push(`Elapsed: ${formatElapsed(snap.endedAt - snap.startedAt)}`);
+    lines.push(`Quiet: ${formatElapsed(snap.endedAt - snap.lastOutputAt)}${snap.totalBytes === 0 ? " (no output yet)" : ""}`);
+  }
   const purpose = end.description?.trim();
   if (purpose) lines.push(`Purpose: ${purpose}`);
   // The first line, cut past 200 characters: a heredoc must not fill the notice.
