@@ -185,7 +185,8 @@ describe("a headless run that keeps its background job", () => {
     const { cwd, config } = setup(surface, "sleep 1; echo built; exit 4");
     const res = await runCli(["code", "start the job", "--profile", surface, "--config", config, "--keep-jobs", "--output", "jsonl"], { cwd, env: isolatedEnv(), timeoutMs: 30_000 });
     const events = res.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string });
-    return events.filter((e) => e.type === "notice" && e.text?.includes("j1")).map((e) => e.text);
+    // What the model is told comes tagged [yuj]; yuj's own lines to the user do not.
+    return events.filter((e) => e.type === "notice" && e.text?.startsWith("[yuj] ")).map((e) => e.text);
   };
 
   it("on the chord surface the model hears Chord's block with the output's end", async () => {
