@@ -2,8 +2,9 @@
 // Chord surface through the real dispatcher and profile with real processes:
 // the completion notice a background job wakes the model with (Chord's
 // `[Background job … finished]` block with the end of the output, none when
-// the model already read the end or killed the job), and a headless run on
-// each surface that hears of its job.
+// the model already read the end or killed the job), a killed job's reads
+// naming the reason, an unknown wait refused with the value sent, and a
+// headless run on each surface that hears of its job.
 
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -123,6 +124,30 @@ describe("chord background job completion notice", () => {
     expect(takeTimed(chordNotices())).toEqual([
       `[Background job ${id} finished]\n\nStatus: completed (exit code 0)\n${TIMES}Command: sleep 1; echo late\n\nRelevant output:\nlate`,
     ]);
+  });
+});
+
+describe("chord job reads after a kill, and a wait the tool does not know", () => {
+  it("every later read of a killed job says why it was stopped, as job_kill did", async () => {
+    const id = jobIdIn((await call("shell", { command: "sleep 30", run_in_background: true })).text);
+    expect((await call("job_kill", { job_id: id, reason: "no longer needed" })).text).toBe(`job ${id} stopping (no longer needed); it has stopped\n[status: killed (no longer needed)]`);
+    expect((await call("job_output", { job_id: id })).text).toBe("[status: killed (no longer needed)]");
+    expect((await call("job_kill", { job_id: id })).text).toBe(`job ${id} already finished\n[status: killed (no longer needed)]`);
+    expect((await call("job_list", { include_finished: true })).text.split("\n")[1]).toMatch(new RegExp(`^${id} \\| killed \\(no longer needed\\) \\| `));
+  });
+
+  it("without a reason the stop is job_kill's, on the next read too", async () => {
+    const id = jobIdIn((await call("shell", { command: "sleep 30", run_in_background: true })).text);
+    await call("job_kill", { job_id: id });
+    expect((await call("job_output", { job_id: id })).text).toBe("[status: killed (cancelled by job_kill)]");
+  });
+
+  it("an unknown wait is refused naming the accepted values and the one sent", async () => {
+    const id = await finished({ command: "true" });
+    expect(await call("job_output", { job_id: id, wait: "forever" })).toEqual({
+      ok: false,
+      text: 'ERROR: bad arguments for job_output: wait: expected one of "none", "output", "exit", got string "forever"',
+    });
   });
 });
 
