@@ -151,6 +151,24 @@ describe("chord job reads after a kill, and a wait the tool does not know", () =
   });
 });
 
+describe("chord job output as the model reads it", () => {
+  // What the command printed (as printf writes it) → what job_output shows before its status line.
+  const cases: Array<[string, string, string]> = [
+    ["plain", "hello\\n", "hello"],
+    ["colour", "\\033[31merror\\033[0m\\n", "error"],
+    ["a cursor sequence", "\\033[2Kdone", "done"],
+    ["a progress redraw keeps the last state", "10%%\\r50%%\\r100%%\\n", "100%"],
+    ["redraws on several lines", "a\\rb\\nc\\rd\\n", "b\nd"],
+    ["CRLF line endings", "line\\r\\nnext\\r\\n", "line\nnext"],
+    ["a trailing carriage return keeps the text", "done\\r", "done"],
+    ["a carriage return at a line's start", "first\\n\\rlast", "first\nlast"],
+  ];
+  it.each(cases)("%s", async (_name, printed, shown) => {
+    const id = await finished({ command: `printf '${printed}'` });
+    expect((await call("job_output", { job_id: id })).text).toBe(`${shown}\n[status: completed (exit code 0)]`);
+  });
+});
+
 describe("chord completion notice durations, on a clock the test moves", () => {
   it("elapsed and quiet in a job table's words; a silent job says it had no output yet", async () => {
     const clock = fakeClock();
