@@ -15,6 +15,7 @@ import { createJobNotices, type JobNotices } from "../../core/jobs/notices.js";
 import { chordNoticeStyle } from "../../tools/lib/chord/job-notice.js";
 import { chordCall } from "../support/chord-call.js";
 import { isolatedEnv, runCli } from "../support/cli.js";
+import { delegationProject, rowsOf, sessionDirOf, workerHistory } from "../support/delegation.js";
 import { fakeClock } from "../support/fake-clock.js";
 import { until } from "../jobs/support.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -244,4 +245,41 @@ describe("a headless run that keeps its background job", () => {
   it("on the default surface it hears yuj's line", async () => {
     expect(await noticeOf("_base")).toEqual([expect.stringMatching(/^\[yuj\] Background job j1 \(sleep 1; echo built; exit 4\) finished with exit code 4 after \d+\.\ds\. Read its output with bash_poll\.$/)]);
   });
+});
+
+describe("chord notify replies the main agent gets wrong", () => {
+  it("a response without correlation_id says how to send a plain message; an invented one is refused as unknown, and neither is delivered", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "delegate", arguments: { description: "write a.txt", agent_type: "builder", expected_write_scope: { files: ["a.txt"] } } }] },
+          {
+            tool_calls: [
+              { name: "notify", arguments: { target_task_id: "task-1", message: "Answer", message_type: "response" } },
+              { name: "notify", arguments: { target_task_id: "task-1", message: "Answer", message_type: "response", correlation_id: "corr-guess" } },
+            ],
+          },
+        ],
+        agents: { "task-1": { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "nothing to do" } }] }] } },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const notes = rowsOf(res.stdout).filter((r) => r.type === "tool_result" && r.name === "notify");
+    expect(notes.map((n) => [n.ok, n.modelText])).toEqual([
+      [
+        false,
+        'notify refused: correlation_id is required for response: a reply (message_type "response") needs the correlation_id of the request it answers. ' +
+          "To send a plain message instead, call notify again without the message_type and correlation_id keys.",
+      ],
+      [
+        false,
+        'notify refused: unknown pending request "corr-guess" for task task-1; open: (none). ' +
+          "A correlation_id must be copied from the request being answered; it can never be invented, guessed, or reused.",
+      ],
+    ]);
+    expect(workerHistory(sessionDirOf(env), "task-1").some((h) => (h.text ?? "").includes("Answer"))).toBe(false);
+  }, 90_000);
 });
