@@ -248,7 +248,7 @@ describe("a headless run that keeps its background job", () => {
 });
 
 describe("chord notify replies the main agent gets wrong", () => {
-  it("a response without correlation_id says how to send a plain message; an invented one is refused as unknown, and neither is delivered", async () => {
+  it("a response without correlation_id says how to send a plain message; an invented one is refused as unknown; a worker's targeted reply is not for its role", async () => {
     const cwd = delegationProject(
       {
         turns: [
@@ -260,7 +260,14 @@ describe("chord notify replies the main agent gets wrong", () => {
             ],
           },
         ],
-        agents: { "task-1": { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "nothing to do" } }] }] } },
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-1", message: "Continue", message_type: "response", correlation_id: "corr-1" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "nothing to do" } }] },
+            ],
+          },
+        },
       },
       { toml: '[sandbox]\nmode = "off"\n' },
     );
@@ -280,6 +287,11 @@ describe("chord notify replies the main agent gets wrong", () => {
           "A correlation_id must be copied from the request being answered; it can never be invented, guessed, or reused.",
       ],
     ]);
-    expect(workerHistory(sessionDirOf(env), "task-1").some((h) => (h.text ?? "").includes("Answer"))).toBe(false);
+    const worker = workerHistory(sessionDirOf(env), "task-1");
+    expect(worker.some((h) => (h.text ?? "").includes("Answer"))).toBe(false);
+    // A worker may only update its owner: a targeted reply is not for its role.
+    expect(worker.filter((h) => h.role === "tool" && h.name === "notify").map((h) => h.text)).toEqual([
+      "notify refused: targeted messages are not available in this role: a worker can only notify its owner; omit target_task_id",
+    ]);
   }, 90_000);
 });
