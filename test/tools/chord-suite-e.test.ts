@@ -3,8 +3,9 @@
 // the completion notice a background job wakes the model with (Chord's
 // `[Background job … finished]` block with the end of the output, none when
 // the model already read the end or killed the job), a killed job's reads
-// naming the reason, an unknown wait refused with the value sent, and a
-// headless run on each surface that hears of its job.
+// naming the reason, an unknown wait refused with the value sent, long
+// output whose similar lines were collapsed naming its saved copy, notify's
+// refused replies, and a headless run on each surface that hears of its job.
 
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -167,6 +168,23 @@ describe("chord job output as the model reads it", () => {
   it.each(cases)("%s", async (_name, printed, shown) => {
     const id = await finished({ command: `printf '${printed}'` });
     expect((await call("job_output", { job_id: id })).text).toBe(`${shown}\n[status: completed (exit code 0)]`);
+  });
+});
+
+describe("chord shell output past 16 KiB that fits once similar lines are collapsed", () => {
+  it("names the saved output, which read and grep open", async () => {
+    const r = await call("shell", { command: "for i in $(seq 1 3000); do echo line-$i-abcdefghij; done" });
+    const path = join(t.ctx.sessionDir, "jobs", "j1.log");
+    expect(r.text).toBe(
+      `line-1-abcdefghij\n[×2998 similar lines]\nline-3000-abcdefghij\n[... 61893 bytes shown with similar lines collapsed; full output: ${path} ...]\n[status: completed (exit code 0)]`,
+    );
+    expect((await call("read", { path, offset: 1500, limit: 2 })).text).toBe("READ_RESULT lines=1500-1501 total=3000\nline-1500-abcdefghij\nline-1501-abcdefghij\n");
+    expect((await call("grep", { pattern: "line-2999-", paths: [path] })).text).toBe(`${path}:2999:line-2999-abcdefghij`);
+  });
+
+  it("output that fits the budget is shown as it is, with no reference", async () => {
+    const r = await call("shell", { command: "for i in $(seq 1 500); do echo line-$i-abcdefghij; done" });
+    expect(r.text).toBe("line-1-abcdefghij\n[×498 similar lines]\nline-500-abcdefghij\n[status: completed (exit code 0)]");
   });
 });
 
