@@ -12,7 +12,7 @@ import type { JobManager, JobSnapshot } from "../../../core/jobs/types.js";
 import { formatElapsed, statusWords } from "../job-format.js";
 
 /** Bytes of output the notice carries at most. */
-export const NOTICE_TAIL_BYTES = 500;
+const NOTICE_TAIL_BYTES = 500;
 
 export function chordNoticeStyle(jobs: JobManager): NoticeStyle {
   return {
