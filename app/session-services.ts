@@ -11,6 +11,7 @@ import { installExitHooks } from "../core/jobs/exit-hooks.js";
 import { EscapeWatch, stopMarked } from "../core/jobs/escapees.js";
 import { createJobManager } from "../core/jobs/manager.js";
 import { createJobNotices, type JobNotices } from "../core/jobs/notices.js";
+import { chordNoticeStyle } from "../tools/lib/chord/job-notice.js";
 import { reapOrphans } from "../core/jobs/orphans.js";
 import { createTerminalManager, type TerminalManager } from "../core/jobs/terminal.js";
 import type { JobManager } from "../core/jobs/types.js";
@@ -68,6 +69,8 @@ export interface ServicesOptions {
   emit: Emit;
   /** The active tool that reads a job's output, named in job notices. */
   readTool?: string;
+  /** The surface's words for a finished background job (its profile's job_notice). Default yuj's. */
+  jobNotice?: "yuj" | "chord";
   /**
    * Signals that end yuj after a cleanup. The rest stay with the caller,
    * which must cancel its run and call shutdown() itself.
@@ -125,7 +128,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   });
   for (const problem of found.problems) opts.emit({ type: "notice", level: "warning", text: `skill skipped: ${problem}` });
   const skills = new SkillSession(found.skills);
-  const notices = createJobNotices(opts.readTool);
+  const notices = createJobNotices(opts.readTool, opts.jobNotice === "chord" ? chordNoticeStyle(jobs) : undefined);
   const isolation: Isolation = {
     stateDir: opts.stateDir,
     open: (dir, sessionDir, emit) => workspaceServices({ ...opts, projectDir: dir, sessionDir, emit, config }, env, logs),

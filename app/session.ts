@@ -272,6 +272,7 @@ export async function openSession(
     secrets,
     emit,
     readTool: toolWithRole(resolved.toolset, "read_output"),
+    jobNotice: resolved.toolset.profile.jobNotice,
     exitSignals,
     config: resolved.config,
     projectDir: resolved.projectDir,

@@ -140,6 +140,8 @@ interface SchemaProblem {
   rule: string;
   expected: string;
   actual: string;
+  /** The value given, as JSON (for a value outside the accepted ones). */
+  given?: string;
 }
 
 function describeIssue(
@@ -168,7 +170,7 @@ function describeIssue(
     case "too_big":
       return { path, rule: sizeRule("max", issue.origin), expected: `<= ${String(issue.maximum)}`, actual };
     case "invalid_value":
-      return { path, rule: "enum", expected: issue.values.map((v) => JSON.stringify(v)).join(" | "), actual };
+      return { path, rule: "enum", expected: issue.values.map((v) => JSON.stringify(v)).join(" | "), actual, given: shownValue(valueAt(root, issue.path)) };
     case "unrecognized_keys":
       return { path, rule: "additionalProperties", expected: "no such field", actual };
     default:
@@ -225,6 +227,9 @@ function plain(p: SchemaProblem, exposed: readonly string[]): string {
       return `${name} must be at least ${bound}`;
     case "maximum":
       return `${name} must be at most ${bound}`;
+    case "enum":
+      // The accepted values, and the one given (its type alone would not say what was wrong).
+      return `${name}: expected one of ${p.expected.split(" | ").join(", ")}, got ${p.actual}${p.given === undefined ? "" : ` ${p.given}`}`;
     default:
       return `${name}: expected ${p.expected}, got ${p.actual}`;
   }
@@ -334,6 +339,12 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
     cur = (cur as Record<PropertyKey, unknown>)[key];
   }
   return cur;
+}
+
+/** A value as JSON, cut past 80 characters. */
+function shownValue(v: unknown): string | undefined {
+  const json = v === undefined ? undefined : JSON.stringify(v);
+  return json !== undefined && json.length > 80 ? `${json.slice(0, 80)}...` : json;
 }
 
 function jsonType(v: unknown): string {

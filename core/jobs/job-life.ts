@@ -159,6 +159,7 @@ export function stop(rt: JobRuntime, job: Job, endAs: "killed" | "timed_out", re
 
 function terminate(rt: JobRuntime, job: Job, endAs: "killed" | "timed_out", reason: string): Promise<KillResult> {
   job.endAs ??= endAs;
+  job.snap.killReason ??= reason;
   job.snap.status = "stopping";
   const confirmed = isOurs(job);
   rt.emit({ type: "job_killed", jobId: job.snap.id, reason, confirmed });

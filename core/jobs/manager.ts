@@ -80,7 +80,10 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
     list: (listOpts) => (listOpts?.includeFinished ? [...jobs.values()] : live()).map(snapshotOf),
     async readNew(id, previewBytes) {
       const job = must(id);
-      const read = job.out.readNew(isLive(job.snap.status), previewBytes ?? opts.previewBytes ?? 16384);
+      const running = isLive(job.snap.status);
+      const read = job.out.readNew(running, previewBytes ?? opts.previewBytes ?? 16384);
+      // A read of an ended job reads to its end (nothing is held back), with its status.
+      if (!running) job.snap.endRead = true;
       return { ...read, snapshot: snapshotOf(job) };
     },
     log: (id) => must(id).out.log,

@@ -67,6 +67,11 @@ function omissionLine(omitted: number, path: string, dropped = 0): string {
   );
 }
 
+/** The line after output over the budget that fit once similar lines were collapsed. */
+function collapsedLine(total: number, path: string): string {
+  return `[... ${total} bytes shown with similar lines collapsed; full output: ${path} ...]`;
+}
+
 const span = (r: LogRange) => r.to - r.from;
 
 /** Where a head and a tail of about `half` bytes each come from, within the kept parts. */
@@ -98,7 +103,8 @@ export function previewRange(log: LogReader, from: number, to: number, budget: n
   if (keptBytes === total && total <= COLLAPSE_READ_LIMIT_BYTES) {
     const buf = log.read(from, to);
     const text = collapseSimilarLines(modelText(decode(buf)));
-    if (Buffer.byteLength(text) <= budget) return { text, headBytes: buf.length, tailBytes: 0, omittedBytes: 0, droppedBytes: 0 };
+    // Past the budget the collapsed lines were not all alike (numbers, hashes): say where they all are.
+    if (Buffer.byteLength(text) <= budget) return { text: `${text}${text.endsWith("\n") ? "" : "\n"}${collapsedLine(total, log.path)}`, headBytes: buf.length, tailBytes: 0, omittedBytes: 0, droppedBytes: 0 };
   }
   const half = Math.max(1, Math.floor(budget / 2));
   const { head: headRange, tail: tailRange } = headAndTail(parts, half);
@@ -131,6 +137,16 @@ function tailText(log: LogReader, from: number, to: number, max: number): string
   const buf = log.read(start, to);
   const skip = start > from ? charStartForward(buf, 0) : 0;
   return modelText(decode(buf.subarray(skip)));
+}
+
+/**
+ * The log's last `max` bytes as text, from a character start: `cut` when
+ * earlier output was left out, `dropped` the bytes of the stream the log no
+ * longer holds (past [output].max_job_log_bytes).
+ */
+export function outputTail(log: LogReader, max: number): { text: string; cut: boolean; dropped: number } {
+  const kept = log.kept(0, log.size).reduce((n, r) => n + span(r), 0);
+  return { text: tailText(log, 0, log.size, max), cut: log.size > max, dropped: log.size - kept };
 }
 
 /**

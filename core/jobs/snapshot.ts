@@ -22,7 +22,7 @@ const LABEL_MAX_CHARS = 200;
  * `...(truncated)`, so a heredoc or a long one-liner keeps job tables and
  * notices one line each (the full command stays in `command`).
  */
-function commandLabel(command: string): string {
+export function commandLabel(command: string): string {
   const first = command.trim().split("\n")[0] ?? "";
   return first.length > LABEL_MAX_CHARS ? `${first.slice(0, LABEL_MAX_CHARS)}...(truncated)` : first;
 }

@@ -54,6 +54,10 @@ export interface JobSnapshot {
    * in the project's git repositories that git would have run on the host.
    */
   repoNotice?: string;
+  /** Why it was stopped (the first kill's reason), once a kill was sent. */
+  killReason?: string;
+  /** A read after the job ended has taken its output to the last byte: the model has seen how it ended. */
+  endRead?: boolean;
 }
 
 /** New output since the previous read, bounded for the model. */

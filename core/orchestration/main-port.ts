@@ -114,14 +114,20 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
     return fail('notify refused: a targeted message takes only target_task_id, message and kind; structured replies require message_type "response" and the correlation_id of the request they answer');
   }
   if (reply && (req.correlationId === undefined || req.correlationId.trim() === "")) {
-    return fail('notify refused: a reply (message_type "response") needs the correlation_id of the request it answers');
+    return fail(
+      'notify refused: correlation_id is required for response: a reply (message_type "response") needs the correlation_id of the request it answers. ' +
+        "To send a plain message instead, call notify again without the message_type and correlation_id keys.",
+    );
   }
   if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: subtype and payload are unavailable for response: a reply takes message, kind and correlation_id");
   const task = rt.store.tasks.get(req.targetTaskId);
   if (!task) return fail(`notify refused: no task ${req.targetTaskId}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
   if (task.state === "cancelled") return fail(`notify refused: ${task.taskId} was cancelled, and a cancelled task is not resumable; delegate a new task instead`);
   if (reply && !task.openEscalations.includes(req.correlationId!)) {
-    return fail(`notify refused: ${task.taskId} has no open request ${req.correlationId}; open: ${task.openEscalations.join(", ") || "(none)"}`);
+    return fail(
+      `notify refused: unknown pending request "${req.correlationId}" for task ${task.taskId}; open: ${task.openEscalations.join(", ") || "(none)"}. ` +
+        "A correlation_id must be copied from the request being answered; it can never be invented, guessed, or reused.",
+    );
   }
   rt.store.send({
     to: task.taskId,

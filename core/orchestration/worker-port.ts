@@ -78,7 +78,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
 }
 
 function ownerUpdateProblem(req: NotifyRequest): string | undefined {
-  if (req.targetTaskId !== undefined) return "notify refused: a worker can only notify its owner; omit target_task_id";
+  if (req.targetTaskId !== undefined) return "notify refused: targeted messages are not available in this role: a worker can only notify its owner; omit target_task_id";
   if (req.messageType === "response") return 'notify refused: replies (message_type "response") are not available in this role: only an owner answers requests; use progress or notice';
   if (req.payload !== undefined && Buffer.byteLength(JSON.stringify(req.payload)) > MAX_PAYLOAD_BYTES) {
     return `notify refused: payload is ${Buffer.byteLength(JSON.stringify(req.payload))} bytes of JSON; at most ${MAX_PAYLOAD_BYTES} (32 KiB)`;

@@ -20,6 +20,9 @@ const profileFileSchema = z.strictObject({
     // A parameter the schema does not declare: "refuse" always refuses the
     // call; "setting" follows [tools].schema_validation (refused only under reject).
     undeclared_params: z.enum(["refuse", "setting"]).default("setting"),
+    // How a finished background job is told to the model: yuj's one line,
+    // or Chord's `[Background job … finished]` block with the output's tail.
+    job_notice: z.enum(["yuj", "chord"]).default("yuj"),
   }),
   capacity: z
     .strictObject({
@@ -48,6 +51,8 @@ export interface Profile {
   editFormat: (typeof EDIT_FORMATS)[number];
   /** How a call naming a parameter the schema does not declare is met. */
   undeclaredParams: "refuse" | "setting";
+  /** The words of the notice that a background job finished. */
+  jobNotice: "yuj" | "chord";
   maxTools: number;
   /** The order in which enabled tools claim the max_tools places (cap.ts). */
   capOrder: CapGroup[];
@@ -83,6 +88,7 @@ export function loadProfile(profilesRoot: string, name: string): Profile {
     dir,
     editFormat: meta.profile.edit_format,
     undeclaredParams: meta.profile.undeclared_params,
+    jobNotice: meta.profile.job_notice,
     maxTools: meta.capacity.max_tools,
     capOrder: meta.capacity.keep,
     tools,

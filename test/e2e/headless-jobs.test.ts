@@ -78,7 +78,8 @@ describe.each(["_base", "chord"] as const)("a headless run on the %s surface tha
       timeoutMs: 30_000,
     });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/Background job j1 \(.*\) finished with exit code 0/);
+    if (surface === "_base") expect(res.stdout).toMatch(/Background job j1 \(.*\) finished with exit code 0/);
+    else expect(res.stdout).toMatch(/\[Background job j1 finished\]\n\nStatus: completed \(exit code 0\)\nElapsed: \d+s\nQuiet: \d+s \(no output yet\)\nPurpose: a long job\nCommand: sleep 1; sh -c 'echo built' > built\.txt/);
     expect(res.stdout).toContain("It finished.");
     expect(readFileSync(join(cwd, "built.txt"), "utf8")).toBe("built\n");
   });

@@ -51,7 +51,10 @@ describe("output cleaning, both surfaces", () => {
     const cmd = `for i in $(seq 1 2000); do echo "Downloading package $i of 2000 (sha 4f3a9c${"$"}i)"; done; echo finished`;
     const collapsed = "Downloading package 1 of 2000 (sha 4f3a9c1)\n  ... [×2000 similar lines]\nDownloading package 2000 of 2000 (sha 4f3a9c2000)\nfinished";
     expect(await bash(cmd)).toMatchObject({ ok: true, modelText: collapsed });
-    expect(await shell(cmd)).toMatchObject({ ok: true, modelText: `${collapsed}\n${exited}` });
+    // Chord's shell output past its 16 KiB bound names its saved copy: the collapsed lines differ in their numbers.
+    const saved = (r: { modelText: string }) => r.modelText.replace(/full output: \S+ \.\.\.\]/, "full output: <log> ...]");
+    const reference = "[... 97795 bytes shown with similar lines collapsed; full output: <log> ...]";
+    expect(saved(await shell(cmd))).toBe(`${collapsed}\n${reference}\n${exited}`);
   });
 
   it("leaves short output line for line", async () => {

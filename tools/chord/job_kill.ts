@@ -30,7 +30,8 @@ export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
     const job = jobs.get(args.job_id);
     if (!job) return fail(unknownJob(jobs, args.job_id));
     if (!isLive(job)) return ok(`job ${job.id} already finished\n${statusLine(job)}`);
-    const result = await jobs.kill(job.id, args.reason);
+    const reason = args.reason?.trim() || "cancelled by job_kill";
+    const result = await jobs.kill(job.id, reason);
     if (!result.confirmed) {
       return ok(
         `Teardown of job ${job.id} is unconfirmed: its command exited and no process recorded in its process group ` +
@@ -40,8 +41,6 @@ export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
     }
     // Chord's words for a stop (`job … stopping (reason)`); yuj waits for the
     // group to be gone, so the status line already says how it ended.
-    const reason = args.reason?.trim() || "cancelled by job_kill";
-    const status = result.snapshot.status === "killed" ? `[status: killed (${reason})]` : statusLine(result.snapshot);
-    return ok(`job ${job.id} stopping (${reason}); it has stopped\n${status}`);
+    return ok(`job ${job.id} stopping (${reason}); it has stopped\n${statusLine(result.snapshot)}`);
   },
 };

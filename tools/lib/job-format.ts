@@ -13,7 +13,7 @@ export function statusLine(job: JobSnapshot): string {
 
 // The words are Chord's: a clean exit is `completed (exit code 0)`, any
 // other end of the command `failed (…)`, a stop `killed (…)`.
-function statusWords(job: JobSnapshot): string {
+export function statusWords(job: Pick<JobSnapshot, "status" | "leaderExited" | "deadlineAt" | "startedAt" | "exitCode" | "signal" | "killReason">): string {
   switch (job.status) {
     case "running":
       return job.leaderExited ? "running (the command exited; processes it started still run)" : "running";
@@ -23,7 +23,8 @@ function statusWords(job: JobSnapshot): string {
       if (job.deadlineAt === undefined) return "killed (timed out)";
       return `killed (timed out after ${limitWords(job.deadlineAt - job.startedAt)})`;
     case "killed":
-      return "killed";
+      // Every later read says why, as the stop itself did.
+      return job.killReason ? `killed (${job.killReason})` : "killed";
     case "exited":
       if (job.exitCode === 0) return "completed (exit code 0)";
       return job.exitCode !== null ? `failed (exit code ${job.exitCode})` : `failed (${signalWords(job.signal)})`;
