@@ -176,7 +176,7 @@ describe("chord shell output past 16 KiB that fits once similar lines are collap
     const r = await call("shell", { command: "for i in $(seq 1 3000); do echo line-$i-abcdefghij; done" });
     const path = join(t.ctx.sessionDir, "jobs", "j1.log");
     expect(r.text).toBe(
-      `line-1-abcdefghij\n[×2998 similar lines]\nline-3000-abcdefghij\n[... 61893 bytes shown with similar lines collapsed; full output: ${path} ...]\n[status: completed (exit code 0)]`,
+      `line-1-abcdefghij\n  ... [×3000 similar lines]\nline-3000-abcdefghij\n[... 61893 bytes shown with similar lines collapsed; full output: ${path} ...]\n[status: completed (exit code 0)]`,
     );
     expect((await call("read", { path, offset: 1500, limit: 2 })).text).toBe("READ_RESULT lines=1500-1501 total=3000\nline-1500-abcdefghij\nline-1501-abcdefghij\n");
     expect((await call("grep", { pattern: "line-2999-", paths: [path] })).text).toBe(`${path}:2999:line-2999-abcdefghij`);
@@ -184,7 +184,7 @@ describe("chord shell output past 16 KiB that fits once similar lines are collap
 
   it("output that fits the budget is shown as it is, with no reference", async () => {
     const r = await call("shell", { command: "for i in $(seq 1 500); do echo line-$i-abcdefghij; done" });
-    expect(r.text).toBe("line-1-abcdefghij\n[×498 similar lines]\nline-500-abcdefghij\n[status: completed (exit code 0)]");
+    expect(r.text).toBe("line-1-abcdefghij\n  ... [×500 similar lines]\nline-500-abcdefghij\n[status: completed (exit code 0)]");
   });
 });
 
