@@ -100,13 +100,13 @@ function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
 /**
  * Content-free characters (zero-width runes, orphaned selectors, combining
  * marks with no letter) come off the lines the patch adds before anything is
- * planned; the file's untouched lines keep theirs. Returns how many went.
+ * planned; the file's untouched lines keep theirs. Returns the ones that went.
  */
-function cleanAddedLines(ops: PatchOp[]): number {
-  let removed = 0;
+function cleanAddedLines(ops: PatchOp[]): string[] {
+  const removed: string[] = [];
   const clean = (text: string): string => {
     const c = stripInvisible(text);
-    removed += c.removed;
+    removed.push(...c.removed);
     return c.text;
   };
   for (const op of ops) {
@@ -148,7 +148,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
     const notes = [...warnings];
     if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
-    if (cleaned > 0) notes.push(`note${cleanedNote(cleaned)}`);
+    if (cleaned.length > 0) notes.push(`note${cleanedNote(cleaned)}`);
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
     if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch: no file changed", ...notes]).join("\n"));
     const groupsLeft = `${plural(dropped.length, "file group")} not applied`;

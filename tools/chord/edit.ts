@@ -20,9 +20,10 @@ import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 }
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
-import { cleanedNote, stripInvisible, stripOrphanSelectors } from "../lib/invisible-chars.js";
+import { cleanedNote, stripForMatching, stripInvisible } from "../lib/invisible-chars.js";
 import { findCandidates } from "../lib/edit-candidates.js";
-import { closestWindow } from "../lib/chord/closest-window.js";
+import { closestWindow, type ClosestWindow } from "../lib/chord/closest-window.js";
+import { closestReport } from "../lib/chord/closest-report.js";
 import { str } from "../lib/view.js";
 
 export const chordEditSchema = z.object({
@@ -49,13 +50,14 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     if (args.old_string === "") {
       return fail("old_string is required; use write to create a file or replace its whole content");
     }
-    // Orphaned variation selectors come off old_string before matching; text to
-    // be written loses every content-free character. Both are counted.
-    const oldSel = stripOrphanSelectors(args.old_string.replace(/\r\n/g, "\n"));
+    // Orphaned variation selectors and loose zero-width runes come off
+    // old_string before matching; text to be written loses every
+    // content-free character. Both are counted.
+    const oldSel = stripForMatching(args.old_string.replace(/\r\n/g, "\n"));
     const newClean = stripInvisible(args.new_string.replace(/\r\n/g, "\n"));
     if (oldSel.text === "") {
       return fail(
-        `old_string contains only invisible characters (${oldSel.removed} orphaned variation selector(s)) and cannot be matched; ` +
+        `old_string contains only invisible characters (${oldSel.removed.length} orphaned variation selector(s) or zero-width marks) and cannot be matched; ` +
           "rebuild it from the visible file text you want to replace",
       );
     }
@@ -127,7 +129,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     const via = found.tolerant
       ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")}`
       : "";
-    const cleaned = cleanedNote(oldSel.removed + newClean.removed);
+    const cleaned = cleanedNote([...oldSel.removed, ...newClean.removed]);
     const encoding = decoded.encoding ? `, encoding=${decoded.encoding}` : "";
     const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
     return ok(`Replaced ${what}${via}${cleaned} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${warning}`);
@@ -137,34 +139,34 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
 /**
  * Why old_string matched nowhere, with the nearest span when there is one:
  * text that matches once indentation is ignored is named as an indentation
- * mismatch, anything else by its closest line and similarity.
+ * mismatch, anything else by Chord's closest-match report.
  */
 function notFoundMessage(text: string, oldStr: string): string {
   const head = "old_string not found in file, even after punctuation/whitespace tolerance.";
   const best = findCandidates(text, oldStr)[0];
-  const retry = "Re-read the small target range from current file contents, then rebuild old_string from that fresh read; do not retry the same edit unchanged.";
-  if (!best) {
-    const window = closestWindow(text, oldStr);
-    if (window) {
-      const pct = percent(window.similarity, window.distance);
-      return `${head} Closest match is at line ${window.line} (${pct}% similar, ${window.distance} character difference):\n${numbered(window.text, window.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
-    }
-    return `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ${retry}`;
-  }
-  const where = `line ${best.line}`;
-  const drift = lineEdgeDrift(best.strategy, best.span, oldStr);
-  if (drift) {
+  const drift = best && lineEdgeDrift(best.strategy, best.span, oldStr);
+  if (best && drift) {
     const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
     // The span may start after the first line's indentation: show whole lines, which is what to copy.
     const whole = text.split(/\r?\n/).slice(best.line - 1, best.line - 1 + best.span.replace(/\n$/, "").split("\n").length).join("\n");
-    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
+    return `${head} ${what}: the text matches at line ${best.line} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
   }
   // The window search finds a block deep in the file that the cascade's capped span list may not reach.
   const window = closestWindow(text, oldStr);
-  const shown = window && window.similarity >= best.similarity ? window : { line: best.line, text: best.span, similarity: best.similarity, distance: undefined };
-  const pct = percent(shown.similarity, shown.distance);
-  const diff = shown.distance === undefined ? "" : `, ${shown.distance} character difference`;
-  return `${head} Closest match is at line ${shown.line} (${pct}% similar${diff}):\n${numbered(shown.text, shown.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
+  const shown = window && (!best || window.similarity >= best.similarity) ? window : best && candidateWindow(text, oldStr, best);
+  if (shown) return `${head} ${closestReport(oldStr, shown).join("\n")}`;
+  return (
+    `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ` +
+    "Re-read the small target range from current file contents, then rebuild old_string from that fresh read; do not retry the same edit unchanged."
+  );
+}
+
+/** A cascade candidate as a window: the whole file lines its span covers. */
+function candidateWindow(text: string, oldStr: string, best: { line: number; span: string; similarity: number }): ClosestWindow {
+  const count = best.span.replace(/\n$/, "").split("\n").length;
+  const lines = text.split("\n").slice(best.line - 1, best.line - 1 + count).join("\n");
+  const longest = Math.max(oldStr.length, lines.length);
+  return { line: best.line, text: lines, similarity: best.similarity, distance: Math.round((1 - best.similarity) * longest) };
 }
 
 /**
@@ -182,12 +184,6 @@ function lineEdgeDrift(strategy: string, span: string, oldStr: string): "indenta
   if (same((l) => l.trimStart())) return "indentation";
   if (same((l) => l.trimEnd())) return "trailing";
   return undefined;
-}
-
-/** A similarity in whole percent; never 100 for text that still differs. */
-function percent(similarity: number, distance: number | undefined): number {
-  const pct = Math.round(similarity * 100);
-  return distance !== undefined && distance > 0 ? Math.min(pct, 99) : pct;
 }
 
 function numbered(span: string, first: number): string {

@@ -73,28 +73,46 @@ function isLooseZeroWidth(units: readonly string[], i: number): boolean {
 
 export interface Cleaned {
   text: string;
-  removed: number;
+  /** The characters taken out, in order. */
+  removed: string[];
 }
 
-/** Only the orphaned variation selectors removed (what a model's old text loses before matching). */
-export function stripOrphanSelectors(text: string): Cleaned {
+function strip(text: string, drop: (units: readonly string[], i: number) => boolean): Cleaned {
   const units = [...text];
-  const kept = units.filter((_, i) => !isOrphanSelector(units, i));
-  return { text: kept.join(""), removed: units.length - kept.length };
+  const removed: string[] = [];
+  const kept = units.filter((c, i) => (drop(units, i) ? (removed.push(c), false) : true));
+  return { text: kept.join(""), removed };
+}
+
+/**
+ * What a model's old text loses before matching: orphaned variation
+ * selectors and loose zero-width runes. Next to a space they would otherwise
+ * keep it significant on the model's side while the file's clean text folds
+ * it (`return \u200b0` against `return 0`).
+ */
+export function stripForMatching(text: string): Cleaned {
+  return strip(text, (units, i) => isOrphanSelector(units, i) || isLooseZeroWidth(units, i));
 }
 
 /** Every content-free character removed (what text to be written loses). */
 export function stripInvisible(text: string): Cleaned {
-  const units = [...text];
-  const kept = units.filter((_, i) => !isOrphanSelector(units, i) && !isLooseZeroWidth(units, i) && !isFloatingMark(units, i));
-  return { text: kept.join(""), removed: units.length - kept.length };
+  return strip(text, (units, i) => isOrphanSelector(units, i) || isLooseZeroWidth(units, i) || isFloatingMark(units, i));
 }
 
-/** The note a result carries when characters were cleaned from the model's arguments. */
-export function cleanedNote(removed: number): string {
-  if (removed === 0) return "";
+const codePoint = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/**
+ * The note a result carries when characters were cleaned from the model's
+ * arguments, naming each by code point and count (`U+200B×2`) so the model
+ * can tell which ones it keeps leaking.
+ */
+export function cleanedNote(removed: readonly string[]): string {
+  if (removed.length === 0) return "";
+  const counts = new Map<string, number>();
+  for (const c of removed) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const which = [...counts].map(([c, n]) => `${codePoint(c)}×${n}`).join(", ");
   return (
-    `, cleaned ${removed} invisible character(s) from your arguments (zero-width marks, orphaned variation selectors ` +
+    `, cleaned ${removed.length} invisible character(s) from your arguments (${which}: zero-width marks, orphaned variation selectors ` +
     "or combining marks with no letter; they carry no content, leave them out of tool arguments)"
   );
 }
