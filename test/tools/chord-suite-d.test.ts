@@ -173,3 +173,17 @@ describe("chord edit: an old parameter name beside the current one", () => {
     expect(await read("other.txt")).toBe("hello\n");
   });
 });
+
+describe("chord read: an offset past the end of the file", () => {
+  it("says it exceeds this file's length and names the offsets that work", async () => {
+    await t.put({ "c.txt": "a\nb\nc\n" });
+    expect(await chordCall(t, "read", { path: "c.txt", offset: 10, limit: 5 })).toEqual({
+      ok: false,
+      text: "offset 10 exceeds this file length (3 lines); suggested_offset=1 reads the last 3 lines with limit=5; eof_offset=4 is valid but returns no lines",
+    });
+    await t.put({ "big.txt": Array.from({ length: 2003 }, (_, i) => `line ${i + 1}\n`).join("") });
+    expect((await chordCall(t, "read", { path: "big.txt", offset: 99999 })).text).toBe(
+      "offset 99999 exceeds this file length (2003 lines); suggested_offset=4 reads the last 2000 lines with limit=2000; eof_offset=2004 is valid but returns no lines",
+    );
+  });
+});
