@@ -187,3 +187,13 @@ describe("chord read: an offset past the end of the file", () => {
     );
   });
 });
+
+describe("chord grep: a context_lines that is not a whole number", () => {
+  it("is refused in plain words, naming the type it takes", async () => {
+    await t.put({ "ctx.txt": "l1\nneedle\nl3\n" });
+    expect(await chordCall(t, "grep", { pattern: "needle", paths: ["ctx.txt"], context_lines: 1.5 })).toEqual({
+      ok: false,
+      text: "ERROR: bad arguments for grep: context_lines: expected integer, got number",
+    });
+  });
+});
