@@ -151,8 +151,8 @@ describe("chord edit: spaces the tolerant match forgives, and the ones it does n
     expect(r).toEqual({
       ok: true,
       text:
-        "Replaced 1 occurrence, cleaned 2 invisible character(s) from your arguments (U+200B×2: zero-width marks, orphaned variation selectors " +
-        "or combining marks with no letter; they carry no content, leave them out of tool arguments) (36 bytes -> 35 bytes)",
+        "Replaced 1 occurrence, cleaned 2 invisible character(s) from your arguments: U+200B×2 " +
+        "(invisible formatting characters that carry no content; do not include them in tool arguments) (36 bytes -> 35 bytes)",
     });
     expect(await read("f.md")).toBe("func foo() int {\n\treturn 1, true\n}\n");
     // It does not make a doubled space foldable.
@@ -195,5 +195,75 @@ describe("chord grep: a context_lines that is not a whole number", () => {
       ok: false,
       text: "ERROR: bad arguments for grep: context_lines: expected integer, got number",
     });
+  });
+});
+
+const INVISIBLE = "(invisible formatting characters that carry no content; do not include them in tool arguments)";
+
+describe("chord write, edit and apply_patch: characters with no content, and control characters", () => {
+  it("write cleans them off the content and names them by code point, in code-point order", async () => {
+    const r = await chordCall(t, "write", { path: "note.txt", content: "count is \ufe0f42\u200b done\u00ad\n" });
+    expect(r).toEqual({
+      ok: true,
+      text: `Successfully wrote 2 lines, 17 bytes, cleaned 3 invisible character(s) from your arguments: U+00AD×1, U+200B×1, U+FE0F×1 ${INVISIBLE}`,
+    });
+    expect(await read("note.txt")).toBe("count is 42 done\n");
+  });
+
+  it("write keeps what carries meaning: an emoji's selector and joiner, a keycap, a symbol's selector, a leading byte-order mark", async () => {
+    const content = "\ufeffwarn \u26a0\ufe0f \u{1f468}\u200d\u{1f469} 1\ufe0f\u20e3 \u2190\ufe0f a\u00a0b\n";
+    expect(await chordCall(t, "write", { path: "keep.txt", content })).toEqual({ ok: true, text: "Successfully wrote 2 lines, 47 bytes" });
+    expect(await read("keep.txt")).toBe(content);
+  });
+
+  it("write refuses content made only of them, and leaves the file alone", async () => {
+    await t.put({ "keep.txt": "seed\n" });
+    expect(await chordCall(t, "write", { path: "keep.txt", content: "\ufe0f\ufe0e" })).toEqual({
+      ok: false,
+      text:
+        `content contains only invisible characters: U+FE0E×1, U+FE0F×1 ${INVISIBLE}; writing it would truncate keep.txt to nothing. ` +
+        "Send the visible text the file should hold, or an empty content to truncate it on purpose",
+    });
+    expect(await read("keep.txt")).toBe("seed\n");
+  });
+
+  it("write, edit and apply_patch refuse a control character, pointing at a shell command, and change nothing", async () => {
+    await t.put({ "ctrl.txt": "seed\n" });
+    for (const [content, code] of [["a\x00b", "U+0000"], ["ring \x07 bell", "U+0007"], ["\x1b[31mred\x1b[0m", "U+001B"]] as const) {
+      expect(await chordCall(t, "write", { path: "ctrl.txt", content })).toEqual({
+        ok: false,
+        text: `content contains control character ${code} at line 1; the file tools write text only: write such bytes with a shell command (printf, or a script) instead`,
+      });
+    }
+    expect(await read("ctrl.txt")).toBe("seed\n");
+    expect((await chordCall(t, "edit", { path: "ctrl.txt", old_string: "seed", new_string: "se\x00ed" })).text).toBe(
+      "new_string contains control character U+0000 at line 1; the file tools write text only: write such bytes with a shell command (printf, or a script) instead",
+    );
+    expect(await read("ctrl.txt")).toBe("seed\n");
+    const patch = await chordCall(t, "apply_patch", { patch: "*** Begin Patch\n*** Add File: bad.txt\n+ok\n+a \x00 b\n*** End Patch" });
+    expect(patch.text).toBe(
+      "apply_patch failed: the added file bad.txt contains control character U+0000 at line 2; the file tools write text only: " +
+        "write such bytes with a shell command (printf, or a script) instead\nNo file changed: fix the failed operations and resend the patch.",
+    );
+    await expect(fsp.stat(join(t.cwd, "bad.txt"))).rejects.toThrow();
+  });
+
+  it("an edit of a line that already holds a control character may keep it", async () => {
+    await t.put({ "esc.txt": "say \x1b[1mhi\n" });
+    expect((await chordCall(t, "edit", { path: "esc.txt", old_string: "say \x1b[1mhi", new_string: "say \x1b[1mhello" })).ok).toBe(true);
+    expect(await read("esc.txt")).toBe("say \x1b[1mhello\n");
+  });
+
+  it("apply_patch refuses a patch made only of them", async () => {
+    expect(await chordCall(t, "apply_patch", { patch: "\ufe0f\ufe0f" })).toEqual({
+      ok: false,
+      text: `apply_patch failed: the patch contains only invisible characters: U+FE0F×2 ${INVISIBLE}\nNo file changed: fix the failed operations and resend the patch.`,
+    });
+  });
+
+  it("apply_patch names what it cleaned off the added lines", async () => {
+    const r = await chordCall(t, "apply_patch", { patch: "*** Begin Patch\n*** Add File: n.txt\n+count is \ufe0f7\n*** End Patch" });
+    expect(r).toEqual({ ok: true, text: `Applied patch:\nA n.txt\nnote: cleaned 1 invisible character(s) from your arguments: U+FE0F×1 ${INVISIBLE}` });
+    expect(await read("n.txt")).toBe("count is 7\n");
   });
 });

@@ -20,7 +20,7 @@ import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 }
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
-import { cleanedNote, stripForMatching, stripInvisible } from "../lib/invisible-chars.js";
+import { cleanedNote, controlCharRefusal, stripForMatching, stripInvisible } from "../lib/invisible-chars.js";
 import { findCandidates } from "../lib/edit-candidates.js";
 import { closestWindow, type ClosestWindow } from "../lib/chord/closest-window.js";
 import { closestReport } from "../lib/chord/closest-report.js";
@@ -67,6 +67,9 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
           "(send an empty new_string to delete the old_string text)",
       );
     }
+    // A control character the old text does not already hold would be planted by the edit.
+    const control = controlCharRefusal("new_string", newClean.text, oldSel.text);
+    if (control) return fail(control);
     if (oldSel.text === newClean.text) return fail("old_string and new_string are identical, no change needed");
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
