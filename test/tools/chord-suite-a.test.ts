@@ -63,7 +63,7 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     const r = await patch("*** Update File: a.txt", "@@", " before anchor", "-limit := 250 // maximum retries", "+limit := 500 // maximum retries", " after anchor");
     expect(r.ok).toBe(false);
     expect(r.modelText).toContain(
-      'the first 1 line(s) of the hunk match at line 1, but expected line 2 "limit := 250 // maximum retries" differs from file line 2 "limit := 100 // maximum retries"; ' +
+      'the first 1 line(s) of the hunk match at line 1, but the next expected line differs from the file: expected "limit := 250 // maximum retries", found "limit := 100 // maximum retries"; ' +
         "first mismatch at rune 10 (1-based): your line has U+0032, file has U+0031\n",
     );
     // One retyped line is a changed line, not a line-count drift.

@@ -112,12 +112,12 @@ describe("chord edit: the closest span of an old_string that is not in the file"
   });
 });
 
-describe("chord apply_patch: the first differing character, counted from 1", () => {
-  it("names the character, or says the file's line ends earlier", async () => {
+describe("chord apply_patch: the line where a hunk parts from the file", () => {
+  it("says what was expected and what was found, and the first differing character counted from 1", async () => {
     await t.put({ "n.txt": "head\nline2\ntail\n" });
     const r = await chordCall(t, "apply_patch", { patch: "*** Begin Patch\n*** Update File: n.txt\n@@\n head\n-line2x\n+q\n tail\n*** End Patch" });
     expect(r.text).toContain(
-      'but expected line 2 "line2x" differs from file line 2 "line2"; ' +
+      'the first 1 line(s) of the hunk match at line 1, but the next expected line differs from the file: expected "line2x", found "line2"; ' +
         "first mismatch at rune 6 (1-based): your line has U+0078, file has no characters (line ends here)\n",
     );
     expect(await read("n.txt")).toBe("head\nline2\ntail\n");
