@@ -267,3 +267,101 @@ describe("chord write, edit and apply_patch: characters with no content, and con
     expect(await read("n.txt")).toBe("count is 7\n");
   });
 });
+
+describe("chord edit: several replacements at once (edits)", () => {
+  const batch = async (file: string, edits: unknown, extra: object = {}) => {
+    await t.put({ "s.txt": file });
+    return chordCall(t, "edit", { path: "s.txt", edits, ...extra });
+  };
+  const NOT_WRITTEN = "No changes were written (batch edits are atomic).";
+  const RESUBMIT = "Fix the failing entries above and resubmit the complete batch.";
+
+  it("matches every entry against the original text and applies them together", async () => {
+    const r = await batch("alpha middle alpha omega\n", [
+      { old_string: "alpha", new_string: "omega", replace_all: true },
+      { old_string: "omega", new_string: "last" },
+      { old_string: "middle ", new_string: "" },
+    ]);
+    expect(r).toEqual({ ok: true, text: "Applied 3 edits (4 replacements) (25 bytes -> 17 bytes)" });
+    expect(await read("s.txt")).toBe("omega omega last\n");
+  });
+
+  it("reports every failing entry at once, writes nothing, and asks for the whole batch again", async () => {
+    const file = "alpha beta beta\nomega\n";
+    const r = await batch(file, [
+      { old_string: "alpha", new_string: "ALPHA" },
+      { old_string: "gamma delta", new_string: "text" },
+      { old_string: "beta", new_string: "BETA" },
+      { old_string: "omega", new_string: "omega" },
+      { old_string: "", new_string: "text" },
+      { old_string: "gamma" },
+    ]);
+    expect(r).toEqual({
+      ok: false,
+      text: [
+        NOT_WRITTEN,
+        "edits[1]: old_string not found in the original file",
+        "edits[2]: old_string found 2 times at lines 1, 1 in the original file; provide unique context or set replace_all",
+        "edits[4]: old_string is required",
+        "edits[5]: new_string is required; use an empty string for deletion",
+        "Skipped edits[3]: old_string and new_string are identical, so no change was requested.",
+        "Remaining entries (edits[0]) passed per-entry matching but were not applied.",
+        RESUBMIT,
+      ].join("\n"),
+    });
+    expect(await read("s.txt")).toBe(file);
+  });
+
+  it("an entry that only matches another entry's result is not found; overlapping entries are named from the earlier match", async () => {
+    const file = "alpha beta beta\n";
+    expect((await batch(file, [{ old_string: "alpha", new_string: "changed" }, { old_string: "changed", new_string: "text" }])).text).toContain(
+      "edits[1]: old_string not found in the original file",
+    );
+    expect((await batch(file, [{ old_string: "beta beta", new_string: "one" }, { old_string: "alpha beta", new_string: "two" }])).text).toBe(
+      `${NOT_WRITTEN}\nedits[1]: overlaps edits[0] in the original file\n${RESUBMIT}`,
+    );
+    expect((await batch(file, [{ old_string: "alpha beta", new_string: "one" }, { old_string: "alpha", new_string: "two" }])).text).toContain(
+      "edits[0]: overlaps edits[1] in the original file",
+    );
+    expect(await read("s.txt")).toBe(file);
+  });
+
+  it("a missing entry shows its closest span in three lines", async () => {
+    const r = await batch("header\nresult = transform(value, enabled=True)\nfooter\n", [
+      { old_string: "result = transform(values, enabled=True)", new_string: "result = transform(value)" },
+    ]);
+    expect(r.text).toBe(
+      [
+        NOT_WRITTEN,
+        "edits[0]: old_string not found in the original file",
+        "  Closest match is at line 2 (98% similar, 1 character difference):",
+        '  file line 2: "result = transform(value, enabled=True)"',
+        '  your line 1: "result = transform(values, enabled=True)"',
+        RESUBMIT,
+      ].join("\n"),
+    );
+  });
+
+  it("skips an entry whose old and new text are the same; a batch of only those writes nothing", async () => {
+    expect(await batch("alpha beta\n", [{ old_string: "alpha", new_string: "alpha" }, { old_string: "beta", new_string: "gamma" }])).toEqual({
+      ok: true,
+      text: "Applied 1 edits (1 replacement) (11 bytes -> 12 bytes)\nSkipped edits[0]: old_string and new_string are identical, so no change was requested.",
+    });
+    expect(await read("s.txt")).toBe("alpha gamma\n");
+    expect(await batch("alpha beta\n", [{ old_string: "alpha", new_string: "alpha" }])).toEqual({
+      ok: true,
+      text: "No changes: every entry has identical old_string and new_string, so nothing was written.",
+    });
+  });
+
+  it("refuses edits beside a single replacement's fields, but not beside their empty values", async () => {
+    for (const extra of [{ old_string: "alpha" }, { new_string: "beta" }, { replace_all: true }]) {
+      expect((await batch("alpha", [{ old_string: "alpha", new_string: "beta" }], extra)).text).toBe(
+        "edits cannot be combined with old_string, new_string or replace_all; put every replacement in edits",
+      );
+    }
+    expect(await read("s.txt")).toBe("alpha");
+    expect((await batch("alpha", [{ old_string: "alpha", new_string: "beta" }], { old_string: "", new_string: "", replace_all: false })).ok).toBe(true);
+    expect(await read("s.txt")).toBe("beta");
+  });
+});

@@ -17,21 +17,108 @@ import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
-import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
+import { lfView, replaceKeepingEndings, type LfReplacement } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
-import { cleanedNote, controlCharRefusal, stripForMatching, stripInvisible } from "../lib/invisible-chars.js";
+import { cleanedNote, controlCharRefusal, stripForMatching, stripInvisible, type Cleaned } from "../lib/invisible-chars.js";
+import { planBatch, skippedLines } from "../lib/chord/edit-batch.js";
 import { findCandidates } from "../lib/edit-candidates.js";
 import { closestWindow, type ClosestWindow } from "../lib/chord/closest-window.js";
 import { closestReport } from "../lib/chord/closest-report.js";
 import { str } from "../lib/view.js";
 
-export const chordEditSchema = z.object({
-  path: z.string(),
-  old_string: z.string(),
-  new_string: z.string(),
+// An entry's fields are optional here so that a batch names every entry
+// that lacks one, instead of a schema error naming only the first.
+const editEntrySchema = z.object({
+  old_string: z.string().optional(),
+  new_string: z.string().optional(),
   replace_all: z.boolean().optional(),
 });
+
+export const chordEditSchema = z.object({
+  path: z.string(),
+  old_string: z.string().optional(),
+  new_string: z.string().optional(),
+  replace_all: z.boolean().optional(),
+  edits: z.array(editEntrySchema).optional(),
+});
+
+type EditArgs = z.infer<typeof chordEditSchema>;
+
+/** What to replace: one old_string, or a batch of entries matched against the original text. */
+type Request =
+  | { kind: "one"; old: Cleaned; neu: Cleaned; all: boolean }
+  | { kind: "batch"; entries: NonNullable<EditArgs["edits"]> };
+
+/** The request the arguments make, or why they make none. */
+function requestOf(args: EditArgs): Request | string {
+  if (args.edits !== undefined) {
+    // Zero-valued single-edit fields ask for nothing and may ride along.
+    if ((args.old_string ?? "") !== "" || (args.new_string ?? "") !== "" || args.replace_all === true) {
+      return "edits cannot be combined with old_string, new_string or replace_all; put every replacement in edits";
+    }
+    return { kind: "batch", entries: args.edits };
+  }
+  if (args.old_string === undefined) return "old_string is required (string), or edits: a list of {old_string, new_string}";
+  if (args.new_string === undefined) return "new_string is required (string; an empty string deletes old_string)";
+  if (args.old_string === "") return "old_string is required; use write to create a file or replace its whole content";
+  // Orphaned variation selectors and loose zero-width runes come off
+  // old_string before matching; text to be written loses every
+  // content-free character. Both are counted.
+  const old = stripForMatching(args.old_string.replace(/\r\n/g, "\n"));
+  const neu = stripInvisible(args.new_string.replace(/\r\n/g, "\n"));
+  if (old.text === "") {
+    return (
+      `old_string contains only invisible characters (${old.removed.length} orphaned variation selector(s) or zero-width marks) and cannot be matched; ` +
+      "rebuild it from the visible file text you want to replace"
+    );
+  }
+  if (neu.text === "" && args.new_string !== "") {
+    return (
+      "new_string contains only invisible characters; rebuild it with the visible text the file should contain " +
+      "(send an empty new_string to delete the old_string text)"
+    );
+  }
+  // A control character the old text does not already hold would be planted by the edit.
+  const control = controlCharRefusal("new_string", neu.text, old.text);
+  if (control) return control;
+  if (old.text === neu.text) return "old_string and new_string are identical, no change needed";
+  return { kind: "one", old, neu, all: args.replace_all === true };
+}
+
+interface Planned {
+  replacements: LfReplacement[];
+  /** What the result says before the sizes (`Replaced 1 occurrence …`). */
+  head: string;
+  /** What it says after them. */
+  tail: string;
+}
+
+/** The replacements a request makes in the file's LF text, or the failure message. */
+function plan(text: string, request: Request): Planned | string {
+  if (request.kind === "batch") {
+    const batch = planBatch(text, request.entries);
+    if (!batch.ok) return batch.message;
+    const n = batch.replacements.length;
+    return {
+      replacements: batch.replacements,
+      head: `Applied ${batch.applied} edits (${n} replacement${n === 1 ? "" : "s"})${cleanedNote(batch.cleaned)}`,
+      tail: skippedLines(batch.skipped),
+    };
+  }
+  const found = findReplacements(text, request.old.text, request.neu.text, request.all);
+  if (found.kind === "none") return notFoundMessage(text, request.old.text);
+  if (found.kind === "many") {
+    const how = found.tolerant ? " under punctuation/whitespace-tolerant matching" : "";
+    return `old_string found ${found.count} times${how}, provide more context or set replace_all to true`;
+  }
+  const count = found.replacements.length;
+  const via = found.tolerant
+    ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")}`
+    : "";
+  const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
+  return { replacements: found.replacements, head: `Replaced ${what}${via}${cleanedNote([...request.old.removed, ...request.neu.removed])}`, tail: "" };
+}
 
 
 export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
@@ -47,30 +134,11 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
   },
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
-    if (args.old_string === "") {
-      return fail("old_string is required; use write to create a file or replace its whole content");
+    const request = requestOf(args);
+    if (typeof request === "string") return fail(request);
+    if (request.kind === "batch" && request.entries.length > 0 && request.entries.every((e) => e.old_string !== undefined && e.old_string === e.new_string)) {
+      return ok("No changes: every entry has identical old_string and new_string, so nothing was written.");
     }
-    // Orphaned variation selectors and loose zero-width runes come off
-    // old_string before matching; text to be written loses every
-    // content-free character. Both are counted.
-    const oldSel = stripForMatching(args.old_string.replace(/\r\n/g, "\n"));
-    const newClean = stripInvisible(args.new_string.replace(/\r\n/g, "\n"));
-    if (oldSel.text === "") {
-      return fail(
-        `old_string contains only invisible characters (${oldSel.removed.length} orphaned variation selector(s) or zero-width marks) and cannot be matched; ` +
-          "rebuild it from the visible file text you want to replace",
-      );
-    }
-    if (newClean.text === "" && args.new_string !== "") {
-      return fail(
-        "new_string contains only invisible characters; rebuild it with the visible text the file should contain " +
-          "(send an empty new_string to delete the old_string text)",
-      );
-    }
-    // A control character the old text does not already hold would be planted by the edit.
-    const control = controlCharRefusal("new_string", newClean.text, oldSel.text);
-    if (control) return fail(control);
-    if (oldSel.text === newClean.text) return fail("old_string and new_string are identical, no change needed");
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...chordPaths(ctx, "write") });
@@ -96,14 +164,9 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     // Matched on the LF view the model reads; each line keeps its own ending.
     const view = lfView(decoded.text);
     const text = view.lf;
-    const found = findReplacements(text, oldSel.text, newClean.text, args.replace_all === true);
-    if (found.kind === "none") return fail(notFoundMessage(text, oldSel.text));
-    if (found.kind === "many") {
-      const how = found.tolerant ? " under punctuation/whitespace-tolerant matching" : "";
-      return fail(`old_string found ${found.count} times${how}, provide more context or set replace_all to true`);
-    }
-    const count = found.replacements.length;
-    const after = replaceKeepingEndings(view, found.replacements);
+    const planned = plan(text, request);
+    if (typeof planned === "string") return fail(planned);
+    const after = replaceKeepingEndings(view, planned.replacements);
     // Encoded before anything touches the disk (the backup included), so an
     // unencodable character leaves no trace.
     let out: Uint8Array;
@@ -129,13 +192,8 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }
     noteOwnChange(ctx.memory, where.abs, sha256(out));
-    const via = found.tolerant
-      ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")}`
-      : "";
-    const cleaned = cleanedNote([...oldSel.removed, ...newClean.removed]);
     const encoding = decoded.encoding ? `, encoding=${decoded.encoding}` : "";
-    const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
-    return ok(`Replaced ${what}${via}${cleaned} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${warning}`);
+    return ok(`${planned.head} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${planned.tail}${warning}`);
   },
 };
 

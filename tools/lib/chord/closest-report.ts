@@ -27,26 +27,47 @@ function percent(similarity: number, distance: number): number {
   return distance > 0 ? Math.min(pct, 99) : pct;
 }
 
-/** The report's lines, for old_string (LF) against the window the file offers. */
-export function closestReport(oldStr: string, window: ClosestWindow): string[] {
+interface Analysis {
+  old: string[];
+  file: string[];
+  /** Indexes (in old_string's lines) of the lines that differ from the file's. */
+  diffs: number[];
+  first: number;
+  oldExtra: number;
+  fileExtra: number;
+  blank: boolean;
+}
+
+function analyse(oldStr: string, window: ClosestWindow): Analysis {
   const old = oldStr.replace(/\n$/, "").split("\n");
   const file = window.text.split("\n");
-  const at = (i: number) => window.line + i;
   const diffs = old.map((_, i) => i).filter((i) => old[i] !== file[i]);
-  const first = diffs[0] ?? 0;
-  const out = [
-    `Closest match is at line ${window.line} (${percent(window.similarity, window.distance)}% similar, ${window.distance} character difference):`,
-    `  file line ${at(first)}: ${file[first] === undefined ? "(past the end of the file)" : quoted(file[first]!)}`,
-    `  your line ${first + 1}: ${quoted(old[first]!)}`,
-  ];
+  const drift = lineDrift(old, file);
+  return { old, file, diffs, first: diffs[0] ?? 0, oldExtra: drift.oldExtra, fileExtra: drift.fileExtra, blank: drift.blank };
+}
+
+const header = (window: ClosestWindow) =>
+  `Closest match is at line ${window.line} (${percent(window.similarity, window.distance)}% similar, ${window.distance} character difference):`;
+const fileLine = (a: Analysis, window: ClosestWindow) =>
+  `  file line ${window.line + a.first}: ${a.file[a.first] === undefined ? "(past the end of the file)" : quoted(a.file[a.first]!)}`;
+const yourLine = (a: Analysis) => `  your line ${a.first + 1}: ${quoted(a.old[a.first]!)}`;
+const freshRead = (window: ClosestWindow, lines: number, reason: string) =>
+  `${reason}: read the file with offset=${window.line} limit=${lines} (the closest match range), ` +
+  "rebuild old_string from that fresh output, or use a smaller 2-4 line anchor; do not retype the block from memory";
+
+/** The report's lines, for old_string (LF) against the window the file offers. */
+export function closestReport(oldStr: string, window: ClosestWindow): string[] {
+  const a = analyse(oldStr, window);
+  const { old, file, diffs, first } = a;
+  const at = (i: number) => window.line + i;
+  const out = [header(window), fileLine(a, window), yourLine(a)];
   const rune = firstMismatch(old[first]!, file[first] ?? "");
   if (rune) out.push(`  ${rune}`);
-  const drift = lineDrift(old, file);
-  const drifted = drift.oldExtra + drift.fileExtra;
+  const drifted = a.oldExtra + a.fileExtra;
   if (drifted > 0) {
     out.push(
-      `  line-count difference: your old_string has ${drift.oldExtra} extra line(s), the file has ${drift.fileExtra} extra line(s)` +
-        (drift.blank ? " — the extra lines are blank, so the blank-line count differs" : ""),
+      `  line-count difference: your old_string has ${a.oldExtra} extra line(s), the file has ${a.fileExtra} extra line(s)` +
+        (a.blank ? " — the extra lines are blank, so the blank-line count differs" : ""),
     );
   }
   for (const i of diffs.slice(1, SHOWN_DIFFS)) {
@@ -58,12 +79,25 @@ export function closestReport(oldStr: string, window: ClosestWindow): string[] {
   }
   const reason =
     drifted > 0
-      ? `Whole lines drifted (${drift.oldExtra} vs ${drift.fileExtra} extra line(s) between you and the file)` +
+      ? `Whole lines drifted (${a.oldExtra} vs ${a.fileExtra} extra line(s) between you and the file)` +
         (diffs.length > SHOWN_DIFFS ? ` and ${SHOWN_DIFFS}+ lines differ in place` : "")
       : `More than ${SHOWN_DIFFS} lines differ in place`;
-  out.push(
-    `${reason}, so the lines above are not enough to rebuild old_string: read the file with offset=${window.line} limit=${old.length} ` +
-      "(the closest match range), rebuild old_string from that fresh output, or use a smaller 2-4 line anchor; do not retype the block from memory",
-  );
+  out.push(freshRead(window, old.length, `${reason}, so the lines above are not enough to rebuild old_string`));
   return out;
+}
+
+/**
+ * Three lines for one entry of a failed batch, which may fail many at once:
+ * where the closest span is, its first differing file line, and the model's
+ * line when that one line is all that differs, else a bounded read.
+ */
+export function closestSummary(oldStr: string, window: ClosestWindow): string[] {
+  const a = analyse(oldStr, window);
+  const one =
+    a.diffs.length === 1 && a.oldExtra + a.fileExtra === 0 && [...a.old[a.first]!].length <= LINE_SHOWN && [...(a.file[a.first] ?? "")].length <= LINE_SHOWN;
+  return [
+    `  ${header(window)}`,
+    fileLine(a, window),
+    one ? yourLine(a) : `  ${freshRead(window, a.old.length, "The displayed lines are not enough to rebuild old_string")}`,
+  ];
 }
