@@ -312,13 +312,13 @@ describe("chord edit: several replacements at once (edits)", () => {
     expect(await read("s.txt")).toBe(file);
   });
 
-  it("an entry that only matches another entry's result is not found; overlapping entries are named from the earlier match", async () => {
+  it("an entry that only matches another entry's result is not found; overlapping entries each name the first one they overlap", async () => {
     const file = "alpha beta beta\n";
     expect((await batch(file, [{ old_string: "alpha", new_string: "changed" }, { old_string: "changed", new_string: "text" }])).text).toContain(
       "edits[1]: old_string not found in the original file",
     );
     expect((await batch(file, [{ old_string: "beta beta", new_string: "one" }, { old_string: "alpha beta", new_string: "two" }])).text).toBe(
-      `${NOT_WRITTEN}\nedits[1]: overlaps edits[0] in the original file\n${RESUBMIT}`,
+      `${NOT_WRITTEN}\nedits[0]: overlaps edits[1] in the original file\nedits[1]: overlaps edits[0] in the original file\n${RESUBMIT}`,
     );
     expect((await batch(file, [{ old_string: "alpha beta", new_string: "one" }, { old_string: "alpha", new_string: "two" }])).text).toContain(
       "edits[0]: overlaps edits[1] in the original file",
@@ -363,5 +363,35 @@ describe("chord edit: several replacements at once (edits)", () => {
     expect(await read("s.txt")).toBe("alpha");
     expect((await batch("alpha", [{ old_string: "alpha", new_string: "beta" }], { old_string: "", new_string: "", replace_all: false })).ok).toBe(true);
     expect(await read("s.txt")).toBe("beta");
+  });
+
+  it("nested overlaps fail every entry involved and no other", async () => {
+    const r = await batch("abcdefghij\ndisjoint\n", [
+      { old_string: "abcdefghij", new_string: "whole" },
+      { old_string: "abc", new_string: "left" },
+      { old_string: "hij", new_string: "right" },
+      { old_string: "disjoint", new_string: "changed" },
+    ]);
+    expect(r.text).toBe(
+      [
+        NOT_WRITTEN,
+        "edits[0]: overlaps edits[1] in the original file",
+        "edits[1]: overlaps edits[0] in the original file",
+        "edits[2]: overlaps edits[0] in the original file",
+        "Remaining entries (edits[3]) passed per-entry matching but were not applied.",
+        RESUBMIT,
+      ].join("\n"),
+    );
+  });
+
+  it("a batch failing in many entries keeps one line for each and leaves the closest spans out", async () => {
+    const edits = Array.from({ length: 50 }, (_, i) => ({ old_string: `item alpha stale-${String(i).padStart(2, "0")}`, new_string: "replacement" }));
+    const r = await batch("item alpha stable\n", edits);
+    const lines = r.text.split("\n");
+    expect(lines).toHaveLength(53);
+    expect(lines.filter((l) => l.startsWith("edits[")).map((l) => l.slice(0, l.indexOf(":")))).toEqual(edits.map((_, i) => `edits[${i}]`));
+    expect(r.text).not.toContain("Closest match");
+    expect(lines.at(-2)).toBe("(the closest spans of 50 entries are not shown, to keep this report short; read the file around them)");
+    expect(lines.at(-1)).toBe(RESUBMIT);
   });
 });

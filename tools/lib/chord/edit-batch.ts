@@ -45,15 +45,12 @@ export function planBatch(text: string, entries: readonly BatchEntry[]): BatchPl
   if (entries.length === 0) {
     return { ok: false, message: `edits must list at least one {old_string, new_string} entry. ${BATCH_NOT_WRITTEN}` };
   }
-  const problems: string[] = [];
-  const failed = new Set<number>();
+  // Each failing entry's one-line summary, and the closest-span lines that may follow it.
+  const problems = new Map<number, { summary: string; detail: string[] }>();
   const skipped: number[] = [];
   const cleaned: string[] = [];
-  const spans: Array<{ start: number; end: number; insert: string; entry: number }> = [];
-  const fail = (i: number, ...lines: string[]) => {
-    failed.add(i);
-    problems.push(...lines);
-  };
+  const spans: Span[] = [];
+  const fail = (i: number, summary: string, detail: string[] = []) => void problems.set(i, { summary, detail });
   entries.forEach((e, i) => {
     if (e.old_string === undefined || e.old_string === "") return fail(i, `edits[${i}]: old_string is required`);
     if (e.new_string === undefined) return fail(i, `edits[${i}]: new_string is required; use an empty string for deletion`);
@@ -70,7 +67,7 @@ export function planBatch(text: string, entries: readonly BatchEntry[]): BatchPl
       const single = findReplacements(text, old.text, neu.text, e.replace_all === true).kind === "ok";
       const clue = single ? "; as a single edit it would match (a single edit forgives a final newline and punctuation/whitespace differences, batch entries match exactly)" : "";
       const window = single ? undefined : closestWindow(text, old.text);
-      return fail(i, `edits[${i}]: old_string not found in the original file${clue}`, ...(window ? closestSummary(old.text, window) : []));
+      return fail(i, `edits[${i}]: old_string not found in the original file${clue}`, window ? closestSummary(old.text, window) : []);
     }
     if (found.length > 1 && e.replace_all !== true) {
       const lines = found.slice(0, LINES_SHOWN).map((o) => lineOf(text, o));
@@ -79,31 +76,64 @@ export function planBatch(text: string, entries: readonly BatchEntry[]): BatchPl
     }
     for (const start of found) spans.push({ start, end: start + old.text.length, insert: neu.text, entry: i });
   });
-  // Overlaps, named from the span that comes first in the file (at one offset, the first entry).
-  const ordered = spans.filter((s) => !failed.has(s.entry)).sort((a, b) => a.start - b.start || a.entry - b.entry);
-  for (let k = 1; k < ordered.length; k++) {
-    const [prev, next] = [ordered[k - 1]!, ordered[k]!];
-    if (next.start < prev.end && prev.entry !== next.entry && !failed.has(next.entry)) {
-      fail(next.entry, `edits[${prev.entry}]: overlaps edits[${next.entry}] in the original file`);
-      failed.add(prev.entry);
-    }
-  }
-  const kept = ordered.filter((s) => !failed.has(s.entry));
-  if (failed.size > 0) {
-    const fine = [...new Set(kept.map((s) => s.entry))].sort((a, b) => a - b);
-    return {
-      ok: false,
-      message: [
-        BATCH_NOT_WRITTEN,
-        ...problems,
-        ...skipped.map(skippedLine),
-        ...(fine.length ? [`Remaining entries (${fine.map((i) => `edits[${i}]`).join(", ")}) passed per-entry matching but were not applied.`] : []),
-        "Fix the failing entries above and resubmit the complete batch.",
-      ].join("\n"),
-    };
-  }
+  for (const [entry, other] of overlaps(spans)) fail(entry, `edits[${entry}]: overlaps edits[${other}] in the original file`);
+  const kept = spans.filter((s) => !problems.has(s.entry)).sort((a, b) => a.start - b.start);
+  if (problems.size > 0) return { ok: false, message: failureReport(problems, skipped, kept) };
   const applied = new Set(kept.map((s) => s.entry)).size;
   return { ok: true, replacements: kept.map(({ start, end, insert }) => ({ start, end, insert })), applied, skipped, cleaned };
+}
+
+interface Span {
+  start: number;
+  end: number;
+  insert: string;
+  entry: number;
+}
+
+/**
+ * Each entry whose match overlaps another entry's, with the first entry it
+ * overlaps (in file order; at one offset, in edits order).
+ */
+function overlaps(spans: readonly Span[]): Map<number, number> {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || a.entry - b.entry);
+  const partner = new Map<number, number>();
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length && sorted[j]!.start < sorted[i]!.end; j++) {
+      const [a, b] = [sorted[i]!.entry, sorted[j]!.entry];
+      if (a === b) continue;
+      if (!partner.has(a)) partner.set(a, b);
+      if (!partner.has(b)) partner.set(b, a);
+    }
+  }
+  return partner;
+}
+
+/** Lines a failed batch's report may take; summaries always fit, closest-span details only while room remains. */
+const REPORT_LINES = 40;
+
+function failureReport(problems: Map<number, { summary: string; detail: string[] }>, skipped: readonly number[], kept: readonly Span[]): string {
+  const fine = [...new Set(kept.map((s) => s.entry))].sort((a, b) => a - b);
+  const tail = [
+    ...skipped.map(skippedLine),
+    ...(fine.length ? [`Remaining entries (${fine.map((i) => `edits[${i}]`).join(", ")}) passed per-entry matching but were not applied.`] : []),
+    "Fix the failing entries above and resubmit the complete batch.",
+  ];
+  const order = [...problems.keys()].sort((a, b) => a - b);
+  let room = REPORT_LINES - (1 + order.length + tail.length);
+  let omitted = 0;
+  const body: string[] = [];
+  for (const i of order) {
+    const { summary, detail } = problems.get(i)!;
+    body.push(summary);
+    if (detail.length === 0) continue;
+    // A detail is shown whole or not at all: a cut one could end before its read guidance.
+    if (detail.length <= room - 1) {
+      body.push(...detail);
+      room -= detail.length;
+    } else omitted++;
+  }
+  const note = omitted ? [`(the closest spans of ${omitted} entr${omitted === 1 ? "y are" : "ies are"} not shown, to keep this report short; read the file around them)`] : [];
+  return [BATCH_NOT_WRITTEN, ...body, ...note, ...tail].join("\n");
 }
 
 /** What a batch that wrote says after its size summary. */
