@@ -256,8 +256,9 @@ function bareStringNote(key: string): string {
 
 /**
  * The arguments with each old name moved to its current one (when the tool
- * shows the current name, not the old one, and the call has not given both)
- * and a bare string put in a list where the schema takes an array.
+ * shows the current name, not the old one; when the call gives both, the
+ * old one is dropped) and a bare string put in a list where the schema takes
+ * an array.
  */
 function readAliases(
   tool: string,
@@ -268,7 +269,13 @@ function readAliases(
   const args = { ...given };
   const notes: string[] = [];
   for (const { from, to } of ALIASES) {
-    if (!(from in args) || exposed.includes(from) || !exposed.includes(to) || to in args) continue;
+    if (!(from in args) || exposed.includes(from) || !exposed.includes(to)) continue;
+    if (to in args) {
+      // The current name wins, as in the reference system.
+      delete args[from];
+      notes.push(`Note: ${tool} has no parameter "${from}"; "${to}" was given too, so "${from}" was ignored.`);
+      continue;
+    }
     args[to] = args[from];
     delete args[from];
     notes.push(`Note: ${tool} has no parameter "${from}"; it was read as "${to}".`);

@@ -43,10 +43,10 @@ describe("chord read", () => {
     expect(await read({ path: "a.txt", offset: 50, limit: 4 })).toMatchObject({
       ok: false,
       modelText:
-        "offset 50 exceeds file length (10 lines); suggested_offset=7 reads the last 4 lines with limit=4; eof_offset=11 is valid but returns no lines",
+        "offset 50 exceeds this file length (10 lines); suggested_offset=7 reads the last 4 lines with limit=4; eof_offset=11 is valid but returns no lines",
     });
     expect((await read({ path: "e.txt", offset: 3 })).modelText).toBe(
-      "offset 3 exceeds file length (0 lines); suggested_offset=0 (EOF; file is empty)",
+      "offset 3 exceeds this file length (0 lines); suggested_offset=0 (EOF; file is empty)",
     );
   });
 

@@ -128,7 +128,7 @@ describe("chord read past the end", () => {
     await t.put({ "s.txt": "a\nb\nc\n" });
     expect(await read({ path: "s.txt", offset: 10, limit: 5 })).toEqual({
       ok: false,
-      modelText: "offset 10 exceeds file length (3 lines); suggested_offset=1 reads the last 3 lines with limit=5; eof_offset=4 is valid but returns no lines",
+      modelText: "offset 10 exceeds this file length (3 lines); suggested_offset=1 reads the last 3 lines with limit=5; eof_offset=4 is valid but returns no lines",
     });
   });
 

@@ -71,7 +71,7 @@ const READ: Case[] = [
   { name: "CRLF is shown as LF, UTF-8 names no encoding", files: { "s.csv": 'col1,col2\r\n"a","b"\r\n' }, tool: "read", args: { path: "s.csv" }, ok: true, exact: 'READ_RESULT lines=1-2 total=2\ncol1,col2\n"a","b"\n' },
   { name: "bare CRs and mixed endings are lines", files: { "m.txt": "a\r\nb\rc\n" }, tool: "read", args: { path: "m.txt" }, ok: true, exact: "READ_RESULT lines=1-3 total=3\na\nb\nc\n" },
   { name: "a limit past the end stops at the last line, not truncated", files: { "s.txt": "a\nb\nc\nd\ne\n" }, tool: "read", args: { path: "s.txt", offset: 4, limit: 50 }, ok: true, exact: "READ_RESULT lines=4-5 total=5\nd\ne\n" },
-  { name: "an offset past the end names the valid offsets", files: { "s.txt": "a\nb\nc\n" }, tool: "read", args: { path: "s.txt", offset: 11, limit: 5 }, ok: false, has: ["exceeds file length (3 lines)", "reads the last 3 lines with limit=5", "is valid but returns no lines"] },
+  { name: "an offset past the end names the valid offsets", files: { "s.txt": "a\nb\nc\n" }, tool: "read", args: { path: "s.txt", offset: 11, limit: 5 }, ok: false, has: ["exceeds this file length (3 lines)", "reads the last 3 lines with limit=5", "is valid but returns no lines"] },
   { name: "UTF-16LE with a BOM is decoded and named", files: { "u.txt": Buffer.from([0xff, 0xfe, 0x68, 0, 0x69, 0]) }, tool: "read", args: { path: "u.txt" }, ok: true, has: ['encoding="utf-16le"', "\nhi"] },
   { name: "GB18030 is decoded and named", files: { "g.txt": gb("第一行\n第二行\n") }, tool: "read", args: { path: "g.txt" }, ok: true, has: ['encoding="gb18030"', "第一行\n第二行\n"] },
   { name: "a named pipe is not read", setup: fifo("in.pipe"), tool: "read", args: { path: "in.pipe" }, ok: false, has: ["not a regular file"] },

@@ -63,8 +63,8 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     const r = await patch("*** Update File: a.txt", "@@", " before anchor", "-limit := 250 // maximum retries", "+limit := 500 // maximum retries", " after anchor");
     expect(r.ok).toBe(false);
     expect(r.modelText).toContain(
-      'the first 1 line(s) of the hunk match at line 1, but expected line 2 "limit := 250 // maximum retries" differs from file line 2 "limit := 100 // maximum retries"; ' +
-        "first mismatch at rune 9: your line has U+0032, file has U+0031\n",
+      'the first 1 line(s) of the hunk match at line 1, but the next expected line differs from the file: expected "limit := 250 // maximum retries", found "limit := 100 // maximum retries"; ' +
+        "first mismatch at rune 10 (1-based): your line has U+0032, file has U+0031\n",
     );
     // One retyped line is a changed line, not a line-count drift.
     expect(r.modelText).not.toContain("line-count difference");
@@ -75,7 +75,7 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     await t.put({ "demo.txt": "a\nb\n", "gap.txt": "a\n\nb\nc\n" });
     const r = await patch("*** Update File: demo.txt", "@@", " a", " c", "-d", "+e");
     expect(r.modelText).toContain(
-      "first mismatch at rune 0: your line has U+0063, file has U+0062; line-count difference: your hunk has 1 extra line(s), the file has 0 extra line(s)\n",
+      "first mismatch at rune 1 (1-based): your line has U+0063, file has U+0062; line-count difference: your hunk has 1 extra line(s), the file has 0 extra line(s)\n",
     );
     const blank = await patch("*** Update File: gap.txt", "@@", " a", "", "", " b", "-c", "+C");
     expect(blank.modelText).toContain(
@@ -109,7 +109,7 @@ describe("chord edit: the closest match of an old_string that is not in the file
     const r = await edit("pad.txt", `${row(500)}\n${row(501)}x\n`);
     expect(r.ok).toBe(false);
     expect(r.modelText).toContain(
-      `Closest match is at line 501 (99% similar, 1 character difference):\n  501| ${row(500)}\n  502| ${row(501)}\nRebuild old_string`,
+      `Closest match is at line 501 (99% similar, 1 character difference):\n  file line 502: "${row(501)}"\n  your line 2: "${row(501)}x"\n`,
     );
   });
 
@@ -117,14 +117,14 @@ describe("chord edit: the closest match of an old_string that is not in the file
     const body = Array.from({ length: 2000 }, (_, i) => `func gen() {\n\treturn ${i === 1500 ? "xGOOD" : "x"}\n}\n`).join("");
     await t.put({ "gen.go": body });
     const r = await edit("gen.go", "func gen() {\n\treturn xGOD\n}\n");
-    expect(r.modelText).toContain("Closest match is at line 4501 (96% similar, 1 character difference):\n  4501| func gen() {\n  4502| \treturn xGOOD\n");
+    expect(r.modelText).toContain('Closest match is at line 4501 (96% similar, 1 character difference):\n  file line 4502: "\\treturn xGOOD"\n  your line 2: "\\treturn xGOD"\n');
   });
 
   it("seeds on a blank line when it is the only one the file has", async () => {
     const body = Array.from({ length: 300 }, (_, i) => `file line ${String(i).padStart(4, "0")} ${"z".repeat(300)}\n\n`).join("");
     await t.put({ "blank.txt": body });
     const r = await edit("blank.txt", `\nfile line 0150 ${"z".repeat(299)}Q`);
-    expect(r.modelText).toContain("Closest match is at line 300 (99% similar, 1 character difference):\n  300| \n  301| file line 0150 ");
+    expect(r.modelText).toContain(`Closest match is at line 300 (99% similar, 1 character difference):\n  file line 301: "file line 0150 ${"z".repeat(240 - 15)}" … (75 more characters)\n  your line 2: "file line 0150 `);
   });
 });
 

@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { fail, MUTATES, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
-import { cleanedNote, stripInvisible } from "../lib/invisible-chars.js";
+import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
 import type { FileState, PatchPlan } from "../lib/patch/plan.js";
@@ -100,13 +100,13 @@ function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
 /**
  * Content-free characters (zero-width runes, orphaned selectors, combining
  * marks with no letter) come off the lines the patch adds before anything is
- * planned; the file's untouched lines keep theirs. Returns how many went.
+ * planned; the file's untouched lines keep theirs. Returns the ones that went.
  */
-function cleanAddedLines(ops: PatchOp[]): number {
-  let removed = 0;
+function cleanAddedLines(ops: PatchOp[]): string[] {
+  const removed: string[] = [];
   const clean = (text: string): string => {
     const c = stripInvisible(text);
-    removed += c.removed;
+    removed.push(...c.removed);
     return c.text;
   };
   for (const op of ops) {
@@ -114,6 +114,26 @@ function cleanAddedLines(ops: PatchOp[]): number {
     if (op.kind === "update") for (const h of op.hunks) for (const l of h.lines) if (l.kind === "+") l.text = clean(l.text);
   }
   return removed;
+}
+
+/**
+ * Why an added line is refused for a control character the hunk's own old
+ * lines do not already hold, or undefined.
+ */
+function addedControlChar(ops: readonly PatchOp[]): string | undefined {
+  for (const op of ops) {
+    if (op.kind === "add") {
+      const why = controlCharRefusal(`the added file ${op.path}`, op.lines.join("\n"));
+      if (why) return why;
+    }
+    if (op.kind !== "update") continue;
+    for (const h of op.hunks) {
+      const old = h.lines.filter((l) => l.kind !== "+").map((l) => l.text).join("\n");
+      const why = controlCharRefusal(`an added line for ${op.path}`, h.lines.filter((l) => l.kind === "+").map((l) => l.text).join("\n"), old);
+      if (why) return why;
+    }
+  }
+  return undefined;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -130,9 +150,15 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   // Chord takes the patch sent bare or as one JSON string, and ignores the `path` of its older single-file form.
   argForms: { text: "patch", ignored: ["path"] },
   async run(args, ctx) {
+    const visible = stripInvisible(args.patch);
+    if (visible.text.trim() === "" && args.patch.trim() !== "") {
+      return fail(`apply_patch failed: the patch contains only invisible characters: ${describeInvisible(visible.removed)}\n${NONE_APPLIED}`);
+    }
     const parsed = parseV4A(args.patch, { chord: true });
     if (!parsed.ok) return fail(`apply_patch failed (${parsed.kind}): ${parsed.message}\n${NONE_APPLIED}`);
     const cleaned = cleanAddedLines(parsed.ops);
+    const control = addedControlChar(parsed.ops);
+    if (control) return fail(`apply_patch failed: ${control}\n${NONE_APPLIED}`);
     const fs = ctx.services.fs;
     const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs };
     const overlap = await overlapError(parsed.ops, fs, ctx.cwd, options);
@@ -148,7 +174,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
     const notes = [...warnings];
     if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
-    if (cleaned > 0) notes.push(`note${cleanedNote(cleaned)}`);
+    if (cleaned.length > 0) notes.push(`note:${cleanedNote(cleaned).slice(1)}`);
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
     if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch: no file changed", ...notes]).join("\n"));
     const groupsLeft = `${plural(dropped.length, "file group")} not applied`;

@@ -17,20 +17,108 @@ import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
-import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
+import { lfView, replaceKeepingEndings, type LfReplacement } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
-import { cleanedNote, stripInvisible, stripOrphanSelectors } from "../lib/invisible-chars.js";
+import { cleanedNote, controlCharRefusal, stripForMatching, stripInvisible, type Cleaned } from "../lib/invisible-chars.js";
+import { planBatch, skippedLines } from "../lib/chord/edit-batch.js";
 import { findCandidates } from "../lib/edit-candidates.js";
-import { closestWindow } from "../lib/chord/closest-window.js";
+import { closestWindow, type ClosestWindow } from "../lib/chord/closest-window.js";
+import { closestReport } from "../lib/chord/closest-report.js";
 import { str } from "../lib/view.js";
+
+// An entry's fields are optional here so that a batch names every entry
+// that lacks one, instead of a schema error naming only the first.
+const editEntrySchema = z.object({
+  old_string: z.string().optional(),
+  new_string: z.string().optional(),
+  replace_all: z.boolean().optional(),
+});
 
 export const chordEditSchema = z.object({
   path: z.string(),
-  old_string: z.string(),
-  new_string: z.string(),
+  old_string: z.string().optional(),
+  new_string: z.string().optional(),
   replace_all: z.boolean().optional(),
+  edits: z.array(editEntrySchema).optional(),
 });
+
+type EditArgs = z.infer<typeof chordEditSchema>;
+
+/** What to replace: one old_string, or a batch of entries matched against the original text. */
+type Request =
+  | { kind: "one"; old: Cleaned; neu: Cleaned; all: boolean }
+  | { kind: "batch"; entries: NonNullable<EditArgs["edits"]> };
+
+/** The request the arguments make, or why they make none. */
+function requestOf(args: EditArgs): Request | string {
+  if (args.edits !== undefined) {
+    // Zero-valued single-edit fields ask for nothing and may ride along.
+    if ((args.old_string ?? "") !== "" || (args.new_string ?? "") !== "" || args.replace_all === true) {
+      return "edits cannot be combined with old_string, new_string or replace_all; put every replacement in edits";
+    }
+    return { kind: "batch", entries: args.edits };
+  }
+  if (args.old_string === undefined) return "old_string is required (string), or edits: a list of {old_string, new_string}";
+  if (args.new_string === undefined) return "new_string is required (string; an empty string deletes old_string)";
+  if (args.old_string === "") return "old_string is required; use write to create a file or replace its whole content";
+  // Orphaned variation selectors and loose zero-width runes come off
+  // old_string before matching; text to be written loses every
+  // content-free character. Both are counted.
+  const old = stripForMatching(args.old_string.replace(/\r\n/g, "\n"));
+  const neu = stripInvisible(args.new_string.replace(/\r\n/g, "\n"));
+  if (old.text === "") {
+    return (
+      `old_string contains only invisible characters (${old.removed.length} orphaned variation selector(s) or zero-width marks) and cannot be matched; ` +
+      "rebuild it from the visible file text you want to replace"
+    );
+  }
+  if (neu.text === "" && args.new_string !== "") {
+    return (
+      "new_string contains only invisible characters; rebuild it with the visible text the file should contain " +
+      "(send an empty new_string to delete the old_string text)"
+    );
+  }
+  // A control character the old text does not already hold would be planted by the edit.
+  const control = controlCharRefusal("new_string", neu.text, old.text);
+  if (control) return control;
+  if (old.text === neu.text) return "old_string and new_string are identical, no change needed";
+  return { kind: "one", old, neu, all: args.replace_all === true };
+}
+
+interface Planned {
+  replacements: LfReplacement[];
+  /** What the result says before the sizes (`Replaced 1 occurrence …`). */
+  head: string;
+  /** What it says after them. */
+  tail: string;
+}
+
+/** The replacements a request makes in the file's LF text, or the failure message. */
+function plan(text: string, request: Request): Planned | string {
+  if (request.kind === "batch") {
+    const batch = planBatch(text, request.entries);
+    if (!batch.ok) return batch.message;
+    const n = batch.replacements.length;
+    return {
+      replacements: batch.replacements,
+      head: `Applied ${batch.applied} edits (${n} replacement${n === 1 ? "" : "s"})${cleanedNote(batch.cleaned)}`,
+      tail: skippedLines(batch.skipped),
+    };
+  }
+  const found = findReplacements(text, request.old.text, request.neu.text, request.all);
+  if (found.kind === "none") return notFoundMessage(text, request.old.text);
+  if (found.kind === "many") {
+    const how = found.tolerant ? " under punctuation/whitespace-tolerant matching" : "";
+    return `old_string found ${found.count} times${how}, provide more context or set replace_all to true`;
+  }
+  const count = found.replacements.length;
+  const via = found.tolerant
+    ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")}`
+    : "";
+  const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
+  return { replacements: found.replacements, head: `Replaced ${what}${via}${cleanedNote([...request.old.removed, ...request.neu.removed])}`, tail: "" };
+}
 
 
 export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
@@ -46,26 +134,11 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
   },
   async run(args, ctx) {
     if (args.path.trim() === "") return fail("path is required");
-    if (args.old_string === "") {
-      return fail("old_string is required; use write to create a file or replace its whole content");
+    const request = requestOf(args);
+    if (typeof request === "string") return fail(request);
+    if (request.kind === "batch" && request.entries.length > 0 && request.entries.every((e) => e.old_string !== undefined && e.old_string === e.new_string)) {
+      return ok("No changes: every entry has identical old_string and new_string, so nothing was written.");
     }
-    // Orphaned variation selectors come off old_string before matching; text to
-    // be written loses every content-free character. Both are counted.
-    const oldSel = stripOrphanSelectors(args.old_string.replace(/\r\n/g, "\n"));
-    const newClean = stripInvisible(args.new_string.replace(/\r\n/g, "\n"));
-    if (oldSel.text === "") {
-      return fail(
-        `old_string contains only invisible characters (${oldSel.removed} orphaned variation selector(s)) and cannot be matched; ` +
-          "rebuild it from the visible file text you want to replace",
-      );
-    }
-    if (newClean.text === "" && args.new_string !== "") {
-      return fail(
-        "new_string contains only invisible characters; rebuild it with the visible text the file should contain " +
-          "(send an empty new_string to delete the old_string text)",
-      );
-    }
-    if (oldSel.text === newClean.text) return fail("old_string and new_string are identical, no change needed");
     const { fs } = ctx.services;
     const shown = echoPath(ctx.cwd, args.path);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...chordPaths(ctx, "write") });
@@ -91,14 +164,9 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     // Matched on the LF view the model reads; each line keeps its own ending.
     const view = lfView(decoded.text);
     const text = view.lf;
-    const found = findReplacements(text, oldSel.text, newClean.text, args.replace_all === true);
-    if (found.kind === "none") return fail(notFoundMessage(text, oldSel.text));
-    if (found.kind === "many") {
-      const how = found.tolerant ? " under punctuation/whitespace-tolerant matching" : "";
-      return fail(`old_string found ${found.count} times${how}, provide more context or set replace_all to true`);
-    }
-    const count = found.replacements.length;
-    const after = replaceKeepingEndings(view, found.replacements);
+    const planned = plan(text, request);
+    if (typeof planned === "string") return fail(planned);
+    const after = replaceKeepingEndings(view, planned.replacements);
     // Encoded before anything touches the disk (the backup included), so an
     // unencodable character leaves no trace.
     let out: Uint8Array;
@@ -124,47 +192,42 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }
     noteOwnChange(ctx.memory, where.abs, sha256(out));
-    const via = found.tolerant
-      ? ` via punctuation/whitespace-tolerant match at line${found.lines.length === 1 ? "" : "s"} ${found.lines.join(", ")}`
-      : "";
-    const cleaned = cleanedNote(oldSel.removed + newClean.removed);
     const encoding = decoded.encoding ? `, encoding=${decoded.encoding}` : "";
-    const what = count === 1 ? "1 occurrence" : `${count} occurrences`;
-    return ok(`Replaced ${what}${via}${cleaned} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${warning}`);
+    return ok(`${planned.head} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${planned.tail}${warning}`);
   },
 };
 
 /**
  * Why old_string matched nowhere, with the nearest span when there is one:
  * text that matches once indentation is ignored is named as an indentation
- * mismatch, anything else by its closest line and similarity.
+ * mismatch, anything else by Chord's closest-match report.
  */
 function notFoundMessage(text: string, oldStr: string): string {
   const head = "old_string not found in file, even after punctuation/whitespace tolerance.";
   const best = findCandidates(text, oldStr)[0];
-  const retry = "Re-read the small target range from current file contents, then rebuild old_string from that fresh read; do not retry the same edit unchanged.";
-  if (!best) {
-    const window = closestWindow(text, oldStr);
-    if (window) {
-      const pct = percent(window.similarity, window.distance);
-      return `${head} Closest match is at line ${window.line} (${pct}% similar, ${window.distance} character difference):\n${numbered(window.text, window.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
-    }
-    return `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ${retry}`;
-  }
-  const where = `line ${best.line}`;
-  const drift = lineEdgeDrift(best.strategy, best.span, oldStr);
-  if (drift) {
+  const drift = best && lineEdgeDrift(best.strategy, best.span, oldStr);
+  if (best && drift) {
     const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
     // The span may start after the first line's indentation: show whole lines, which is what to copy.
     const whole = text.split(/\r?\n/).slice(best.line - 1, best.line - 1 + best.span.replace(/\n$/, "").split("\n").length).join("\n");
-    return `${head} ${what}: the text matches at ${where} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
+    return `${head} ${what}: the text matches at line ${best.line} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
   }
   // The window search finds a block deep in the file that the cascade's capped span list may not reach.
   const window = closestWindow(text, oldStr);
-  const shown = window && window.similarity >= best.similarity ? window : { line: best.line, text: best.span, similarity: best.similarity, distance: undefined };
-  const pct = percent(shown.similarity, shown.distance);
-  const diff = shown.distance === undefined ? "" : `, ${shown.distance} character difference`;
-  return `${head} Closest match is at line ${shown.line} (${pct}% similar${diff}):\n${numbered(shown.text, shown.line)}\nRebuild old_string from the file lines above (copy them exactly), then retry.`;
+  const shown = window && (!best || window.similarity >= best.similarity) ? window : best && candidateWindow(text, oldStr, best);
+  if (shown) return `${head} ${closestReport(oldStr, shown).join("\n")}`;
+  return (
+    `${head} The target text may be stale or already changed, or differs beyond punctuation and spacing. ` +
+    "Re-read the small target range from current file contents, then rebuild old_string from that fresh read; do not retry the same edit unchanged."
+  );
+}
+
+/** A cascade candidate as a window: the whole file lines its span covers. */
+function candidateWindow(text: string, oldStr: string, best: { line: number; span: string; similarity: number }): ClosestWindow {
+  const count = best.span.replace(/\n$/, "").split("\n").length;
+  const lines = text.split("\n").slice(best.line - 1, best.line - 1 + count).join("\n");
+  const longest = Math.max(oldStr.length, lines.length);
+  return { line: best.line, text: lines, similarity: best.similarity, distance: Math.round((1 - best.similarity) * longest) };
 }
 
 /**
@@ -182,12 +245,6 @@ function lineEdgeDrift(strategy: string, span: string, oldStr: string): "indenta
   if (same((l) => l.trimStart())) return "indentation";
   if (same((l) => l.trimEnd())) return "trailing";
   return undefined;
-}
-
-/** A similarity in whole percent; never 100 for text that still differs. */
-function percent(similarity: number, distance: number | undefined): number {
-  const pct = Math.round(similarity * 100);
-  return distance !== undefined && distance > 0 ? Math.min(pct, 99) : pct;
 }
 
 function numbered(span: string, first: number): string {

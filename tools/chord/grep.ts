@@ -38,7 +38,7 @@ export const chordGrepSchema = z.object({
   // note, as Chord does, not refused for leaving the safe-integer range.
   context_lines: z
     .number()
-    .refine(Number.isInteger, { message: "expected integer, got number" })
+    .refine(Number.isInteger, { message: "integer" })
     .meta({ type: "integer" })
     .optional(),
 });

@@ -65,12 +65,12 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
 
     if (first > total + 1 || (total === 0 && first > 1)) {
       if (total === 0) {
-        return fail(`offset ${offset} exceeds file length (0 lines); suggested_offset=0 (EOF; file is empty)`);
+        return fail(`offset ${offset} exceeds this file length (0 lines); suggested_offset=0 (EOF; file is empty)`);
       }
       const k = Math.min(limit, total);
       const suggested = total - k + 1;
       return fail(
-        `offset ${offset} exceeds file length (${total} lines); suggested_offset=${suggested} ` +
+        `offset ${offset} exceeds this file length (${total} lines); suggested_offset=${suggested} ` +
           `reads the last ${k} lines with limit=${limit}; eof_offset=${total + 1} is valid but returns no lines`,
       );
     }

@@ -5,7 +5,10 @@
 // succeeds, names it. A symlink at the path is refused, never followed.
 // A replaced file that `read` decodes as UTF-16/32 or a legacy CJK charset
 // keeps that encoding and its BOM; the content's line endings are written as
-// given, as for UTF-8. A new file is UTF-8.
+// given, as for UTF-8. A new file is UTF-8. Content-free characters a model
+// leaks (zero-width runes, orphaned selectors, floating combining marks) are
+// cleaned off and counted; content that was nothing but them, or that holds
+// a control character, is refused before anything is touched.
 
 import { z } from "zod";
 import { atomicWrite } from "../../core/atomic-write.js";
@@ -16,6 +19,7 @@ import { backupBytes, deviceRefusal, noteOwnWrite, resolveNoFollow, sha256, writ
 import { directoryTargetError } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { writePreview } from "../lib/previews.js";
+import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { str } from "../lib/view.js";
 
 export const chordWriteSchema = z.object({
@@ -38,6 +42,16 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     if (args.path.trim() === "") return fail("path is required");
     const asDir = directoryTargetError(args.path);
     if (asDir) return fail(asDir);
+    const cleaned = stripInvisible(args.content);
+    if (cleaned.text === "" && args.content !== "") {
+      return fail(
+        `content contains only invisible characters: ${describeInvisible(cleaned.removed)}; writing it would truncate ${args.path} to nothing. ` +
+          "Send the visible text the file should hold, or an empty content to truncate it on purpose",
+      );
+    }
+    const control = controlCharRefusal("content", cleaned.text);
+    if (control) return fail(control);
+    const content = cleaned.text;
     const { fs } = ctx.services;
     const shown = args.path;
     const where = await resolveNoFollow(fs, ctx.cwd, args.path, ctx.services.ownDirs, chordPaths(ctx, "write"));
@@ -49,7 +63,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     if (st && !st.isFile()) return fail(`${shown} is not a regular file`);
 
     let warning = "";
-    let out: string | Uint8Array = args.content;
+    let out: string | Uint8Array = content;
     let kept: string | undefined;
     if (st && tooLarge(st.size)) {
       return fail(
@@ -76,7 +90,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
       const was = decodeForChordEdit(current, { file: where.abs });
       if (was.ok && was.encoding !== undefined) {
         try {
-          out = await encodeForChord(args.content, { bom: was.bom, crlf: false, encoding: was.encoding });
+          out = await encodeForChord(content, { bom: was.bom, crlf: false, encoding: was.encoding });
           kept = was.encoding;
         } catch (err) {
           if (err instanceof UnencodableError) return fail(`cannot write ${shown}: ${err.message}`);
@@ -98,7 +112,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     }
     noteOwnWrite(ctx.memory, where.abs, sha256(out));
     const bytes = typeof out === "string" ? Buffer.byteLength(out, "utf8") : out.byteLength;
-    return ok(`${wroteSummary(args.content, bytes)}${kept ? `, encoding=${kept}` : ""}${warning}`);
+    return ok(`${wroteSummary(content, bytes)}${kept ? `, encoding=${kept}` : ""}${cleanedNote(cleaned.removed)}${warning}`);
   },
 };
 

@@ -29,6 +29,10 @@ function foldChar(c: string): string {
 const SEPARATOR = /[,;:.!?]/;
 const WORD = /[\p{L}\p{N}]/u;
 
+/** The space at `i` is the only one inside a parenthesis, against it ("( x )" vs "(x)"). */
+const insideParen = (units: readonly string[], i: number, last: string): boolean =>
+  !SPACE.test(units[i - 1] ?? "") && (last === "(" || foldChar(units[i + 1] ?? "") === ")");
+
 /** The space at `i` is the only one between two word characters ("diff and" vs "diffand"). */
 const betweenWords = (units: readonly string[], i: number): boolean =>
   WORD.test(units[i - 1] ?? "") && WORD.test(units[i + 1] ?? "");
@@ -44,7 +48,8 @@ export interface Folded {
 /**
  * How a text is folded. "text" (edit): punctuation folded, one space after
  * a separator is optional, and so is a single space between two words (a
- * model drops or adds one); indentation, runs of spaces and tabs stay
+ * model drops or adds one) or just inside a parenthesis (`( x )`, which a
+ * full-width `（x）` reads as); indentation, runs of spaces and tabs stay
  * significant. "line" (a patch hunk's line): the indentation is kept, and
  * every other space is optional (re-spaced alignment, a dropped space
  * between words, trailing spaces).
@@ -78,7 +83,7 @@ export function fold(text: string, mode: FoldMode): Folded {
     const absorb =
       isSpace &&
       last !== undefined &&
-      (mode === "line" || (SEPARATOR.test(last) && !absorbed) || (u === " " && betweenWords(units, i)));
+      (mode === "line" || (SEPARATOR.test(last) && !absorbed) || (u === " " && (betweenWords(units, i) || insideParen(units, i, last))));
     if (absorb) {
       spans[spans.length - 1]![1] = offset;
       absorbed = true;

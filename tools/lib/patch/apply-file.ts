@@ -318,9 +318,8 @@ function missingHunkCause(
     const fileLine = lines[bestAt + bestPrefix];
     const yours = old[bestPrefix]!;
     const out = [
-      `the first ${bestPrefix} line(s) of the hunk match at line ${bestAt + 1}, but expected line ${bestPrefix + 1} ` +
-        `${quoteLine(yours)} differs from file line ${bestAt + bestPrefix + 1} ` +
-        `${fileLine === undefined ? "(past the end of the file)" : quoteLine(fileLine)}`,
+      `the first ${bestPrefix} line(s) of the hunk match at line ${bestAt + 1}, but the next expected line differs from the file: ` +
+        (fileLine === undefined ? `expected ${quoteLine(yours)}, but the file has no more lines` : `expected ${quoteLine(yours)}, found ${quoteLine(fileLine)}`),
     ];
     const rune = fileLine === undefined ? undefined : firstMismatch(yours, fileLine);
     if (rune) out.push(rune);

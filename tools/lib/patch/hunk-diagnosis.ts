@@ -25,9 +25,11 @@ export function expectedLineDescription(old: readonly string[]): string | undefi
 const codePoint = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
 /**
- * `first mismatch at rune 9: your line has U+0032, file has U+0031`: the
- * 0-based character offset where the two lines part, each side by code point
- * so an invisible difference shows. Undefined when the lines are equal.
+ * `first mismatch at rune 10 (1-based): your line has U+0032, file has
+ * U+0031`: the character where the two lines part, counted from 1, each side
+ * by code point so an invisible difference shows; a side with nothing there
+ * is an empty line or one that ends earlier. Undefined when the lines are
+ * equal.
  */
 export function firstMismatch(yours: string, file: string): string | undefined {
   const a = [...yours];
@@ -35,8 +37,9 @@ export function firstMismatch(yours: string, file: string): string | undefined {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   if (i === a.length && i === b.length) return undefined;
-  const side = (chars: string[], end: string) => (i < chars.length ? codePoint(chars[i]!) : end);
-  return `first mismatch at rune ${i}: your line has ${side(a, "nothing more (your line ends there)")}, file has ${side(b, "nothing more (the file line ends there)")}`;
+  const side = (chars: string[]) =>
+    i < chars.length ? codePoint(chars[i]!) : `no characters (${chars.length === 0 ? "line is empty" : "line ends here"})`;
+  return `first mismatch at rune ${i + 1} (1-based): your line has ${side(a)}, file has ${side(b)}`;
 }
 
 /**
@@ -46,7 +49,24 @@ export function firstMismatch(yours: string, file: string): string | undefined {
  * aligned lines, as many lines on each side are a changed line each (a
  * retyped line is not a drift), and only the rest count as extra.
  */
-export function lineCountDifference(old: readonly string[], window: readonly string[]): string | undefined {
+export function lineCountDifference(old: readonly string[], window: readonly string[], subject = "your hunk"): string | undefined {
+  const d = lineDrift(old, window);
+  if (d.oldExtra === 0 && d.fileExtra === 0) return undefined;
+  return (
+    `line-count difference: ${subject} has ${d.oldExtra} extra line(s), the file has ${d.fileExtra} extra line(s)` +
+    (d.blank ? " — the extra lines are blank, so the blank-line count differs" : "")
+  );
+}
+
+export interface LineDrift {
+  oldExtra: number;
+  fileExtra: number;
+  /** Every extra line is blank. */
+  blank: boolean;
+}
+
+/** The counts behind lineCountDifference. */
+export function lineDrift(old: readonly string[], window: readonly string[]): LineDrift {
   const n = old.length;
   const m = window.length;
   const common: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
@@ -80,10 +100,5 @@ export function lineCountDifference(old: readonly string[], window: readonly str
     else gapFile.push(window[j++]!);
   }
   closeGap();
-  if (oldExtra === 0 && fileExtra === 0) return undefined;
-  const blank = extra.every((l) => l.trim() === "");
-  return (
-    `line-count difference: your hunk has ${oldExtra} extra line(s), the file has ${fileExtra} extra line(s)` +
-    (blank ? " — the extra lines are blank, so the blank-line count differs" : "")
-  );
+  return { oldExtra, fileExtra, blank: extra.every((l) => l.trim() === "") };
 }
