@@ -1,0 +1,123 @@
+// The Yuj surface against more of the behaviour its reference's own tests
+// pin (schema validation, the todo tool, task-file scoping), through the
+// real dispatcher on the real _base profile and on real files: the exact
+// text the model reads and what is on disk afterwards.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Config } from "../../core/config/schema.js";
+import { prepareCall } from "../../core/dispatch.js";
+import { baseToolset } from "../support/loop-harness.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+const fresh = async (adjust: (c: Config) => void = () => undefined) => {
+  await t?.cleanup();
+  t = await makeToolContext(adjust);
+};
+beforeEach(() => fresh());
+afterEach(() => t.cleanup());
+
+/** One call as the model sends it: through the dispatcher's checks, then the handler. */
+async function dispatch(name: string, args: unknown): Promise<{ ok: boolean; text: string }> {
+  const prepared = prepareCall({ id: "c1", name, args: JSON.stringify(args) }, baseToolset(t.ctx.config), t.ctx.config);
+  if (!prepared.ready) return { ok: false, text: prepared.text };
+  const r = await prepared.tool.handler.run(prepared.args as never, t.ctx);
+  return { ok: r.ok, text: r.modelText };
+}
+
+const rejectEnvelope = (tool: string, errors: unknown[]) =>
+  "ERROR: " + JSON.stringify({ error: { errors, message: "Tool arguments do not match the declared schema.", tool, type: "tool_schema_reject", version: 1 } });
+
+describe("schema_validation = reject: each error names its path and the JSON Schema keyword that failed", () => {
+  beforeEach(() =>
+    fresh((c) => {
+      c.tools.schema_validation = "reject";
+      c.tools.background_enabled = true;
+      c.tools.checkpoint_enabled = true;
+      c.tools.run_tests.enabled = true;
+      c.tools.list_definitions.enabled = true;
+      c.tools.lazy_loading_enabled = true;
+    }),
+  );
+
+  it.each([
+    ["bash", {}, "missing", "string", "$.cmd", "required"],
+    ["bash", { cmd: 7 }, "integer", "string", "$.cmd", "type"],
+    ["bash_poll", {}, "missing", "string", "$.proc_id", "required"],
+    ["bash_kill", { proc_id: 7 }, "integer", "string", "$.proc_id", "type"],
+    ["read", {}, "missing", "string", "$.path", "required"],
+    ["read", { path: "x.py", offset: true }, "boolean", "integer", "$.offset", "type"],
+    ["write", { path: "x.py", content: false }, "boolean", "string", "$.content", "type"],
+    ["edit", { path: "x.py", old_str: "before", new_str: [] }, "array", "string", "$.new_str", "type"],
+    ["glob", { pattern: "*.py", page: "one" }, "string", "integer", "$.page", "type"],
+    ["grep", { pattern: "x", path: 3 }, "integer", "string", "$.path", "type"],
+    ["checkpoint", { goal: 7 }, "integer", "string", "$.goal", "type"],
+    ["rewind", {}, "missing", "string", "$.report", "required"],
+    ["run_tests", { last_failed: "false" }, "string", "boolean", "$.last_failed", "type"],
+    ["list_definitions", { path: null }, "null", "string", "$.path", "type"],
+    ["load_tools", { names: "write" }, "string", "array", "$.names", "type"],
+    ["done", { message: 1 }, "integer", "string", "$.message", "type"],
+    ["read", { path: "x.py", future: 1 }, "integer", "no such field", "$.future", "additionalProperties"],
+  ])("%s %j", async (tool, args, actual, expected, at, keyword) => {
+    expect(await dispatch(tool, args)).toEqual({ ok: false, text: rejectEnvelope(tool, [{ actual, expected, keyword, path: at }]) });
+  });
+});
+
+describe("write_todos: the reference's results and rules", () => {
+  const todo = (description: string, status: string) => ({ description, status });
+  beforeEach(() =>
+    fresh((c) => {
+      c.tools.todos_enabled = true;
+      c.tools.todos_max_items = 3;
+    }),
+  );
+
+  it("replaces the list: OK with the count, then the items", async () => {
+    const r = await dispatch("write_todos", { todos: [todo("Implement runtime", "completed"), todo("Run focused tests", "in_progress")] });
+    expect(r).toEqual({ ok: true, text: "OK: replaced todo list with 2 items\n[x] Implement runtime\n[>] Run focused tests" });
+    expect(await dispatch("write_todos", { todos: [] })).toEqual({ ok: true, text: "OK: replaced todo list with 0 items" });
+    expect(fs.readdirSync(t.cwd)).toEqual([]);
+  });
+
+  it("with schema validation off, the handler refuses two in_progress items and a list over todos_max_items", async () => {
+    expect(await dispatch("write_todos", { todos: [todo("First", "in_progress"), todo("Second", "in_progress")] })).toEqual({
+      ok: false,
+      text: "ERROR: write_todos validation failed: at most one in_progress item is allowed; items 1, 2 are in_progress",
+    });
+    t.ctx.config.tools.todos_max_items = 1;
+    expect(await dispatch("write_todos", { todos: [todo("First", "pending"), todo("Second", "blocked")] })).toEqual({
+      ok: false,
+      text: "ERROR: write_todos validation failed: the list has 2 items and tools.todos_max_items is 1; merge or drop items",
+    });
+    expect(t.events).toEqual([]);
+    expect(fs.existsSync(path.join(t.cwd, ".solver"))).toBe(false);
+  });
+
+  it("under reject, two in_progress items fail the schema's maxContains at $.todos, an unknown status its enum", async () => {
+    t.ctx.config.tools.schema_validation = "reject";
+    expect(await dispatch("write_todos", { todos: [todo("First", "in_progress"), todo("Second", "in_progress")] })).toEqual({
+      ok: false,
+      text: rejectEnvelope("write_todos", [{ actual: "array", expected: 'at most 1 item(s) with status "in_progress"', keyword: "maxContains", path: "$.todos" }]),
+    });
+    expect(await dispatch("write_todos", { todos: [todo("First", "paused")] })).toEqual({
+      ok: false,
+      text: rejectEnvelope("write_todos", [
+        { actual: "string", expected: '"pending" | "in_progress" | "completed" | "cancelled" | "blocked"', keyword: "enum", path: "$.todos[0].status" },
+      ]),
+    });
+    expect((await dispatch("write_todos", { todos: [] })).ok).toBe(true);
+    expect(t.events).toEqual([{ type: "todo_updated", todos: [] }]);
+  });
+
+  it("the schema the model is sent says it: contains status in_progress, at most once, none needed", () => {
+    const spec = baseToolset(t.ctx.config).tools.get("write_todos")!.spec.parameters as { properties: { todos: Record<string, unknown> } };
+    expect(spec.properties.todos).toMatchObject({
+      type: "array",
+      contains: { type: "object", properties: { status: { const: "in_progress" } }, required: ["status"] },
+      minContains: 0,
+      maxContains: 1,
+    });
+  });
+});
