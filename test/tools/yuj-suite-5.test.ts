@@ -8,6 +8,8 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../core/config/schema.js";
 import { prepareCall } from "../../core/dispatch.js";
+import { createDeferredTools } from "../../core/profiles/deferred.js";
+import { deferredToolsGuard } from "../../tools/guards/deferred-tools.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -119,5 +121,40 @@ describe("write_todos: the reference's results and rules", () => {
       minContains: 0,
       maxContains: 1,
     });
+  });
+});
+
+describe("deferred loading: the reference's words for a hidden call, a load and the cap", () => {
+  beforeEach(() =>
+    fresh((c) => {
+      c.tools.lazy_loading_enabled = true;
+      c.tools.run_tests.enabled = true;
+      c.tools.list_definitions.enabled = true;
+      c.tools.todos_enabled = true;
+      c.tools.think_enabled = true;
+    }),
+  );
+
+  it("a hidden tool's call names the loader; load_tools answers 'Activated tools:'; past the cap nothing loads", async () => {
+    const toolset = baseToolset(t.ctx.config);
+    const deferred = createDeferredTools(toolset, []);
+    t.ctx.toolLoader = deferred;
+    const refused = await deferredToolsGuard(deferred).before!({ tool: "grep" } as never, {} as never);
+    expect(refused).toBe(
+      'ERROR: {"error":{"loader":"load_tools","message":"grep is not active in this session yet. Call load_tools with names [\\"grep\\"]; ' +
+        'it is available from your next response on.","tool":"grep","type":"tool_not_active","version":1}}',
+    );
+    expect(await dispatch("load_tools", { names: ["grep"] })).toEqual({
+      ok: true,
+      text: "Activated tools: grep (available from your next response on)\nActive tools: bash, read, write, edit, grep, load_tools, ask_user, done",
+    });
+    expect(await dispatch("load_tools", { names: ["grep"] })).toEqual({
+      ok: true,
+      text: "Activated tools: none (every name given is already active)\nActive tools: bash, read, write, edit, grep, load_tools, ask_user, done",
+    });
+    const over = await dispatch("load_tools", { names: ["glob", "think", "run_tests", "list_definitions"] });
+    expect(over.ok).toBe(false);
+    expect(over.text).toMatch(/^ERROR: load_tools: loading glob, think, run_tests, list_definitions would make 9 tools, over the active-tool limit 8 \(this profile's max_tools\); nothing was loaded\./);
+    expect(deferred.visible().has("glob")).toBe(false);
   });
 });
