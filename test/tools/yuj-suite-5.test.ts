@@ -158,3 +158,18 @@ describe("deferred loading: the reference's words for a hidden call, a load and 
     expect(deferred.visible().has("glob")).toBe(false);
   });
 });
+
+describe("background commands: the surface follows the setting and the start says so", () => {
+  it("bash takes background only when it is on, with bash_poll and bash_kill; a start reads 'Started background process'", async () => {
+    const off = baseToolset(t.ctx.config);
+    expect(off.tools.has("bash_poll") || off.tools.has("bash_kill")).toBe(false);
+    expect(Object.keys(off.tools.get("bash")!.spec.parameters.properties as object)).toEqual(["cmd"]);
+    await fresh((c) => (c.tools.background_enabled = true));
+    const on = baseToolset(t.ctx.config);
+    expect(on.tools.has("bash_poll") && on.tools.has("bash_kill")).toBe(true);
+    expect((on.tools.get("bash")!.spec.parameters.properties as Record<string, unknown>).background).toMatchObject({ type: "boolean" });
+    const started = await dispatch("bash", { cmd: "printf 'hello from child\\n'", background: true });
+    expect(started).toEqual({ ok: true, text: "Started background process j1\nproc_id: j1\nstatus: running\nRead new output with bash_poll; stop it with bash_kill." });
+    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "hello from child\n[exit code: 0]" });
+  });
+});
