@@ -170,6 +170,15 @@ describe("background commands: the surface follows the setting and the start say
     expect((on.tools.get("bash")!.spec.parameters.properties as Record<string, unknown>).background).toMatchObject({ type: "boolean" });
     const started = await dispatch("bash", { cmd: "printf 'hello from child\\n'", background: true });
     expect(started).toEqual({ ok: true, text: "Started background process j1\nproc_id: j1\nstatus: running\nRead new output with bash_poll; stop it with bash_kill." });
-    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "hello from child\n[exit code: 0]" });
+    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "hello from child\n[background process j1: exited (0)]" });
+  });
+
+  it("a poll ends with the reference's footer: running, then exited with the code", async () => {
+    await fresh((c) => (c.tools.background_enabled = true));
+    await t.put({ "release.sh": "echo ready; while [ ! -e release ]; do sleep 0.05; done; echo request complete; exit 3\n" });
+    await dispatch("bash", { cmd: "bash release.sh", background: true });
+    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "ready\n[background process j1: running]" });
+    fs.writeFileSync(path.join(t.cwd, "release"), "");
+    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "request complete\n[background process j1: exited (3)]" });
   });
 });
