@@ -150,7 +150,7 @@ describe("yuj background bash", () => {
     expect(poll.modelText).toMatch(/^tick 1/);
     expect(poll.modelText.endsWith(`[background process ${id}: running]`)).toBe(true);
     const killed = await call(bashKillTool, { proc_id: id });
-    expect(killed.modelText).toMatch(new RegExp(`^killed proc_id ${id} \\(process group \\d+\\)$`));
+    expect(killed.modelText).toMatch(new RegExp(`^Killed background process ${id} \\(process group \\d+\\)$`));
     const after = await call(bashPollTool, { proc_id: id, timeout_s: 0 });
     expect(after.modelText.endsWith(`[background process ${id}: killed]`)).toBe(true);
   });

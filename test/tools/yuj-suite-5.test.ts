@@ -180,5 +180,14 @@ describe("background commands: the surface follows the setting and the start say
     expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "ready\n[background process j1: running]" });
     fs.writeFileSync(path.join(t.cwd, "release"), "");
     expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "request complete\n[background process j1: exited (3)]" });
+    expect(await dispatch("bash_kill", { proc_id: "j1" })).toEqual({ ok: true, text: "Background process j1 had already exited (3)" });
+  });
+
+  it("bash_kill answers 'Killed background process ID' once the group is gone", async () => {
+    await fresh((c) => (c.tools.background_enabled = true));
+    await dispatch("bash", { cmd: "sleep 30", background: true });
+    const killed = await dispatch("bash_kill", { proc_id: "j1" });
+    expect(killed.text).toMatch(/^Killed background process j1 \(process group \d+\)$/);
+    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 0 })).toEqual({ ok: true, text: "(no new output)\n[background process j1: killed]" });
   });
 });
