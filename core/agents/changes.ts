@@ -171,6 +171,7 @@ export function describeChanges(set: ChangeSet): string {
     lines.push(`patch: ${set.bytes} bytes, over the ${MAX_PATCH_BYTES}-byte limit: not kept, and it cannot be applied; give the child a smaller job`);
     return lines.join("\n");
   }
+  lines.push(`Isolated change set ${id}: ready.`);
   lines.push(`patch: ${set.lines} lines, ${set.bytes} bytes; nothing is in your files yet.`);
   lines.push(`Read it with subagent_changes(task_id="${id}", offset=0, limit=200); apply all of it with apply_subagent(task_id="${id}").`);
   return lines.join("\n");

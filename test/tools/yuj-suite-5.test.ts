@@ -3,12 +3,17 @@
 // real dispatcher on the real _base profile and on real files: the exact
 // text the model reads and what is on disk afterwards.
 
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../core/config/schema.js";
 import { prepareCall } from "../../core/dispatch.js";
 import { createDeferredTools } from "../../core/profiles/deferred.js";
+import { applyChanges } from "../../core/agents/apply-changes.js";
+import { collectChanges, describeChanges } from "../../core/agents/changes.js";
+import { openWorktree, removeWorktree } from "../../core/agents/worktree.js";
 import { deferredToolsGuard } from "../../tools/guards/deferred-tools.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -189,5 +194,54 @@ describe("background commands: the surface follows the setting and the start say
     const killed = await dispatch("bash_kill", { proc_id: "j1" });
     expect(killed.text).toMatch(/^Killed background process j1 \(process group \d+\)$/);
     expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 0 })).toEqual({ ok: true, text: "(no new output)\n[background process j1: killed]" });
+  });
+});
+
+describe("an isolated child's change set, in the reference's words", () => {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const dir = (prefix: string) => {
+    const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+    made.push(d);
+    return d;
+  };
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8" });
+
+  async function childChanged(): Promise<{ repo: string; taskDir: string; set: Awaited<ReturnType<typeof collectChanges>> }> {
+    const repo = dir("yuj-suite5-repo-");
+    git(repo, "init", "-q", "-b", "main");
+    fs.writeFileSync(path.join(repo, "app.py"), "value = 1\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "base");
+    const wt = await openWorktree(repo, dir("yuj-suite5-state-"));
+    if ("error" in wt) throw new Error(wt.error);
+    made.push(wt.holder);
+    fs.writeFileSync(path.join(wt.dir, "app.py"), "value = 2\n");
+    const taskDir = dir("yuj-suite5-task-");
+    const set = await collectChanges(wt, "task-1", taskDir);
+    await removeWorktree(wt);
+    return { repo, taskDir, set };
+  }
+
+  it("is ready; applying it says OK: applied isolated change set; a second apply says already applied", async () => {
+    const { repo, taskDir, set } = await childChanged();
+    expect(describeChanges(set).split("\n")).toContain("Isolated change set task-1: ready.");
+    expect(describeChanges(set)).toContain('subagent_changes(task_id="task-1"');
+    expect(fs.readFileSync(path.join(repo, "app.py"), "utf8")).toBe("value = 1\n");
+    expect(await applyChanges(set, taskDir)).toEqual({ ok: true, text: "OK: applied isolated change set task-1: 1 file (app.py)" });
+    expect(fs.readFileSync(path.join(repo, "app.py"), "utf8")).toBe("value = 2\n");
+    const saved = JSON.parse(fs.readFileSync(path.join(taskDir, "changes.json"), "utf8"));
+    expect(await applyChanges(saved, taskDir)).toEqual({ ok: false, text: "apply_subagent refused: isolated change set task-1 was already applied" });
+  });
+
+  it("is refused as stale when the parent's file changed since the child started, and nothing is applied", async () => {
+    const { repo, taskDir, set } = await childChanged();
+    fs.writeFileSync(path.join(repo, "app.py"), "operator value\n");
+    const refused = await applyChanges(set, taskDir);
+    expect(refused.ok).toBe(false);
+    expect(refused.text).toMatch(/^apply_subagent refused: stale parent state: 1 file the patch touches changed since task task-1 started: app\.py\. Nothing was applied\./);
+    expect(fs.readFileSync(path.join(repo, "app.py"), "utf8")).toBe("operator value\n");
   });
 });
