@@ -68,7 +68,7 @@ export async function applyChanges(set: ChangeSet, taskDir: string, git: GitRunn
   const id = set.task_id;
   if (set.applied) return { ok: false, text: `apply_subagent refused: isolated change set ${id} was already applied` };
   if (set.files.length === 0) return { ok: false, text: `apply_subagent refused: task ${id} changed no files; there is nothing to apply` };
-  if (set.tooLarge || !set.patch) return { ok: false, text: `apply_subagent refused: task ${id}'s patch (${set.bytes} bytes) was too large to keep; nothing can be applied` };
+  if (set.tooLarge || !set.patch) return { ok: false, text: `apply_subagent refused: isolated change set ${id} is not ready: its patch (${set.bytes} bytes) was too large to keep; nothing can be applied` };
   if (!existsSync(set.repo)) return { ok: false, text: `apply_subagent refused: the repository ${set.repo} the task started from is gone` };
   const stale = await staleFiles(set, git);
   if (stale.length > 0) {

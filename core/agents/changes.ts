@@ -168,6 +168,7 @@ export function describeChanges(set: ChangeSet): string {
   for (const f of set.files.slice(0, LISTED_FILES)) lines.push(`  ${fileLine(f)}`);
   if (set.files.length > LISTED_FILES) lines.push(`  … and ${set.files.length - LISTED_FILES} more (the patch names them all)`);
   if (set.tooLarge) {
+    lines.push(`Isolated change set ${id}: too_large.`);
     lines.push(`patch: ${set.bytes} bytes, over the ${MAX_PATCH_BYTES}-byte limit: not kept, and it cannot be applied; give the child a smaller job`);
     return lines.join("\n");
   }

@@ -55,7 +55,7 @@ export function createSubagentRunner(setup: RunnerSetup, lane: Lane = { busy: fa
     async run(agentName, prompt, signal) {
       const maxDepth = setup.parent.config.tools.task_max_depth;
       if (depth >= maxDepth) {
-        return fail(`task refused: a child session may not start another beyond depth ${maxDepth} ([tools].task_max_depth)`);
+        return fail(`task refused: depth cap ${maxDepth} reached: a child session may not start another beyond depth ${maxDepth} ([tools].task_max_depth)`);
       }
       if (lane.busy) return fail("task refused: another child session is running; children run one at a time");
       let def: AgentDefinition;

@@ -14,6 +14,8 @@ import { createDeferredTools } from "../../core/profiles/deferred.js";
 import { applyChanges } from "../../core/agents/apply-changes.js";
 import { collectChanges, describeChanges } from "../../core/agents/changes.js";
 import { openWorktree, removeWorktree } from "../../core/agents/worktree.js";
+import { createSubagentRunner } from "../../core/agents/runner.js";
+import { loadConfig } from "../../core/config/load.js";
 import { deferredToolsGuard } from "../../tools/guards/deferred-tools.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -236,6 +238,16 @@ describe("an isolated child's change set, in the reference's words", () => {
     expect(await applyChanges(saved, taskDir)).toEqual({ ok: false, text: "apply_subagent refused: isolated change set task-1 was already applied" });
   });
 
+  it("a patch too large to keep is too_large, and applying it is refused as not ready", async () => {
+    const { taskDir, set } = await childChanged();
+    const big = { ...set, tooLarge: true, patch: undefined, bytes: 17_000_000 };
+    expect(describeChanges(big).split("\n")).toContain("Isolated change set task-1: too_large.");
+    expect(await applyChanges(big, taskDir)).toEqual({
+      ok: false,
+      text: "apply_subagent refused: isolated change set task-1 is not ready: its patch (17000000 bytes) was too large to keep; nothing can be applied",
+    });
+  });
+
   it("is refused as stale when the parent's file changed since the child started, and nothing is applied", async () => {
     const { repo, taskDir, set } = await childChanged();
     fs.writeFileSync(path.join(repo, "app.py"), "operator value\n");
@@ -243,5 +255,30 @@ describe("an isolated child's change set, in the reference's words", () => {
     expect(refused.ok).toBe(false);
     expect(refused.text).toMatch(/^apply_subagent refused: stale parent state: 1 file the patch touches changed since task task-1 started: app\.py\. Nothing was applied\./);
     expect(fs.readFileSync(path.join(repo, "app.py"), "utf8")).toBe("operator value\n");
+  });
+});
+
+describe("task nesting and the reference's setting names", () => {
+  it("a child at the depth cap is refused with 'depth cap N reached'", async () => {
+    const runner = createSubagentRunner({ parent: { config: t.ctx.config }, depth: 1 } as never);
+    const r = await runner.run("explorer", "nest", new AbortController().signal);
+    expect(r).toMatchObject({
+      ok: false,
+      modelText: "task refused: depth cap 1 reached: a child session may not start another beyond depth 1 ([tools].task_max_depth)",
+    });
+  });
+
+  it("[tools] stale_guard_mode and subagent_depth are read as stale_file and task_max_depth, with a note", () => {
+    const file = path.join(t.cwd, "reference.toml");
+    fs.writeFileSync(file, '[tools]\nstale_guard_mode = "block"\nsubagent_depth = 2\n');
+    const loaded = loadConfig({ cwd: t.cwd, env: { HOME: t.cwd }, home: t.cwd, configFiles: [file] });
+    expect(loaded.config.tools.stale_file).toBe("block");
+    expect(loaded.config.tools.task_max_depth).toBe(2);
+    expect(loaded.notes).toEqual([
+      `${file}: tools.stale_guard_mode is read as tools.stale_file (yuj's name for the setting); rename the key to silence this note`,
+      `${file}: tools.subagent_depth is read as tools.task_max_depth (yuj's name for the setting); rename the key to silence this note`,
+    ]);
+    fs.writeFileSync(file, '[tools]\nstale_guard_mode = "strict"\n');
+    expect(() => loadConfig({ cwd: t.cwd, env: { HOME: t.cwd }, home: t.cwd, configFiles: [file] })).toThrow(/tools\.stale_guard_mode \(read as tools\.stale_file\)/);
   });
 });
