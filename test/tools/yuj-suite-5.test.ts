@@ -3,7 +3,7 @@
 // real dispatcher on the real _base profile and on real files: the exact
 // text the model reads and what is on disk afterwards.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -281,4 +281,54 @@ describe("task nesting and the reference's setting names", () => {
     fs.writeFileSync(file, '[tools]\nstale_guard_mode = "strict"\n');
     expect(() => loadConfig({ cwd: t.cwd, env: { HOME: t.cwd }, home: t.cwd, configFiles: [file] })).toThrow(/tools\.stale_guard_mode \(read as tools\.stale_file\)/);
   });
+});
+
+describe("a read-only mount (the reference's task-file scoping): writes fail as write_failed, nothing changes", () => {
+  const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+  // The handlers run in a child inside its own mount namespace, where the
+  // task directory is bound read-only over the real one.
+  const script = `
+    import { makeToolContext } from ${JSON.stringify(path.join(repoRoot, "test/support/tool-context.ts"))};
+    import { applyPatchTool } from ${JSON.stringify(path.join(repoRoot, "tools/yuj/apply_patch.ts"))};
+    import { udiffTool } from ${JSON.stringify(path.join(repoRoot, "tools/yuj/udiff.ts"))};
+    import { writeTool } from ${JSON.stringify(path.join(repoRoot, "tools/yuj/write.ts"))};
+    import { editTool } from ${JSON.stringify(path.join(repoRoot, "tools/yuj/edit.ts"))};
+    const t = await makeToolContext();
+    t.ctx.cwd = process.argv[2];
+    const run = async (tool, args) => (await tool.run(tool.schema.parse(args), t.ctx)).modelText;
+    const out = [
+      await run(applyPatchTool, { patch: "*** Begin Patch\\n*** Update File: file\\n@@\\n-before\\n+after\\n*** End Patch\\n" }),
+      await run(udiffTool, { patch: "--- a/file\\n+++ b/file\\n@@ -1 +1 @@\\n-before\\n+final\\n" }),
+      await run(writeTool, { path: "new.txt", content: "created" }),
+      await run(editTool, { path: "file", old_str: "before", new_str: "changed" }),
+    ];
+    await t.cleanup();
+    process.stdout.write(JSON.stringify(out));
+  `;
+
+  it("apply_patch and udiff say write_failed; write and edit name the error without the host's temporary path", () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yuj-suite5-ro-")));
+    try {
+      const source = path.join(base, "source");
+      const view = path.join(base, "view");
+      fs.mkdirSync(source);
+      fs.mkdirSync(view);
+      fs.writeFileSync(path.join(source, "file"), "before\n");
+      const runner = path.join(base, "run.mts");
+      fs.writeFileSync(runner, script);
+      const cmd = `mount --bind -o ro '${source}' '${view}' && exec '${process.execPath}' --import tsx '${runner}' '${view}'`;
+      const r = spawnSync("unshare", ["-m", "sh", "-c", cmd], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([
+        '<apply_patch ok="false" error_kind="write_failed" v="1">\nERROR: cannot write file: EROFS: read-only file system; no file changed\n</apply_patch>',
+        "ERROR: udiff write_failed: cannot write file: EROFS: read-only file system; no file changed",
+        "ERROR: cannot write new.txt: EROFS: read-only file system",
+        "ERROR: cannot edit file: EROFS: read-only file system",
+      ]);
+      expect(fs.readdirSync(source)).toEqual(["file"]);
+      expect(fs.readFileSync(path.join(source, "file"), "utf8")).toBe("before\n");
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
