@@ -14,7 +14,11 @@ import { createDeferredTools } from "../../core/profiles/deferred.js";
 import { applyChanges } from "../../core/agents/apply-changes.js";
 import { collectChanges, describeChanges } from "../../core/agents/changes.js";
 import { openWorktree, removeWorktree } from "../../core/agents/worktree.js";
-import { createSubagentRunner } from "../../core/agents/runner.js";
+import { childToolset, createSubagentRunner } from "../../core/agents/runner.js";
+import { readOnlyCallsGuard } from "../../core/agents/read-only-calls.js";
+import { guardCallOf } from "../../core/tool-facts.js";
+import { builtinHandlers } from "../../tools/registry.js";
+import { isolatedEnv, runCli, traceFiles } from "../support/cli.js";
 import { loadConfig } from "../../core/config/load.js";
 import { deferredToolsGuard } from "../../tools/guards/deferred-tools.js";
 import { baseToolset } from "../support/loop-harness.js";
@@ -331,4 +335,65 @@ describe("a read-only mount (the reference's task-file scoping): writes fail as 
       fs.rmSync(base, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("a read-only agent gets bash, as the reference's does, and only commands that look run", () => {
+  const def = (tools?: string[]) => ({ name: "probe", description: "looks", mode: "subagent" as const, tools, readOnly: true, workspace: "shared" as const, file: "probe.toml" });
+  const child = (tools?: string[]) => childToolset(def(tools), builtinHandlers(), t.ctx.config, baseToolset(t.ctx.config), { provider: "anthropic", id: "claude-test" });
+
+  it("an agent file naming read, bash and done loads with exactly those; write is still refused", () => {
+    expect([...child(["read", "bash", "done"]).tools.keys()]).toEqual(["bash", "read", "done"]);
+    expect(() => child(["read", "write"])).toThrow("field tools: write can change files, which a read-only agent may not; set read_only = false or drop them");
+    expect(child().tools.has("bash") && !child().tools.has("write") && !child().tools.has("edit")).toBe(true);
+  });
+
+  it.each([
+    ["ls", undefined],
+    ["cat notes.txt", undefined],
+    ["git status", undefined],
+    ["touch changed.txt", "blocked"],
+    ["python3 -c 'print(1)'", "blocked"],
+    ["echo x > out.txt", "blocked"],
+  ])("bash %j: %s", async (cmd, refused) => {
+    const bash = child(["read", "bash", "done"]).tools.get("bash")!;
+    const call = guardCallOf(bash.handler, "c1", { cmd }, { name: "bash", cwd: t.cwd } as never);
+    const answer = await readOnlyCallsGuard().before!(call, {} as never);
+    if (!refused) expect(answer).toBeUndefined();
+    else
+      expect(answer).toBe(
+        "ERROR: read-only subagent blocked bash: this command may change files or run programs; " +
+          "a read-only agent runs only commands that read, list or search (cat, head, tail, ls, find, grep, rg, wc, git status/log/diff/show)",
+      );
+  });
+});
+
+describe("a read-only agent's bash through the built yuj", () => {
+  it("a reference-style agent file (read, bash, done) runs ls, and touch is refused, the file never made", async () => {
+    const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "yuj-suite5-agent-")));
+    try {
+      const turns = [
+        { tool_calls: [{ name: "task", arguments: { agent: "probe", prompt: "List the files." } }] },
+        { tool_calls: [{ name: "bash", arguments: { cmd: "ls" } }, { name: "bash", arguments: { cmd: "touch shell-write.txt" } }] },
+        { text: "notes.txt is there." },
+        { tool_calls: [{ name: "done", arguments: { message: "listed" } }] },
+      ];
+      fs.writeFileSync(path.join(cwd, "notes.txt"), "the answer is 42\n");
+      fs.writeFileSync(path.join(cwd, "scenario.json"), JSON.stringify({ turns }));
+      fs.writeFileSync(path.join(cwd, "scripted.toml"), '[provider]\nname = "scripted"\nscenario = "scenario.json"\n[tools]\ntask_enabled = true\n');
+      fs.mkdirSync(path.join(cwd, ".yuj", "agents"), { recursive: true });
+      fs.writeFileSync(path.join(cwd, ".yuj", "agents", "probe.toml"), 'description = "looks"\ntools = ["read", "bash", "done"]\n');
+      const env = isolatedEnv();
+      const res = await runCli(["code", "go", "--config", "scripted.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+      expect(res.code, res.stderr).toBe(0);
+      const [trace] = traceFiles(env);
+      const rows = fs.readFileSync(path.join(path.dirname(trace!), "tasks", "task-1", "trace.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; name?: string; ok?: boolean; modelText?: string });
+      const bash = rows.filter((r) => r.type === "tool_result" && r.name === "bash");
+      expect(bash[0]).toMatchObject({ ok: true });
+      expect(bash[0]!.modelText).toContain("notes.txt");
+      expect(bash[1]).toMatchObject({ ok: false, modelText: expect.stringMatching(/^ERROR: read-only subagent blocked bash: /) });
+      expect(fs.existsSync(path.join(cwd, "shell-write.txt"))).toBe(false);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
