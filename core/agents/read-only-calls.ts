@@ -9,7 +9,7 @@ import type { ToolEffect, ToolHandler } from "../tool-types.js";
 const LOOKS: ReadonlySet<ToolEffect> = new Set(["inspect", "converse"]);
 
 /** Whether every call of this tool only looks. */
-export const onlyLooks = (handler: ToolHandler): boolean => [...handler.effects].every((e) => LOOKS.has(e));
+const onlyLooks = (handler: ToolHandler): boolean => [...handler.effects].every((e) => LOOKS.has(e));
 
 /** Whether some calls of this tool only look (a shell running `ls`): the guard below judges each one. */
 export const mayOnlyLook = (handler: ToolHandler): boolean => onlyLooks(handler) || (handler.callEffects !== undefined && handler.effects.has("inspect"));
