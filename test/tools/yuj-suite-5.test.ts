@@ -23,6 +23,7 @@ import { loadConfig } from "../../core/config/load.js";
 import { deferredToolsGuard } from "../../tools/guards/deferred-tools.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { guardedSession, type GuardedSession } from "../guards/session.js";
 
 let t: TestToolContext;
 const fresh = async (adjust: (c: Config) => void = () => undefined) => {
@@ -396,4 +397,54 @@ describe("a read-only agent's bash through the built yuj", () => {
       fs.rmSync(cwd, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe("post-edit checks written as the reference writes them: `when` as an expression over path and ext, or empty", () => {
+  const PY_SYNTAX = "python3 -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' {path}";
+  let g: GuardedSession | undefined;
+  afterEach(async () => {
+    await g?.cleanup();
+    g = undefined;
+  });
+  const configWith = (when: string, on_fail = "append") => {
+    const file = path.join(t.cwd, "checks.toml");
+    fs.writeFileSync(file, `[post_edit_check]\nenabled = true\n[[post_edit_check.checks]]\nname = "py-syntax"\ntrigger = "edit|write"\nwhen = ${JSON.stringify(when)}\ncmd = ${JSON.stringify(PY_SYNTAX)}\non_fail = "${on_fail}"\n`);
+    return loadConfig({ cwd: t.cwd, env: { HOME: t.cwd }, home: t.cwd, configFiles: [file] }).config.post_edit_check;
+  };
+  const session = async (when: string, on_fail = "append") => {
+    const section = configWith(when, on_fail);
+    g = await guardedSession((c) => (c.post_edit_check = section));
+    return g;
+  };
+
+  it.each([
+    ["ext == '.py'", "f.py", true],
+    ["ext == '.py'", "f.txt", false],
+    ["path.startswith('src/')", "src/a.py", true],
+    ["ext == '.py' and not path.startswith('tests/')", "src/a.py", true],
+    ["ext == '.py' and not path.startswith('tests/')", "tests/a.py", false],
+    ["", "notes.txt", true],
+  ])("when %j on %s runs the check: %s", async (when, file, runs) => {
+    const s5 = await session(when);
+    const r = await s5.call("write", { path: file, content: "def f(:\n    pass\n" });
+    expect(r.ok).toBe(true);
+    expect(r.modelText.startsWith("OK")).toBe(true);
+    if (runs) expect(r.modelText).toContain(`post-edit check 'py-syntax' failed for ${file}`);
+    else expect(r.modelText).not.toContain("post-edit check");
+  });
+
+  it("block undoes a write the check rejects: a new file is removed, an overwrite gets its bytes back", async () => {
+    const s5 = await session("ext == '.py'", "block");
+    const created = await s5.call("write", { path: "f.py", content: "def f(:" });
+    expect(created.ok).toBe(false);
+    expect(created.modelText).toMatch(/^ERROR: edit blocked by post-edit check 'py-syntax' for f\.py/);
+    expect(fs.existsSync(path.join(s5.cwd, "f.py"))).toBe(false);
+    await s5.put({ "g.py": "def original():\n    pass\n" });
+    expect((await s5.call("write", { path: "g.py", content: "def broken(:" })).ok).toBe(false);
+    expect(fs.readFileSync(path.join(s5.cwd, "g.py"), "utf8")).toBe("def original():\n    pass\n");
+  });
+
+  it.each([["__import__('os')"], ["path.format(0) == 'x'"], ["ext == '.py' and 1 == 1"]])("an expression outside the small language, %j, is a config error", (when) => {
+    expect(() => configWith(when)).toThrow(/post_edit_check\.checks\[0\]\.when: not a glob, and not an expression yuj reads: /);
+  });
 });
