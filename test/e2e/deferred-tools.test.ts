@@ -137,8 +137,9 @@ describe("deferred tool loading", () => {
     expect(res.code, res.stderr).toBe(0);
     const lists = toolLists(server);
     expect(lists[1]).toContain("task");
-    // The read-only explorer: every tool of the surface that only looks (glob and grep were never loaded by the parent; subagent_changes only reads).
-    expect(lists[2]).toEqual(["read", "glob", "grep", "subagent_changes", "done"]);
+    // The read-only explorer: every tool of the surface that only looks (glob and grep were never loaded by the parent; subagent_changes only reads),
+    // and bash, whose commands are judged one by one.
+    expect(lists[2]).toEqual(["bash", "read", "glob", "grep", "subagent_changes", "done"]);
     expect(lists[3]).toEqual(lists[1]);
   }, 60_000);
 
