@@ -119,6 +119,8 @@ const toolsSection = section({
   code_cell_timeout: posInt.default(120),
   /** Deferred loading: the first request carries the profile's active_default tools and load_tools; load_tools adds more. */
   lazy_loading_enabled: z.boolean().default(false),
+  /** Deferred loading's first tools, by exposed name, in place of the profile's [capacity].active_default (the reference's key). */
+  active_default: z.array(z.string().min(1)).optional(),
   stale_file: z.enum(["off", "warn", "block"]).default("off"),
   run_tests: runTestsSection,
   list_definitions: section({ enabled: z.boolean().default(false) }),

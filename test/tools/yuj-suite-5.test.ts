@@ -448,3 +448,23 @@ describe("post-edit checks written as the reference writes them: `when` as an ex
     expect(() => configWith(when)).toThrow(/post_edit_check\.checks\[0\]\.when: not a glob, and not an expression yuj reads: /);
   });
 });
+
+describe("[tools].active_default, the reference's key for deferred loading's first tools", () => {
+  const load = (text: string) => {
+    const file = path.join(t.cwd, "lazy-tools.toml");
+    fs.writeFileSync(file, text);
+    return loadConfig({ cwd: t.cwd, env: { HOME: t.cwd }, home: t.cwd, configFiles: [file] }).config;
+  };
+
+  it("sets the first request's tools in place of the profile's", () => {
+    const config = load('[tools]\nlazy_loading_enabled = true\nactive_default = ["bash", "read", "done"]\n');
+    expect(config.tools.active_default).toEqual(["bash", "read", "done"]);
+    const deferred = createDeferredTools(baseToolset(config), []);
+    expect([...deferred.visible()].sort()).toEqual(["ask_user", "bash", "done", "load_tools", "read"]);
+  });
+
+  it("an unknown name stops the start, naming it", () => {
+    const config = load('[tools]\nlazy_loading_enabled = true\nactive_default = ["not_a_tool"]\n');
+    expect(() => baseToolset(config)).toThrow(/^\[tools\]\.active_default: unknown tool names: not_a_tool \(the tools of profile _base: bash, /);
+  });
+});
