@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { MAX_ARGS_DEPTH, jsonNesting } from "./json-depth.js";
+import { containsProblems } from "./schema-contains.js";
 
 export type Validated =
   /** `notes`: what was read differently from how it was written (an old parameter name), for the result. */
@@ -99,6 +100,8 @@ export function validateArgs(
       problems.push(describeIssue(issue, obj, declared));
     }
   }
+  // Rules over a list's items as a whole live only in the JSON Schema sent.
+  if (opts.mode === "reject") problems.push(...containsProblems(jsonSchemaOf(schema), obj));
   // Reject mode and a strict schema can both name one undeclared field.
   const seen = new Set<string>();
   problems.splice(0, problems.length, ...problems.filter((p) => !seen.has(`${p.path}|${p.rule}`) && seen.add(`${p.path}|${p.rule}`)));
@@ -292,7 +295,9 @@ function readAliases(
 
 function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
   // Keys sorted, so the same problem always reads the same (and a model sees a stable shape).
-  const sorted = errors.map((e) => ({ actual_type: e.actual, expected: e.expected, path: e.path, rule: e.rule }));
+  // `keyword` is the JSON Schema keyword that failed, under the name the
+  // reference's envelope gives it; `actual` the JSON type sent, never its value.
+  const sorted = errors.map((e) => ({ actual: e.actual, expected: e.expected, keyword: e.rule, path: e.path }));
   const body = {
     error: {
       errors: sorted,
@@ -305,19 +310,30 @@ function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
   return `ERROR: ${JSON.stringify(body)}`;
 }
 
+const jsonSchemas = new WeakMap<z.ZodObject, unknown>();
+
+/** The JSON Schema the model is sent for this zod schema, built once per schema; undefined when it has none. */
+function jsonSchemaOf(schema: z.ZodObject): unknown {
+  if (!jsonSchemas.has(schema)) {
+    let json: unknown;
+    try {
+      json = z.toJSONSchema(schema, { io: "input" });
+    } catch {
+      json = undefined;
+    }
+    jsonSchemas.set(schema, json);
+  }
+  return jsonSchemas.get(schema);
+}
+
 /**
  * Looks a path up in the JSON Schema the model is sent for this handler and
- * returns its `type`. Built only when a call failed, so valid calls pay nothing.
+ * returns its `type`. Built when a call failed (or, in reject mode, once per
+ * tool), so valid calls in the default mode pay nothing.
  */
 function declaredTypes(schema: z.ZodObject): (path: PropertyKey[]) => string | undefined {
-  let json: unknown;
   return (path) => {
-    try {
-      json ??= z.toJSONSchema(schema, { io: "input" });
-    } catch {
-      return undefined;
-    }
-    let node: unknown = json;
+    let node: unknown = jsonSchemaOf(schema);
     for (const key of path) {
       if (node === null || typeof node !== "object") return undefined;
       const n = node as { properties?: Record<string, unknown>; items?: unknown };

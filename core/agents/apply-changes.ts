@@ -66,15 +66,15 @@ function exists(p: string): boolean {
 /** Applies the saved patch in `taskDir` to the parent's files; the text says what happened. */
 export async function applyChanges(set: ChangeSet, taskDir: string, git: GitRunner = gitRunner()): Promise<{ ok: boolean; text: string }> {
   const id = set.task_id;
-  if (set.applied) return { ok: false, text: `apply_subagent refused: task ${id}'s patch was applied already` };
+  if (set.applied) return { ok: false, text: `apply_subagent refused: isolated change set ${id} was already applied` };
   if (set.files.length === 0) return { ok: false, text: `apply_subagent refused: task ${id} changed no files; there is nothing to apply` };
-  if (set.tooLarge || !set.patch) return { ok: false, text: `apply_subagent refused: task ${id}'s patch (${set.bytes} bytes) was too large to keep; nothing can be applied` };
+  if (set.tooLarge || !set.patch) return { ok: false, text: `apply_subagent refused: isolated change set ${id} is not ready: its patch (${set.bytes} bytes) was too large to keep; nothing can be applied` };
   if (!existsSync(set.repo)) return { ok: false, text: `apply_subagent refused: the repository ${set.repo} the task started from is gone` };
   const stale = await staleFiles(set, git);
   if (stale.length > 0) {
     return {
       ok: false,
-      text: `apply_subagent refused: ${stale.length} file${stale.length === 1 ? "" : "s"} the patch touches changed since task ${id} started: ${stale.join(", ")}. Nothing was applied. Read the patch with subagent_changes and make the changes yourself, or run the task again.`,
+      text: `apply_subagent refused: stale parent state: ${stale.length} file${stale.length === 1 ? "" : "s"} the patch touches changed since task ${id} started: ${stale.join(", ")}. Nothing was applied. Read the patch with subagent_changes and make the changes yourself, or run the task again.`,
     };
   }
   const patch = join(taskDir, set.patch);
@@ -89,5 +89,6 @@ export async function applyChanges(set: ChangeSet, taskDir: string, git: GitRunn
   }
   saveChanges(taskDir, { ...set, applied: true });
   const names = set.files.map((f) => f.path);
-  return { ok: true, text: `applied task ${id}'s patch: ${names.length} file${names.length === 1 ? "" : "s"} (${names.join(", ")})` };
+  // The reference's words: "OK: applied isolated change set ID".
+  return { ok: true, text: `OK: applied isolated change set ${id}: ${names.length} file${names.length === 1 ? "" : "s"} (${names.join(", ")})` };
 }

@@ -168,9 +168,11 @@ export function describeChanges(set: ChangeSet): string {
   for (const f of set.files.slice(0, LISTED_FILES)) lines.push(`  ${fileLine(f)}`);
   if (set.files.length > LISTED_FILES) lines.push(`  … and ${set.files.length - LISTED_FILES} more (the patch names them all)`);
   if (set.tooLarge) {
+    lines.push(`Isolated change set ${id}: too_large.`);
     lines.push(`patch: ${set.bytes} bytes, over the ${MAX_PATCH_BYTES}-byte limit: not kept, and it cannot be applied; give the child a smaller job`);
     return lines.join("\n");
   }
+  lines.push(`Isolated change set ${id}: ready.`);
   lines.push(`patch: ${set.lines} lines, ${set.bytes} bytes; nothing is in your files yet.`);
   lines.push(`Read it with subagent_changes(task_id="${id}", offset=0, limit=200); apply all of it with apply_subagent(task_id="${id}").`);
   return lines.join("\n");

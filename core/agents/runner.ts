@@ -23,10 +23,7 @@ import { AgentFileError, type AgentDefinition } from "./definition.js";
 import { findAgent, type AgentDirs } from "./find.js";
 import { describeChanges } from "./changes.js";
 import { openIsolated, type Isolation, type IsolatedWorkspace } from "./isolated.js";
-
-/** Tools a child never gets: they talk to the operator or steer the top-level session. */
-/** A read-only agent keeps only the tools that can change nothing: they inspect or talk, whatever the call. */
-const onlyLooks = (handler: ToolHandler): boolean => [...handler.effects].every((e) => e === "inspect" || e === "converse");
+import { mayOnlyLook, readOnlyCallsGuard } from "./read-only-calls.js";
 
 /** Roles only the top-level session has: a child asks nobody, plans nothing, keeps no checkpoints, and gets its tools at once. */
 const TOP_LEVEL_ONLY: ReadonlySet<ToolRole> = new Set<ToolRole>(["ask", "plan_exit", "checkpoint", "rewind", "load"]);
@@ -55,7 +52,7 @@ export function createSubagentRunner(setup: RunnerSetup, lane: Lane = { busy: fa
     async run(agentName, prompt, signal) {
       const maxDepth = setup.parent.config.tools.task_max_depth;
       if (depth >= maxDepth) {
-        return fail(`task refused: a child session may not start another beyond depth ${maxDepth} ([tools].task_max_depth)`);
+        return fail(`task refused: depth cap ${maxDepth} reached: a child session may not start another beyond depth ${maxDepth} ([tools].task_max_depth)`);
       }
       if (lane.busy) return fail("task refused: another child session is running; children run one at a time");
       let def: AgentDefinition;
@@ -137,7 +134,7 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       onFinish: undefined,
       takeCompactRequest: undefined,
       // What the top-level session's requests carry is its own: a child gets its tools at once.
-      guards: parent.guards?.filter((g) => !g.topLevelOnly),
+      guards: [...(parent.guards?.filter((g) => !g.topLevelOnly) ?? []), ...(def.readOnly ? [readOnlyCallsGuard()] : [])],
       session: { ...session, subagents: createSubagentRunner({ ...setup, parent: { ...parent, cwd, config, toolset, session }, depth: depth + 1 }, lane) },
       // The child's hooks see it as the agent it is (filters on agents and agent_kinds).
       hooks: parent.hooks?.forAgent({ id: taskId, kind: "subagent" }, emit, model),
@@ -191,7 +188,8 @@ export function childConfig(config: Config, def: AgentDefinition): Config {
 /**
  * The parent surface's tools for a child: those the agent's allowlist names
  * (all, without one), minus the operator's tools, and for a read-only agent
- * only handlers that change nothing.
+ * only handlers that change nothing, or whose calls can only look (a shell:
+ * its commands are judged one by one, core/agents/read-only-calls.ts).
  */
 export function childToolset(
   def: AgentDefinition,
@@ -204,11 +202,11 @@ export function childToolset(
   if (def.tools) {
     const unknown = def.tools.filter((t) => !all.tools.has(t));
     if (unknown.length > 0) throw new Error(`field tools: ${unknown.join(", ")} not among this surface's enabled tools (${[...all.tools.keys()].join(", ")})`);
-    const writing = def.readOnly ? def.tools.filter((t) => !onlyLooks(all.tools.get(t)!.handler)) : [];
+    const writing = def.readOnly ? def.tools.filter((t) => !mayOnlyLook(all.tools.get(t)!.handler)) : [];
     if (writing.length > 0) throw new Error(`field tools: ${writing.join(", ")} can change files, which a read-only agent may not; set read_only = false or drop them`);
   }
   const keep = (t: ActiveTool) =>
-    !(t.handler.role !== undefined && TOP_LEVEL_ONLY.has(t.handler.role)) && (def.tools === undefined || def.tools.includes(t.name)) && (!def.readOnly || onlyLooks(t.handler));
+    !(t.handler.role !== undefined && TOP_LEVEL_ONLY.has(t.handler.role)) && (def.tools === undefined || def.tools.includes(t.name)) && (!def.readOnly || mayOnlyLook(t.handler));
   const tools = new Map([...all.tools].filter(([, t]) => keep(t)));
   // Code mode: a child's cells call the same functions.
   const cells = all.cellFunctions ? { cellFunctions: all.cellFunctions } : {};

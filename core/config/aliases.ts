@@ -17,6 +17,9 @@ const ALIASES: readonly Alias[] = [
   // Code mode's switch and whole-cell timeout in seconds.
   { table: "tools", from: "exec_cell_enabled", to: "code_mode" },
   { table: "tools", from: "exec_cell_timeout", to: "code_cell_timeout" },
+  // The read-before-edit guard's mode (off, warn, block) and how deep tasks nest.
+  { table: "tools", from: "stale_guard_mode", to: "stale_file" },
+  { table: "tools", from: "subagent_depth", to: "task_max_depth" },
 ];
 
 /** An old key moved to yuj's name in one file. */

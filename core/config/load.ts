@@ -272,8 +272,8 @@ function explain(issue: Issue, data: Table, file: string): ConfigIssue[] {
     const wanted = issue.issues[0]?.message ?? "a valid key";
     return [{ file, key, message: `${key}: the key ${JSON.stringify(String(issue.path.at(-1)))} must be ${wanted}` }];
   }
-  // A rule across a table's keys (one of two, not both) says in its own words what is wrong.
-  if (issue.code === "custom" && isTable(valueAt(data, issue.path))) return [{ file, key, message: `${key}: ${issue.message}` }];
+  // A rule across a table's keys (one of two, not both), or a value's rule that words its own problem, says what is wrong.
+  if (issue.code === "custom" && (isTable(valueAt(data, issue.path)) || issue.params?.ownWords === true)) return [{ file, key, message: `${key}: ${issue.message}` }];
   const got = valueAt(data, issue.path);
   let expected = describe(schemaAt(issue.path));
   if (issue.code === "invalid_format" && issue.format === "regex") {

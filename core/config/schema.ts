@@ -7,6 +7,7 @@ import { z } from "zod";
 import { lspSection } from "../lsp/config.js";
 import { mcpSection } from "../mcp/config.js";
 import { hooksSection } from "../hooks/config.js";
+import { predicateProblem } from "../when-predicate.js";
 
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
 const posInt = z.number().int().positive();
@@ -118,6 +119,8 @@ const toolsSection = section({
   code_cell_timeout: posInt.default(120),
   /** Deferred loading: the first request carries the profile's active_default tools and load_tools; load_tools adds more. */
   lazy_loading_enabled: z.boolean().default(false),
+  /** Deferred loading's first tools, by exposed name, in place of the profile's [capacity].active_default (the reference's key). */
+  active_default: z.array(z.string().min(1)).optional(),
   stale_file: z.enum(["off", "warn", "block"]).default("off"),
   run_tests: runTestsSection,
   list_definitions: section({ enabled: z.boolean().default(false) }),
@@ -176,8 +179,17 @@ const postEditCheck = z.strictObject({
   name: z.string().min(1),
   /** Which changes run it: "edit" changes an existing file (edit, patch, notebook, structural), "write" writes a whole file. */
   trigger: z.enum(["edit", "write", "edit|write", "both"]).default("edit|write"),
-  /** A glob over the changed file's path relative to the project; without a "/" it matches the file name. */
-  when: z.string().min(1).default("*"),
+  /**
+   * A glob over the changed file's path relative to the project; without a "/" it matches the file name.
+   * "" matches every file, and an expression over `path` and `ext` (`ext == '.py'`), the reference's form, is read too.
+   */
+  when: z
+    .string()
+    .default("*")
+    .superRefine((when, ctx) => {
+      const problem = predicateProblem(when);
+      if (problem) ctx.addIssue({ code: "custom", params: { ownWords: true }, message: `not a glob, and not an expression yuj reads: ${problem}` });
+    }),
   /** A shell command; every `{path}` becomes the changed file's path, shell-quoted. */
   cmd: z.string().min(1),
   /** On a failing check: append its output to the result, warn with a notice, or block (undo the change). */

@@ -51,11 +51,12 @@ export interface ActivateOptions {
 }
 
 export function activateTools(
-  profile: Profile,
+  given: Profile,
   registry: ToolRegistry,
   config: Config,
   opts: ActivateOptions,
 ): ActiveToolset {
+  const profile = withActiveDefault(given, config);
   const editFormat = config.tools.edit_format ?? profile.editFormat;
   const condCtx = { editFormat, topLevel: opts.topLevel, interactive: opts.interactive ?? false, measurement: opts.measurement ?? false, loopRunning: opts.loopRunning ?? false, config, model: opts.model };
   // Nobody is ever asked anything in a measurement run: no tool that asks is offered.
@@ -174,4 +175,16 @@ export function removeTools(toolset: ActiveToolset, names: ReadonlySet<string>):
   }
   const kept = toolset.specs.filter((s) => !names.has(s.name));
   toolset.specs.splice(0, toolset.specs.length, ...kept);
+}
+
+/** [tools].active_default, when set, is deferred loading's first tools in place of the profile's; each must be a tool of the profile. */
+function withActiveDefault(profile: Profile, config: Config): Profile {
+  const names = config.tools.active_default;
+  if (names === undefined) return profile;
+  const declared = new Set(profile.tools.map((t) => t.name));
+  const unknown = names.filter((n) => !declared.has(n));
+  if (unknown.length > 0) {
+    throw new ProfileError(`[tools].active_default: unknown tool names: ${unknown.join(", ")} (the tools of profile ${profile.name}: ${[...declared].join(", ")})`);
+  }
+  return { ...profile, activeDefault: [...names] };
 }

@@ -50,7 +50,7 @@ export function createDeferredTools(toolset: ActiveToolset, history: readonly Hi
         return {
           ok: false,
           text:
-            `ERROR: ${loadTool}: loading ${added.join(", ")} would make ${total} tools, more than this profile's max_tools (${max}); ` +
+            `ERROR: ${loadTool}: loading ${added.join(", ")} would make ${total} tools, over the active-tool limit ${max} (this profile's max_tools); ` +
             `nothing was loaded. Loading never removes a tool: load fewer (${max - countOf(shown)} more fit). Active now: ${[...shown].join(", ")}`,
         };
       }
@@ -100,9 +100,10 @@ function namesOf(args: string): string[] {
 
 /** The refusal of a call to a tool the request did not carry: it names the loading tool. */
 export function notActiveText(tool: string, loadTool: string): string {
+  // `loader` names the tool to call, under the key the reference's envelope uses.
   const body = {
     error: {
-      load_tool: loadTool,
+      loader: loadTool,
       message: `${tool} is not active in this session yet. Call ${loadTool} with names ["${tool}"]; it is available from your next response on.`,
       tool,
       type: "tool_not_active",

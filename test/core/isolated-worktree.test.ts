@@ -122,7 +122,7 @@ describe("isolated worktree", () => {
     // The user's index is as it was: the applied changes are unstaged.
     expect(readFileSync(join(r, ".git", "index"))).toEqual(indexBefore);
     const again = await applyChanges(JSON.parse(readFileSync(join(taskDir, "changes.json"), "utf8")), taskDir);
-    expect(again.text).toContain("applied already");
+    expect(again.text).toContain("already applied");
   });
 
   it("refuses when a touched file changed in the parent since the start, naming it, and applies nothing", async () => {

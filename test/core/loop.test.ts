@@ -80,7 +80,7 @@ describe("runLoop", () => {
       type: "tool_schema_reject",
       version: 1,
     });
-    expect(body.error.errors[0]).toMatchObject({ path: "$.extra", rule: "additionalProperties" });
+    expect(body.error.errors[0]).toMatchObject({ path: "$.extra", keyword: "additionalProperties" });
   });
 
   it("stops at max_turns", async () => {

@@ -64,7 +64,7 @@ describe("deferred tool loading", () => {
     const [refused, found] = resultOf(rows(), "grep");
     expect(refused.ok).toBe(false);
     const envelope = JSON.parse(refused.modelText.replace(/^ERROR: /, ""));
-    expect(envelope.error).toMatchObject({ type: "tool_not_active", tool: "grep", load_tool: "load_tools" });
+    expect(envelope.error).toMatchObject({ type: "tool_not_active", tool: "grep", loader: "load_tools" });
     expect(envelope.error.message).toContain("load_tools");
     expect(found.ok).toBe(true);
     expect(found.modelText).toContain("src/greet.js");
@@ -92,7 +92,7 @@ describe("deferred tool loading", () => {
     expect(loads[1].ok).toBe(true);
     expect(loads[2].modelText).toMatch(/no tool is named "no_such_tool"; nothing was loaded/);
     expect(loads[3].ok).toBe(false);
-    expect(loads[3].modelText).toMatch(/would make 9 tools, more than this profile's max_tools \(8\); nothing was loaded/);
+    expect(loads[3].modelText).toMatch(/would make 9 tools, over the active-tool limit 8 \(this profile's max_tools\); nothing was loaded/);
     const lists = requests();
     expect(lists[1]).toEqual(FIRST);
     const withThink = ["bash", "read", "write", "edit", "think", "load_tools", "ask_user", "done"];
@@ -137,8 +137,9 @@ describe("deferred tool loading", () => {
     expect(res.code, res.stderr).toBe(0);
     const lists = toolLists(server);
     expect(lists[1]).toContain("task");
-    // The read-only explorer: every tool of the surface that only looks (glob and grep were never loaded by the parent; subagent_changes only reads).
-    expect(lists[2]).toEqual(["read", "glob", "grep", "subagent_changes", "done"]);
+    // The read-only explorer: every tool of the surface that only looks (glob and grep were never loaded by the parent; subagent_changes only reads),
+    // and bash, whose commands are judged one by one.
+    expect(lists[2]).toEqual(["bash", "read", "glob", "grep", "subagent_changes", "done"]);
     expect(lists[3]).toEqual(lists[1]);
   }, 60_000);
 

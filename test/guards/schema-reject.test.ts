@@ -31,10 +31,10 @@ describe("schema_validation = reject", () => {
     const text = reject("read", JSON.stringify({ offset: secret, limit: 1.5, colour: `${secret}-2` }));
     expect(text).toBe(
       envelope("read", [
-        { actual_type: "string", expected: "no such field", path: "$.colour", rule: "additionalProperties" },
-        { actual_type: "missing", expected: "string", path: "$.path", rule: "required" },
-        { actual_type: "string", expected: "integer", path: "$.offset", rule: "type" },
-        { actual_type: "number", expected: "integer", path: "$.limit", rule: "type" },
+        { actual: "string", expected: "no such field", keyword: "additionalProperties", path: "$.colour" },
+        { actual: "missing", expected: "string", keyword: "required", path: "$.path" },
+        { actual: "string", expected: "integer", keyword: "type", path: "$.offset" },
+        { actual: "number", expected: "integer", keyword: "type", path: "$.limit" },
       ]),
     );
     expect(text).not.toContain(secret);
@@ -54,20 +54,20 @@ describe("schema_validation = reject", () => {
     const sent = toolset.tools.get("read")!.spec.parameters as { properties: Record<string, { type: string }> };
     expect(sent.properties.offset!.type).toBe("integer");
     expect(reject("read", '{"path":"a","offset":"NOPE-NOT-HERE"}')).toBe(
-      envelope("read", [{ actual_type: "string", expected: "integer", path: "$.offset", rule: "type" }]),
+      envelope("read", [{ actual: "string", expected: "integer", keyword: "type", path: "$.offset" }]),
     );
   });
 
   it("rejects a non-object, and parameters the profile does not show", () => {
     expect(reject("read", '["OTTER-VALUE"]')).toBe(
-      envelope("read", [{ actual_type: "array", expected: "object", path: "$", rule: "type" }]),
+      envelope("read", [{ actual: "array", expected: "object", keyword: "type", path: "$" }]),
     );
     // bash's background is hidden while background work is off.
     expect(reject("bash", '{"cmd":"ls","background":true}')).toBe(
-      envelope("bash", [{ actual_type: "boolean", expected: "no such field", path: "$.background", rule: "additionalProperties" }]),
+      envelope("bash", [{ actual: "boolean", expected: "no such field", keyword: "additionalProperties", path: "$.background" }]),
     );
     expect(reject("done", '{"message":null}')).toBe(
-      envelope("done", [{ actual_type: "null", expected: "string", path: "$.message", rule: "type" }]),
+      envelope("done", [{ actual: "null", expected: "string", keyword: "type", path: "$.message" }]),
     );
   });
 

@@ -304,7 +304,7 @@ describe("apply_patch conformance", () => {
       t.ctx,
     );
     expect(r.ok).toBe(false);
-    expect(r.modelText).toContain('error_kind="verify"');
+    expect(r.modelText).toContain('error_kind="write_failed"');
     expect(r.modelText).toContain("disk full");
     expect(r.modelText).toContain("no file changed");
     expect(await snapshot()).toEqual(before);

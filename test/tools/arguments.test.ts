@@ -61,7 +61,7 @@ describe("a parameter the schema does not declare", () => {
     expect(await call("_base", "read", { path: "src/a.ts", encoding: "utf8" })).toEqual({ ok: true, text: "1: alpha" });
     const rejected = await call("_base", "read", { path: "src/a.ts", encoding: "utf8" }, (c) => (c.tools.schema_validation = "reject"));
     expect(rejected.text).toBe(
-      'ERROR: {"error":{"errors":[{"actual_type":"string","expected":"no such field","path":"$.encoding","rule":"additionalProperties"}],' +
+      'ERROR: {"error":{"errors":[{"actual":"string","expected":"no such field","keyword":"additionalProperties","path":"$.encoding"}],' +
         '"message":"Tool arguments do not match the declared schema.","tool":"read","type":"tool_schema_reject","version":1}}',
     );
   });
@@ -100,7 +100,7 @@ describe("old names and shapes the reference systems accept", () => {
 
   it("under reject, the call is checked as sent: an old name is an undeclared field", async () => {
     const rejected = await call("_base", "read", { filePath: "src/a.ts" }, (c) => (c.tools.schema_validation = "reject"));
-    expect(rejected.text).toContain('"path":"$.filePath","rule":"additionalProperties"');
+    expect(rejected.text).toContain('"keyword":"additionalProperties","path":"$.filePath"');
   });
 });
 
@@ -118,10 +118,10 @@ describe("validation messages are written for a model", () => {
   it("names a size rule by its schema keyword: minLength for text, minItems for a list", async () => {
     const rejectArgs = (c: Config) => (c.tools.schema_validation = "reject");
     expect((await call("_base", "ask_user", { question: "" }, rejectArgs)).text).toBe(
-      'ERROR: {"error":{"errors":[{"actual_type":"string","expected":">= 1","path":"$.question","rule":"minLength"}],' +
+      'ERROR: {"error":{"errors":[{"actual":"string","expected":">= 1","keyword":"minLength","path":"$.question"}],' +
         '"message":"Tool arguments do not match the declared schema.","tool":"ask_user","type":"tool_schema_reject","version":1}}',
     );
-    expect((await call("chord", "delete", { paths: [], reason: "x" }, rejectArgs)).text).toContain('"path":"$.paths","rule":"minItems"');
+    expect((await call("chord", "delete", { paths: [], reason: "x" }, rejectArgs)).text).toContain('"keyword":"minItems","path":"$.paths"');
     expect(await call("chord", "delete", { paths: [], reason: "x" })).toEqual({
       ok: false,
       text: "ERROR: bad arguments for delete: paths must list at least 1 item",

@@ -38,14 +38,14 @@ describe("write_todos (Yuj)", () => {
     expect(r).toMatchObject({
       ok: true,
       modelText:
-        "Todo list updated (4 items: 1 in_progress, 1 pending, 1 blocked, 1 completed).\n" +
+        "OK: replaced todo list with 4 items\n" +
         "[x] Reproduce the bug\n[>] Fix greet()\n[ ] Run the tests\n[!] Ask about i18n",
     });
     expect(t.events).toEqual([{ type: "todo_updated", todos }]);
   });
 
   it("clears the list with an empty one", async () => {
-    expect((await writeTodosTool.run({ todos: [] }, t.ctx)).modelText).toBe("Todo list cleared.");
+    expect((await writeTodosTool.run({ todos: [] }, t.ctx)).modelText).toBe("OK: replaced todo list with 0 items");
     expect(t.events).toEqual([{ type: "todo_updated", todos: [] }]);
   });
 
@@ -54,7 +54,7 @@ describe("write_todos (Yuj)", () => {
       { todos: [{ description: "a", status: "in_progress" }, { description: "b", status: "pending" }, { description: "c", status: "in_progress" }] },
       t.ctx,
     );
-    expect(r).toMatchObject({ ok: false, modelText: "ERROR: write_todos: at most one item may be in_progress; items 1, 3 are" });
+    expect(r).toMatchObject({ ok: false, modelText: "ERROR: write_todos validation failed: at most one in_progress item is allowed; items 1, 3 are in_progress" });
     expect(t.events).toEqual([]);
   });
 
@@ -63,7 +63,7 @@ describe("write_todos (Yuj)", () => {
     const three = ["a", "b", "c"].map((description) => ({ description, status: "pending" as const }));
     expect(await writeTodosTool.run({ todos: three }, t.ctx)).toMatchObject({
       ok: false,
-      modelText: "ERROR: write_todos: 3 items is more than the limit of 2 ([tools].todos_max_items); merge or drop items",
+      modelText: "ERROR: write_todos validation failed: the list has 3 items and tools.todos_max_items is 2; merge or drop items",
     });
     expect((await writeTodosTool.run({ todos: three.slice(0, 2) }, t.ctx)).ok).toBe(true);
   });

@@ -148,17 +148,17 @@ describe("yuj background bash", () => {
     const id = /proc_id: (j\d+)/.exec(r.modelText)![1]!;
     const poll = await call(bashPollTool, { proc_id: id, timeout_s: 2 });
     expect(poll.modelText).toMatch(/^tick 1/);
-    expect(poll.modelText.endsWith("[status: running]")).toBe(true);
+    expect(poll.modelText.endsWith(`[background process ${id}: running]`)).toBe(true);
     const killed = await call(bashKillTool, { proc_id: id });
-    expect(killed.modelText).toMatch(new RegExp(`^killed proc_id ${id} \\(process group \\d+\\)$`));
+    expect(killed.modelText).toMatch(new RegExp(`^Killed background process ${id} \\(process group \\d+\\)$`));
     const after = await call(bashPollTool, { proc_id: id, timeout_s: 0 });
-    expect(after.modelText.endsWith("[status: killed]")).toBe(true);
+    expect(after.modelText.endsWith(`[background process ${id}: killed]`)).toBe(true);
   });
 
   it("reports the exit code once a background command ends", async () => {
     const id = /proc_id: (j\d+)/.exec((await call(bashTool, { cmd: "echo bye; exit 4", background: true })).modelText)![1]!;
     const poll = await call(bashPollTool, { proc_id: id, timeout_s: 5 });
-    expect(poll.modelText).toBe("bye\n[exit code: 4]");
+    expect(poll.modelText).toBe(`bye\n[background process ${id}: exited (4)]`);
   });
 
   it("refuses background work when it is disabled", async () => {

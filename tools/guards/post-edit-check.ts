@@ -1,5 +1,6 @@
 // Post-edit checks: after a successful call that changed a file, each
-// configured check whose trigger and `when` glob fit runs on that file, as a
+// configured check whose trigger and `when` (a glob, or the reference's
+// expression over path and ext) fit runs on that file, as a
 // command of the session (its sandbox, its filtered environment, its secret
 // scrubbing of output, its process-group deadline). A failing check (non-zero
 // exit, or its timeout) then does what its `on_fail` says:
@@ -27,6 +28,7 @@ import type { ToolResult } from "../../core/tool-types.js";
 import { atomicWrite } from "../../core/atomic-write.js";
 import { appendNote } from "../../core/display-text.js";
 import { resolveInCwd } from "../lib/paths.js";
+import { whenMatches } from "../../core/when-predicate.js";
 
 interface PostEditCheck {
   name: string;
@@ -157,7 +159,7 @@ async function isFile(fs: FileSystem, abs: string): Promise<boolean> {
 function fits(check: PostEditCheck, t: Target): boolean {
   const triggers = check.trigger === "both" || check.trigger === "edit|write" ? ["edit", "write"] : [check.trigger];
   if (!triggers.includes(t.kind)) return false;
-  return minimatch(t.rel, check.when, { dot: true, matchBase: !check.when.includes("/") });
+  return whenMatches(check.when, t.rel, (rel, glob) => minimatch(rel, glob, { dot: true, matchBase: !glob.includes("/") }));
 }
 
 /** A single-quoted shell word: the path reaches the check as one argument, whatever it holds. */

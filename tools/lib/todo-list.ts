@@ -24,10 +24,14 @@ export function renderTodos(todos: readonly TodoItem[], opts: { numbered?: boole
   const counts = ORDER.map((s) => [s, todos.filter((t) => t.status === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`);
-  const lines = todos.map((t, i) =>
+  return `Todo list updated (${todos.length} ${todos.length === 1 ? "item" : "items"}: ${counts.join(", ")}).\n${todoLines(todos, opts).join("\n")}`;
+}
+
+/** One marked line per item, in order. */
+export function todoLines(todos: readonly TodoItem[], opts: { numbered?: boolean } = {}): string[] {
+  return todos.map((t, i) =>
     opts.numbered
       ? `${MARK[t.status]} ${i + 1}. ${t.description}${t.id === undefined || t.id === String(i + 1) ? "" : ` (id ${t.id})`}`
       : `${MARK[t.status]} ${t.id === undefined ? "" : `${t.id}: `}${t.description}`,
   );
-  return `Todo list updated (${todos.length} ${todos.length === 1 ? "item" : "items"}: ${counts.join(", ")}).\n${lines.join("\n")}`;
 }

@@ -58,7 +58,8 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     if (args.background) {
       if (!ctx.config.tools.background_enabled) return fail(BACKGROUND_DISABLED);
       const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });
-      return ok(`proc_id: ${job.id}\nstatus: running\nRead new output with bash_poll; stop it with bash_kill.`);
+      // The first line in the reference's words; the id again on its own line, for the model to copy.
+      return ok(`Started background process ${job.id}\nproc_id: ${job.id}\nstatus: running\nRead new output with bash_poll; stop it with bash_kill.`);
     }
     return runForeground(args.cmd, ctx);
   },

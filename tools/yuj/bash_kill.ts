@@ -26,10 +26,11 @@ export const bashKillTool: ToolHandler<typeof bashKillSchema> = {
     if (!jobs) return fail(NO_JOBS);
     const job = jobs.get(args.proc_id);
     if (!job) return fail(unknownProc(jobs, args.proc_id));
-    if (!isLive(job)) return ok(`proc_id ${job.id} had already ended (exit code: ${job.exitCode ?? job.signal ?? "unknown"})`);
+    if (!isLive(job)) return ok(`Background process ${job.id} had already exited (${job.exitCode ?? `signal ${job.signal ?? "unknown"}`})`);
     const result = await jobs.kill(job.id, "bash_kill");
+    // "Killed background process ID", the reference's words, once the group is gone.
     return result.confirmed
-      ? ok(`killed proc_id ${job.id} (process group ${job.pid})`)
+      ? ok(`Killed background process ${job.id} (process group ${job.pid})`)
       : ok(
           `proc_id ${job.id}: teardown unconfirmed — its shell exited and no process it left could be proven to still be in group ${job.pid}, so nothing was signalled`,
         );

@@ -36,13 +36,15 @@ export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
     const read = await jobs.readNew(job.id, 0);
     const output = sinkView(jobs.log(job.id), read, ctx.config.tools, ctx.config.output.max_output_chars);
     const snap = read.snapshot;
-    const status = isLive(snap)
-      ? "[status: running]"
+    // The reference's footer: `[background process ID: running]`, `… exited (0)]`.
+    const state = isLive(snap)
+      ? "running"
       : snap.status === "timed_out"
-        ? "[status: timed out]"
+        ? "timed out"
         : snap.status === "killed"
-          ? `[status: killed${snap.exitCode !== null ? `; exit code: ${snap.exitCode}` : ""}]`
-          : `[exit code: ${snap.exitCode ?? `signal ${snap.signal}`}]`;
+          ? `killed${snap.exitCode !== null ? ` (exit code ${snap.exitCode})` : ""}`
+          : `exited (${snap.exitCode ?? `signal ${snap.signal}`})`;
+    const status = `[background process ${job.id}: ${state}]`;
     const words = (o: string) => [o.trim() ? o : "(no new output)", status, repoNoticeLine(snap)].filter(Boolean).join("\n");
     return ok(words(output.text), { kind: "text", text: words(output.shown) });
   },

@@ -26,6 +26,7 @@ import { decodeTextKeepingEndings, encodeText } from "../lib/text-file.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { replacePreview } from "../lib/previews.js";
 import { str } from "../lib/view.js";
+import { fsErrorText } from "../lib/fs-error.js";
 
 export const editSchema = z.object({
   path: z.string(),
@@ -153,7 +154,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
       try {
         await atomicWrite(fs, file.abs, encodeText(replaceKeepingEndings(view, [rep]), decoded));
       } catch (err) {
-        return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
+        return fail(`ERROR: cannot edit ${shown}: ${fsErrorText(err)}`);
       }
     }
     const status = rep.strategy ? `OK (${rep.strategy.replace(/_/g, "-")})` : "OK";

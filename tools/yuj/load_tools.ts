@@ -23,7 +23,10 @@ export const loadToolsTool: ToolHandler<typeof loadToolsSchema> = {
     const result = ctx.toolLoader.load(args.names);
     if (!result.ok) return fail(result.text);
     ctx.emit({ type: "tools_loaded", callId: ctx.callId, names: result.added, active: result.active });
-    const added = result.added.length ? `loaded: ${result.added.join(", ")} (available from your next response on)` : "nothing new: every name given is already active";
-    return ok(`${added}\nactive tools: ${result.active.join(", ")}`);
+    // "Activated tools: …" in the reference's words, then the whole active set.
+    const added = result.added.length
+      ? `Activated tools: ${result.added.join(", ")} (available from your next response on)`
+      : "Activated tools: none (every name given is already active)";
+    return ok(`${added}\nActive tools: ${result.active.join(", ")}`);
   },
 };

@@ -9,6 +9,7 @@ import { yujPaths } from "../lib/file-access.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { writePreview } from "../lib/previews.js";
 import { str } from "../lib/view.js";
+import { fsErrorText } from "../lib/fs-error.js";
 
 export const writeSchema = z.object({
   path: z.string(),
@@ -46,7 +47,7 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
     try {
       await atomicWrite(fs, where.abs, args.content, { createParents: true });
     } catch (err) {
-      return fail(`ERROR: cannot write ${args.path}: ${(err as Error).message}`);
+      return fail(`ERROR: cannot write ${args.path}: ${fsErrorText(err)}`);
     }
     // The count is in characters (code points), as the reference reports it.
     const chars = [...args.content].length;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { TodoItem } from "../../core/events.js";
 import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
-import { renderTodos } from "../lib/todo-list.js";
+import { todoLines } from "../lib/todo-list.js";
 
 export const YUJ_TODO_STATUSES = ["pending", "in_progress", "completed", "cancelled", "blocked"] as const;
 
@@ -15,8 +15,15 @@ const todoItem = z.object({
   status: z.enum(YUJ_TODO_STATUSES),
 });
 
+// "At most one in_progress" is part of the schema the model is sent, as
+// JSON Schema says it (reject mode checks it there, core/schema-contains.ts);
+// the handler checks it again for the default mode.
 export const writeTodosSchema = z.object({
-  todos: z.array(todoItem),
+  todos: z.array(todoItem).meta({
+    contains: { type: "object", properties: { status: { const: "in_progress" } }, required: ["status"] },
+    minContains: 0,
+    maxContains: 1,
+  }),
 });
 
 /** The list as the model sends it, for the card while the call runs (unchecked: only what reads as items). */
@@ -44,15 +51,17 @@ export const writeTodosTool: ToolHandler<typeof writeTodosSchema> = {
   view: { card: "expanded", preview: (args) => todosPreview(args) },
   async run(args, ctx) {
     const max = ctx.config.tools.todos_max_items;
+    // The reference's words: "write_todos validation failed", the setting by its dotted name.
     if (args.todos.length > max) {
-      return fail(`ERROR: write_todos: ${args.todos.length} items is more than the limit of ${max} ([tools].todos_max_items); merge or drop items`);
+      return fail(`ERROR: write_todos validation failed: the list has ${args.todos.length} items and tools.todos_max_items is ${max}; merge or drop items`);
     }
     const active = args.todos.flatMap((t, i) => (t.status === "in_progress" ? [i + 1] : []));
     if (active.length > 1) {
-      return fail(`ERROR: write_todos: at most one item may be in_progress; items ${active.join(", ")} are`);
+      return fail(`ERROR: write_todos validation failed: at most one in_progress item is allowed; items ${active.join(", ")} are in_progress`);
     }
     const todos = todosFromArgs(args);
     ctx.emit({ type: "todo_updated", todos });
-    return ok(renderTodos(todos), { kind: "todos", todos });
+    const head = `OK: replaced todo list with ${todos.length} ${todos.length === 1 ? "item" : "items"}`;
+    return ok([head, ...todoLines(todos)].join("\n"), { kind: "todos", todos });
   },
 };

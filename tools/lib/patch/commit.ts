@@ -10,6 +10,7 @@ import { atomicWrite } from "../../../core/atomic-write.js";
 import { encodeForChord, UnencodableError } from "../chord/encode.js";
 import { PatchPlan, resolvePatchPath, type FileState, type OpSummary, type PatchError, type PatchPlanOptions } from "./plan.js";
 import type { PatchOp } from "./v4a-parse.js";
+import { fsErrorText } from "../fs-error.js";
 
 /** The bytes a planned state will write: null to delete, undefined when nothing changes. */
 async function plannedBytes(s: FileState): Promise<Uint8Array | null | undefined> {
@@ -62,7 +63,7 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
       }
       done.push(s);
     } catch (err) {
-      const failed = `cannot write ${s.display}: ${(err as Error).message}`;
+      const failed = `cannot write ${s.display}: ${fsErrorText(err)}`;
       const unrestored = await restore(fs, done.reverse());
       for (const dir of created.reverse()) {
         try {
@@ -76,7 +77,7 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
         : done.length
           ? `; restored ${done.length} file${done.length === 1 ? "" : "s"} already written, so no file changed`
           : "; no file changed";
-      return { kind: "verify", message: failed + restored, path: s.display };
+      return { kind: "write_failed", message: failed + restored, path: s.display };
     }
   }
   for (const [i, s] of states.entries()) if (planned[i] !== undefined) s.written = planned[i];

@@ -30,7 +30,9 @@ export type PatchErrorKind =
   | "delete_not_empty"
   | "parent_not_directory"
   | "overlap"
-  | "verify";
+  | "verify"
+  /** The file system refused a write (a read-only mount, no space); what was written is put back. */
+  | "write_failed";
 
 export interface PatchError {
   kind: PatchErrorKind;
