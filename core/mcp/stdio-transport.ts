@@ -8,6 +8,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerProcess } from "../lsp/process.js";
 
+/** How long a failed write waits for the server's exit to be known. */
+const EXIT_WAIT_MS = 2000;
+
 export class ProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -44,9 +47,15 @@ export class ProcessTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.proc.child.stdin;
     if (this.closed || !stdin || stdin.destroyed) throw new Error("the server process has ended");
-    await new Promise<void>((resolve, reject) => {
-      stdin.write(serializeMessage(message), (err) => (err ? reject(err) : resolve()));
+    const failed = await new Promise<Error | undefined>((resolve) => {
+      stdin.write(serializeMessage(message), (err) => resolve(err ?? undefined));
     });
+    if (!failed) return;
+    // A server that exited at once (a missing key, a bad flag) breaks the pipe
+    // before its exit is seen: wait briefly for the exit, so what is reported
+    // is the code and the stderr that say why, not EPIPE.
+    await Promise.race([this.proc.exited, new Promise((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+    throw failed;
   }
 
   async close(): Promise<void> {

@@ -74,6 +74,8 @@ describe("a job manager without a sandbox", () => {
     expect(pointers).toHaveLength(1);
     const pointer = JSON.parse(fs.readFileSync(path.join(stateDir, "running", pointers[0]!), "utf8")) as { marker?: string };
     expect(pointer.marker).toMatch(/^\d+-\d+-[0-9a-f]{32}$/);
+    // The command line changes when bash execs sleep, which may come after the job has ended.
+    expect(await until(() => findMarked(pointer.marker!).some((p) => p.command === `${name} 300`))).toBe(true);
     const escapee = findMarked(pointer.marker!);
     expect(escapee.map((p) => p.command)).toEqual([`${name} 300`]);
 
