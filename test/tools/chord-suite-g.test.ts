@@ -4,10 +4,12 @@
 // similar it is, a line that is only part of a file line, a line nowhere in
 // the file, the re-read advice after a divergence), the warning about blank
 // context lines used as placeholders, the closing "do not retry" and the
-// note that earlier hunks of the file must be resent with the failed one.
+// note that earlier hunks of the file must be resent with the failed one;
+// and view_image's "Loaded image … into context." confirmation.
 
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -93,5 +95,17 @@ describe("chord apply_patch: why a hunk was not found, in Chord's words", () => 
     expect(await read("multi.txt")).toBe("alpha\nbeta\ngamma\ndelta\n");
     expect(await patch(...hunks, "-delta", "+NEVER")).toEqual({ ok: true, text: "Applied patch:\nM multi.txt" });
     expect(await read("multi.txt")).toBe("ALPHA\nbeta\nGAMMA\nNEVER\n");
+  });
+});
+
+describe("chord view_image: the confirmation Chord gives", () => {
+  it("says the image was loaded into context under its label, then where from and what was sent", async () => {
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: { r: 200, g: 10, b: 10 } } }).png().toBuffer();
+    await t.put({ "shots/red.png": png });
+    const r = await chordCall(t, "view_image", { path: "shots/red.png", label: "the red one" });
+    expect(r.ok).toBe(true);
+    expect(r.text).toMatch(/^Loaded image "the red one" into context\.\npath: shots\/red\.png\nsource: PNG 4x3, \d+ bytes\nsent: PNG 4x3, \d+ bytes$/);
+    const plain = await chordCall(t, "view_image", { path: "shots/red.png" });
+    expect(plain.text.split("\n")[0]).toBe('Loaded image "red.png" into context.');
   });
 });
