@@ -5,7 +5,8 @@
 // the file, the re-read advice after a divergence), the warning about blank
 // context lines used as placeholders, the closing "do not retry" and the
 // note that earlier hunks of the file must be resent with the failed one;
-// and view_image's "Loaded image … into context." confirmation.
+// an ambiguous hunk naming its first three places; and view_image's
+// "Loaded image … into context." confirmation.
 
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
@@ -107,5 +108,18 @@ describe("chord view_image: the confirmation Chord gives", () => {
     expect(r.text).toMatch(/^Loaded image "the red one" into context\.\npath: shots\/red\.png\nsource: PNG 4x3, \d+ bytes\nsent: PNG 4x3, \d+ bytes$/);
     const plain = await chordCall(t, "view_image", { path: "shots/red.png" });
     expect(plain.text.split("\n")[0]).toBe('Loaded image "red.png" into context.');
+  });
+});
+
+describe("chord apply_patch: an ambiguous hunk names its first three places", () => {
+  it("lists three line numbers, then an ellipsis when there are more, and changes nothing", async () => {
+    const five = "it’s here\nx\nit’s here\nx\nit’s here\n";
+    await t.put({ "three.txt": five, "four.txt": `${five}x\nit’s here\n` });
+    const three = await patch("*** Update File: three.txt", "@@", " it's here", "+y");
+    expect(three.text).toContain("punctuation/whitespace-tolerant matching is ambiguous at lines 1, 3, 5; add context lines or an '@@' header so they match once");
+    const four = await patch("*** Update File: four.txt", "@@", " it's here", "+y");
+    expect(four.text).toContain("punctuation/whitespace-tolerant matching is ambiguous at lines 1, 3, 5, …; add context lines or an '@@' header so they match once");
+    expect(await read("three.txt")).toBe(five);
+    expect(await read("four.txt")).toBe(`${five}x\nit’s here\n`);
   });
 });

@@ -247,7 +247,10 @@ function locateFailure(
     }
     if (ambiguous) {
       const how = found.tier === "exact" ? "the old lines match" : "punctuation/whitespace-tolerant matching is ambiguous";
-      parts.push(`${how} at lines ${where}; add context lines or an '@@' header so they match once`);
+      // Chord names the first three places and marks that there are more; the spans below show them.
+      const lines = found.candidates.map((c) => c.line);
+      const named = lines.length > 3 ? `${lines.slice(0, 3).join(", ")}, …` : lines.join(", ");
+      parts.push(`${how} at lines ${named}; add context lines or an '@@' header so they match once`);
     } else {
       const expected = expectedLineDescription(old);
       if (expected) parts.push(expected);
