@@ -86,7 +86,7 @@ describe("an image through the loop", () => {
 
     const tool = run.history.find((h) => h.role === "tool") as Extract<HistoryItem, { role: "tool" }>;
     expect(tool.isError).toBe(false);
-    expect(tool.text).toContain('Image "the red one" loaded from red.png');
+    expect(tool.text).toContain('Loaded image "the red one" into context.\npath: red.png\n');
     expect(tool.images).toHaveLength(1);
     const image = tool.images![0]!;
     expect(image).toMatchObject({ mediaType: "image/png", label: "the red one", file: "images/call_v-0.png" });

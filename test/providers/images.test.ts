@@ -13,7 +13,7 @@ import { providerFor, request, run, serverPool } from "./helpers.js";
 const pool = serverPool();
 afterEach(() => pool.closeAll());
 
-const RESULT_TEXT = 'Image "dot.png" loaded from dot.png\nsource: PNG 24x24, 99 bytes\nsent: PNG 24x24, 99 bytes';
+const RESULT_TEXT = 'Loaded image "dot.png" into context.\npath: dot.png\nsource: PNG 24x24, 99 bytes\nsent: PNG 24x24, 99 bytes';
 
 async function imageHistory(): Promise<{ history: RequestItem[]; data: string }> {
   // Noise, so the base64 is long enough to count as an image payload.

@@ -41,7 +41,7 @@ describe("chord apply_patch: file groups", () => {
         "A archive/plan.md",
         "",
         "Not applied:",
-        "- archive/plan.md: hunk not found (1/1) at patch line 10; first expected complete line: \"missing\"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented",
+        "- archive/plan.md: hunk not found (1/1) at patch line 10; first expected complete line: \"missing\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged",
         NO_SIMILAR("archive/plan.md"),
         "",
         'apply_patch partially applied: 1 file group not applied; the changes under "Applied patch" are on disk; resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.',
@@ -61,7 +61,7 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Not applied:",
-        "- same.txt: hunk not found (1/1) at patch line 7; first expected complete line: \"missing\"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented (this file group has 2 operations; " +
+        "- same.txt: hunk not found (1/1) at patch line 7; first expected complete line: \"missing\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged (this file group has 2 operations; " +
           "the others matched in memory but were not applied: keep it with the failed operation when revising the group)",
         NO_SIMILAR("same.txt"),
         "",
@@ -78,7 +78,7 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Not applied:",
-        "- old.txt: hunk not found (1/1) at patch line 4; first expected complete line: \"missing\"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented",
+        "- old.txt: hunk not found (1/1) at patch line 4; first expected complete line: \"missing\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged",
         NO_SIMILAR("old.txt"),
         "- new.txt: skipped: a prior operation touching new.txt failed, so this operation must remain with that dependency when revised",
         "",
@@ -278,7 +278,7 @@ describe("chord apply_patch: punctuation and spacing tolerance", () => {
   it("does not hide shifted indentation", async () => {
     await t.put({ "p.md": " 相同；文本。\n" });
     const r = await run("*** Update File: p.md", "@@", "-相同;文本. ", "+不同;文本. ");
-    expect(r.modelText).toContain("- p.md: hunk not found (1/1) at patch line 3; first expected complete line: \"相同;文本. \"; the first expected line does not exist in the current file");
+    expect(r.modelText).toContain("- p.md: hunk not found (1/1) at patch line 3; first expected complete line: \"相同;文本. \"; the first line of the hunk matches no file line; the closest file line is 1 (");
     expect(await read("p.md")).toBe(" 相同；文本。\n");
   });
 
@@ -287,11 +287,12 @@ describe("chord apply_patch: punctuation and spacing tolerance", () => {
     const order = await run("*** Update File: p.md", "@@", "-last line", "+LAST", "@@", "-first line", "+FIRST");
     expect(order.modelText).toContain(
       "- p.md: hunk not found (2/2) at patch line 6; first expected complete line: \"first line\"; matching context exists earlier at line 1, but hunks must follow file order; " +
-        "hunks 1..1 matched successfully in memory but were not applied; keep all hunks 1..2 together when rebuilding this operation",
+        "do not retry the same hunk unchanged; note: hunks 1..1 matched successfully in memory but were not applied because this hunk failed, so keep all hunks 1..2 together when rebuilding this operation",
     );
     const close = await run("*** Update File: p.md", "@@", "-muddle line", "+replacement");
     expect(close.modelText).toContain(
-      '- p.md: hunk not found (1/1) at patch line 3; first expected complete line: "muddle line"; the first expected line does not exist in the current file; closest file line is 2: "middle line" (expected "muddle line")',
+      '- p.md: hunk not found (1/1) at patch line 3; first expected complete line: "muddle line"; the first line of the hunk matches no file line; the closest file line is 2 (91% similar): found "middle line", expected "muddle line"; ' +
+        "the file may have changed — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n",
     );
     expect(await read("p.md")).toBe("first line\nmiddle line\nlast line\n");
   });

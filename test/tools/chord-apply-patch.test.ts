@@ -81,8 +81,8 @@ describe("chord apply_patch", () => {
         "A src/e.ts",
         "",
         "Not applied:",
-        "- src/b.ts: hunk not found (2/2) at patch line 10; first expected complete line: \"b9\"; the first expected line does not exist in the current file after line 1; the file may have changed since it was last read, or the line was invented; " +
-          "hunks 1..1 matched successfully in memory but were not applied; keep all hunks 1..2 together when rebuilding this operation",
+        "- src/b.ts: hunk not found (2/2) at patch line 10; first expected complete line: \"b9\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged; " +
+          "note: hunks 1..1 matched successfully in memory but were not applied because this hunk failed, so keep all hunks 1..2 together when rebuilding this operation",
         "  no similar lines found in src/b.ts; read the file and copy the lines exactly",
         "",
         'apply_patch partially applied: 1 file group not applied; the changes under "Applied patch" are on disk; ' +

@@ -34,10 +34,10 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     await t.put({ "short.txt": "current\n", "long.txt": "current\n" });
     const short = await patch("*** Update File: short.txt", "@@", "-invented line", "+replacement");
     expect(short.modelText).toContain(
-      '- short.txt: hunk not found (1/1) at patch line 3; first expected complete line: "invented line"; the first expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented\n',
+      '- short.txt: hunk not found (1/1) at patch line 3; first expected complete line: "invented line"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n',
     );
     const long = await patch("*** Update File: long.txt", "@@", `-${"x".repeat(160)}`, "+replacement");
-    expect(long.modelText).toContain(`first expected line prefix: "${"x".repeat(120)}"; the first expected line`);
+    expect(long.modelText).toContain(`first expected line prefix: "${"x".repeat(120)}"; the expected line does not exist`);
     expect(long.modelText).not.toContain("x".repeat(121));
     expect(long.modelText).not.toContain('Changes under "Applied patch"');
     expect(await read("long.txt")).toBe("current\n");
@@ -46,7 +46,7 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
   it("a line the file lacks may be stale or invented: it says so rather than blame reading", async () => {
     await t.put({ "p.md": "first\nmiddle\nlast\n" });
     const r = await patch("*** Update File: p.md", "@@", "-invented content line", "+replacement");
-    expect(r.modelText).toContain("does not exist in the current file; the file may have changed since it was last read, or the line was invented\n");
+    expect(r.modelText).toContain("does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n");
     expect(await read("p.md")).toBe("first\nmiddle\nlast\n");
   });
 
@@ -64,7 +64,7 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     expect(r.ok).toBe(false);
     expect(r.modelText).toContain(
       'the first 1 line(s) of the hunk match at line 1, but the next expected line differs from the file: expected "limit := 250 // maximum retries", found "limit := 100 // maximum retries"; ' +
-        "first mismatch at rune 10 (1-based): your line has U+0032, file has U+0031\n",
+        "first mismatch at rune 10 (1-based): your line has U+0032, file has U+0031; the file may have changed — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n",
     );
     // One retyped line is a changed line, not a line-count drift.
     expect(r.modelText).not.toContain("line-count difference");
@@ -75,11 +75,11 @@ describe("chord apply_patch: what a hunk that does not match says", () => {
     await t.put({ "demo.txt": "a\nb\n", "gap.txt": "a\n\nb\nc\n" });
     const r = await patch("*** Update File: demo.txt", "@@", " a", " c", "-d", "+e");
     expect(r.modelText).toContain(
-      "first mismatch at rune 1 (1-based): your line has U+0063, file has U+0062; line-count difference: your hunk has 1 extra line(s), the file has 0 extra line(s)\n",
+      "first mismatch at rune 1 (1-based): your line has U+0063, file has U+0062; line-count difference: your hunk has 1 extra line(s), the file has 0 extra line(s); the file may have changed — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n",
     );
     const blank = await patch("*** Update File: gap.txt", "@@", " a", "", "", " b", "-c", "+C");
     expect(blank.modelText).toContain(
-      "line-count difference: your hunk has 1 extra line(s), the file has 0 extra line(s) — the extra lines are blank, so the blank-line count differs\n",
+      "line-count difference: your hunk has 1 extra line(s), the file has 0 extra line(s) — the extra lines are blank, so the blank-line count differs; the file may have changed — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n",
     );
     expect(await read("gap.txt")).toBe("a\n\nb\nc\n");
   });

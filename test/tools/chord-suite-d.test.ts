@@ -118,7 +118,7 @@ describe("chord apply_patch: the line where a hunk parts from the file", () => {
     const r = await chordCall(t, "apply_patch", { patch: "*** Begin Patch\n*** Update File: n.txt\n@@\n head\n-line2x\n+q\n tail\n*** End Patch" });
     expect(r.text).toContain(
       'the first 1 line(s) of the hunk match at line 1, but the next expected line differs from the file: expected "line2x", found "line2"; ' +
-        "first mismatch at rune 6 (1-based): your line has U+0078, file has no characters (line ends here)\n",
+        "first mismatch at rune 6 (1-based): your line has U+0078, file has no characters (line ends here); the file may have changed — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n",
     );
     expect(await read("n.txt")).toBe("head\nline2\ntail\n");
   });

@@ -180,7 +180,7 @@ describe("view_image loads and normalises", () => {
     expect(pixel(5, 5)[3]).toBeGreaterThan(120);
     expect(pixel(5, 5)[3]).toBeLessThan(135);
     expect(res.modelText).toMatch(
-      /^Image "shot\.png" loaded from shot\.png\nsource: PNG 3000x1500, \d+ bytes\nsent: PNG 2000x1000, \d+ bytes \(scaled down to fit 2000 px\)$/,
+      /^Loaded image "shot\.png" into context\.\npath: shot\.png\nsource: PNG 3000x1500, \d+ bytes\nsent: PNG 2000x1000, \d+ bytes \(scaled down to fit 2000 px\)$/,
     );
   });
 

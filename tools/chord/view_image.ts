@@ -67,7 +67,9 @@ export const viewImageTool: ToolHandler<typeof viewImageSchema> = {
       notes.push(`scaled down to fit ${MAX_EDGE} px`);
     }
     const text =
-      `Image "${label}" loaded from ${shown}\n` +
+      // Chord's own confirmation first, then what yuj adds: where from, and what was sent.
+      `Loaded image ${JSON.stringify(label)} into context.\n` +
+      `path: ${shown}\n` +
       `source: ${FORMAT_NAMES[sniffed.format]} ${image.sourceWidth}x${image.sourceHeight}, ${size} bytes\n` +
       `sent: ${sent} ${image.width}x${image.height}, ${image.data.length} bytes` +
       (notes.length ? ` (${notes.join("; ")})` : "");

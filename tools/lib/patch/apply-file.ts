@@ -6,8 +6,9 @@
 // line that had no ending gets the one before it once it is no longer last.
 
 import { firstEnding, splitKeepingEndings, terminateLines, type LineEnding } from "../line-endings.js";
-import { tolerantLineEq, tolerantLineReplace } from "../punctuation-fold.js";
-import { expectedLineDescription, firstMismatch, lineCountDifference, quoteLine } from "./hunk-diagnosis.js";
+import { tolerantLineReplace } from "../punctuation-fold.js";
+import { missingHunkCause } from "./chord-hunk-cause.js";
+import { expectedLineDescription } from "./hunk-diagnosis.js";
 import { formatCandidates, locate, normaliseLine, type MatchTier } from "./locate.js";
 import { udiffLocateFailure } from "./udiff-failure.js";
 import { oldLines, type Hunk } from "./v4a-parse.js";
@@ -240,9 +241,16 @@ function locateFailure(
   if (options.unifiedDiff) return udiffLocateFailure(n, hunks.length, hunk, found, path, from);
   if (options.chord) {
     parts.push(ambiguous ? `hunk ambiguous (${n + 1}/${hunks.length}) at patch line ${hunk.line}` : hunkLabel(n, hunks.length, hunk, options));
+    // A blank context line is a line of the file, not a stand-in for lines left out.
+    if (hunk.lines.some((l) => l.kind === " " && l.text.trim() === "")) {
+      parts.push("whitespace-only context lines are literal source lines; the leading space marks context, so do not use them as omitted-line placeholders");
+    }
     if (ambiguous) {
       const how = found.tier === "exact" ? "the old lines match" : "punctuation/whitespace-tolerant matching is ambiguous";
-      parts.push(`${how} at lines ${where}; add context lines or an '@@' header so they match once`);
+      // Chord names the first three places and marks that there are more; the spans below show them.
+      const lines = found.candidates.map((c) => c.line);
+      const named = lines.length > 3 ? `${lines.slice(0, 3).join(", ")}, …` : lines.join(", ");
+      parts.push(`${how} at lines ${named}; add context lines or an '@@' header so they match once`);
     } else {
       const expected = expectedLineDescription(old);
       if (expected) parts.push(expected);
@@ -250,13 +258,15 @@ function locateFailure(
       if (earlier?.ok && earlier.index < from) {
         parts.push(`matching context exists earlier at line ${earlier.index + 1}, but hunks must follow file order`);
       } else {
-        parts.push(...missingHunkCause(lines, old, from, hunk.eof, found.candidates));
-      }
-      if (hunk.lines.some((l) => l.kind === " " && l.text !== "" && l.text.trim() === "")) {
-        parts.push("whitespace-only context lines are literal source lines: they must match the file");
+        parts.push(...missingHunkCause(lines, old, from, hunk.eof));
       }
     }
-    if (n > 0) parts.push(`hunks 1..${n} matched successfully in memory but were not applied; keep all hunks 1..${hunks.length} together when rebuilding this operation`);
+    parts.push("do not retry the same hunk unchanged");
+    if (n > 0) {
+      parts.push(
+        `note: hunks 1..${n} matched successfully in memory but were not applied because this hunk failed, so keep all hunks 1..${hunks.length} together when rebuilding this operation`,
+      );
+    }
   } else {
     const label = hunkLabel(n, hunks.length, hunk, options);
     parts.push(
@@ -270,78 +280,6 @@ function locateFailure(
     hunk: n + 1,
     message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, found.candidates, ambiguous)}`,
   };
-}
-
-/** `12\tline`, `12| line`, `12: line`: a line as a numbered view shows it. */
-const LINE_NUMBER_PREFIX = /^\s*\d+(?:\t|\| ?|: )/;
-
-/**
- * A hunk copied from a view that numbers its lines: every old line carries a
- * number, and without it the first one is a line of the file.
- */
-function lineNumberPrefixCause(lines: readonly string[], old: readonly string[]): string | undefined {
-  const given = old.filter((l) => l.trim() !== "");
-  if (given.length === 0 || !given.every((l) => LINE_NUMBER_PREFIX.test(l))) return undefined;
-  const bare = given[0]!.replace(LINE_NUMBER_PREFIX, "");
-  if (!lines.some((l) => tolerantLineEq(l, bare))) return undefined;
-  return `the hunk's lines start with line numbers (${JSON.stringify(given[0])}); copy the lines without the line numbers or the tab separator`;
-}
-
-/**
- * Why a hunk's old lines are not in the file, most telling first: the
- * hunk's leading lines match and one later line diverges (named, with what
- * the file has there); its first line is only part of a file line; or the
- * first line is missing, with the closest file line when one is close. An
- * End-of-File hunk is only compared with the file's tail.
- */
-function missingHunkCause(
-  lines: readonly string[],
-  old: readonly string[],
-  from: number,
-  eof: boolean,
-  candidates: ReadonlyArray<{ line: number; score: number; lines: readonly string[] }>,
-): string[] {
-  const windowStart = eof ? Math.max(from, lines.length - old.length) : from;
-  const numbered = lineNumberPrefixCause(lines, old);
-  if (numbered) return [numbered];
-  let bestPrefix = 0;
-  let bestAt = -1;
-  for (let at = windowStart; at < lines.length; at++) {
-    let k = 0;
-    while (k < old.length && at + k < lines.length && tolerantLineEq(lines[at + k]!, old[k]!)) k++;
-    if (k > bestPrefix) {
-      bestPrefix = k;
-      bestAt = at;
-    }
-  }
-  if (bestPrefix > 0 && bestPrefix < old.length) {
-    const fileLine = lines[bestAt + bestPrefix];
-    const yours = old[bestPrefix]!;
-    const out = [
-      `the first ${bestPrefix} line(s) of the hunk match at line ${bestAt + 1}, but the next expected line differs from the file: ` +
-        (fileLine === undefined ? `expected ${quoteLine(yours)}, but the file has no more lines` : `expected ${quoteLine(yours)}, found ${quoteLine(fileLine)}`),
-    ];
-    const rune = fileLine === undefined ? undefined : firstMismatch(yours, fileLine);
-    if (rune) out.push(rune);
-    const drift = lineCountDifference(old, lines.slice(bestAt, bestAt + old.length));
-    if (drift) out.push(drift);
-    return out;
-  }
-  const first = old[0]?.trim() ?? "";
-  if (first !== "") {
-    const part = lines.findIndex((l, i) => i >= windowStart && l.includes(first) && l.trim() !== first);
-    if (part >= 0) {
-      return [
-        `the expected text is only part of current line ${part + 1} ${JSON.stringify(lines[part])}; ` +
-          "include that complete line (copied exactly) in the hunk",
-      ];
-    }
-  }
-  const out = [`the first expected line does not exist in the current file${eof ? " at its end" : from > 0 ? ` after line ${from}` : ""}`];
-  const best = candidates.find((c) => c.line - 1 >= windowStart);
-  if (best && best.score >= 0.5) out.push(`closest file line is ${best.line}: ${JSON.stringify(best.lines[0])} (expected ${JSON.stringify(old[0])})`);
-  else out.push("the file may have changed since it was last read, or the line was invented");
-  return out;
 }
 
 /** `@@ header anchor "name"`: the name a scope header declares (a function, class, …), else the header. */
