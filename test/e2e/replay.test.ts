@@ -126,7 +126,7 @@ describe.each(["anthropic", "openai-chat"] as const)("yuj replay of a session re
     });
     const tampered = await runCli(["replay", "20000101-000000-tamper"], { cwd, env });
     expect(tampered.code, tampered.stderr).toBe(1);
-    expect(tampered.stdout).toMatch(/^replay of 20000101-000000-tamper: request 2 of 4 differs \(turn 1\), at character \d+\n/);
+    expect(tampered.stdout, tampered.stderr).toMatch(/^replay of 20000101-000000-tamper: request 2 of 4 differs \(turn 1\), at character \d+\n/);
     expect(tampered.stdout).toMatch(/\n {2}recorded: .*Hellp/);
     expect(tampered.stdout).toMatch(/\n {2}replayed: .*Hello/);
     // Going on past it: the later requests are served and compared too, and only request 2 differs.
