@@ -97,7 +97,13 @@ export async function* postForEvents(
   const speculative = claimSpeculativeRequest({ url: target.url.href, method: "POST", headers: Object.entries(headers), body });
   let req: ReturnType<typeof httpRequest> | undefined;
   // Abort destroys the socket at once, whatever the request is waiting for.
-  const onAbort = () => req?.destroy(abortError(signal) as Error);
+  // A response already read to its end has nothing left to stop: its socket
+  // may be on its way back to the pool, with no request's error listener on
+  // it, where an error would end the process. The caller sees the abort at
+  // its next step either way.
+  const onAbort = () => {
+    if (!res?.complete) req?.destroy(abortError(signal) as Error);
+  };
   signal.addEventListener("abort", onAbort, { once: true });
   let res: IncomingMessage | undefined;
   try {
