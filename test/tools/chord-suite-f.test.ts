@@ -1,0 +1,99 @@
+// The Chord behaviour its own tests outside the tool folder pin (the agent
+// runtime's tests of delegation, workers and their tools), on the Chord
+// surface with real processes and a real session: each reading agent reads
+// a background job through its own cursor, so the main agent and a worker
+// reading one job each see all of its output.
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isolatedEnv, runCli } from "../support/cli.js";
+import { delegationProject, rowsOf, sessionDirOf, workerHistory } from "../support/delegation.js";
+import { chordCall } from "../support/chord-call.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+/** Prints `one`, waits until a file `go` exists, prints `two`. */
+const GATED = "printf 'one\\n'; while [ ! -e go ]; do sleep 0.05; done; printf 'two\\n'";
+
+describe("chord job reads: a cursor per reading agent", () => {
+  it("the main agent and a worker read one job: each sees every line once, and a read of one never takes the other's", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "shell", arguments: { command: GATED, run_in_background: true, description: "gated job" } }] },
+          { tool_calls: [{ name: "job_output", arguments: { job_id: "j1", wait: "output" } }] },
+          { tool_calls: [{ name: "delegate", arguments: { description: "release the job", agent_type: "builder", expected_write_scope: { files: ["go"] } } }] },
+          { tool_calls: [{ name: "job_output", arguments: { job_id: "j1", wait: "exit" } }] },
+          { tool_calls: [{ name: "job_output", arguments: { job_id: "j1" } }] },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "job_output", arguments: { job_id: "j1" } }] },
+              { tool_calls: [{ name: "shell", arguments: { command: "touch go", description: "release" } }] },
+              { tool_calls: [{ name: "job_output", arguments: { job_id: "j1", wait: "exit" } }] },
+              { tool_calls: [{ name: "job_output", arguments: { job_id: "j1" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "released the job" } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const mainReads = rowsOf(res.stdout)
+      .filter((r) => r.type === "tool_result" && r.name === "job_output")
+      .map((r) => r.modelText);
+    expect(mainReads).toEqual(["one\n[status: running]", "two\n[status: completed (exit code 0)]", "[status: completed (exit code 0)]"]);
+    const worker = workerHistory(sessionDirOf(env), "task-1");
+    const workerReads = worker.filter((h) => h.role === "tool" && h.name === "job_output").map((h) => h.text);
+    expect(workerReads).toEqual(["one\n[status: running]", "two\n[status: completed (exit code 0)]", "[status: completed (exit code 0)]"]);
+  }, 90_000);
+
+  it("polling is counted per reading agent: the main agent's empty reads do not bring a worker's first read closer to refusal", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "shell", arguments: { command: "while [ ! -e go ]; do sleep 0.05; done", run_in_background: true, description: "quiet job" } }] },
+          { tool_calls: [{ name: "job_output", arguments: { job_id: "j1" } }] },
+          { tool_calls: [{ name: "job_output", arguments: { job_id: "j1" } }] },
+          { tool_calls: [{ name: "delegate", arguments: { description: "release the job", agent_type: "builder", expected_write_scope: { files: ["go"] } } }] },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "job_output", arguments: { job_id: "j1" } }] },
+              { tool_calls: [{ name: "shell", arguments: { command: "touch go", description: "release" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "released the job" } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const mainReads = rowsOf(res.stdout).filter((r) => r.type === "tool_result" && r.name === "job_output");
+    expect(mainReads.map((r) => r.modelText)).toEqual([
+      "[status: running]",
+      expect.stringMatching(/^\[notice\] no new output across 2 consecutive non-blocking reads; stop polling\. .*\n\[status: running\]$/s),
+    ]);
+    const worker = workerHistory(sessionDirOf(env), "task-1");
+    expect(worker.filter((h) => h.role === "tool" && h.name === "job_output").map((h) => [h.isError ?? false, h.text])).toEqual([[false, "[status: running]"]]);
+  }, 90_000);
+
+  it("without delegation the session's one agent reads each line once", async () => {
+    const started = await chordCall(t, "shell", { command: "printf 'a\\nb\\n'", run_in_background: true });
+    const id = /\bj\d+\b/.exec(started.text)![0];
+    await t.ctx.jobs!.wait(id, "exit", 30_000);
+    expect((await chordCall(t, "job_output", { job_id: id })).text).toBe("a\nb\n[status: completed (exit code 0)]");
+    expect((await chordCall(t, "job_output", { job_id: id })).text).toBe("[status: completed (exit code 0)]");
+  });
+});
