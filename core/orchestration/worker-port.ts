@@ -18,6 +18,11 @@ const ESCALATION_REFUSED =
   "escalate refused: this task already has two needs_repair escalations your owner has not answered. " +
   "Make progress independently with what you have, or close out with complete (say what is missing in remaining_limitations).";
 
+// What the worker is told, in the words of Chord's own coordination tools.
+const ESCALATED_NEEDS_REPAIR = "The parent-agent coordination chain has been notified. This task will wait for its direct owner's reply.";
+const ESCALATED_BLOCKED = "The parent-agent coordination chain has been notified that this task is blocked.";
+const OWNER_NOTIFIED = "Owner coordination chain has been notified. Continue working.";
+
 /** Largest owner-update payload, as JSON. */
 const MAX_PAYLOAD_BYTES = 32 * 1024;
 
@@ -43,7 +48,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       if (closed) return closed;
       if (kind === "blocked") {
         failTask(t, reason, host, "blocked");
-        return finished(ok(`Escalated as blocked: ${t.taskId} is closed as failed and your owner is told.`), reason);
+        return finished(ok(ESCALATED_BLOCKED), reason);
       }
       if (t.openEscalations.length >= MAX_OPEN_ESCALATIONS) return fail(ESCALATION_REFUSED);
       const correlationId = `esc-${t.taskId}-${t.escalations + 1}`;
@@ -53,7 +58,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       w.coordinated = true;
       host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "waiting_main", what: "message", text: reason });
       host.changed();
-      return ok(`Escalation sent to your owner (correlation_id ${correlationId}). End your turn now: you are woken with the reply.`);
+      return ok(ESCALATED_NEEDS_REPAIR);
     },
     notify(req) {
       const t = task();
@@ -72,7 +77,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       w.coordinated = true;
       host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: t.state, what: "message", text: req.message });
       host.changed();
-      return ok(`Sent to your owner (${req.messageType ?? "progress"}).`);
+      return ok(OWNER_NOTIFIED);
     },
   };
 }

@@ -2,7 +2,8 @@
 // runtime's tests of delegation, workers and their tools), on the Chord
 // surface with real processes and a real session: each reading agent reads
 // a background job through its own cursor, so the main agent and a worker
-// reading one job each see all of its output.
+// reading one job each see all of its output; and a worker's owner update and
+// escalations answer in the words of the reference's own tools.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
@@ -96,4 +97,38 @@ describe("chord job reads: a cursor per reading agent", () => {
     expect((await chordCall(t, "job_output", { job_id: id })).text).toBe("a\nb\n[status: completed (exit code 0)]");
     expect((await chordCall(t, "job_output", { job_id: id })).text).toBe("[status: completed (exit code 0)]");
   });
+});
+
+describe("chord worker coordination results, in the reference's words", () => {
+  it("an owner update, a needs_repair and a blocked escalation answer the worker as the reference's tools do; a blank reason or message is refused by the schema", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [{ tool_calls: [{ name: "delegate", arguments: { description: "write a.txt", agent_type: "builder", expected_write_scope: { files: ["a.txt"] } } }] }],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "notify", arguments: { message: "halfway there" } }] },
+              { tool_calls: [{ name: "notify", arguments: { message: "  " } }] },
+              { tool_calls: [{ name: "escalate", arguments: { kind: "needs_repair", reason: " " } }] },
+              { tool_calls: [{ name: "escalate", arguments: { kind: "needs_repair", reason: "which file?" } }] },
+              { tool_calls: [{ name: "escalate", arguments: { kind: "blocked", reason: "the disk is read-only" } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const worker = workerHistory(sessionDirOf(env), "task-1");
+    const results = worker.filter((h) => h.role === "tool").map((h) => [h.name, h.isError ?? false, h.text]);
+    expect(results).toEqual([
+      ["notify", false, "Owner coordination chain has been notified. Continue working."],
+      ["notify", true, "ERROR: bad arguments for notify: message must be at least 1 character long"],
+      ["escalate", true, "ERROR: bad arguments for escalate: reason must be at least 1 character long"],
+      ["escalate", false, "The parent-agent coordination chain has been notified. This task will wait for its direct owner's reply."],
+      ["escalate", false, "The parent-agent coordination chain has been notified that this task is blocked."],
+    ]);
+  }, 90_000);
 });
