@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
 import { delegationProject, rowsOf, sessionDirOf, workerHistory } from "../support/delegation.js";
+import { chordDoneTool } from "../../tools/chord/done.js";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -131,4 +132,11 @@ describe("chord worker coordination results, in the reference's words", () => {
       ["escalate", false, "The parent-agent coordination chain has been notified that this task is blocked."],
     ]);
   }, 90_000);
+});
+
+describe("chord done, as the reference's tool counts the report", () => {
+  it("counts the trimmed report in bytes, as the reference does: a report in Chinese is three bytes a character", async () => {
+    const r = await chordDoneTool.run({ report: " 修复完成：测试通过 " }, t.ctx);
+    expect(r).toMatchObject({ ok: true, modelText: "Done requested: report received (27 chars)", finish: { message: "修复完成：测试通过" } });
+  });
 });
