@@ -17,6 +17,7 @@ const LIVE: ReadonlySet<string> = new Set(["running", "waiting_main", "idle"]);
 export function mainPort(rt: Runtime): OrchestrationPort {
   return {
     self: "main",
+    artifacts: { sessionDir: rt.setup.parent.sessionDir, folder: "" },
     roles: () => rt.roles(),
     delegate: (req) => delegate(rt, req),
     cancel: (id, reason) => cancel(rt, id, reason),

@@ -34,6 +34,8 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
   const offMain = () => fail("not available to a worker: only the main agent delegates, cancels and hands off plans");
   return {
     self: w.taskId,
+    // A worker's artifacts are the session's, so its owner reads them by the ref it reports.
+    artifacts: { sessionDir: host.parent.sessionDir, folder: `subagents/${w.taskId}` },
     roles: () => [],
     delegate: offMain,
     cancel: offMain,
@@ -94,7 +96,7 @@ function ownerUpdateProblem(req: NotifyRequest): string | undefined {
 function complete(t: TaskRecord, report: CompleteReport, w: Worker, host: WorkerHost): ToolResult {
   let payload = report.result;
   if (report.resultRef) {
-    const read = readResultRef(w.dir, report.resultRef);
+    const read = readResultRef(host.parent.sessionDir, report.resultRef);
     if ("error" in read) {
       const reason = `complete's result_ref cannot be read back: ${read.error}`;
       failTask(t, reason, host);
@@ -138,7 +140,7 @@ function completionText(r: CompleteReport, payload: unknown): string {
   return parts.join("\n\n");
 }
 
-/** A stored result, by its reference: inside the worker's results folder, its bytes matching the recorded hash, JSON. */
+/** A stored result, by its reference: inside the session's results folder, its bytes matching the recorded hash, JSON. */
 function readResultRef(dir: string, ref: NonNullable<CompleteReport["resultRef"]>): { value: unknown } | { error: string } {
   const rel = normalize(ref.rel_path);
   if (isAbsolute(rel) || rel.startsWith("..") || !rel.startsWith(join("artifacts", "results"))) {

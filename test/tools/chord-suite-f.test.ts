@@ -5,9 +5,12 @@
 // reading one job each see all of its output; and a worker's owner update and
 // escalations answer in the words of the reference's own tools.
 
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
-import { delegationProject, rowsOf, sessionDirOf, workerHistory } from "../support/delegation.js";
+import { delegationProject, mainHistory, rowsOf, sessionDirOf, workerHistory } from "../support/delegation.js";
 import { chordDoneTool } from "../../tools/chord/done.js";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -139,4 +142,53 @@ describe("chord done, as the reference's tool counts the report", () => {
     const r = await chordDoneTool.run({ report: " 修复完成：测试通过 " }, t.ctx);
     expect(r).toMatchObject({ ok: true, modelText: "Done requested: report received (27 chars)", finish: { message: "修复完成：测试通过" } });
   });
+});
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+/** The ResultRef save_artifact returns for {ok: true} as type "survey": its id covers the type and the canonical JSON's digest. */
+const SURVEY_REF = (() => {
+  const digest = sha('{"ok":true}\n');
+  const id = `sha256-${sha(`survey\0${digest}`)}`;
+  return { id, result_type: "survey", rel_path: `artifacts/results/${id}.json`, sha256: digest, size_bytes: 12 };
+})();
+
+describe("chord artifacts a worker saves", () => {
+  it("are kept in the session's artifacts (under subagents/<task_id>/), where the owner's read_artifact and the ref the worker got both find them", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "delegate", arguments: { description: "survey", agent_type: "builder", expected_write_scope: { files: ["a.txt"] } } }] },
+          { tool_calls: [{ name: "shell", arguments: { command: "for i in $(seq 1 400); do [ -f saved.flag ] && exit 0; sleep 0.05; done; exit 1", description: "wait" } }] },
+          { tool_calls: [{ name: "read_artifact", arguments: { path: "artifacts/subagents/task-1/report.md" } }] },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "save_artifact", arguments: { filename: "report.md", content: "# Findings\nall good\n", type: "research_report" } }] },
+              { tool_calls: [{ name: "read_artifact", arguments: { path: "artifacts/subagents/task-1/report.md" } }] },
+              { tool_calls: [{ name: "shell", arguments: { command: "touch saved.flag", description: "flag" } }] },
+              { tool_calls: [{ name: "save_artifact", arguments: { result_type: "survey", result: { ok: true } } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "saved the report", result_ref: SURVEY_REF } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const dir = sessionDirOf(env);
+    // The stored result is the session's too, and complete's result_ref reads it back for the owner.
+    expect(readFileSync(join(dir, SURVEY_REF.rel_path), "utf8")).toBe('{"ok":true}\n');
+    expect(mainHistory(dir).some((h) => h.role === "user" && (h.text ?? "").includes('Result: {"ok":true}'))).toBe(true);
+    const digest = createHash("sha256").update("# Findings\nall good\n").digest("hex");
+    const worker = workerHistory(sessionDirOf(env), "task-1").filter((h) => h.role === "tool");
+    expect(JSON.parse(worker[0]!.text!)).toMatchObject({ id: "report", type: "research_report", rel_path: "artifacts/subagents/task-1/report.md", size_bytes: 20, sha256: digest });
+    const page = `ARTIFACT_RESULT lines=1-2 total=2 sha256=${digest}\n# Findings\nall good\n`;
+    expect(worker[1]!.text).toBe(page);
+    const mainRead = rowsOf(res.stdout).find((r) => r.type === "tool_result" && r.name === "read_artifact");
+    expect([mainRead?.ok, mainRead?.modelText]).toEqual([true, page]);
+    expect(readFileSync(join(sessionDirOf(env), "artifacts", "subagents", "task-1", "report.md"), "utf8")).toBe("# Findings\nall good\n");
+  }, 90_000);
 });
