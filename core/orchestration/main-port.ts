@@ -69,7 +69,11 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
     status: "started",
     task_id: taskId,
     agent_id: agentId,
-    message: `${def.name} is working on ${taskId}; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id ${taskId}.`,
+    message: overlapping
+      ? // The reference's own words for the overlap hint: what to do about two workers on the same files.
+        `task started, but its declared write scope overlaps the still-active task ${overlapping.taskId}: both workers may edit the same files, so run them serially, ` +
+        `coordinate the shared edits with that task via notify (target_task_id=${overlapping.taskId}), or move this work to its own git worktree before touching the same paths`
+      : `${def.name} is working on ${taskId}; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id ${taskId}.`,
     expected_write_scope: req.scope,
     ...(req.planTaskRef ? { plan_task_ref: req.planTaskRef } : {}),
     ...(req.semanticTaskKey ? { semantic_task_key: req.semanticTaskKey } : {}),

@@ -192,3 +192,36 @@ describe("chord artifacts a worker saves", () => {
     expect(readFileSync(join(sessionDirOf(env), "artifacts", "subagents", "task-1", "report.md"), "utf8")).toBe("# Findings\nall good\n");
   }, 90_000);
 });
+
+describe("chord delegate with an overlapping scope", () => {
+  it("still starts, and the handle's message says to serialize, coordinate through notify, or use a worktree", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          {
+            tool_calls: [
+              { name: "delegate", arguments: { description: "fix agent wiring", agent_type: "builder", expected_write_scope: { path_prefix: ["src"] } } },
+              { name: "delegate", arguments: { description: "extract helpers", agent_type: "builder", expected_write_scope: { files: ["src/main.ts"] } } },
+            ],
+          },
+        ],
+        agents: {
+          "task-1": { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "done one" } }] }] },
+          "task-2": { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "done two" } }] }] },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env: isolatedEnv(), timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const [first, second] = rowsOf(res.stdout)
+      .filter((r) => r.type === "tool_result" && r.name === "delegate")
+      .map((r) => JSON.parse(r.modelText));
+    expect(first.message).not.toContain("overlaps");
+    expect(second).toMatchObject({ status: "started", task_id: "task-2", scope_conflict: true, suggested_task_id: "task-1", suggested_action: "serialize_or_worktree" });
+    expect(second.message).toBe(
+      "task started, but its declared write scope overlaps the still-active task task-1: both workers may edit the same files, so run them serially, " +
+        "coordinate the shared edits with that task via notify (target_task_id=task-1), or move this work to its own git worktree before touching the same paths",
+    );
+  }, 90_000);
+});
