@@ -51,6 +51,9 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
   if (live.length >= max) {
     return fail(`delegate refused: ${live.length} workers are live, the most [orchestration].max_live_runtimes allows; wait for one to complete, or cancel one`);
   }
+  const key = req.semanticTaskKey?.trim();
+  const same = key ? live.find((t) => t.semanticTaskKey === key) : undefined;
+  if (same) return ok(JSON.stringify(duplicateHandle(same), null, 2), { kind: "text", text: `${same.taskId} already exists (semantic_task_key ${key})` });
   const overlapping = live.find((t) => scopesOverlap(t.scope, req.scope));
   const { taskId, dir } = rt.newTaskDir();
   const agentId = newAgentId(taskId);
@@ -61,6 +64,7 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
     scope: req.scope,
     agentId,
     ...(req.resultSchema !== undefined ? { resultSchema: req.resultSchema as ResultSchema } : {}),
+    ...(key ? { semanticTaskKey: key } : {}),
   });
   const worker = rt.workerFor(task, def, dir);
   startWorker(worker, { userText: briefFor(task) }, rt.host);
@@ -82,6 +86,26 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
       : {}),
   };
   return ok(JSON.stringify(handle, null, 2), { kind: "text", text: `${taskId} started (${def.name})${overlapping ? `: scope overlaps ${overlapping.taskId}` : ""}` });
+}
+
+/**
+ * The answer to a delegation that names the explicit semantic_task_key of a
+ * live task: nothing new starts, and the handle points at the task to
+ * continue (the reference's "already_exists" handle, in its words).
+ */
+function duplicateHandle(task: TaskRecord) {
+  return {
+    status: "already_exists",
+    task_id: task.taskId,
+    agent_id: task.agentId,
+    message: "a task with the same explicit semantic_task_key already exists; continue it with `notify` instead of creating a duplicate delegate",
+    semantic_task_key: task.semanticTaskKey,
+    expected_write_scope: task.scope,
+    suggested_task_id: task.taskId,
+    suggested_agent_id: task.agentId,
+    suggested_action: "notify_existing",
+    duplicate_detected: true,
+  };
 }
 
 /** A writing role declares what it will change; a read-only one declares nothing. */

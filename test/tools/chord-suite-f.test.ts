@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
-import { delegationProject, mainHistory, rowsOf, sessionDirOf, workerHistory } from "../support/delegation.js";
+import { delegationProject, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
 import { chordDoneTool } from "../../tools/chord/done.js";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -223,5 +223,45 @@ describe("chord delegate with an overlapping scope", () => {
       "task started, but its declared write scope overlaps the still-active task task-1: both workers may edit the same files, so run them serially, " +
         "coordinate the shared edits with that task via notify (target_task_id=task-1), or move this work to its own git worktree before touching the same paths",
     );
+  }, 90_000);
+});
+
+describe("chord delegate with the explicit semantic_task_key of a live task", () => {
+  it("starts nothing and answers already_exists, pointing at the task to continue with notify", async () => {
+    const key = { semantic_task_key: "fix-parser" };
+    const cwd = delegationProject(
+      {
+        turns: [
+          {
+            tool_calls: [
+              { name: "delegate", arguments: { description: "fix the parser", agent_type: "builder", expected_write_scope: { files: ["parser.ts"] }, ...key } },
+              { name: "delegate", arguments: { description: "repair parser.ts", agent_type: "builder", expected_write_scope: { files: ["lexer.ts"] }, ...key } },
+            ],
+          },
+        ],
+        agents: { "task-1": { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "fixed" } }] }] } },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const [first, second] = rowsOf(res.stdout)
+      .filter((r) => r.type === "tool_result" && r.name === "delegate")
+      .map((r) => JSON.parse(r.modelText));
+    expect(first).toMatchObject({ status: "started", task_id: "task-1", semantic_task_key: "fix-parser" });
+    expect(second).toMatchObject({
+      status: "already_exists",
+      task_id: "task-1",
+      agent_id: first.agent_id,
+      message: "a task with the same explicit semantic_task_key already exists; continue it with `notify` instead of creating a duplicate delegate",
+      semantic_task_key: "fix-parser",
+      expected_write_scope: { files: ["parser.ts"], path_prefix: [], modules: [] },
+      suggested_task_id: "task-1",
+      suggested_agent_id: first.agent_id,
+      suggested_action: "notify_existing",
+      duplicate_detected: true,
+    });
+    expect(storeRows(sessionDirOf(env)).filter((r) => r.t === "delegated")).toHaveLength(1);
   }, 90_000);
 });
