@@ -123,15 +123,18 @@ function scopeProblem(def: AgentDefinition, req: DelegateRequest): string | unde
   return undefined;
 }
 
+/** Chord's answer to cancel is the task's handle, as JSON; a second cancel is not an error. */
 function cancel(rt: Runtime, id: string, reason: string | undefined): ToolResult {
   const task = rt.store.tasks.get(id);
-  if (!task) return fail(`cancel refused: no task ${id}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
+  if (!task) return fail(`unknown task_id "${id}"; cannot stop a missing worker (the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"})`);
+  const handle = (message: string) => JSON.stringify({ status: "cancelled", task_id: id, agent_id: task.agentId, message });
+  if (task.state === "cancelled") return ok(handle("worker already cancelled"), { kind: "text", text: `${id} was already cancelled` });
   if (SETTLED.has(task.state)) return fail(`cancel refused: ${id} is already ${task.state}`);
   rt.store.setState(id, "cancelled", { reason: reason ?? "cancelled by its owner" });
   rt.workers.get(id)?.run?.abort.abort(new Error("cancelled by its owner"));
   rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
   rt.host.changed();
-  return ok(`Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.`);
+  return ok(handle("worker stopped"), { kind: "text", text: `Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.` });
 }
 
 function notify(rt: Runtime, req: NotifyRequest): ToolResult {

@@ -265,3 +265,42 @@ describe("chord delegate with the explicit semantic_task_key of a live task", ()
     expect(storeRows(sessionDirOf(env)).filter((r) => r.t === "delegated")).toHaveLength(1);
   }, 90_000);
 });
+
+describe("chord cancel answers with the task's handle", () => {
+  it("a live worker: cancelled, worker stopped; again: worker already cancelled; an unknown id cannot be stopped", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "delegate", arguments: { description: "slow work", agent_type: "builder", expected_write_scope: { files: ["a.txt"] } } }] },
+          { tool_calls: [{ name: "shell", arguments: { command: "for i in $(seq 1 400); do [ -f started.flag ] && exit 0; sleep 0.05; done; exit 1", description: "wait" } }] },
+          {
+            tool_calls: [
+              { name: "cancel", arguments: { target_task_id: "task-1", reason: "changed my mind" } },
+              { name: "cancel", arguments: { target_task_id: "task-1" } },
+              { name: "cancel", arguments: { target_task_id: "task-9" } },
+            ],
+          },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "shell", arguments: { command: "touch started.flag; sleep 20", description: "slow" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "never" } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env: isolatedEnv(), timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const rows = rowsOf(res.stdout);
+    const agentId = JSON.parse(rows.find((r) => r.type === "tool_result" && r.name === "delegate")!.modelText).agent_id;
+    const cancels = rows.filter((r) => r.type === "tool_result" && r.name === "cancel");
+    expect(cancels.map((r) => [r.ok, r.ok ? JSON.parse(r.modelText) : r.modelText])).toEqual([
+      [true, { status: "cancelled", task_id: "task-1", agent_id: agentId, message: "worker stopped" }],
+      [true, { status: "cancelled", task_id: "task-1", agent_id: agentId, message: "worker already cancelled" }],
+      [false, 'unknown task_id "task-9"; cannot stop a missing worker (the tasks are task-1)'],
+    ]);
+  }, 90_000);
+});
