@@ -154,7 +154,9 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: subtype and payload are unavailable for response: a reply takes message, kind and correlation_id");
   const task = rt.store.tasks.get(req.targetTaskId);
   if (!task) return fail(`notify refused: no task ${req.targetTaskId}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
-  if (task.state === "cancelled") return fail(`notify refused: ${task.taskId} was cancelled, and a cancelled task is not resumable; delegate a new task instead`);
+  if (task.state === "cancelled") {
+    return fail(`notify refused: task ${task.taskId} was cancelled; a message must not undo that decision — delegate the work again if it should still be done`);
+  }
   if (reply && !task.openEscalations.includes(req.correlationId!)) {
     return fail(
       `notify refused: unknown pending request "${req.correlationId}" for task ${task.taskId}; open: ${task.openEscalations.join(", ") || "(none)"}. ` +
@@ -171,8 +173,22 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   });
   // Answering an escalation clears the task's escalation budget; other messages do not.
   if (reply) rt.store.answered(task.taskId);
+  const how = deliveryOf(rt, task);
   wake(rt, task);
-  return ok(`Sent to ${task.taskId} (${task.state === "running" ? "it reads it in its next request" : "it is woken to read it"}).`);
+  const handle = { status: how.status, task_id: task.taskId, agent_id: task.agentId, ...(how.status === "rehydrated" ? { rehydrated: true } : {}), message: how.message };
+  return ok(JSON.stringify(handle), { kind: "text", text: `Sent to ${task.taskId}: ${how.message}` });
+}
+
+/**
+ * How a message reaches its worker, in the words of the reference's handle:
+ * a running worker reads it in its next request, a parked one is resumed,
+ * and one whose run ended starts again on its own transcript.
+ */
+function deliveryOf(rt: Runtime, task: TaskRecord): { status: string; message: string } {
+  const w = rt.workers.get(task.taskId);
+  if (!w?.run) return { status: "rehydrated", message: "message delivered and task rehydrated" };
+  if (w.parked || task.state !== "running") return { status: "resumed", message: "message delivered and worker resumed" };
+  return { status: "queued", message: "message delivered to running worker" };
 }
 
 /** A worker whose loop ended (finished, failed, or parked before a restart) starts again on its own transcript. */

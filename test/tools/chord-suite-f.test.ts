@@ -304,3 +304,53 @@ describe("chord cancel answers with the task's handle", () => {
     ]);
   }, 90_000);
 });
+
+/** Waits until the session's store holds a completion (the worker's run has ended). */
+const FIRST_COMPLETION = {
+  name: "shell",
+  arguments: {
+    description: "wait",
+    command: `for i in $(seq 1 400); do grep -q '"type":"completion"' "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl && exit 0; sleep 0.05; done; exit 1`,
+  },
+};
+
+describe("chord targeted notify answers with the task's handle", () => {
+  it("queued for a running worker, rehydrated for a finished one; a cancelled task's message is refused in the reference's words", async () => {
+    const waitFor = (file: string) => ({ name: "shell", arguments: { command: `for i in $(seq 1 400); do [ -f ${file} ] && exit 0; sleep 0.05; done; exit 1`, description: "wait" } });
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "delegate", arguments: { description: "work", agent_type: "builder", expected_write_scope: { files: ["a.txt"] } } }] },
+          { tool_calls: [waitFor("started.flag")] },
+          { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-1", message: "keep going" } }] },
+          { tool_calls: [{ name: "shell", arguments: { command: "touch go.flag", description: "release" } }] },
+          { tool_calls: [FIRST_COMPLETION] },
+          { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-1", message: "one more thing", kind: "follow_up" } }] },
+          { tool_calls: [waitFor("done.flag")] },
+          { tool_calls: [{ name: "cancel", arguments: { target_task_id: "task-1" } }] },
+          { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-1", message: "hello?" } }] },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "shell", arguments: { command: "touch started.flag; for i in $(seq 1 400); do [ -f go.flag ] && exit 0; sleep 0.05; done; exit 1", description: "hold" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "first" } }] },
+              { tool_calls: [{ name: "shell", arguments: { command: "touch done.flag; sleep 3", description: "slow" } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env: isolatedEnv(), timeoutMs: 60_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const rows = rowsOf(res.stdout);
+    const agentId = JSON.parse(rows.find((r) => r.type === "tool_result" && r.name === "delegate")!.modelText).agent_id;
+    const notes = rows.filter((r) => r.type === "tool_result" && r.name === "notify");
+    expect(notes.map((r) => [r.ok, r.ok ? JSON.parse(r.modelText) : r.modelText])).toEqual([
+      [true, { status: "queued", task_id: "task-1", agent_id: agentId, message: "message delivered to running worker" }],
+      [true, { status: "rehydrated", task_id: "task-1", agent_id: agentId, rehydrated: true, message: "message delivered and task rehydrated" }],
+      [false, "notify refused: task task-1 was cancelled; a message must not undo that decision — delegate the work again if it should still be done"],
+    ]);
+  }, 90_000);
+});
