@@ -1,6 +1,8 @@
 // One job's output on its way from the pipe to its log, and the reads of it:
 // every chunk goes into the log (redacted, capped, its lines counted), the
-// live view is told, and each read picks up where the previous one stopped.
+// live view is told, and each read picks up where the same reader's previous
+// read stopped. Each reading agent (the main agent, each worker) has its own
+// place, so one agent's read never takes output from another.
 
 import type { Readable } from "node:stream";
 import { JobLog } from "./job-log.js";
@@ -22,15 +24,22 @@ export interface JobOutputOptions {
   onText: (text: string, totalBytes: number) => void;
 }
 
+/** Where one reader's next read starts. */
+interface ReadPlace {
+  cursor: number;
+  /** Log size its last read saw; bytes it held back (a split character) are not "new" again. */
+  seenUpTo: number;
+  /** Newlines before `cursor`. */
+  linesBefore: number;
+}
+
 export class JobOutput {
   readonly log: JobLog;
   private readonly live: LiveOutput;
   private stream: Readable | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
-  private readCursor = 0;
-  /** Log size the last read saw; bytes it held back (a split character) are not "new" again. */
-  private seenUpTo = 0;
-  private linesBeforeCursor = 0;
+  /** Each reader's place in the log, by reader name. */
+  private readonly places = new Map<string, ReadPlace>();
 
   constructor(file: string, opts: JobOutputOptions) {
     this.log = new JobLog(file, { maxBytes: opts.maxBytes, secrets: opts.secrets });
@@ -41,9 +50,10 @@ export class JobOutput {
     return this.log.size;
   }
 
-  /** Output arrived since the last read. */
-  get unread(): boolean {
-    return this.log.size > Math.max(this.readCursor, this.seenUpTo);
+  /** Output arrived since `reader`'s last read. */
+  unreadBy(reader: string): boolean {
+    const place = this.places.get(reader);
+    return this.log.size > Math.max(place?.cursor ?? 0, place?.seenUpTo ?? 0);
   }
 
   append(chunk: Buffer): void {
@@ -87,18 +97,20 @@ export class JobOutput {
     this.live.stop();
   }
 
-  /** Output since the previous read; a budget of 0 makes no preview. */
-  readNew(running: boolean, budget: number): Omit<OutputRead, "snapshot"> {
+  /** Output since `reader`'s previous read; a budget of 0 makes no preview. */
+  readNew(running: boolean, budget: number, reader: string): Omit<OutputRead, "snapshot"> {
     const log = this.log;
+    const place = this.places.get(reader) ?? { cursor: 0, seenUpTo: 0, linesBefore: 0 };
+    this.places.set(reader, place);
     let to = log.size;
-    this.seenUpTo = to;
+    place.seenUpTo = to;
     // A live writer may be mid-character: leave a split UTF-8 sequence for the next read.
-    if (running) to = completeEnd(log, this.readCursor, to);
-    const from = Math.min(this.readCursor, to);
+    if (running) to = completeEnd(log, place.cursor, to);
+    const from = Math.min(place.cursor, to);
     // Held-back bytes are part of a character, never a newline: the count is exact at `to`.
-    const lines = log.newlines - this.linesBeforeCursor;
-    this.readCursor = to;
-    this.linesBeforeCursor = log.newlines;
+    const lines = log.newlines - place.linesBefore;
+    place.cursor = to;
+    place.linesBefore = log.newlines;
     const preview = budget > 0 ? previewRange(log, from, to, budget) : undefined;
     const kept = log.kept(from, to).reduce((n, r) => n + r.to - r.from, 0);
     return {

@@ -1,4 +1,4 @@
-// Waiting on one job: until it exits, or until it has output nobody has read.
+// Waiting on one job: until it exits, or until it has output the waiting reader has not read.
 
 import { clockTimer, type Clock } from "../services.js";
 import type { WaitResult } from "./types.js";
@@ -9,8 +9,8 @@ import { isLive } from "./snapshot.js";
 const OUTPUT_SETTLE_MS = 25;
 
 /** `timeoutMs` counts on `clock` (the session's: a test moves it). */
-export function waitForJob(job: Job, until: "exit" | "output", timeoutMs: number, clock: Clock, signal?: AbortSignal): Promise<WaitResult> {
-  const hasNew = () => job.out.unread;
+export function waitForJob(job: Job, until: "exit" | "output", timeoutMs: number, clock: Clock, signal: AbortSignal | undefined, reader: string): Promise<WaitResult> {
+  const hasNew = () => job.out.unreadBy(reader);
   return new Promise<WaitResult>((resolve) => {
     if (!isLive(job.snap.status)) return resolve("exited");
     if (until === "output" && hasNew()) return resolve("output");

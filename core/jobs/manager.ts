@@ -18,7 +18,7 @@ import { spawn as nodeSpawn } from "node:child_process";
 import type { Emit } from "../events.js";
 import { systemClock, type Clock } from "../services.js";
 import type { Sandbox } from "../sandbox/index.js";
-import type { JobManager } from "./types.js";
+import { MAIN_READER, type JobManager } from "./types.js";
 import { signalGroup } from "./process-group.js";
 import { OrphanRegistry, selfIdentity } from "./orphans.js";
 import { EscapeWatch, killMarkedSync, stopMarked, type Marked } from "./escapees.js";
@@ -72,18 +72,19 @@ export function createJobManager(opts: JobManagerOptions): JobManager {
 
   const manager: JobManager = {
     start: (spec) => startJob(starter, spec),
-    wait: (id, until, timeoutMs, signal) => waitForJob(must(id), until, timeoutMs, rt.clock, signal),
+    wait: (id, until, timeoutMs, signal, reader) => waitForJob(must(id), until, timeoutMs, rt.clock, signal, reader ?? MAIN_READER),
     get: (id) => {
       const job = jobs.get(id);
       return job ? snapshotOf(job) : undefined;
     },
     list: (listOpts) => (listOpts?.includeFinished ? [...jobs.values()] : live()).map(snapshotOf),
-    async readNew(id, previewBytes) {
+    async readNew(id, previewBytes, reader = MAIN_READER) {
       const job = must(id);
       const running = isLive(job.snap.status);
-      const read = job.out.readNew(running, previewBytes ?? opts.previewBytes ?? 16384);
+      const read = job.out.readNew(running, previewBytes ?? opts.previewBytes ?? 16384, reader);
       // A read of an ended job reads to its end (nothing is held back), with its status.
-      if (!running) job.snap.endRead = true;
+      // The completion notice goes to the main agent: only its own read makes it unneeded.
+      if (!running && reader === MAIN_READER) job.snap.endRead = true;
       return { ...read, snapshot: snapshotOf(job) };
     },
     log: (id) => must(id).out.log,

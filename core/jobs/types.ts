@@ -56,9 +56,12 @@ export interface JobSnapshot {
   repoNotice?: string;
   /** Why it was stopped (the first kill's reason), once a kill was sent. */
   killReason?: string;
-  /** A read after the job ended has taken its output to the last byte: the model has seen how it ended. */
+  /** A read by the main agent after the job ended has taken its output to the last byte: the model has seen how it ended. */
   endRead?: boolean;
 }
+
+/** The reader a read without one is: the session's main agent. */
+export const MAIN_READER = "main";
 
 /** New output since the previous read, bounded for the model. */
 export interface OutputRead {
@@ -97,10 +100,14 @@ export interface JobManager {
   get(id: string): JobSnapshot | undefined;
   /** Running and stopping jobs, or all when includeFinished. Oldest first. */
   list(opts?: { includeFinished?: boolean }): JobSnapshot[];
-  /** Waits until the job exits, or (for "output") new unread output exists. */
-  wait(id: string, until: WaitFor, timeoutMs: number, signal?: AbortSignal): Promise<WaitResult>;
-  /** Output since the previous read of this job; advances the read cursor. A budget of 0 makes no preview. */
-  readNew(id: string, previewBytes?: number): Promise<OutputRead>;
+  /** Waits until the job exits, or (for "output") output `reader` has not read exists. */
+  wait(id: string, until: WaitFor, timeoutMs: number, signal?: AbortSignal, reader?: string): Promise<WaitResult>;
+  /**
+   * Output since `reader`'s previous read of this job; advances that reader's
+   * cursor only. A budget of 0 makes no preview. The reader is the reading
+   * agent ("main" when absent): each agent reads every byte once.
+   */
+  readNew(id: string, previewBytes?: number, reader?: string): Promise<OutputRead>;
   /** The job's output log, for reads of ranges readNew returned. */
   log(id: string): LogReader;
   /** SIGTERM to the group, SIGKILL after a grace period; resolves when it is gone. */

@@ -17,6 +17,7 @@ const LIVE: ReadonlySet<string> = new Set(["running", "waiting_main", "idle"]);
 export function mainPort(rt: Runtime): OrchestrationPort {
   return {
     self: "main",
+    artifacts: { sessionDir: rt.setup.parent.sessionDir, folder: "" },
     roles: () => rt.roles(),
     delegate: (req) => delegate(rt, req),
     cancel: (id, reason) => cancel(rt, id, reason),
@@ -50,6 +51,9 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
   if (live.length >= max) {
     return fail(`delegate refused: ${live.length} workers are live, the most [orchestration].max_live_runtimes allows; wait for one to complete, or cancel one`);
   }
+  const key = req.semanticTaskKey?.trim();
+  const same = key ? live.find((t) => t.semanticTaskKey === key) : undefined;
+  if (same) return ok(JSON.stringify(duplicateHandle(same), null, 2), { kind: "text", text: `${same.taskId} already exists (semantic_task_key ${key})` });
   const overlapping = live.find((t) => scopesOverlap(t.scope, req.scope));
   const { taskId, dir } = rt.newTaskDir();
   const agentId = newAgentId(taskId);
@@ -60,6 +64,7 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
     scope: req.scope,
     agentId,
     ...(req.resultSchema !== undefined ? { resultSchema: req.resultSchema as ResultSchema } : {}),
+    ...(key ? { semanticTaskKey: key } : {}),
   });
   const worker = rt.workerFor(task, def, dir);
   startWorker(worker, { userText: briefFor(task) }, rt.host);
@@ -68,7 +73,11 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
     status: "started",
     task_id: taskId,
     agent_id: agentId,
-    message: `${def.name} is working on ${taskId}; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id ${taskId}.`,
+    message: overlapping
+      ? // The reference's own words for the overlap hint: what to do about two workers on the same files.
+        `task started, but its declared write scope overlaps the still-active task ${overlapping.taskId}: both workers may edit the same files, so run them serially, ` +
+        `coordinate the shared edits with that task via notify (target_task_id=${overlapping.taskId}), or move this work to its own git worktree before touching the same paths`
+      : `${def.name} is working on ${taskId}; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id ${taskId}.`,
     expected_write_scope: req.scope,
     ...(req.planTaskRef ? { plan_task_ref: req.planTaskRef } : {}),
     ...(req.semanticTaskKey ? { semantic_task_key: req.semanticTaskKey } : {}),
@@ -77,6 +86,26 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
       : {}),
   };
   return ok(JSON.stringify(handle, null, 2), { kind: "text", text: `${taskId} started (${def.name})${overlapping ? `: scope overlaps ${overlapping.taskId}` : ""}` });
+}
+
+/**
+ * The answer to a delegation that names the explicit semantic_task_key of a
+ * live task: nothing new starts, and the handle points at the task to
+ * continue (the reference's "already_exists" handle, in its words).
+ */
+function duplicateHandle(task: TaskRecord) {
+  return {
+    status: "already_exists",
+    task_id: task.taskId,
+    agent_id: task.agentId,
+    message: "a task with the same explicit semantic_task_key already exists; continue it with `notify` instead of creating a duplicate delegate",
+    semantic_task_key: task.semanticTaskKey,
+    expected_write_scope: task.scope,
+    suggested_task_id: task.taskId,
+    suggested_agent_id: task.agentId,
+    suggested_action: "notify_existing",
+    duplicate_detected: true,
+  };
 }
 
 /** A writing role declares what it will change; a read-only one declares nothing. */
@@ -94,15 +123,18 @@ function scopeProblem(def: AgentDefinition, req: DelegateRequest): string | unde
   return undefined;
 }
 
+/** Chord's answer to cancel is the task's handle, as JSON; a second cancel is not an error. */
 function cancel(rt: Runtime, id: string, reason: string | undefined): ToolResult {
   const task = rt.store.tasks.get(id);
-  if (!task) return fail(`cancel refused: no task ${id}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
+  if (!task) return fail(`unknown task_id "${id}"; cannot stop a missing worker (the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"})`);
+  const handle = (message: string) => JSON.stringify({ status: "cancelled", task_id: id, agent_id: task.agentId, message });
+  if (task.state === "cancelled") return ok(handle("worker already cancelled"), { kind: "text", text: `${id} was already cancelled` });
   if (SETTLED.has(task.state)) return fail(`cancel refused: ${id} is already ${task.state}`);
   rt.store.setState(id, "cancelled", { reason: reason ?? "cancelled by its owner" });
   rt.workers.get(id)?.run?.abort.abort(new Error("cancelled by its owner"));
   rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
   rt.host.changed();
-  return ok(`Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.`);
+  return ok(handle("worker stopped"), { kind: "text", text: `Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.` });
 }
 
 function notify(rt: Runtime, req: NotifyRequest): ToolResult {
@@ -122,7 +154,9 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: subtype and payload are unavailable for response: a reply takes message, kind and correlation_id");
   const task = rt.store.tasks.get(req.targetTaskId);
   if (!task) return fail(`notify refused: no task ${req.targetTaskId}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
-  if (task.state === "cancelled") return fail(`notify refused: ${task.taskId} was cancelled, and a cancelled task is not resumable; delegate a new task instead`);
+  if (task.state === "cancelled") {
+    return fail(`notify refused: task ${task.taskId} was cancelled; a message must not undo that decision — delegate the work again if it should still be done`);
+  }
   if (reply && !task.openEscalations.includes(req.correlationId!)) {
     return fail(
       `notify refused: unknown pending request "${req.correlationId}" for task ${task.taskId}; open: ${task.openEscalations.join(", ") || "(none)"}. ` +
@@ -139,8 +173,22 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   });
   // Answering an escalation clears the task's escalation budget; other messages do not.
   if (reply) rt.store.answered(task.taskId);
+  const how = deliveryOf(rt, task);
   wake(rt, task);
-  return ok(`Sent to ${task.taskId} (${task.state === "running" ? "it reads it in its next request" : "it is woken to read it"}).`);
+  const handle = { status: how.status, task_id: task.taskId, agent_id: task.agentId, ...(how.status === "rehydrated" ? { rehydrated: true } : {}), message: how.message };
+  return ok(JSON.stringify(handle), { kind: "text", text: `Sent to ${task.taskId}: ${how.message}` });
+}
+
+/**
+ * How a message reaches its worker, in the words of the reference's handle:
+ * a running worker reads it in its next request, a parked one is resumed,
+ * and one whose run ended starts again on its own transcript.
+ */
+function deliveryOf(rt: Runtime, task: TaskRecord): { status: string; message: string } {
+  const w = rt.workers.get(task.taskId);
+  if (!w?.run) return { status: "rehydrated", message: "message delivered and task rehydrated" };
+  if (w.parked || task.state !== "running") return { status: "resumed", message: "message delivered and worker resumed" };
+  return { status: "queued", message: "message delivered to running worker" };
 }
 
 /** A worker whose loop ended (finished, failed, or parked before a restart) starts again on its own transcript. */

@@ -25,6 +25,8 @@ export interface TaskRecord {
   description: string;
   scope: WriteScope;
   resultSchema?: ResultSchema;
+  /** The delegate call's explicit semantic_task_key: a second live task with it is a duplicate. */
+  semanticTaskKey?: string;
   state: TaskState;
   /** The current runtime; a restart gives a rehydrated worker a new one. */
   agentId: string;

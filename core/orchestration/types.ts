@@ -43,6 +43,13 @@ export interface NotifyRequest {
 export interface OrchestrationPort {
   /** "main", or the calling worker's task id. */
   readonly self: string;
+  /**
+   * Where the calling agent's session artifacts go: the session's own
+   * folder (every agent of a session reads the same artifacts/ tree) and the
+   * folder under artifacts/ its named artifacts are written to ("" for the
+   * main agent, `subagents/<task_id>` for a worker).
+   */
+  readonly artifacts: { sessionDir: string; folder: string };
   /** Roles delegate may start: subagent-mode agents the rules do not deny. */
   roles(): string[];
   delegate(req: DelegateRequest): ToolResult;

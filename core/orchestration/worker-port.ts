@@ -18,6 +18,11 @@ const ESCALATION_REFUSED =
   "escalate refused: this task already has two needs_repair escalations your owner has not answered. " +
   "Make progress independently with what you have, or close out with complete (say what is missing in remaining_limitations).";
 
+// What the worker is told, in the words of Chord's own coordination tools.
+const ESCALATED_NEEDS_REPAIR = "The parent-agent coordination chain has been notified. This task will wait for its direct owner's reply.";
+const ESCALATED_BLOCKED = "The parent-agent coordination chain has been notified that this task is blocked.";
+const OWNER_NOTIFIED = "Owner coordination chain has been notified. Continue working.";
+
 /** Largest owner-update payload, as JSON. */
 const MAX_PAYLOAD_BYTES = 32 * 1024;
 
@@ -29,6 +34,8 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
   const offMain = () => fail("not available to a worker: only the main agent delegates, cancels and hands off plans");
   return {
     self: w.taskId,
+    // A worker's artifacts are the session's, so its owner reads them by the ref it reports.
+    artifacts: { sessionDir: host.parent.sessionDir, folder: `subagents/${w.taskId}` },
     roles: () => [],
     delegate: offMain,
     cancel: offMain,
@@ -43,7 +50,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       if (closed) return closed;
       if (kind === "blocked") {
         failTask(t, reason, host, "blocked");
-        return finished(ok(`Escalated as blocked: ${t.taskId} is closed as failed and your owner is told.`), reason);
+        return finished(ok(ESCALATED_BLOCKED), reason);
       }
       if (t.openEscalations.length >= MAX_OPEN_ESCALATIONS) return fail(ESCALATION_REFUSED);
       const correlationId = `esc-${t.taskId}-${t.escalations + 1}`;
@@ -53,7 +60,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       w.coordinated = true;
       host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "waiting_main", what: "message", text: reason });
       host.changed();
-      return ok(`Escalation sent to your owner (correlation_id ${correlationId}). End your turn now: you are woken with the reply.`);
+      return ok(ESCALATED_NEEDS_REPAIR);
     },
     notify(req) {
       const t = task();
@@ -72,7 +79,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       w.coordinated = true;
       host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: t.state, what: "message", text: req.message });
       host.changed();
-      return ok(`Sent to your owner (${req.messageType ?? "progress"}).`);
+      return ok(OWNER_NOTIFIED);
     },
   };
 }
@@ -89,7 +96,7 @@ function ownerUpdateProblem(req: NotifyRequest): string | undefined {
 function complete(t: TaskRecord, report: CompleteReport, w: Worker, host: WorkerHost): ToolResult {
   let payload = report.result;
   if (report.resultRef) {
-    const read = readResultRef(w.dir, report.resultRef);
+    const read = readResultRef(host.parent.sessionDir, report.resultRef);
     if ("error" in read) {
       const reason = `complete's result_ref cannot be read back: ${read.error}`;
       failTask(t, reason, host);
@@ -133,7 +140,7 @@ function completionText(r: CompleteReport, payload: unknown): string {
   return parts.join("\n\n");
 }
 
-/** A stored result, by its reference: inside the worker's results folder, its bytes matching the recorded hash, JSON. */
+/** A stored result, by its reference: inside the session's results folder, its bytes matching the recorded hash, JSON. */
 function readResultRef(dir: string, ref: NonNullable<CompleteReport["resultRef"]>): { value: unknown } | { error: string } {
   const rel = normalize(ref.rel_path);
   if (isAbsolute(rel) || rel.startsWith("..") || !rel.startsWith(join("artifacts", "results"))) {

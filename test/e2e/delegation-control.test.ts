@@ -80,7 +80,7 @@ describe("notify, resume and cancel", () => {
     expect(notes[1]!.modelText).toContain("structured replies require");
     expect(notes[2]!.modelText).toContain("needs the correlation_id");
     expect(notes[3]!.modelText).toContain("unavailable for response");
-    expect(notes[5]!.modelText).toContain("cancelled, and a cancelled task is not resumable");
+    expect(notes[5]!.modelText).toContain("was cancelled; a message must not undo that decision");
     // The resumed worker saw its first run and the message, in one transcript.
     const history = workerHistory(dir, "task-1");
     const texts = history.map((h) => h.text ?? "");

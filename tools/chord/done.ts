@@ -21,7 +21,8 @@ export const chordDoneTool: ToolHandler<typeof chordDoneSchema> = {
   async run(args) {
     const report = args.report.trim();
     if (report === "") return fail("missing required argument: report");
-    const result = ok(`Done requested: report received (${report.length} chars)`);
+    // The count is of UTF-8 bytes, as Chord's own count is (its "chars" are bytes).
+    const result = ok(`Done requested: report received (${Buffer.byteLength(report)} chars)`);
     result.finish = { message: report };
     return result;
   },

@@ -1,8 +1,12 @@
-// Chord `job_output`: a background job's output since the previous read,
-// then its [status: ...] line. Waits are bounded; an expired wait is not an
-// error. Repeated empty non-blocking reads are called polling, then refused.
+// Chord `job_output`: a background job's output since the calling agent's
+// previous read, then its [status: ...] line. Each agent (the main agent,
+// each worker) reads through its own cursor and has its own polling count, so
+// two agents reading one job each see all of its output. Waits are bounded;
+// an expired wait is not an error. Repeated empty non-blocking reads are
+// called polling, then refused.
 
 import { z } from "zod";
+import { MAIN_READER } from "../../core/jobs/types.js";
 import { memoryKey } from "../../core/session-memory.js";
 import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { str } from "../lib/view.js";
@@ -32,7 +36,7 @@ const WAIT_GUIDANCE =
   "For your own jobs, do other work or end the turn and await the completion notification instead of repeatedly waiting for a final result. " +
   "Reading another agent's job does not subscribe you to its completion notification; coordinate with its owner instead.";
 
-// Consecutive empty non-blocking reads, per job id, in the session's memory.
+// Consecutive empty non-blocking reads, per reading agent and job id, in the session's memory.
 const EMPTY_READS = memoryKey("job_output empty reads", () => new Map<string, number>());
 
 export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
@@ -47,23 +51,25 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
     const before = jobs.get(args.job_id);
     if (!before) return fail(unknownJob(jobs, args.job_id));
     const counts = ctx.memory.of(EMPTY_READS);
+    const reader = ctx.orchestration?.self ?? MAIN_READER;
+    const countKey = `${reader}\0${args.job_id}`;
 
     const wait = args.wait ?? "none";
     let notice = "";
     if (wait !== "none" && isLive(before)) {
-      const result = await jobs.wait(args.job_id, wait === "exit" ? "exit" : "output", MAX_WAIT_MS, ctx.signal);
+      const result = await jobs.wait(args.job_id, wait === "exit" ? "exit" : "output", MAX_WAIT_MS, ctx.signal, reader);
       if (result === "timeout" || result === "cancelled") {
         const now = jobs.get(args.job_id)!;
         const how = result === "timeout" ? `timed out after ${formatElapsed(MAX_WAIT_MS)}` : "was cancelled by the caller";
         notice = `[notice] wait: ${wait} ${how}; the job is still running, ${quietWords(now, ctx.services.clock.now())}`;
       }
     }
-    const read = await jobs.readNew(args.job_id, PREVIEW_BYTES);
+    const read = await jobs.readNew(args.job_id, PREVIEW_BYTES, reader);
     const live = isLive(read.snapshot);
 
     if (wait === "none" && read.newBytes === 0 && live) {
-      const n = (counts.get(args.job_id) ?? 0) + 1;
-      counts.set(args.job_id, n);
+      const n = (counts.get(countKey) ?? 0) + 1;
+      counts.set(countKey, n);
       if (n >= POLLING_REJECT_AT) {
         return fail(
           `ERROR: Tool call rejected automatically: job ${args.job_id} produced no new output across ${n} consecutive non-blocking job_output reads. ` +
@@ -77,7 +83,7 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
       }
       return ok([...lines, statusLine(read.snapshot)].join("\n"));
     }
-    counts.delete(args.job_id);
+    counts.delete(countKey);
     // Every line after the output is a meta line (`[notice] …`, then `[status: …]`), never mistaken for output.
     const body = read.text.replace(/\n+$/, "");
     return ok([body, notice, repoNoticeLine(read.snapshot), statusLine(read.snapshot)].filter(Boolean).join("\n"));

@@ -42,7 +42,9 @@ export const readArtifactTool: ToolHandler<typeof readArtifactSchema> = {
     }
     let bytes: Buffer;
     try {
-      const abs = await resolveArtifactPath(ctx.services.fs, ctx.sessionDir, byPath || byAlias);
+      // Every agent of a session reads the session's one artifacts tree (a worker's own included).
+      const sessionDir = ctx.orchestration?.artifacts.sessionDir ?? ctx.sessionDir;
+      const abs = await resolveArtifactPath(ctx.services.fs, sessionDir, byPath || byAlias);
       bytes = await ctx.services.fs.readFile(abs);
     } catch (err) {
       if (err instanceof ArtifactError) return fail(err.message);

@@ -1,6 +1,7 @@
 // Chord `save_artifact` has two shapes that exclude each other:
 // * filename + content (+ type, description, mime_type, mode): a session
-//   artifact at artifacts/<filename>, created (default; fails if it exists),
+//   artifact at artifacts/<filename> (a delegated worker's at
+//   artifacts/subagents/<task_id>/<filename>), created (default; fails if it exists),
 //   appended to (a new block after a blank line) or overwritten. Returns its
 //   ArtifactRef as JSON.
 // * result_type + result (a JSON object): an immutable, content-addressed
@@ -64,6 +65,8 @@ export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
   effects: new Set(["converse"]),
   view: { card: "foldable" },
   async run(args, ctx) {
+    // Every agent of a session writes into the session's one artifacts tree.
+    const { sessionDir, folder } = ctx.orchestration?.artifacts ?? { sessionDir: ctx.sessionDir, folder: "" };
     try {
       if (args.result_type !== undefined || args.result !== undefined) {
         if (args.filename?.trim() || args.content?.trim() || args.mode !== undefined) {
@@ -72,9 +75,9 @@ export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
         if (!args.result_type?.trim()) return fail("result_type is required when result is provided");
         if (args.result === undefined) return fail("result is required when result_type is provided");
         if (!isObject(args.result)) return fail(`result must be a JSON object, not ${jsonKind(args.result)}`);
-        return saved(await saveResult(ctx.services.fs, ctx.sessionDir, args.result_type, args.result));
+        return saved(await saveResult(ctx.services.fs, sessionDir, args.result_type, args.result));
       }
-      return saved(await saveNamed(ctx.services.fs, ctx.sessionDir, args));
+      return saved(await saveNamed(ctx.services.fs, sessionDir, folder, args));
     } catch (err) {
       if (err instanceof ArtifactError) return fail(err.message);
       return fail(`cannot save the artifact: ${(err as Error).message}`);
@@ -82,15 +85,18 @@ export const saveArtifactTool: ToolHandler<typeof saveArtifactSchema> = {
   },
 };
 
-async function saveNamed(fs: FileSystem, sessionDir: string, args: Args) {
+async function saveNamed(fs: FileSystem, sessionDir: string, folder: string, args: Args) {
   const body = (args.content ?? "").replace(/\s+$/, "");
   if (body.trim() === "") throw new ArtifactError("content is required");
   const filename = safeFilename(args.filename ?? "");
   const root = await artifactsRoot(fs, sessionDir);
-  const abs = path.join(root, filename);
+  const dir = path.join(root, folder);
+  if (folder) await fs.mkdir(dir, { recursive: true });
+  const abs = path.join(dir, filename);
   const existing = await fs.lstat(abs).catch(() => undefined);
   if (existing?.isSymbolicLink()) throw new ArtifactError(`artifact ${filename} is a symbolic link; it is not written through`);
-  if (existing?.isDirectory()) throw new ArtifactError(`${ARTIFACTS_DIR}/${filename} is a directory; choose another filename`);
+  const rel = [ARTIFACTS_DIR, folder, filename].filter(Boolean).join("/");
+  if (existing?.isDirectory()) throw new ArtifactError(`${rel} is a directory; choose another filename`);
   const mode = args.mode ?? "create";
   if (mode === "create") {
     try {
@@ -109,7 +115,6 @@ async function saveNamed(fs: FileSystem, sessionDir: string, args: Args) {
     await replaceAtomic(fs, abs, `${body}\n`);
   }
   const bytes = await fs.readFile(abs);
-  const rel = `${ARTIFACTS_DIR}/${filename}`;
   return {
     id: filename.replace(/\.[^.]*$/, "") || filename,
     type: args.type?.trim() || "handoff_note",

@@ -9,7 +9,7 @@ import { fail, ok, type ToolContext, type ToolDisplay, type ToolEffect, type Too
 import { commandEffects, commandReads, commandVerifies } from "../lib/shell-inspection.js";
 import { commandPreview } from "../lib/previews.js";
 import { commandSummary, str } from "../lib/view.js";
-import type { JobSnapshot } from "../../core/jobs/types.js";
+import { MAIN_READER, type JobSnapshot } from "../../core/jobs/types.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { formatDuration, repoNoticeLine, statusLine } from "../lib/job-format.js";
@@ -138,7 +138,8 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
   }
   // Reached its deadline just as its budget ran out: it ends timed out.
   if (jobs.get(job.id)?.status === "stopping") await jobs.wait(job.id, "exit", FOREGROUND_TIMEOUT_MS, ctx.signal);
-  const read = await jobs.readNew(job.id, PREVIEW_BYTES);
+  // The calling agent's read: what it is shown here, a later job_output of its own does not show again.
+  const read = await jobs.readNew(job.id, PREVIEW_BYTES, ctx.orchestration?.self ?? MAIN_READER);
   const output = read.text.replace(/\n+$/, "");
   const snap = read.snapshot;
   const tookMs = (snap.endedAt ?? Date.now()) - snap.startedAt;
