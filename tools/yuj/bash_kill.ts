@@ -29,10 +29,13 @@ export const bashKillTool: ToolHandler<typeof bashKillSchema> = {
     if (!isLive(job)) return ok(`Background process ${job.id} had already exited (${job.exitCode ?? `signal ${job.signal ?? "unknown"}`})`);
     const result = await jobs.kill(job.id, "bash_kill");
     // "Killed background process ID", the reference's words, once the group is gone.
-    return result.confirmed
+    const stopped = result.confirmed
       ? ok(`Killed background process ${job.id} (process group ${job.pid})`)
       : ok(
           `proc_id ${job.id}: teardown unconfirmed — its shell exited and no process it left could be proven to still be in group ${job.pid}, so nothing was signalled`,
         );
+    // A stopped run checked nothing.
+    stopped.background = { job: job.id, state: "failed" };
+    return stopped;
   },
 };
