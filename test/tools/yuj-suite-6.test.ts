@@ -160,3 +160,14 @@ describe("done guard: a background check after the last change", () => {
     });
   });
 });
+
+describe("a missing path with a stray leading dot: the one file meant, in the reference's words", () => {
+  it("read of `.pkg/mod.py` suggests only `pkg/mod.py`, though `pkg/mods.py` is close too", async () => {
+    const s = await project();
+    await s.put({ "pkg/mod.py": "x = 1\n", "pkg/mods.py": "y = 2\n", ".pk/mod.py": "z = 3\n" });
+    expect((await s.call("read", { path: ".pkg/mod.py" })).modelText).toBe("ERROR: file not found: .pkg/mod.py (did you mean 'pkg/mod.py'?)");
+    expect((await s.call("edit", { path: ".pkg/mod.py", old_str: "x", new_str: "y" })).modelText).toBe(
+      "ERROR: file not found: .pkg/mod.py (did you mean 'pkg/mod.py'?)",
+    );
+  });
+});
