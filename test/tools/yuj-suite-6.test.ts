@@ -53,7 +53,7 @@ const change = (s: GuardedSession, value: number) => s.call("write", { path: "so
 async function startCheck(s: GuardedSession, cmd = "node check.js wait"): Promise<string> {
   const started = await s.call("bash", { cmd, background: true });
   expect(started.ok).toBe(true);
-  return /proc_id: (\S+)/.exec(started.modelText)![1]!;
+  return /proc_id='(\w+)'/.exec(started.modelText)![1]!;
 }
 
 /** Lets the waiting check finish and polls until its end is shown. */
@@ -74,7 +74,7 @@ describe("done guard: a background check after the last change", () => {
     expect((await change(s, 2)).ok).toBe(true);
     const id = await startCheck(s);
     expect((await s.call("done")).modelText).toBe(unchecked);
-    expect(await finish(s, id)).toBe(`(no new output)\n[background process ${id}: exited (0)]`);
+    expect(await finish(s, id)).toBe(`[background process ${id}: exited (0)]`);
     const done = await s.call("done", { message: "value is 2" });
     expect(done.ok).toBe(true);
   });
@@ -83,7 +83,7 @@ describe("done guard: a background check after the last change", () => {
     const s = await project();
     expect((await change(s, 3)).ok).toBe(true);
     const id = await startCheck(s);
-    expect(await finish(s, id)).toBe(`(no new output)\n[background process ${id}: exited (1)]`);
+    expect(await finish(s, id)).toBe(`[background process ${id}: exited (1)]`);
     expect((await s.call("done")).modelText).toBe(unchecked);
   });
 
@@ -122,7 +122,7 @@ describe("done guard: a background check after the last change", () => {
     const s = await project();
     expect((await change(s, 2)).ok).toBe(true);
     const id = await startCheck(s);
-    expect((await s.call("bash_poll", { proc_id: id, timeout_s: 0 })).modelText).toBe(`(no new output)\n[background process ${id}: running]`);
+    expect((await s.call("bash_poll", { proc_id: id, timeout_s: 0 })).modelText).toBe(`[background process ${id}: running]`);
     expect((await s.call("done")).modelText).toBe(unchecked);
     expect((await s.call("bash_kill", { proc_id: id })).modelText).toMatch(/^Killed background process /);
     expect((await s.call("bash_poll", { proc_id: id, timeout_s: 0 })).modelText).toContain(": killed");
@@ -169,5 +169,29 @@ describe("a missing path with a stray leading dot: the one file meant, in the re
     expect((await s.call("edit", { path: ".pkg/mod.py", old_str: "x", new_str: "y" })).modelText).toBe(
       "ERROR: file not found: .pkg/mod.py (did you mean 'pkg/mod.py'?)",
     );
+  });
+});
+
+describe("background process words, as the reference's process manager renders them", () => {
+  it("a start names the poll call; a poll with nothing new is the footer alone; a kill after the end says 'already exited'; an unknown id names the background process", async () => {
+    const s = await project();
+    await s.put({
+      "late.js":
+        "const fs = require('fs');\n" +
+        "while (!fs.existsSync('go')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);\n" +
+        "console.log('late');\n" +
+        "while (!fs.existsSync('release')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);\n" +
+        "process.exit(3);\n",
+    });
+    const started = await s.call("bash", { cmd: "node late.js", background: true });
+    expect(started.modelText).toBe("Started background process j1. Poll it with bash_poll(proc_id='j1').");
+    expect((await s.call("bash_poll", { proc_id: "j1", timeout_s: 0 })).modelText).toBe("[background process j1: running]");
+    await fsp.writeFile(path.join(s.cwd, "go"), "");
+    expect((await s.call("bash_poll", { proc_id: "j1", timeout_s: 5 })).modelText).toBe("late\n[background process j1: running]");
+    await fsp.writeFile(path.join(s.cwd, "release"), "");
+    expect((await s.call("bash_poll", { proc_id: "j1", timeout_s: 5 })).modelText).toBe("[background process j1: exited (3)]");
+    expect((await s.call("bash_kill", { proc_id: "j1" })).modelText).toBe("Background process j1 already exited (3)");
+    expect((await s.call("bash_poll", { proc_id: "p0009" })).modelText).toBe("ERROR: unknown background process 'p0009'. No background command is running.");
+    expect((await s.call("bash_kill", { proc_id: "p0009" })).modelText).toBe("ERROR: unknown background process 'p0009'. No background command is running.");
   });
 });
