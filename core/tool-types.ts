@@ -238,7 +238,7 @@ interface ToolView extends ToolCardLayout {
   describe?(args: Record<string, unknown>, facts: CallFacts): { summary: string; detail?: string };
 }
 
-export type BackgroundReport =
+type BackgroundReport =
   | { job: string; state: "started"; checks: boolean }
   | { job: string; state: "running" | "passed" | "failed" };
 
