@@ -238,6 +238,10 @@ interface ToolView extends ToolCardLayout {
   describe?(args: Record<string, unknown>, facts: CallFacts): { summary: string; detail?: string };
 }
 
+type BackgroundReport =
+  | { job: string; state: "started"; checks: boolean }
+  | { job: string; state: "running" | "passed" | "failed" };
+
 export interface ToolResult {
   /** false when the call failed; the model still sees `modelText`. */
   ok: boolean;
@@ -254,6 +258,13 @@ export interface ToolResult {
    * with input_required and this call's result is the answer, on resume.
    */
   question?: string;
+  /**
+   * A background command this call started, read or stopped, for the finish
+   * rule: `started` (and whether the command does more than look), or how it
+   * stands as the call showed it — `running`, `passed` (exited 0), `failed`
+   * (any other end: a non-zero exit, a kill, a timeout).
+   */
+  background?: BackgroundReport;
   /**
    * Set by exec_cell when a call of its cell needs an approval nobody can
    * give now (headless): the run pauses as for a call of the model's own,

@@ -56,7 +56,7 @@ describe("done guard: changes made by commands", () => {
     const s = await inRepo(true, false);
     expect((await s.call("done")).modelText).toBe(doneText.noChange("done"));
     const started = await s.call("bash", { cmd: "sleep 0.3; rm src/a.js", background: true });
-    const id = /proc_id: (\S+)/.exec(started.modelText)![1]!;
+    const id = /proc_id='(\w+)'/.exec(started.modelText)![1]!;
     expect((await s.call("bash_poll", { proc_id: id, timeout_s: 10 })).modelText).not.toContain("running");
     expect((await s.call("done")).ok).toBe(true);
   });

@@ -145,7 +145,7 @@ describe("chord job_output", () => {
 describe("yuj background bash", () => {
   it("starts, polls and kills a background command", async () => {
     const r = await call(bashTool, { cmd: "for i in 1 2 3; do echo tick $i; sleep 0.2; done; sleep 30", background: true });
-    const id = /proc_id: (j\d+)/.exec(r.modelText)![1]!;
+    const id = /proc_id='(j\d+)'/.exec(r.modelText)![1]!;
     const poll = await call(bashPollTool, { proc_id: id, timeout_s: 2 });
     expect(poll.modelText).toMatch(/^tick 1/);
     expect(poll.modelText.endsWith(`[background process ${id}: running]`)).toBe(true);
@@ -156,7 +156,7 @@ describe("yuj background bash", () => {
   });
 
   it("reports the exit code once a background command ends", async () => {
-    const id = /proc_id: (j\d+)/.exec((await call(bashTool, { cmd: "echo bye; exit 4", background: true })).modelText)![1]!;
+    const id = /proc_id='(j\d+)'/.exec((await call(bashTool, { cmd: "echo bye; exit 4", background: true })).modelText)![1]!;
     const poll = await call(bashPollTool, { proc_id: id, timeout_s: 5 });
     expect(poll.modelText).toBe(`bye\n[background process ${id}: exited (4)]`);
   });

@@ -181,7 +181,7 @@ describe("background commands: the surface follows the setting and the start say
     expect(on.tools.has("bash_poll") && on.tools.has("bash_kill")).toBe(true);
     expect((on.tools.get("bash")!.spec.parameters.properties as Record<string, unknown>).background).toMatchObject({ type: "boolean" });
     const started = await dispatch("bash", { cmd: "printf 'hello from child\\n'", background: true });
-    expect(started).toEqual({ ok: true, text: "Started background process j1\nproc_id: j1\nstatus: running\nRead new output with bash_poll; stop it with bash_kill." });
+    expect(started).toEqual({ ok: true, text: "Started background process j1. Poll it with bash_poll(proc_id='j1')." });
     expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "hello from child\n[background process j1: exited (0)]" });
   });
 
@@ -192,7 +192,7 @@ describe("background commands: the surface follows the setting and the start say
     expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "ready\n[background process j1: running]" });
     fs.writeFileSync(path.join(t.cwd, "release"), "");
     expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 5 })).toEqual({ ok: true, text: "request complete\n[background process j1: exited (3)]" });
-    expect(await dispatch("bash_kill", { proc_id: "j1" })).toEqual({ ok: true, text: "Background process j1 had already exited (3)" });
+    expect(await dispatch("bash_kill", { proc_id: "j1" })).toEqual({ ok: true, text: "Background process j1 already exited (3)" });
   });
 
   it("bash_kill answers 'Killed background process ID' once the group is gone", async () => {
@@ -200,7 +200,7 @@ describe("background commands: the surface follows the setting and the start say
     await dispatch("bash", { cmd: "sleep 30", background: true });
     const killed = await dispatch("bash_kill", { proc_id: "j1" });
     expect(killed.text).toMatch(/^Killed background process j1 \(process group \d+\)$/);
-    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 0 })).toEqual({ ok: true, text: "(no new output)\n[background process j1: killed]" });
+    expect(await dispatch("bash_poll", { proc_id: "j1", timeout_s: 0 })).toEqual({ ok: true, text: "[background process j1: killed]" });
   });
 });
 

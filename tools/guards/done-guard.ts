@@ -11,18 +11,23 @@
 // writes). A check is a successful call whose tool says it verified the work
 // (a command that is not pure inspection, a test run that passed); a command
 // that changes files and is itself a check (a generator run, a formatter)
-// counts as both. The plan file (.solver/plan.md) is harness state, never a
-// change. With no change at all there is nothing to check, so
+// counts as both. A background command is a check when it started after
+// the last change, was seen to pass and nothing changed since
+// (background-checks.ts). The plan file (.solver/plan.md) is harness state,
+// never a change. With no change at all there is nothing to check, so
 // done_require_verify alone does not hold the finish back;
 // done_require_mutation is the knob for that.
 
+import * as path from "node:path";
 import type { Guard, GuardCall } from "../../core/guards/types.js";
+import type { ToolResult } from "../../core/tool-types.js";
 import type { FileSystem } from "../../core/services.js";
 import { gitRunner, type GitRunner } from "../../core/git.js";
 import { PLAN_FILE } from "../lib/plan-file.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { CHANGES, type GuardContext } from "../../core/guards/types.js";
 import { changedBetween, worktreeState, type WorktreeState } from "./worktree-changes.js";
+import { backgroundRuns, type ChangedFile } from "./background-checks.js";
 
 export const doneText = {
   noChange: (tool: string) =>
@@ -58,31 +63,63 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
   /** Paths of the last successful change; empty until the first one. */
   let lastChange: string[] = [];
   let checkedSinceChange = false;
+  /** Changes recorded so far, and every file they touched (real paths): a background run is bound to both. */
+  let generation = 0;
+  const changedFiles = new Set<string>();
+  const runs = backgroundRuns(opts.fs);
   /** The project's status when the run started (its first call). */
   let atStart: Promise<WorktreeState | undefined> | undefined;
   /** The status before each running command, by call id. */
   const beforeCommand = new Map<string, WorktreeState | undefined>();
 
-  const changedPaths = async (call: GuardCall, cwd: string): Promise<string[]> => {
-    const shown: string[] = [];
+  const changedPaths = async (call: GuardCall, cwd: string): Promise<ChangedFile[]> => {
+    const shown: ChangedFile[] = [];
     for (const t of call.touches) {
       if (!CHANGES.has(t.as)) continue;
       const where = await resolveInCwd(opts.fs, cwd, t.path);
       const display = where.ok ? where.display : t.path;
-      if (display !== PLAN_FILE && !shown.includes(display)) shown.push(display);
+      const abs = where.ok ? where.abs : path.resolve(cwd, t.path);
+      if (display !== PLAN_FILE && !shown.some((c) => c.display === display)) shown.push({ abs, display });
     }
     return shown;
   };
 
   /** What git status lists differently now than in `earlier`; the plan file left out. */
-  const changedSince = async (earlier: Promise<WorktreeState | undefined> | WorktreeState | undefined, cwd: string): Promise<string[]> => {
+  const changedSince = async (earlier: Promise<WorktreeState | undefined> | WorktreeState | undefined, cwd: string): Promise<ChangedFile[]> => {
     const [was, now] = await Promise.all([earlier, worktreeState(cwd, git)]);
-    return was && now ? changedBetween(was, now).filter((p) => p !== PLAN_FILE) : [];
+    if (!was || !now) return [];
+    return changedBetween(was, now)
+      .filter((p) => p !== PLAN_FILE)
+      .map((p) => ({ abs: path.join(now.root, p), display: p }));
   };
 
-  const recordChange = (paths: string[], checked: boolean) => {
-    lastChange = paths;
+  const recordChange = (changes: readonly ChangedFile[], checked: boolean) => {
+    lastChange = changes.map((c) => c.display);
     checkedSinceChange = checked;
+    generation++;
+    for (const c of changes) changedFiles.add(c.abs);
+  };
+
+  /**
+   * What a call that started, read or stopped a background command means:
+   * a start binds the run; the end of one the call showed checks the work
+   * or not; changes seen around a read of the one live run are its own.
+   * Returns the command changes it took care of.
+   */
+  const background = async (result: ToolResult, byCommand: ChangedFile[]): Promise<boolean> => {
+    const report = result.background;
+    if (!report) return false;
+    if (report.state === "started") {
+      await runs.start(report.job, report.checks, generation, changedFiles);
+      return false;
+    }
+    const held = runs.hold(report.job, byCommand);
+    if (report.state === "running") return held;
+    const end = await runs.end(report.job, report.state === "passed", generation);
+    if (!end) return held;
+    if (end.held.length > 0) recordChange(end.held, end.counts);
+    else if (end.counts) checkedSinceChange = true;
+    return held;
   };
 
   return {
@@ -108,7 +145,8 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
       beforeCommand.delete(call.callId);
       // A failing command may still have written files.
       const byCommand = before ? await changedSince(before, ctx.cwd) : [];
-      if (byCommand.length > 0) recordChange(byCommand, result.ok && call.verifies(result));
+      const ownedByRun = await background(result, byCommand);
+      if (byCommand.length > 0 && !ownedByRun) recordChange(byCommand, result.ok && call.verifies(result));
       if (!result.ok) return result;
       const changed = await changedPaths(call, ctx.cwd);
       if (changed.length > 0) recordChange(changed, false);

@@ -9,8 +9,11 @@ import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import type { GitRunner } from "../../core/git.js";
 
-/** Path (relative to the repository root) → status and content fingerprint. */
-export type WorktreeState = ReadonlyMap<string, string>;
+/** The repository's root, and each listed path (relative to it) → status and content fingerprint. */
+export interface WorktreeState {
+  readonly root: string;
+  readonly files: ReadonlyMap<string, string>;
+}
 
 /** More listed paths than this are not hashed one by one: only their status counts. */
 const MAX_HASHED = 2000;
@@ -35,7 +38,7 @@ export async function worktreeState(cwd: string, git: GitRunner): Promise<Worktr
     const rel = entry.slice(3);
     state.set(rel, entries.length > MAX_HASHED ? status : `${status} ${await contentHash(path.join(root, rel))}`);
   }
-  return state;
+  return { root, files: state };
 }
 
 async function contentHash(file: string): Promise<string> {
@@ -46,8 +49,8 @@ async function contentHash(file: string): Promise<string> {
   }
 }
 
-/** Paths whose entry differs between two states, in sorted order. */
+/** Paths (relative to the root) whose entry differs between two states, in sorted order. */
 export function changedBetween(before: WorktreeState, after: WorktreeState): string[] {
-  const paths = new Set([...before.keys(), ...after.keys()]);
-  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+  const paths = new Set([...before.files.keys(), ...after.files.keys()]);
+  return [...paths].filter((p) => before.files.get(p) !== after.files.get(p)).sort();
 }

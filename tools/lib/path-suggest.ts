@@ -57,9 +57,10 @@ async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise
     if (out.length < MAX_SUGGESTIONS && !out.includes(rel) && rel !== wanted) out.push(rel);
   };
 
-  // A stray `./`, `.` or `/` in front of a repository path.
+  // A stray `./`, `.` or `/` in front of a repository path: that file is
+  // what the model meant, and the only suggestion (the reference's `.pkg/x` → `pkg/x`).
   const stripped = wanted.replace(/^[./]+/, "");
-  if (stripped !== "" && stripped !== wanted && (await isFile(fs, cwd, stripped))) add(stripped);
+  if (stripped !== "" && stripped !== wanted && (await isFile(fs, cwd, stripped))) return [stripped];
 
   const where = await resolveInCwd(fs, cwd, wanted).catch(() => undefined);
   if (!where?.ok) return out;

@@ -58,8 +58,11 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     if (args.background) {
       if (!ctx.config.tools.background_enabled) return fail(BACKGROUND_DISABLED);
       const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });
-      // The first line in the reference's words; the id again on its own line, for the model to copy.
-      return ok(`Started background process ${job.id}\nproc_id: ${job.id}\nstatus: running\nRead new output with bash_poll; stop it with bash_kill.`);
+      // The reference's words: the id, and the call that reads it.
+      const started = ok(`Started background process ${job.id}. Poll it with bash_poll(proc_id='${job.id}').`);
+      // A run that does more than look can be the check after a change, once it is seen to pass.
+      started.background = { job: job.id, state: "started", checks: commandEffects(args.cmd).has("execute") };
+      return started;
     }
     return runForeground(args.cmd, ctx);
   },

@@ -13,7 +13,7 @@ export const bashKillSchema = z.object({
 
 export function unknownProc(jobs: JobManager, id: string): string {
   const live = jobs.list().map((j) => j.id);
-  return `ERROR: unknown proc_id '${id}'. ` + (live.length ? `Running: ${live.join(", ")}.` : "No background command is running.");
+  return `ERROR: unknown background process '${id}'. ` + (live.length ? `Running: ${live.join(", ")}.` : "No background command is running.");
 }
 
 export const bashKillTool: ToolHandler<typeof bashKillSchema> = {
@@ -26,13 +26,16 @@ export const bashKillTool: ToolHandler<typeof bashKillSchema> = {
     if (!jobs) return fail(NO_JOBS);
     const job = jobs.get(args.proc_id);
     if (!job) return fail(unknownProc(jobs, args.proc_id));
-    if (!isLive(job)) return ok(`Background process ${job.id} had already exited (${job.exitCode ?? `signal ${job.signal ?? "unknown"}`})`);
+    if (!isLive(job)) return ok(`Background process ${job.id} already exited (${job.exitCode ?? `signal ${job.signal ?? "unknown"}`})`);
     const result = await jobs.kill(job.id, "bash_kill");
     // "Killed background process ID", the reference's words, once the group is gone.
-    return result.confirmed
+    const stopped = result.confirmed
       ? ok(`Killed background process ${job.id} (process group ${job.pid})`)
       : ok(
           `proc_id ${job.id}: teardown unconfirmed — its shell exited and no process it left could be proven to still be in group ${job.pid}, so nothing was signalled`,
         );
+    // A stopped run checked nothing.
+    stopped.background = { job: job.id, state: "failed" };
+    return stopped;
   },
 };

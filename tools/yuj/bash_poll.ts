@@ -45,7 +45,10 @@ export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
           ? `killed${snap.exitCode !== null ? ` (exit code ${snap.exitCode})` : ""}`
           : `exited (${snap.exitCode ?? `signal ${snap.signal}`})`;
     const status = `[background process ${job.id}: ${state}]`;
-    const words = (o: string) => [o.trim() ? o : "(no new output)", status, repoNoticeLine(snap)].filter(Boolean).join("\n");
-    return ok(words(output.text), { kind: "text", text: words(output.shown) });
+    // Nothing new: the footer alone, as the reference renders a poll.
+    const words = (o: string) => [o.trim() ? o.replace(/\n$/, "") : "", status, repoNoticeLine(snap)].filter(Boolean).join("\n");
+    const result = ok(words(output.text), { kind: "text", text: words(output.shown) });
+    result.background = { job: job.id, state: isLive(snap) ? "running" : snap.status === "exited" && snap.exitCode === 0 ? "passed" : "failed" };
+    return result;
   },
 };
