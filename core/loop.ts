@@ -16,23 +16,18 @@ import { resolveMentions, type ResolvedMessage } from "./mentions.js";
 import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
-  runsAlongsideOthers,
   handlersOf,
-  loadHandlersOf,
-  prepareCall,
   reportResults,
-  runPrepared,
   settleResult,
   type CallOutcome,
   type DispatchDeps,
   type PermissionGate,
-  type PreparedCall,
 } from "./dispatch.js";
 import { streamTurn, toolViews } from "./turn-stream.js";
+import { dispatchAll, pushResult } from "./loop-batch.js";
 import { conversationRoles, shapeHistory } from "./context/shape.js";
 import { compactHistory, contextLimit, estimateTokens, nearlyFull, requestHistory } from "./compaction.js";
-import { batchFinished, beforeModelRequest } from "./hooks/loop-points.js";
-import { guardCallOf } from "./tool-facts.js";
+import { beforeModelRequest } from "./hooks/loop-points.js";
 import type { HostedTool } from "./providers/hosted.js";
 
 export interface LoopDeps {
@@ -272,76 +267,6 @@ async function afterDispatch(
 }
 
 /**
- * Runs a turn's calls: consecutive read-only calls together, anything that
- * writes alone and in order. Calls after a finish call or a question are not
- * run. Each batch's results go into the history as soon as it is done, so a
- * process killed during a later call keeps them.
- */
-async function dispatchAll(
-  history: HistoryItem[],
-  calls: ToolCall[],
-  deps: LoopDeps,
-  turn: number,
-): Promise<{ outcomes: CallOutcome[]; pending?: CallOutcome[]; question?: { callId: string; question: string } }> {
-  await loadHandlersOf(deps.toolset, calls.map((c) => c.name));
-  const prepared = calls.map((c) => prepareCall(c, deps.toolset, deps.config));
-  const outcomes: CallOutcome[] = [];
-  // Saved first, reported after: a result the trace, stdout or the view
-  // shows is one a resume finds.
-  const record = (results: CallOutcome[]) => {
-    outcomes.push(...results);
-    for (const r of results) pushResult(history, r);
-    if (results.length) deps.onStep?.(history);
-    reportResults(results, deps.emit);
-  };
-  let finished: string | undefined;
-  let question: { callId: string; question: string } | undefined;
-  let i = 0;
-  while (i < prepared.length) {
-    if (finished) {
-      const skipped = prepared[i++]!;
-      record([settleResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${finished}` }, false, deps, 0)]);
-      continue;
-    }
-    const batch: PreparedCall[] = [prepared[i++]!];
-    if (runsAlongsideOthers(batch[0]!) && !isFinishCall(batch[0]!)) {
-      while (i < prepared.length && runsAlongsideOthers(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
-    }
-    // Handlers that steer the conversation (rewind) read the history so far.
-    const conversation = { history, roles: conversationRoles(deps.toolset.tools) };
-    const results = await Promise.all(batch.map((p) => runPrepared(p, { ...deps, conversation })));
-    if (results.some((r) => r.paused)) {
-      // The paused calls and everything after them wait for the answer.
-      const later = prepared.slice(i).map((p): CallOutcome => ({ call: p.call, ok: false, modelText: "", cancelled: false }));
-      record(results.filter((r) => !r.paused));
-      return { outcomes, pending: [...results.filter((r) => r.paused), ...later] };
-    }
-    // A question's call gets its result (the answer) when the session resumes.
-    const asked = results.find((r) => r.question !== undefined);
-    record(results.filter((r) => r !== asked));
-    if (asked) {
-      question = { callId: asked.call.id, question: asked.question! };
-      finished = "the model asked the operator a question earlier in the same response; call it again after the answer if it is still needed";
-    } else if (results.some((r) => r.finish)) {
-      finished = "the task was finished by an earlier call in the same response";
-    }
-  }
-  reportBatch(prepared, outcomes, deps, turn);
-  return question ? { outcomes, question } : { outcomes };
-}
-
-/** Tells the automation hooks a response's calls all have results, with the files they changed. */
-function reportBatch(prepared: readonly PreparedCall[], outcomes: readonly CallOutcome[], deps: LoopDeps, turn: number): void {
-  if (!deps.hooks?.has("on_tool_batch_complete")) return;
-  const calls = outcomes.map((o) => {
-    const p = prepared.find((x) => x.call.id === o.call.id);
-    const call = p?.ready ? guardCallOf(p.tool.handler, o.call.id, p.args, { cwd: deps.cwd, name: o.call.name }) : { tool: o.call.name, callId: o.call.id, touches: [] as [] };
-    return { call, ok: o.ok };
-  });
-  batchFinished(deps.hooks, turn, calls, deps.cwd);
-}
-
-/**
  * Before a request: the automation reports waiting for the model, then the
  * on_before_llm_call hooks. Their texts go into the history as one user
  * message; a block's reason is returned (the run ends with it).
@@ -356,10 +281,6 @@ async function requestHooks(history: HistoryItem[], deps: LoopDeps, turn: number
   history.push({ role: "user", text: notes.join("\n\n") });
   deps.onStep?.(history);
   return undefined;
-}
-
-function isFinishCall(p: PreparedCall): boolean {
-  return p.ready && p.tool.handler.role === "finish";
 }
 
 function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
@@ -382,17 +303,6 @@ function deliverNotices(history: HistoryItem[], deps: LoopDeps): void {
   deps.emit({ type: "notice", level: "info", text });
   history.push({ role: "user", text });
   deps.onStep?.(history);
-}
-
-function pushResult(history: HistoryItem[], outcome: CallOutcome): void {
-  history.push({
-    role: "tool",
-    callId: outcome.call.id,
-    name: outcome.call.name,
-    text: outcome.modelText,
-    isError: !outcome.ok,
-    ...(outcome.images ? { images: outcome.images } : {}),
-  });
 }
 
 function finish(deps: LoopDeps, outcome: RunOutcome): RunOutcome {
