@@ -83,6 +83,54 @@ describe("chord question: what a model may send", () => {
   });
 });
 
+describe("chord todo_write: refusals in Chord's words, nothing stored on a refusal", () => {
+  const todo = (id: string, content: string, status: string, active_form?: string) => ({ id, content, status, ...(active_form ? { active_form } : {}) });
+  const stored = () => t.events.filter((e) => e.type === "todo_updated");
+
+  it("an empty list and a missing list are refused", async () => {
+    expect((await chordCall(t, "todo_write", { todos: [] })).ok).toBe(false);
+    expect((await chordCall(t, "todo_write", {})).ok).toBe(false);
+    expect(stored()).toEqual([]);
+  });
+
+  it("a minimal list is stored and listed by number", async () => {
+    const r = await chordCall(t, "todo_write", { todos: [todo("1", "A", "pending")] });
+    expect(r.text).toContain("1. A");
+    expect(stored()).toHaveLength(1);
+  });
+
+  it("a field old calls still send (priority) is ignored", async () => {
+    const r = await chordCall(t, "todo_write", { todos: [{ ...todo("1", "A", "pending"), priority: "high" }] });
+    expect(r.ok).toBe(true);
+    expect(stored()).toHaveLength(1);
+  });
+
+  it("a repeated id names the item that repeats it", async () => {
+    const r = await chordCall(t, "todo_write", { todos: [todo("1", "A", "pending"), todo("1", "B", "pending")] });
+    expect(r).toMatchObject({ ok: false, text: 'todos[1]: duplicate id "1"' });
+    expect(stored()).toEqual([]);
+  });
+
+  it("several in_progress items need an active_form each, all different", async () => {
+    const none = await chordCall(t, "todo_write", { todos: [todo("1", "A", "in_progress"), todo("2", "B", "in_progress")] });
+    expect(none).toMatchObject({ ok: false, text: "todos[0]: active_form is required when multiple in_progress items are used" });
+    const same = await chordCall(t, "todo_write", { todos: [todo("1", "A", "in_progress", "editing"), todo("2", "B", "in_progress", "editing")] });
+    expect(same).toMatchObject({
+      ok: false,
+      text: 'todos[1]: active_form "editing" duplicates in_progress todo "1"; use distinct active_form values for distinct workstreams',
+    });
+    expect(stored()).toEqual([]);
+    expect((await chordCall(t, "todo_write", { todos: [todo("1", "A", "in_progress", "editing a"), todo("2", "B", "in_progress", "editing b")] })).ok).toBe(true);
+  });
+
+  it("a status outside the four is refused, naming them", async () => {
+    const r = await chordCall(t, "todo_write", { todos: [todo("1", "A", "done")] });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain('"pending", "in_progress", "completed", "cancelled"');
+    expect(stored()).toEqual([]);
+  });
+});
+
 describe("chord done: the report", () => {
   it("null, an empty object and no report at all are refused by the schema", () => {
     for (const args of [null, {}, { report: "" }]) expect(chordDoneSchema.safeParse(args).success).toBe(false);

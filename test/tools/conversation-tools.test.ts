@@ -102,16 +102,18 @@ describe("todo_write (Chord)", () => {
         { id: "b", content: "B", status: "in_progress" as const, ...(b ? { active_form: b } : {}) },
       ],
     });
-    const refusal = "2 todos are in_progress (a, b); several in_progress items need a unique active_form each, otherwise keep one in_progress";
-    expect(await todoWriteTool.run(two(), t.ctx)).toMatchObject({ ok: false, modelText: refusal });
-    expect(await todoWriteTool.run(two("Doing A", "Doing A"), t.ctx)).toMatchObject({ ok: false, modelText: refusal });
+    expect(await todoWriteTool.run(two(), t.ctx)).toMatchObject({ ok: false, modelText: "todos[0]: active_form is required when multiple in_progress items are used" });
+    expect(await todoWriteTool.run(two("Doing A", "Doing A"), t.ctx)).toMatchObject({
+      ok: false,
+      modelText: 'todos[1]: active_form "Doing A" duplicates in_progress todo "a"; use distinct active_form values for distinct workstreams',
+    });
     expect((await todoWriteTool.run(two("Doing A", "Doing B"), t.ctx)).ok).toBe(true);
   });
 
   it("refuses duplicate ids and Yuj's blocked status", async () => {
     expect(
       await todoWriteTool.run({ todos: [{ id: "1", content: "A", status: "pending" }, { id: "1", content: "B", status: "pending" }] }, t.ctx),
-    ).toMatchObject({ ok: false, modelText: 'duplicate todo id "1": each item needs its own id' });
+    ).toMatchObject({ ok: false, modelText: 'todos[1]: duplicate id "1"' });
     expect(todoWriteSchema.safeParse({ todos: [{ id: "1", content: "A", status: "blocked" }] }).success).toBe(false);
     expect(todoWriteSchema.safeParse({ todos: [{ content: "A", status: "pending" }] }).success).toBe(false);
   });

@@ -43,19 +43,23 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
   role: "todos",
   view: { card: "expanded", preview: (args) => todosPreview(args.todos) },
   async run(args, ctx) {
+    // Refusals in Chord's words, each naming the item by its place in the list.
     const seen = new Set<string>();
-    for (const t of args.todos) {
-      if (seen.has(t.id)) return fail(`duplicate todo id "${t.id}": each item needs its own id`);
+    for (const [i, t] of args.todos.entries()) {
+      if (seen.has(t.id)) return fail(`todos[${i}]: duplicate id ${JSON.stringify(t.id)}`);
       seen.add(t.id);
     }
-    const active = args.todos.filter((t) => t.status === "in_progress");
-    if (active.length > 1) {
-      const forms = active.map((t) => t.active_form?.trim() ?? "");
-      if (forms.some((f) => f === "") || new Set(forms).size !== forms.length) {
-        return fail(
-          `${active.length} todos are in_progress (${active.map((t) => t.id).join(", ")}); ` +
-            "several in_progress items need a unique active_form each, otherwise keep one in_progress",
-        );
+    if (args.todos.filter((t) => t.status === "in_progress").length > 1) {
+      const formOwner = new Map<string, string>();
+      for (const [i, t] of args.todos.entries()) {
+        if (t.status !== "in_progress") continue;
+        const form = t.active_form?.trim() ?? "";
+        if (form === "") return fail(`todos[${i}]: active_form is required when multiple in_progress items are used`);
+        const other = formOwner.get(form);
+        if (other !== undefined) {
+          return fail(`todos[${i}]: active_form ${JSON.stringify(form)} duplicates in_progress todo ${JSON.stringify(other)}; use distinct active_form values for distinct workstreams`);
+        }
+        formOwner.set(form, t.id);
       }
     }
     const todos: TodoItem[] = args.todos.map((t) => ({
