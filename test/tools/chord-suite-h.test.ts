@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import * as fsp from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMainRoles } from "../../core/orchestration/main-roles.js";
 import { chordDoneSchema, chordDoneTool } from "../../tools/chord/done.js";
 import { escalateSchema } from "../../tools/chord/escalate.js";
 import { READ_BUDGET_BYTES } from "../../tools/chord/read.js";
@@ -264,5 +265,35 @@ describe("chord save_artifact: immutable results", () => {
     ];
     for (const [args, text] of cases) expect(await chordCall(t, "save_artifact", args)).toMatchObject({ ok: false, text });
     await expect(fsp.readdir(join(t.ctx.sessionDir, "artifacts", "results"))).rejects.toThrow();
+  });
+});
+
+describe("chord handoff: the plan file must be there", () => {
+  const planner = () => {
+    const none = join(t.cwd, "no-agents");
+    return createMainRoles({ agentDirs: { project: none, user: none, builtin: none }, cwd: t.cwd, initial: "planner", save: () => {}, emit: () => {} });
+  };
+
+  it("a missing plan is not found, and the planner is told to write it first; the role stays", async () => {
+    const roles = planner();
+    const r = roles.handoff(".chord/plans/plan-001.md", t.cwd);
+    expect(r).toMatchObject({ ok: false, modelText: "handoff refused: plan file .chord/plans/plan-001.md not found; write the plan before calling handoff (e.g. plans/plan-001.md)" });
+    expect(roles.current()).toBe("planner");
+  });
+
+  it("a directory is refused as not a file", async () => {
+    await fsp.mkdir(join(t.cwd, "plans", "draft"), { recursive: true });
+    const roles = planner();
+    expect(roles.handoff("plans/draft", t.cwd)).toMatchObject({ ok: false, modelText: "handoff refused: plan_path plans/draft is a directory; expected a file" });
+    expect(roles.current()).toBe("planner");
+  });
+
+  it("an existing plan hands over to the builder with the plan's text", async () => {
+    await t.put({ "plans/plan-001.md": "# Plan\n1. build\n" });
+    const roles = planner();
+    const r = roles.handoff("plans/plan-001.md", t.cwd);
+    expect(r.ok).toBe(true);
+    expect(r.modelText).toContain("Carry out this plan now:\n\n# Plan\n1. build\n");
+    expect(roles.current()).toBe("builder");
   });
 });
