@@ -96,7 +96,7 @@ const EDIT: Case[] = [
 
 const todo = (id: string, content: string, status: string, extra: Record<string, unknown> = {}) => ({ id, content, status, ...extra });
 const TODOS: Case[] = [
-  { name: "an empty list is refused", tool: "todo_write", args: { todos: [] }, ok: false, has: ["todos must list at least 1 item"] },
+  { name: "an empty list is refused", tool: "todo_write", args: { todos: [] }, ok: false, has: ["todos must contain at least one item; an empty list is invalid"] },
   { name: "no list is refused", tool: "todo_write", args: {}, ok: false, has: ["todos"] },
   { name: "one item is listed by number", tool: "todo_write", args: { todos: [todo("1", "A", "pending")] }, ok: true, exact: "Todo list updated (1 item: 1 pending).\n[ ] 1. A" },
   { name: "an id that is not the position is named", tool: "todo_write", args: { todos: [todo("a", "A", "completed"), todo("b", "B", "pending")] }, ok: true, has: ["[x] 1. A (id a)\n[ ] 2. B (id b)"] },

@@ -89,8 +89,17 @@ describe("chord todo_write: refusals in Chord's words, nothing stored on a refus
   const stored = () => t.events.filter((e) => e.type === "todo_updated");
 
   it("an empty list and a missing list are refused", async () => {
-    expect((await chordCall(t, "todo_write", { todos: [] })).ok).toBe(false);
-    expect((await chordCall(t, "todo_write", {})).ok).toBe(false);
+    expect(await chordCall(t, "todo_write", { todos: [] })).toMatchObject({
+      ok: false,
+      text: "todo_write: todos must contain at least one item; an empty list is invalid. Provide id, content, and status for each task, or omit todo_write when no task list is needed",
+    });
+    expect(await chordCall(t, "todo_write", {})).toMatchObject({ ok: false, text: "ERROR: bad arguments for todo_write: todos is required (array)" });
+    expect(stored()).toEqual([]);
+  });
+
+  it("an item without an id or content is named by its place", async () => {
+    expect(await chordCall(t, "todo_write", { todos: [todo("1", "A", "pending"), todo("", "B", "pending")] })).toMatchObject({ ok: false, text: "todos[1]: id is required" });
+    expect(await chordCall(t, "todo_write", { todos: [todo("1", "  ", "pending")] })).toMatchObject({ ok: false, text: "todos[0]: content is required" });
     expect(stored()).toEqual([]);
   });
 
@@ -271,7 +280,7 @@ describe("chord save_artifact: immutable results", () => {
 describe("chord handoff: the plan file must be there", () => {
   const planner = () => {
     const none = join(t.cwd, "no-agents");
-    return createMainRoles({ agentDirs: { project: none, user: none, builtin: none }, cwd: t.cwd, initial: "planner", save: () => {}, emit: () => {} });
+    return createMainRoles({ agentDirs: { project: none, user: none, builtin: none }, cwd: t.cwd, initial: "planner", save: () => {}, emit: t.ctx.emit });
   };
 
   it("a missing plan is not found, and the planner is told to write it first; the role stays", async () => {

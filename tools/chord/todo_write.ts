@@ -10,17 +10,17 @@ import type { TodoItem } from "../../core/events.js";
 import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { renderTodos } from "../lib/todo-list.js";
 
+// Empty ids, empty content and an empty list are refused by the handler, in
+// Chord's words naming the item; the schema only gives the shape.
 const todo = z.object({
-  id: z.string().trim().min(1, "id must be a non-empty string"),
-  content: z.string().trim().min(1, "content must be a non-empty string"),
+  id: z.string().trim(),
+  content: z.string().trim(),
   status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
   active_form: z.string().optional(),
 });
 
-// An empty list is refused, as Chord does: a finished plan is marked
-// completed or cancelled, not wiped.
 export const todoWriteSchema = z.object({
-  todos: z.array(todo).min(1),
+  todos: z.array(todo),
 });
 
 const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;
@@ -43,9 +43,19 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
   role: "todos",
   view: { card: "expanded", preview: (args) => todosPreview(args.todos) },
   async run(args, ctx) {
+    // An empty list is refused, as Chord does: a finished plan is marked
+    // completed or cancelled, not wiped.
+    if (args.todos.length === 0) {
+      return fail(
+        "todo_write: todos must contain at least one item; an empty list is invalid. " +
+          "Provide id, content, and status for each task, or omit todo_write when no task list is needed",
+      );
+    }
     // Refusals in Chord's words, each naming the item by its place in the list.
     const seen = new Set<string>();
     for (const [i, t] of args.todos.entries()) {
+      if (t.id === "") return fail(`todos[${i}]: id is required`);
+      if (t.content === "") return fail(`todos[${i}]: content is required`);
       if (seen.has(t.id)) return fail(`todos[${i}]: duplicate id ${JSON.stringify(t.id)}`);
       seen.add(t.id);
     }
