@@ -105,8 +105,15 @@ describe("chord todo_write: refusals in Chord's words, nothing stored on a refus
 
   it("a minimal list is stored and listed by number", async () => {
     const r = await chordCall(t, "todo_write", { todos: [todo("1", "A", "pending")] });
-    expect(r.text).toContain("1. A");
+    expect(r.text).toBe("- [ ] 1. A\n");
     expect(stored()).toHaveLength(1);
+  });
+
+  it("the list comes back as Chord's Markdown checklist: done [x], cancelled [-], in_progress in bold with its active_form", async () => {
+    const r = await chordCall(t, "todo_write", {
+      todos: [todo("1", "Read the code", "completed"), todo("2", "Write the parser", "in_progress", "writing the parser"), todo("3", "Old idea", "cancelled"), todo("adhoc-1", "Test it", "pending")],
+    });
+    expect(r.text).toBe("- [x] 1. Read the code\n- [ ] **2. Write the parser**\n  - active: writing the parser\n- [-] 3. Old idea\n- [ ] adhoc-1. Test it\n");
   });
 
   it("a field old calls still send (priority) is ignored", async () => {

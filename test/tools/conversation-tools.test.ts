@@ -83,7 +83,7 @@ describe("todo_write (Chord)", () => {
       { todos: [{ id: "1", content: "Write the parser", status: "in_progress", active_form: "Writing the parser" }, { id: "2", content: "Test it", status: "pending" }] },
       t.ctx,
     );
-    expect(r.modelText).toBe("Todo list updated (2 items: 1 in_progress, 1 pending).\n[>] 1. Write the parser\n[ ] 2. Test it");
+    expect(r.modelText).toBe("- [ ] **1. Write the parser**\n  - active: Writing the parser\n- [ ] 2. Test it\n");
     expect(t.events).toEqual([
       {
         type: "todo_updated",

@@ -2,13 +2,13 @@
 // array order is the execution order. Items are {id, content, status,
 // active_form?} with four statuses (no `blocked`, unlike Yuj's write_todos).
 // Several items may be in_progress only when each has its own active_form,
-// the text that says what is being done for each of them. The result lists
-// the items numbered in order (`[>] 1. Write the parser`).
+// the text that says what is being done for each of them. The result is
+// Chord's Markdown checklist by id (`- [ ] 1. Write the parser`).
 
 import { z } from "zod";
 import type { TodoItem } from "../../core/events.js";
 import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
-import { renderTodos } from "../lib/todo-list.js";
+import { chordTodoMarkdown } from "../lib/todo-list.js";
 
 // Empty ids, empty content and an empty list are refused by the handler, in
 // Chord's words naming the item; the schema only gives the shape.
@@ -79,6 +79,6 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
       ...(t.active_form?.trim() ? { activeForm: t.active_form.trim() } : {}),
     }));
     ctx.emit({ type: "todo_updated", todos });
-    return ok(renderTodos(todos, { numbered: true }), { kind: "todos", todos });
+    return ok(chordTodoMarkdown(todos), { kind: "todos", todos });
   },
 };
