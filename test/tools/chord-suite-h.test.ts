@@ -248,6 +248,22 @@ describe("chord read_artifact: pages, digests and links", () => {
   });
 });
 
+describe("chord save_artifact: filenames and modes", () => {
+  it("keeps only the filename's last component, so a way out is just a name", async () => {
+    const r = await chordCall(t, "save_artifact", { filename: "../../escape.md", content: "x" });
+    expect(JSON.parse(r.text)).toMatchObject({ id: "escape", rel_path: "artifacts/escape.md", path: "artifacts/escape.md", type: "handoff_note", mime_type: "text/markdown", size_bytes: 2 });
+    expect(await fsp.readFile(join(t.ctx.sessionDir, "artifacts", "escape.md"), "utf8")).toBe("x\n");
+    expect(await chordCall(t, "save_artifact", { filename: "notes/..", content: "x" })).toMatchObject({ ok: false, text: "filename is required" });
+  });
+
+  it("create refuses an existing artifact; append adds a block after a blank line", async () => {
+    await chordCall(t, "save_artifact", { filename: "log.md", content: "one" });
+    expect(await chordCall(t, "save_artifact", { filename: "log.md", content: "two" })).toMatchObject({ ok: false, text: "artifact already exists; use mode=append or mode=overwrite to update it" });
+    await chordCall(t, "save_artifact", { filename: "log.md", content: "two", mode: "append" });
+    expect(await fsp.readFile(join(t.ctx.sessionDir, "artifacts", "log.md"), "utf8")).toBe("one\n\ntwo\n");
+  });
+});
+
 describe("chord save_artifact: immutable results", () => {
   it("stores the canonical object once and returns the same ref for the same type and content", async () => {
     const args = { result_type: "application/vnd.test+json", result: { b: 2, a: 1 } };
