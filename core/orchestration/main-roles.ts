@@ -149,8 +149,10 @@ function readPlan(planPath: string, cwd: string): { rel: string; text: string } 
   const rel = relative(cwd, abs);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { error: `plan_path ${planPath} is outside the project (${cwd}); write the plan under ${PLANS_DIR}/` };
   const shown = rel.split(sep).join("/");
-  if (!existsSync(abs)) return { error: `plan_path ${shown} does not exist; write the plan first (e.g. ${PLANS_DIR}/plan-001.md), then call handoff with its path` };
+  // The missing-file and directory refusals open in Chord's words, then say where a plan goes.
+  if (!existsSync(abs)) return { error: `plan file ${shown} not found; write the plan before calling handoff (e.g. ${PLANS_DIR}/plan-001.md)` };
   const st = statSync(abs);
+  if (st.isDirectory()) return { error: `plan_path ${shown} is a directory; expected a file` };
   if (!st.isFile()) return { error: `plan_path ${shown} is not a file` };
   if (st.size > MAX_PLAN_BYTES) return { error: `plan_path ${shown} is ${st.size} bytes; a plan may be at most ${MAX_PLAN_BYTES} (256 KiB): shorten it` };
   const text = readFileSync(abs, "utf8");

@@ -52,7 +52,7 @@ describe("handoff: the planner's plan goes to the builder", () => {
 
     const results = s.events.filter((e) => e.type === "tool_result").map((e) => [e.name, e.ok, e.modelText]);
     expect(results[0]).toEqual(["write", false, expect.stringContaining("the planner role changes only plan files under plans/; write would change src/x.txt")]);
-    expect(results[1]).toEqual(["handoff", false, expect.stringContaining("plan_path plans/missing.md does not exist")]);
+    expect(results[1]).toEqual(["handoff", false, expect.stringContaining("plan file plans/missing.md not found; write the plan before calling handoff")]);
     expect(results[2]).toEqual(["write", true, expect.any(String)]);
     expect(results[3]).toEqual(["handoff", true, expect.stringContaining(`the main role is now builder`)]);
     expect(results[3]![2]).toContain(PLAN);

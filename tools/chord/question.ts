@@ -9,7 +9,11 @@
 import { z } from "zod";
 import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 
-export const QUESTION_HEADER_MAX = 30;
+// The header's 30 characters are guidance for the model, as Chord words it
+// ("aim for 30 characters or fewer"); only a header past 256 bytes, which no
+// dialog can show, is refused as too large.
+const QUESTION_HEADER_MAX = 30;
+const HEADER_MAX_BYTES = 256;
 // One call asks a few questions the user can take in at once, each readable
 // on a screen; past these bounds the model should split or shorten them.
 const QUESTIONS_MAX = 3;
@@ -18,12 +22,13 @@ const OPTIONS_MAX = 16;
 
 const option = z.object({
   label: z.string().trim().min(1, "label must be a non-empty string"),
-  description: z.string(),
+  // A label alone is a complete choice: the dialog and the card show labels only.
+  description: z.string().optional(),
 });
 
 const item = z.object({
   question: z.string().trim().min(1, "question must be a non-empty string"),
-  header: z.string().trim().min(1, "header must be a non-empty string").max(QUESTION_HEADER_MAX, `header must be at most ${QUESTION_HEADER_MAX} characters`),
+  header: z.string().trim().min(1, "header must be a non-empty string"),
   options: z.array(option).optional(),
   multiple: z.boolean().optional(),
 });
@@ -85,7 +90,9 @@ export const questionTool: ToolHandler<typeof questionSchema> = {
 function sizeProblem(q: Item): string | undefined {
   const bytes = Buffer.byteLength(q.question, "utf8");
   if (bytes > QUESTION_TEXT_MAX_BYTES) return `the question is ${bytes} bytes, at most ${QUESTION_TEXT_MAX_BYTES}`;
-  const tooLong = q.options?.findIndex((o) => Buffer.byteLength(o.description, "utf8") > QUESTION_TEXT_MAX_BYTES) ?? -1;
+  const headerBytes = Buffer.byteLength(q.header, "utf8");
+  if (headerBytes > HEADER_MAX_BYTES) return `the header is ${headerBytes} bytes, at most ${HEADER_MAX_BYTES} (aim for ${QUESTION_HEADER_MAX} characters or fewer)`;
+  const tooLong = q.options?.findIndex((o) => Buffer.byteLength(o.description ?? "", "utf8") > QUESTION_TEXT_MAX_BYTES) ?? -1;
   if (tooLong >= 0) return `options[${tooLong}].description is over ${QUESTION_TEXT_MAX_BYTES} bytes`;
   if ((q.options?.length ?? 0) > OPTIONS_MAX) return `${q.options!.length} options, at most ${OPTIONS_MAX}`;
   return undefined;

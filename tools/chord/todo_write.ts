@@ -2,25 +2,25 @@
 // array order is the execution order. Items are {id, content, status,
 // active_form?} with four statuses (no `blocked`, unlike Yuj's write_todos).
 // Several items may be in_progress only when each has its own active_form,
-// the text that says what is being done for each of them. The result lists
-// the items numbered in order (`[>] 1. Write the parser`).
+// the text that says what is being done for each of them. The result is
+// Chord's Markdown checklist by id (`- [ ] 1. Write the parser`).
 
 import { z } from "zod";
 import type { TodoItem } from "../../core/events.js";
 import { CONVERSES, fail, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
-import { renderTodos } from "../lib/todo-list.js";
+import { chordTodoMarkdown } from "../lib/todo-list.js";
 
+// Empty ids, empty content and an empty list are refused by the handler, in
+// Chord's words naming the item; the schema only gives the shape.
 const todo = z.object({
-  id: z.string().trim().min(1, "id must be a non-empty string"),
-  content: z.string().trim().min(1, "content must be a non-empty string"),
+  id: z.string().trim(),
+  content: z.string().trim(),
   status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
   active_form: z.string().optional(),
 });
 
-// An empty list is refused, as Chord does: a finished plan is marked
-// completed or cancelled, not wiped.
 export const todoWriteSchema = z.object({
-  todos: z.array(todo).min(1),
+  todos: z.array(todo),
 });
 
 const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;
@@ -43,19 +43,33 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
   role: "todos",
   view: { card: "expanded", preview: (args) => todosPreview(args.todos) },
   async run(args, ctx) {
+    // An empty list is refused, as Chord does: a finished plan is marked
+    // completed or cancelled, not wiped.
+    if (args.todos.length === 0) {
+      return fail(
+        "todo_write: todos must contain at least one item; an empty list is invalid. " +
+          "Provide id, content, and status for each task, or omit todo_write when no task list is needed",
+      );
+    }
+    // Refusals in Chord's words, each naming the item by its place in the list.
     const seen = new Set<string>();
-    for (const t of args.todos) {
-      if (seen.has(t.id)) return fail(`duplicate todo id "${t.id}": each item needs its own id`);
+    for (const [i, t] of args.todos.entries()) {
+      if (t.id === "") return fail(`todos[${i}]: id is required`);
+      if (t.content === "") return fail(`todos[${i}]: content is required`);
+      if (seen.has(t.id)) return fail(`todos[${i}]: duplicate id ${JSON.stringify(t.id)}`);
       seen.add(t.id);
     }
-    const active = args.todos.filter((t) => t.status === "in_progress");
-    if (active.length > 1) {
-      const forms = active.map((t) => t.active_form?.trim() ?? "");
-      if (forms.some((f) => f === "") || new Set(forms).size !== forms.length) {
-        return fail(
-          `${active.length} todos are in_progress (${active.map((t) => t.id).join(", ")}); ` +
-            "several in_progress items need a unique active_form each, otherwise keep one in_progress",
-        );
+    if (args.todos.filter((t) => t.status === "in_progress").length > 1) {
+      const formOwner = new Map<string, string>();
+      for (const [i, t] of args.todos.entries()) {
+        if (t.status !== "in_progress") continue;
+        const form = t.active_form?.trim() ?? "";
+        if (form === "") return fail(`todos[${i}]: active_form is required when multiple in_progress items are used`);
+        const other = formOwner.get(form);
+        if (other !== undefined) {
+          return fail(`todos[${i}]: active_form ${JSON.stringify(form)} duplicates in_progress todo ${JSON.stringify(other)}; use distinct active_form values for distinct workstreams`);
+        }
+        formOwner.set(form, t.id);
       }
     }
     const todos: TodoItem[] = args.todos.map((t) => ({
@@ -65,6 +79,6 @@ export const todoWriteTool: ToolHandler<typeof todoWriteSchema> = {
       ...(t.active_form?.trim() ? { activeForm: t.active_form.trim() } : {}),
     }));
     ctx.emit({ type: "todo_updated", todos });
-    return ok(renderTodos(todos, { numbered: true }), { kind: "todos", todos });
+    return ok(chordTodoMarkdown(todos), { kind: "todos", todos });
   },
 };

@@ -12,26 +12,23 @@ const MARK: Record<TodoStatus, string> = {
   blocked: "[!]",
 };
 
-const ORDER: TodoStatus[] = ["in_progress", "pending", "blocked", "completed", "cancelled"];
-
-/**
- * "3 items: 1 in_progress, 2 pending" and one marked line per item: `[ ] a: …`
- * by id, or numbered by position (`[ ] 1. …`, the id added where it is not the
- * number), as Chord lists its todos.
- */
-export function renderTodos(todos: readonly TodoItem[], opts: { numbered?: boolean } = {}): string {
-  if (todos.length === 0) return "Todo list cleared.";
-  const counts = ORDER.map((s) => [s, todos.filter((t) => t.status === s).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([s, n]) => `${n} ${s}`);
-  return `Todo list updated (${todos.length} ${todos.length === 1 ? "item" : "items"}: ${counts.join(", ")}).\n${todoLines(todos, opts).join("\n")}`;
+/** Yuj's list: one marked line per item, in order (`[>] a: Write the parser`). */
+export function todoLines(todos: readonly TodoItem[]): string[] {
+  return todos.map((t) => `${MARK[t.status]} ${t.id === undefined ? "" : `${t.id}: `}${t.description}`);
 }
 
-/** One marked line per item, in order. */
-export function todoLines(todos: readonly TodoItem[], opts: { numbered?: boolean } = {}): string[] {
-  return todos.map((t, i) =>
-    opts.numbered
-      ? `${MARK[t.status]} ${i + 1}. ${t.description}${t.id === undefined || t.id === String(i + 1) ? "" : ` (id ${t.id})`}`
-      : `${MARK[t.status]} ${t.id === undefined ? "" : `${t.id}: `}${t.description}`,
-  );
+/**
+ * Chord's list, as Chord renders it: a Markdown checklist by id
+ * (`- [ ] 1. Write the parser`), done items `[x]`, cancelled `[-]`, the
+ * in_progress ones in bold with their active_form on an indented line below.
+ */
+export function chordTodoMarkdown(todos: readonly TodoItem[]): string {
+  return todos
+    .map((t, i) => {
+      const check = t.status === "completed" ? "x" : t.status === "cancelled" ? "-" : " ";
+      const label = `${t.id ?? String(i + 1)}. ${t.description}`;
+      if (t.status !== "in_progress") return `- [${check}] ${label}\n`;
+      return `- [${check}] **${label}**\n${t.activeForm ? `  - active: ${t.activeForm}\n` : ""}`;
+    })
+    .join("");
 }

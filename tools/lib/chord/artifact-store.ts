@@ -17,15 +17,15 @@ export const sha256Hex = (data: string | Uint8Array): string => createHash("sha2
 export class ArtifactError extends Error {}
 
 /**
- * A model-given filename made safe (digest: path separators stripped): a
- * `..` component is refused outright, other directories are dropped, and
+ * A model-given filename made safe, as Chord makes it: only the last path
+ * component is kept (so `../../x.md` is `x.md`, never a way out), and
  * characters outside [A-Za-z0-9._-] become `_`.
  */
 export function safeFilename(raw: string): string {
   const trimmed = raw.trim();
-  const parts = trimmed.split(/[\\/]+/);
-  if (parts.includes("..")) throw new ArtifactError(`filename "${trimmed}" must not contain "..": artifacts stay in the session's artifacts directory`);
-  const base = (parts[parts.length - 1] ?? "").replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[._-]+|[._-]+$/g, "");
+  const parts = trimmed.split(/[\\/]+/).filter((p) => p !== "");
+  const last = parts[parts.length - 1] ?? "";
+  const base = (last === "." || last === ".." ? "" : last).replace(/[^A-Za-z0-9._-]/g, "_").replace(/^[._-]+|[._-]+$/g, "");
   if (base === "") throw new ArtifactError("filename is required");
   return base;
 }
