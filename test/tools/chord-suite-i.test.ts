@@ -108,4 +108,27 @@ describe("chord grep files and paths, as Chord's grep tests pin them", () => {
     await t.put({ "internal/a.go": "needle\n", "cmd/a.go": "needle\n", "internal/a.md": "needle\n" });
     expect((await chordCall(t, "grep", { pattern: "needle", includes: ["internal/**/*.go"] })).text).toBe("internal/a.go:1:needle");
   });
+
+  it("includes only narrow: a file the .gitignore hides stays hidden, with the legacy path and glob names too", async () => {
+    execFileSync("git", ["init", "-q"], { cwd: t.cwd });
+    await t.put({ ".gitignore": ".*\n", "pkg/code.go": "package pkg\n// needle here\n", ".hidden.go": "// needle hidden\n", "a.md": "needle\n" });
+    expect((await chordCall(t, "grep", { pattern: "needle" })).text).toBe("a.md:1:needle\npkg/code.go:2:// needle here");
+    expect((await chordCall(t, "grep", { pattern: "needle", includes: ["**/*.go"] })).text).toBe("pkg/code.go:2:// needle here");
+    const legacy = await chordCall(t, "grep", { pattern: "needle", path: t.cwd, glob: "*.go" });
+    expect(legacy.text.split("\n").filter((l) => !l.startsWith("Note: "))).toEqual(["pkg/code.go:2:// needle here"]);
+    expect(legacy.text).toContain('Note: grep has no parameter "glob"; it was read as "includes".');
+  });
+
+  it("brace alternation in includes", async () => {
+    await t.put({ "src/a.ts": "hit\n", "src/b.tsx": "hit\n", "src/c.go": "hit\n" });
+    expect((await chordCall(t, "grep", { pattern: "hit", includes: ["**/*.{ts,tsx}"] })).text).toBe("src/a.ts:1:hit\nsrc/b.tsx:1:hit");
+  });
+});
+
+describe("chord glob syntax errors, as Chord's glob tests pin them", () => {
+  it("an unclosed class says patterns are globs, not regexes", async () => {
+    const r = await chordCall(t, "glob", { patterns: ["["] });
+    expect(r.ok).toBe(false);
+    expect(r.text).toBe('glob error: invalid pattern "[" (unclosed [); patterns use glob syntax like **/*.go, not regex syntax');
+  });
 });
