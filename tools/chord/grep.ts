@@ -11,6 +11,7 @@
 // control, cache and build folders and the binary extensions Chord leaves out
 // (tools/lib/chord/skipped-files.ts).
 
+import { Minimatch } from "minimatch";
 import * as path from "node:path";
 import { z } from "zod";
 import { textTarget } from "../../core/permissions/match-target.js";
@@ -122,9 +123,10 @@ async function searchRoots(ctx: ToolContext, rg: string, pattern: string, args: 
   for (const root of roots) {
     const cwd = root.dir ? root.abs : path.dirname(root.abs);
     const shownPath = (key: Buffer) => displayPath(root.cwdReal, path.resolve(cwd, key.toString("utf8")));
+    const included = includeFilter(args.includes);
     const events = eventCollector({
       wanted: Math.max(0, GREP_MAX_MATCHES + 1 - matches),
-      hidden: (key) => hiddenFrom?.(shownPath(key)) === true,
+      hidden: (key) => hiddenFrom?.(shownPath(key)) === true || !included(key.toString("utf8")),
     });
     const res = await searchWithRg(ctx, {
       rg,
@@ -134,7 +136,7 @@ async function searchRoots(ctx: ToolContext, rg: string, pattern: string, args: 
       format: JSON_FLAGS,
       context,
       literal,
-      globs: [...asList(args.includes).filter((g) => g.trim() !== ""), ...CHORD_GREP_EXCLUDES],
+      globs: [...CHORD_GREP_EXCLUDES],
       hidden: true,
       gitignoreAnywhere: true,
       timeoutMs: timeout * 1000,
@@ -226,3 +228,19 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
     });
   },
 };
+
+/**
+ * `includes` as a filter on what the walk finds: ripgrep's own `--glob`
+ * would also bring back files the ignore rules leave out (a `.gitignore` of
+ * `.*` with a `.go` include listed `.hidden.go`), and Chord's includes
+ * only narrow. A glob without `/` matches the file name anywhere, as
+ * ripgrep's does; one with `/` matches the path below the search root.
+ */
+function includeFilter(includes: string | string[] | undefined): (rel: string) => boolean {
+  const globs = asList(includes).filter((g) => g.trim() !== "").map((g) => new Minimatch(g.trim(), { dot: true, matchBase: !g.includes("/") }));
+  if (globs.length === 0) return () => true;
+  return (rel) => {
+    const clean = rel.replace(/^\.\//, "");
+    return globs.some((g) => g.match(clean));
+  };
+}
