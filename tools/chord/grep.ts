@@ -120,10 +120,11 @@ async function searchRoots(ctx: ToolContext, rg: string, pattern: string, args: 
   let matches = 0;
   const timeout = ctx.config.tools.grep_timeout;
   const hiddenFrom = searchHidden(ctx, roots[0]?.cwdReal ?? ctx.cwd);
+  // Compiled once for every root.
+  const included = includeFilter(args.includes);
   for (const root of roots) {
     const cwd = root.dir ? root.abs : path.dirname(root.abs);
     const shownPath = (key: Buffer) => displayPath(root.cwdReal, path.resolve(cwd, key.toString("utf8")));
-    const included = includeFilter(args.includes);
     const events = eventCollector({
       wanted: Math.max(0, GREP_MAX_MATCHES + 1 - matches),
       hidden: (key) => hiddenFrom?.(shownPath(key)) === true || !included(key.toString("utf8")),
