@@ -13,11 +13,11 @@
 // commit and the index at HEAD, so `git status` and `git diff` in the replay
 // show the changes the session started with (all of them unstaged).
 
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { EventOf } from "../core/events.js";
-import { gitRunner, mayBeInRepository } from "../core/git.js";
+import { copyIndexKeepingTime, gitRunner, mayBeInRepository } from "../core/git.js";
 
 export type WorkspaceSnapshot = Omit<EventOf<"workspace_snapshot">, "seq" | "ts" | "sessionId" | "agentId" | "turn">;
 
@@ -50,7 +50,7 @@ export async function snapshotWorkspace(cwd: string): Promise<WorkspaceSnapshot>
     if (!isAbsolute(indexPath)) indexPath = resolve(root, indexPath);
     const tempIndex = join(temp, "index");
     // Starting from the real index keeps git's stat cache, so unchanged files are not re-hashed.
-    if (existsSync(indexPath)) copyFileSync(indexPath, tempIndex);
+    copyIndexKeepingTime(indexPath, tempIndex);
     const env = { ...process.env, GIT_INDEX_FILE: tempIndex };
     await git(["add", "-A", "--", "."], root, env);
     const tree = (await git(["write-tree"], root, env)).trim();

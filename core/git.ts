@@ -14,7 +14,7 @@
 // environment.
 
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, statSync, utimesSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** Who makes yuj's own commits (checkpoints, subagent snapshots): they live on private refs or none, so they never need the user's identity. */
@@ -24,6 +24,22 @@ export const YUJ_COMMIT_IDENTITY = {
   GIT_COMMITTER_NAME: "yuj",
   GIT_COMMITTER_EMAIL: "yuj@localhost",
 };
+
+/**
+ * Starts a scratch index (for GIT_INDEX_FILE) from a copy of the real one, so
+ * unchanged files are not hashed again. The copy keeps the real index's
+ * modification time: git trusts an entry's cached stat only when the file is
+ * older than the index, and a fresh copy's later time would make a file
+ * rewritten in the same clock tick as the last index write (same size, same
+ * timestamp) look unchanged, and its change be missed. No real index: the
+ * scratch index starts empty.
+ */
+export function copyIndexKeepingTime(real: string, scratch: string): void {
+  if (!existsSync(real)) return;
+  copyFileSync(real, scratch);
+  const { atime, mtime } = statSync(real);
+  utimesSync(scratch, atime, mtime);
+}
 
 export interface GitOptions {
   cwd: string;

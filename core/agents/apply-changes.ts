@@ -6,10 +6,10 @@
 // paths into a temporary copy of the index, so the user's index is never
 // touched and git's own rules (line endings, modes, links) decide both.
 
-import { copyFileSync, existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { gitRunner, type GitRunner } from "../git.js";
+import { copyIndexKeepingTime, gitRunner, type GitRunner } from "../git.js";
 import { NO_BLOB, saveChanges, type ChangeSet } from "./changes.js";
 
 const GIT_TIMEOUT_MS = 120_000;
@@ -33,7 +33,7 @@ async function currentEntries(repo: string, paths: string[], git: GitRunner): Pr
     let index = (await git(["rev-parse", "--git-path", "index"], { cwd: repo, timeoutMs: GIT_TIMEOUT_MS })).trim();
     if (!isAbsolute(index)) index = resolve(repo, index);
     const tempIndex = join(scratch, "index");
-    if (existsSync(index)) copyFileSync(index, tempIndex);
+    copyIndexKeepingTime(index, tempIndex);
     // Paths are names, never patterns: a file called `*.txt` is that file.
     const env = { ...process.env, GIT_INDEX_FILE: tempIndex, GIT_LITERAL_PATHSPECS: "1" };
     const run = (args: string[]) => git(args, { cwd: repo, env, timeoutMs: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });

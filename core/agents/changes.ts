@@ -9,11 +9,11 @@
 // counted them; renames are not detected, so every path the patch touches
 // is named as the add or delete it is.
 
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { atomicWriteSync } from "../atomic-write.js";
-import { gitRunner, type GitRunner } from "../git.js";
+import { copyIndexKeepingTime, gitRunner, type GitRunner } from "../git.js";
 import type { Worktree } from "./worktree.js";
 
 /** A patch larger than this is not kept: nobody can review it a page at a time. */
@@ -60,7 +60,7 @@ export async function collectChanges(wt: Worktree, taskId: string, taskDir: stri
     let index = (await git(["rev-parse", "--git-path", "index"], { cwd: wt.dir, timeoutMs: GIT_TIMEOUT_MS })).trim();
     if (!isAbsolute(index)) index = resolve(wt.dir, index);
     const tempIndex = join(scratch, "index");
-    if (existsSync(index)) copyFileSync(index, tempIndex);
+    copyIndexKeepingTime(index, tempIndex);
     const env = { ...process.env, GIT_INDEX_FILE: tempIndex };
     const run = (args: string[]) => git(args, { cwd: wt.dir, env, timeoutMs: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
     await run(["add", "-A", "--", "."]);

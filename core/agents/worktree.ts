@@ -9,11 +9,11 @@
 // the record behind, and the next start removes what it names.
 
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { atomicWriteSync } from "../atomic-write.js";
-import { gitRunner, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
+import { copyIndexKeepingTime, gitRunner, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
 import { isZombie, readBootId, readStat } from "../jobs/proc.js";
 import { selfIdentity } from "../jobs/orphans.js";
 
@@ -80,7 +80,7 @@ async function snapshotCommit(repo: string, scratch: string, run: (args: string[
   if (!isAbsolute(index)) index = resolve(repo, index);
   const tempIndex = join(scratch, "index");
   // Starting from the real index keeps git's stat cache: unchanged files are not hashed again.
-  if (existsSync(index)) copyFileSync(index, tempIndex);
+  copyIndexKeepingTime(index, tempIndex);
   const env = { ...process.env, GIT_INDEX_FILE: tempIndex };
   await run(["add", "-A", "--", "."], repo, env);
   const tree = (await run(["write-tree"], repo, env)).trim();

@@ -10,10 +10,10 @@
 // changes only the paths that differ between two trees, so an ignored file
 // is never written or removed.
 
-import { copyFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { gitRunner, mayBeInRepository, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
+import { copyIndexKeepingTime, gitRunner, mayBeInRepository, YUJ_COMMIT_IDENTITY, type GitRunner } from "../git.js";
 
 // A hung git (another process holding a lock) must not hang the session.
 const GIT_TIMEOUT_MS = 60_000;
@@ -47,7 +47,7 @@ async function withTempIndex<T>(repo: Repo, seedFromRealIndex: boolean, fn: (env
     if (seedFromRealIndex) {
       let real = (await repo.git(["rev-parse", "--git-path", "index"])).trim();
       if (!isAbsolute(real)) real = resolve(repo.root, real);
-      if (existsSync(real)) copyFileSync(real, index);
+      copyIndexKeepingTime(real, index);
     }
     return await fn({ ...process.env, GIT_INDEX_FILE: index });
   } finally {
