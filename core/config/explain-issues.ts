@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { ConfigIssue } from "./errors.js";
 import { notSupportedMessage } from "./not-supported.js";
 import { configSchema, type Config } from "./schema.js";
+import { editDistance } from "../text/edit-distance.js";
 
 type Table = Record<string, unknown>;
 type KeyPath = readonly PropertyKey[];
@@ -183,16 +184,4 @@ function closest(key: string, candidates: string[]): string | undefined {
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

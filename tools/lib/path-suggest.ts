@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
 import { resolveInCwd } from "./paths.js";
+import { editDistance } from "../../core/text/edit-distance.js";
 
 /** At most this many paths are suggested. */
 const MAX_SUGGESTIONS = 3;
@@ -135,18 +136,7 @@ async function sameNamedFiles(fs: FileSystem, cwdReal: string, name: string): Pr
 function nameDistance(a: string, b: string): number {
   if (a === b) return 0;
   if (a.toLowerCase() === b.toLowerCase()) return 0.5;
-  return editDistance(a.toLowerCase(), b.toLowerCase());
-}
-
-function editDistance(a: string, b: string): number {
+  // Names whose lengths differ this much are never suggested: skip the table.
   if (Math.abs(a.length - b.length) > 8) return Infinity;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
+  return editDistance(a.toLowerCase(), b.toLowerCase());
 }
