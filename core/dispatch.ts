@@ -125,9 +125,9 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
   return { ready: true, call, tool, args: checked.args, ...(checked.notes.length ? { notes: checked.notes } : {}) };
 }
 
-/** Whether the call may run beside others: its tool never changes anything (a call that cannot run changes nothing either). */
-export function runsAlongsideOthers(p: PreparedCall): boolean {
-  return !p.ready || runsAlongside(p.tool.handler);
+/** Whether the call may run beside others: it changes nothing (a call that cannot run changes nothing either). */
+export function runsAlongsideOthers(p: PreparedCall, where: { cwd: string; sessionDir?: string }): boolean {
+  return !p.ready || runsAlongside(p.tool.handler, p.args, { cwd: where.cwd, name: p.call.name, ...(where.sessionDir ? { sessionDir: where.sessionDir } : {}) });
 }
 
 export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps): Promise<CallOutcome> {
