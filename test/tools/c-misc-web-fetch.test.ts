@@ -33,6 +33,8 @@ const PAGES: Record<string, [string, string | Buffer]> = {
   ],
   "/short-links": ["text/html; charset=utf-8", `<!doctype html><html><body><main><a href="/docs/start">Start</a><img alt="logo" src="/img/logo.png"></main></body></html>`],
   "/shell": ["text/html; charset=utf-8", `<!doctype html><html><body><div id="app">Loading...</div><script src="/a.js"></script><script src="/b.js"></script><script src="/c.js"></script></body></html>`],
+  "/needs-js": ["text/html; charset=utf-8", "<!doctype html><html><body><main><p>Please enable JavaScript to view this page.</p></main></body></html>"],
+  "/mentions-loading": ["text/html; charset=utf-8", `<!doctype html><html><body><article><h1>Spinners</h1><p>A spinner that reads Loading... is fine while data arrives. ${LONG_PROSE} ${LONG_PROSE} ${LONG_PROSE} ${LONG_PROSE}</p></article></body></html>`],
   "/raw": ["text/html; charset=utf-8", "<!doctype html><html><body><main><h1>Raw Title</h1><p>Raw paragraph.</p></main></body></html>"],
   "/json": ["application/json; charset=utf-8", '{"ok":true,"message":"hello"}'],
   "/big": ["text/plain; charset=utf-8", "a".repeat(3000)],
@@ -122,6 +124,13 @@ describe("web_fetch: the result's header lines", () => {
     const shell = (await fetchPage({ url: `${base}/shell` })).modelText;
     expect(shell).toContain("Content-Quality: suspect-shell\n");
     expect(shell).not.toContain("Browser-Fallback");
+  });
+
+  it("a page that asks for JavaScript instead of its content is a shell even without scripts; an article that only mentions loading is not", async () => {
+    expect((await fetchPage({ url: `${base}/needs-js` })).modelText).toContain("Content-Quality: suspect-shell\nContent-Quality-Note: ");
+    const article = (await fetchPage({ url: `${base}/mentions-loading` })).modelText;
+    expect(article).toContain("Content-Quality: ok\n");
+    expect(article).toContain("A spinner that reads Loading... is fine");
   });
 
   it("a body cut at max_bytes: read bytes of the cap, Truncated: input, and the start of the body", async () => {
