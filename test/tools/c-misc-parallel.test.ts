@@ -40,7 +40,7 @@ function observed(log: string[], tag: string, handler: ToolHandler): ToolHandler
   };
 }
 
-/** A read that takes 400 ms and says which call it was. */
+/** A read that takes 1 s (time for a command to start and end even on a busy machine) and says which call it was. */
 function slowRead(log: string[]): ToolHandler {
   return {
     id: "read",
@@ -50,7 +50,7 @@ function slowRead(log: string[]): ToolHandler {
     async run(raw) {
       const { path } = raw as { path: string };
       log.push(`start read ${path}`);
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 1000));
       log.push(`end read ${path}`);
       return { ok: true, modelText: path };
     },
