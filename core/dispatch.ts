@@ -90,10 +90,19 @@ export function reportResults(outcomes: readonly CallOutcome[], emit: Emit): voi
 
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
 
-/** Why a tool the profile declares is off: the cap left it out, or the one setting that turns it on. */
+// A tool offered to one kind of session only, as the model is told when it calls it in another.
+const SESSION_KIND: Record<string, string> = {
+  delegated: "it is reserved for SubAgents: a delegated worker reports on its task with it",
+  top_level: "it is reserved for the main agent",
+  loop_running: "it is mounted only while a loop runs: /loop on or yuj code --loop",
+};
+
+/** Why a tool the profile declares is off: the cap left it out, the kind of session, or the one setting that turns it on. */
 function offBecause(toolset: ActiveToolset, conditions: readonly string[], name: string): string {
   const dropped = toolset.dropped.find((d) => d.name === name);
   if (dropped) return ` (${dropped.reason})`;
+  const kind = conditions.length === 1 ? SESSION_KIND[conditions[0]!] : undefined;
+  if (kind) return ` (${kind})`;
   const keys = conditions.filter((c) => /^config:[a-z_]+(?:\.[a-z_]+)+$/.test(c)).map((c) => c.slice("config:".length));
   if (keys.length !== 1) return "";
   const parts = keys[0]!.split(".");
@@ -125,9 +134,9 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
   return { ready: true, call, tool, args: checked.args, ...(checked.notes.length ? { notes: checked.notes } : {}) };
 }
 
-/** Whether the call may run beside others: its tool never changes anything (a call that cannot run changes nothing either). */
-export function runsAlongsideOthers(p: PreparedCall): boolean {
-  return !p.ready || runsAlongside(p.tool.handler);
+/** Whether the call may run beside others: it changes nothing (a call that cannot run changes nothing either). */
+export function runsAlongsideOthers(p: PreparedCall, where: { cwd: string; sessionDir?: string }): boolean {
+  return !p.ready || runsAlongside(p.tool.handler, p.args, { cwd: where.cwd, name: p.call.name, ...(where.sessionDir ? { sessionDir: where.sessionDir } : {}) });
 }
 
 export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps): Promise<CallOutcome> {

@@ -52,8 +52,9 @@ export async function dispatchAll(
       continue;
     }
     const batch: PreparedCall[] = [prepared[i++]!];
-    if (runsAlongsideOthers(batch[0]!) && !isFinishCall(batch[0]!)) {
-      while (i < prepared.length && runsAlongsideOthers(prepared[i]!) && !isFinishCall(prepared[i]!)) batch.push(prepared[i++]!);
+    const alongside = (p: PreparedCall) => runsAlongsideOthers(p, deps) && !isFinishCall(p);
+    if (alongside(batch[0]!)) {
+      while (i < prepared.length && alongside(prepared[i]!)) batch.push(prepared[i++]!);
     }
     // Handlers that steer the conversation (rewind) read the history so far.
     const conversation = { history, roles: conversationRoles(deps.toolset.tools) };

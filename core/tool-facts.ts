@@ -24,9 +24,16 @@ function callEffects(handler: ToolHandler, args: Record<string, unknown>, facts:
   return handler.callEffects ? quietly(() => handler.callEffects!(args, facts), handler.effects) : handler.effects;
 }
 
-/** Calls run beside each other only when their tool can never change anything. */
-export function runsAlongside(handler: ToolHandler): boolean {
-  return [...handler.effects].every((e) => e === "inspect");
+// Effects that change nothing here: looking at files, fetching a page.
+const CHANGES_NOTHING: ReadonlySet<ToolEffect> = new Set(["inspect", "network"]);
+
+/**
+ * Calls run beside each other only when this call changes nothing: a read, a
+ * search, a page fetch, or a command that only looks (`git status`, `ls`),
+ * judged per call as Chord batches its read-only shell commands with reads.
+ */
+export function runsAlongside(handler: ToolHandler, args: Record<string, unknown>, facts: CallFacts): boolean {
+  return [...callEffects(handler, args, facts)].every((e) => CHANGES_NOTHING.has(e));
 }
 
 function touchesOf(handler: ToolHandler, args: Record<string, unknown>, facts: CallFacts): Touch[] {

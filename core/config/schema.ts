@@ -9,6 +9,9 @@ import { mcpSection } from "../mcp/config.js";
 import { hooksSection } from "../hooks/config.js";
 import { predicateProblem } from "../when-predicate.js";
 
+/** The User-Agent web_fetch sends unless [web_fetch].user_agent names another. */
+export const WEB_FETCH_USER_AGENT = "yuj-web-fetch/1 (a terminal coding agent)";
+
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault(() => ({}) as never);
 const posInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
@@ -287,7 +290,8 @@ export const configSchema = z.strictObject({
   web_fetch: section({
     /** Offers web_fetch on the Yuj surface (Chord's always has it). */
     enabled: z.boolean().default(false),
-    user_agent: z.string().min(1).default("yuj-web-fetch/1 (a terminal coding agent)"),
+    /** Blank (only white space): the default, as Chord falls back to its own. */
+    user_agent: z.string().min(1).default(WEB_FETCH_USER_AGENT),
     /** An http:// proxy; "" connects directly; unset uses HTTPS_PROXY / HTTP_PROXY from the environment. */
     proxy: z.string().regex(/^(|http:\/\/[^\s/]+\/?)$/, "an http://host:port proxy URL, or \"\" for a direct connection").optional(),
     /** Bytes of body read at most (after decompression); the rest is cut. */

@@ -4,6 +4,7 @@
 
 import { str } from "../lib/view.js";
 import { z } from "zod";
+import { WEB_FETCH_USER_AGENT } from "../../core/config/schema.js";
 import { globMatch, isUniversal } from "../../core/permissions/glob.js";
 import { hostMatches, urlMatchValue } from "../../core/permissions/net.js";
 import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
@@ -34,7 +35,7 @@ export const webFetchTool: ToolHandler<typeof schema> = {
         timeoutMs: (args.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
         maxBytes: settings.max_bytes,
         maxRedirects: settings.max_redirects,
-        userAgent: settings.user_agent,
+        userAgent: settings.user_agent.trim() || WEB_FETCH_USER_AGENT,
         ...proxyFor(args.url, settings.proxy, ctx.services.env),
         allowPrivate: (value) => ruleAllowsPrivate(ctx, value),
         signal: deadline,

@@ -97,7 +97,13 @@ async function requestOnce(url: URL, opts: FetchOptions): Promise<http.IncomingM
   // Literal IPs are checked here; names when they resolve (the lookup below).
   checkAddress(host, url, opts);
   if (opts.proxy) await checkNameBeforeProxy(host, url, opts);
-  const headers = { "user-agent": opts.userAgent, accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8", "accept-encoding": "gzip, deflate, br" };
+  // English first, as Chord asks: a page that negotiates its language answers in the one models read best.
+  const headers = {
+    "user-agent": opts.userAgent,
+    accept: "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8",
+    "accept-language": "en-US,en;q=0.9",
+    "accept-encoding": "gzip, deflate, br",
+  };
   const lookup: LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);

@@ -23,6 +23,10 @@ export interface PageText {
 }
 
 const SHELL_TEXT_CHARS = 200;
+// What a page that needs JavaScript (or cookies) says instead of its content,
+// as Chord looks for it; with under 1200 characters of text, the page is a shell.
+const SHELL_MARKERS = /enable javascript|javascript is required|requires javascript|turn on javascript|please enable cookies|app shell|loading\.\.\.|loading…|loading application|please wait while the application loads/i;
+const MARKED_SHELL_TEXT_CHARS = 1200;
 
 export function htmlToMarkdown(html: string, url: string): PageText {
   const parse = () => {
@@ -34,7 +38,7 @@ export function htmlToMarkdown(html: string, url: string): PageText {
     return document;
   };
   const document = parse();
-  const suspectShell = isShell(document);
+  const suspectShell = isShell(document, html);
   const title = document.title?.trim() || undefined;
   const article = new Readability(document as unknown as Document, { keepClasses: true }).parse();
   // Readability finds no article in a short page: then the whole body, from a fresh parse (it edits the one it reads).
@@ -47,15 +51,15 @@ export function htmlToMarkdown(html: string, url: string): PageText {
   return { ...(shownTitle ? { title: shownTitle } : {}), ...named, mode, markdown, suspectShell };
 }
 
-function isShell(document: ReturnType<typeof parseHTML>["document"]): boolean {
+function isShell(document: ReturnType<typeof parseHTML>["document"], html: string): boolean {
   const scripts = document.querySelectorAll("script").length;
-  if (scripts === 0) return false;
   const body = document.body;
-  if (!body) return true;
+  if (!body) return scripts > 0;
   const clone = body.cloneNode(true) as typeof body;
   for (const el of clone.querySelectorAll("script, style, noscript, template")) el.remove();
   const text = (clone.textContent ?? "").replace(/\s+/g, " ").trim();
-  return text.length < SHELL_TEXT_CHARS;
+  if (SHELL_MARKERS.test(html) && text.length < MARKED_SHELL_TEXT_CHARS) return true;
+  return scripts > 0 && text.length < SHELL_TEXT_CHARS;
 }
 
 function converter(url: string): TurndownService {

@@ -1,9 +1,10 @@
 // A fetched response as the model reads it: a few header lines (the URL asked
 // for and where it ended up, status, type, charset, how the text was
-// extracted, the article's title, author, site and date, whether the page is
-// a JavaScript shell, whether the download was cut) and the body: HTML as
-// Markdown unless raw, other text as it is, in its declared charset. A binary
-// body is refused by name.
+// extracted, the article's title, author, site and date, how much text the
+// page gave (Chord's Content-Quality grades), how many bytes were read of the
+// cap, whether the download was cut) and the body: HTML as Markdown unless
+// raw, other text as it is, in its declared charset. A binary body is refused
+// by name.
 
 import type { Fetched } from "./fetch.js";
 import { declaredCharset, decodeBody, looksBinary } from "./decode.js";
@@ -32,8 +33,7 @@ export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
   lines.push(`Charset: ${charset.replace(/_/g, "-")}`);
   let body = decoded;
   const html = HTML_TYPES.test(type) || (type === "" && /^\s*<(!doctype html|html)/i.test(decoded));
-  if (html && raw) lines.push("Extraction-Mode: html-raw");
-  else if (!html) lines.push("Extraction-Mode: raw");
+  if (!html || raw) lines.push(`Extraction-Mode: ${html ? "html-raw" : "raw"}`, `Content-Quality: ${isThin(decoded) ? "thin" : "ok"}`);
   else {
     const page = htmlToMarkdown(decoded, f.url);
     lines.push(`Extraction-Mode: ${page.mode}`);
@@ -47,10 +47,29 @@ export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
         "Content-Quality: suspect-shell",
         "Content-Quality-Note: little text and scripts that build the page; web_fetch does not run JavaScript, so this may not be what a browser shows",
       );
-    }
+    } else lines.push(`Content-Quality: ${isThin(page.markdown) ? "thin" : page.mode === "html-fallback" ? "fallback" : "ok"}`);
     body = page.markdown;
   }
-  lines.push(f.truncated ? `Truncated: input (the download stopped at the ${Math.round(maxBytes / (1024 * 1024))} MB cap; what follows is the start of the body)` : "Truncated: none");
+  lines.push(`Read-Bytes: ${f.body.length}/${maxBytes}`);
+  if (!f.truncated) lines.push("Truncated: none");
+  else lines.push("Truncated: input", `Truncated-Note: the download stopped at the ${capText(maxBytes)} cap ([web_fetch].max_bytes); what follows is the start of the body`);
   const ok = f.status < 400;
   return { ok, text: `${ok ? "" : `ERROR: HTTP ${f.status} from ${f.url}\n`}${lines.join("\n")}\n\n${body}`.trimEnd() };
+}
+
+/**
+ * Too little text to be the page a reader wanted (a stub, an error page, a
+ * bare link list), by Chord's measure: under 40 characters that are not
+ * white space, or under 10 words and under 120 such characters.
+ */
+function isThin(text: string): boolean {
+  const chars = [...text.replace(/\s+/g, "")].length;
+  if (chars < 40) return true;
+  const words = text.split(/\s+/).filter(Boolean).length;
+  return words < 10 && chars < 120;
+}
+
+function capText(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return Number.isInteger(mb) ? `${mb} MB` : `${bytes} bytes`;
 }
