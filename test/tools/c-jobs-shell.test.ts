@@ -86,3 +86,29 @@ describe("chord durations under a second", () => {
     [59_600, "1m00s"],
   ])("%d ms reads %s", (ms, want) => expect(formatElapsed(ms)).toBe(want));
 });
+
+describe("chord background handle: a deadline only when there is one", () => {
+  const HOW = "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.";
+  it("none given: no deadline line to mistake for one", async () => {
+    const r = await call("shell", { command: "sleep 30", run_in_background: true });
+    const id = /^\[background job (j\d+)\]/.exec(r.text)![1];
+    expect(r.text).toBe(`[background job ${id}] started in the background: sleep 30\nIt runs without a deadline until it ends or is stopped.\n${HOW}`);
+    expect(r.text.toLowerCase()).not.toContain("deadline:");
+  });
+
+  it("one given: when it falls and what happens then", async () => {
+    const r = await call("shell", { command: "sleep 30", run_in_background: true, timeout_ms: 5000 });
+    const id = /^\[background job (j\d+)\]/.exec(r.text)![1];
+    expect(r.text).toBe(`[background job ${id}] started in the background: sleep 30\ndeadline: 5s from start, then it is killed\n${HOW}`);
+  });
+});
+
+describe("chord command output: carriage-return redraws keep the last state of each line", () => {
+  it.each([
+    [String.raw`printf 'a\rb\nc\rd\n'`, "b\nd"],
+    [String.raw`printf 'done\r'`, "done"],
+    [String.raw`printf '10%%\r50%%\r100%%\n'`, "100%"],
+  ])("%s", async (command, want) => {
+    expect((await call("shell", { command })).text).toBe(`${want}\n[status: completed (exit code 0)]`);
+  });
+});

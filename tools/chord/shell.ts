@@ -96,7 +96,8 @@ function startBackground(args: Args, cwd: string, ctx: ToolContext): ToolResult 
   const lines = [
     // Chord's handle line: `[background job <id>]` first, so the id is found the same way.
     `[background job ${job.id}] started in the background: ${job.label}`,
-    deadlineMs === undefined ? "Deadline: none" : `Deadline: ${formatDuration(deadlineMs)}`,
+    // Chord states a deadline only when there is one, and then what happens at it.
+    deadlineMs === undefined ? "It runs without a deadline until it ends or is stopped." : `deadline: ${msWords(deadlineMs)} from start, then it is killed`,
     ...notes.map((n) => `Note: ${n}`),
     "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.",
   ];
