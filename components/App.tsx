@@ -173,7 +173,7 @@ export function App(props: AppProps): React.ReactElement {
             {...(props.actions ? { actions: props.actions } : {})}
             submit={(op) => void props.controller.submit(op)}
             onPick={(num) => setUi((u) => ({ ...u, overlay: "none", mode: "NORMAL", focus: num }))}
-            onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id, reason: "killed from the jobs panel" })}
+            onKill={(id) => void props.controller.submit({ type: "kill_job", jobId: id })}
             onClose={closeOverlay}
             onRewindPick={(target) => setUi((u) => ({ ...u, rewindTarget: target }))}
             onRewound={(text, draft) => {

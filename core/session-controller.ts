@@ -18,6 +18,7 @@ import { recordStoredAnswer, recordStoredApproval } from "./controller/stored-an
 import type { Emit } from "./events.js";
 import type { HistoryItem } from "./history.js";
 import type { LoopInput } from "./loop.js";
+import { USER_STOP_REASON } from "./jobs/types.js";
 import { checkOperation, type OpOf, type Operation } from "./ops.js";
 import type { RunEnd, RunStop, SessionRecord } from "./session-record.js";
 
@@ -96,7 +97,8 @@ export function createSessionController(deps: ControllerDeps): SessionController
   const killJob = (op: OpOf<"kill_job">): string | undefined => {
     const jobs = deps.runs?.jobs;
     if (!jobs?.get(op.jobId)) return refuse(`no job ${op.jobId} in this session`);
-    const reason = op.reason ?? "killed by the operator";
+    // Every later read of the job says so: `killed (stopped by user)`, or `killed (stopped by user: <reason>)`.
+    const reason = op.reason ? `${USER_STOP_REASON}: ${op.reason}` : USER_STOP_REASON;
     void jobs.kill(op.jobId, reason).catch((err: unknown) => refuse(`could not stop job ${op.jobId}: ${(err as Error).message}`));
     return undefined;
   };

@@ -4,6 +4,7 @@
 
 import type { CoreEvent } from "../events.js";
 import type { WakeSource } from "../loop.js";
+import { USER_STOP_REASON } from "./types.js";
 
 export interface JobNotices extends WakeSource {
   /** Feed every core event through here. */
@@ -39,6 +40,7 @@ interface Started {
 export function createJobNotices(readTool: string | undefined, style: NoticeStyle = YUJ_STYLE): JobNotices {
   const running = new Map<string, Started>(); // background job id → how it started
   const started = new Map<string, Started>(); // every job id seen starting (a promoted job is known from here)
+  const userStopped = new Set<string>(); // jobs the user stopped: their end is news to the model
   let queue: Array<{ jobId: string; text: string }> = [];
   let waiters: Array<() => void> = [];
   const wakeAll = () => {
@@ -60,6 +62,9 @@ export function createJobNotices(readTool: string | undefined, style: NoticeStyl
           if (event.background) running.set(event.jobId, how);
           break;
         }
+        case "job_killed":
+          if (event.reason?.startsWith(USER_STOP_REASON)) userStopped.add(event.jobId);
+          break;
         case "job_promoted":
           // Every job emits job_started first, so how it started is known.
           running.set(event.jobId, started.get(event.jobId) ?? { command: event.jobId });
@@ -69,8 +74,8 @@ export function createJobNotices(readTool: string | undefined, style: NoticeStyl
           const how = running.get(event.jobId);
           if (how === undefined) break;
           running.delete(event.jobId);
-          // A job the model killed itself needs no news.
-          if (event.status !== "killed") {
+          // A job the model killed itself needs no news; one the user stopped does.
+          if (event.status !== "killed" || userStopped.delete(event.jobId)) {
             const end: JobEnd = { exit: event, label: how.description ?? how.command, ...how };
             queue.push({ jobId: event.jobId, text: style.describe(end, readTool) });
           }
@@ -109,6 +114,8 @@ function describeExit({ exit: e, label }: JobEnd, readTool: string | undefined):
   const how =
     e.status === "timed_out"
       ? "was stopped at its deadline"
+      : e.status === "killed"
+        ? "was stopped by the user"
       : e.exitCode !== null
         ? `finished with exit code ${e.exitCode}`
         : `ended by signal ${e.signal ?? "unknown"}`;

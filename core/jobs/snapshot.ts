@@ -44,6 +44,7 @@ export function newSnapshot(id: string, spec: JobSpec, pid: number, outputFile: 
     outputFile,
     leaderExited: false,
     ...(spec.callId !== undefined ? { callId: spec.callId } : {}),
+    ...(spec.owner !== undefined ? { owner: spec.owner } : {}),
   };
 }
 

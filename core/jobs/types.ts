@@ -24,6 +24,8 @@ export interface JobSpec {
   background: boolean;
   /** Extra environment on top of the manager's base environment. */
   env?: Record<string, string>;
+  /** The agent that started it: a worker's task id; the main agent when absent. */
+  owner?: string;
 }
 
 export interface JobSnapshot {
@@ -56,9 +58,18 @@ export interface JobSnapshot {
   repoNotice?: string;
   /** Why it was stopped (the first kill's reason), once a kill was sent. */
   killReason?: string;
+  /** The agent that started it (JobSpec.owner); the main agent when absent. */
+  owner?: string;
   /** A read by the main agent after the job ended has taken its output to the last byte: the model has seen how it ended. */
   endRead?: boolean;
 }
+
+/**
+ * Why a job the user stopped (the jobs panel, a client's kill_job) was
+ * stopped, in Chord's words; a client's own reason follows it. Unlike the
+ * model's own job_kill, such a stop is news to the model.
+ */
+export const USER_STOP_REASON = "stopped by user";
 
 /** The reader a read without one is: the session's main agent. */
 export const MAIN_READER = "main";

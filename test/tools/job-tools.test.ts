@@ -80,7 +80,7 @@ describe("chord shell", () => {
 
   it("caps a background deadline at 6 h and says so", async () => {
     const r = await call(shellTool, { command: "sleep 30", run_in_background: true, timeout_ms: 99_999_999 });
-    expect(r.modelText).toMatch(/^\[background job j\d+\] started in the background: sleep 30\nDeadline: 6h00m\nNote: timeout_ms capped at 21600000 \(6 h\)/);
+    expect(r.modelText).toMatch(/^\[background job j\d+\] started in the background: sleep 30\ndeadline: 21600s from start, then it is killed\nNote: timeout_ms capped at 21600000 \(6 h\)/);
   });
 
   it("adds the output-preservation reminder to a slow pipeline through tail", async () => {

@@ -8,14 +8,23 @@ import { str } from "../lib/view.js";
 import type { JobManager } from "../../core/jobs/types.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { isLive, statusLine } from "../lib/job-format.js";
+import { notOwned, reachableBy, reachableJobs } from "../lib/chord/job-access.js";
+import { MAIN_READER } from "../../core/jobs/types.js";
 
 export const jobKillSchema = z.object({
   job_id: z.string(),
   reason: z.string().optional(),
 });
 
-export function unknownJob(jobs: JobManager, id: string): string {
-  const known = jobs.list({ includeFinished: true }).map((j) => j.id);
+/** A job id this agent cannot act on: unknown, or (in a worker) another worker's. */
+export function unreachableJob(jobs: JobManager, id: string, agent: string): string | undefined {
+  const job = jobs.get(id);
+  if (!job) return unknownJob(jobs, id, agent);
+  return reachableBy(job, agent) ? undefined : notOwned(id);
+}
+
+function unknownJob(jobs: JobManager, id: string, agent: string): string {
+  const known = reachableJobs(jobs, agent, true).map((j) => j.id);
   return `ERROR: job ${id} not found. ` + (known.length ? `Known jobs: ${known.join(", ")}.` : "No jobs have been started.");
 }
 
@@ -27,8 +36,9 @@ export const jobKillTool: ToolHandler<typeof jobKillSchema> = {
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);
-    const job = jobs.get(args.job_id);
-    if (!job) return fail(unknownJob(jobs, args.job_id));
+    const refused = unreachableJob(jobs, args.job_id, ctx.orchestration?.self ?? MAIN_READER);
+    if (refused) return fail(refused);
+    const job = jobs.get(args.job_id)!;
     if (!isLive(job)) return ok(`job ${job.id} already finished\n${statusLine(job)}`);
     const reason = args.reason?.trim() || "cancelled by job_kill";
     const result = await jobs.kill(job.id, reason);

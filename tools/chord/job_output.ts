@@ -12,7 +12,7 @@ import { fail, INSPECTS, ok, type ToolHandler } from "../../core/tool-types.js";
 import { str } from "../lib/view.js";
 import { NO_JOBS } from "../lib/foreground.js";
 import { formatElapsed, isLive, quietWords, repoNoticeLine, statusLine } from "../lib/job-format.js";
-import { unknownJob } from "./job_kill.js";
+import { unreachableJob } from "./job_kill.js";
 
 export const jobOutputSchema = z.object({
   job_id: z.string(),
@@ -48,10 +48,11 @@ export const jobOutputTool: ToolHandler<typeof jobOutputSchema> = {
   async run(args, ctx) {
     const jobs = ctx.jobs;
     if (!jobs) return fail(NO_JOBS);
-    const before = jobs.get(args.job_id);
-    if (!before) return fail(unknownJob(jobs, args.job_id));
-    const counts = ctx.memory.of(EMPTY_READS);
     const reader = ctx.orchestration?.self ?? MAIN_READER;
+    const refused = unreachableJob(jobs, args.job_id, reader);
+    if (refused) return fail(refused);
+    const before = jobs.get(args.job_id)!;
+    const counts = ctx.memory.of(EMPTY_READS);
     const countKey = `${reader}\0${args.job_id}`;
 
     const wait = args.wait ?? "none";

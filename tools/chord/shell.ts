@@ -88,13 +88,16 @@ function startBackground(args: Args, cwd: string, ctx: ToolContext): ToolResult 
     cwd,
     background: true,
     callId: ctx.callId,
+    // Whose job it is: a worker reaches its own jobs and the main agent's (job-access.ts).
+    owner: ctx.orchestration?.self ?? MAIN_READER,
     ...(args.description ? { label: args.description } : {}),
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
   });
   const lines = [
     // Chord's handle line: `[background job <id>]` first, so the id is found the same way.
     `[background job ${job.id}] started in the background: ${job.label}`,
-    deadlineMs === undefined ? "Deadline: none" : `Deadline: ${formatDuration(deadlineMs)}`,
+    // Chord states a deadline only when there is one, and then what happens at it.
+    deadlineMs === undefined ? "It runs without a deadline until it ends or is stopped." : `deadline: ${msWords(deadlineMs)} from start, then it is killed`,
     ...notes.map((n) => `Note: ${n}`),
     "You will be notified when it finishes. Read its output with job_output; stop it with job_kill.",
   ];
@@ -115,10 +118,19 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
   const notes: string[] = [];
   let deadlineMs: number | undefined = FOREGROUND_TIMEOUT_MS;
   if (args.timeout_ms !== undefined) {
-    if (args.timeout_ms === 0) deadlineMs = pinned ? FOREGROUND_TIMEOUT_MS : undefined;
+    // No deadline needs a yield timer that hands the command to a job; without
+    // one (a pinned command, or yield_time_ms: 0) the turn would wait unbounded.
+    const keepsDefault = args.timeout_ms === 0 && (pinned || args.yield_time_ms === 0);
+    if (args.timeout_ms === 0) deadlineMs = keepsDefault ? FOREGROUND_TIMEOUT_MS : undefined;
     else deadlineMs = Math.min(args.timeout_ms, FOREGROUND_TIMEOUT_MS);
     if (args.timeout_ms > FOREGROUND_TIMEOUT_MS) notes.push(`timeout_ms capped at ${FOREGROUND_TIMEOUT_MS}`);
-    if (args.timeout_ms === 0 && pinned) notes.push("this command cannot run on in the background, so it keeps the default deadline");
+    if (keepsDefault) {
+      notes.push(
+        pinned
+          ? "this command cannot run on in the background, so it keeps the default deadline"
+          : "with yield_time_ms: 0 nothing hands this command to the background, so it keeps the default deadline",
+      );
+    }
   }
   const yieldMs = foregroundBudget(pinned, args.yield_time_ms, deadlineMs);
   const job = jobs.start({
@@ -126,6 +138,7 @@ async function runForeground(args: Args, cwd: string, ctx: ToolContext): Promise
     cwd,
     background: false,
     callId: ctx.callId,
+    owner: ctx.orchestration?.self ?? MAIN_READER,
     ...(args.description ? { label: args.description } : {}),
     ...(deadlineMs === undefined ? {} : { deadlineMs }),
   });

@@ -63,10 +63,11 @@ export function isLive(job: JobSnapshot): boolean {
 
 /**
  * A job table's durations as Chord writes them: whole seconds, rounded
- * (`0s`, `45s`, `3m05s`, `1h02m03s`).
+ * (`0s`, `45s`, `3m05s`, `1h02m03s`), and anything under a second `0s`,
+ * so a job that has not run a full second never reads as `1s`.
  */
 export function formatElapsed(ms: number): string {
-  const total = Math.max(0, Math.round(ms / 1000));
+  const total = ms < 1000 ? 0 : Math.round(ms / 1000);
   const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
   const two = (n: number) => String(n).padStart(2, "0");
   if (h > 0) return `${h}h${two(m)}m${two(s)}s`;

@@ -4,8 +4,10 @@
 // command tools refuse such a command before it runs and say what to do
 // instead. Only high-confidence cases are refused: every stage of every
 // list item is checked, and a flag that makes the program non-interactive
-// (`git commit -m`, `sudo -n`, `npm init -y`, a remote command for ssh, a
-// script for python) lets it through.
+// (`git commit -m`, `sudo -n`, a remote command for ssh, a script for
+// python) lets it through. What ends at once on an empty stdin is not
+// refused: `select` and `npm init` (and pnpm, yarn, bun) read end of input
+// and stop, so the model sees the real result, as in Chord.
 
 import { parseShell, unwrap, verbOf, type SimpleCommand } from "../../../core/shell/index.js";
 import { stdinRedirect, values } from "./common.js";
@@ -36,9 +38,6 @@ const BATCH_FLAGS: Record<string, readonly string[]> = {
 /** The first stage of the command that needs a terminal, if any. */
 export function interactiveCommand(cmd: string): InteractiveFinding | undefined {
   const p = parseShell(cmd);
-  if (p.keywords.includes("select")) {
-    return finding("select", "`select` waits for user input", "Pick the value in the command itself instead of asking for it.");
-  }
   for (const item of p.items) {
     const { stages } = item.pipeline;
     for (let i = 0; i < stages.length; i++) {
@@ -148,9 +147,6 @@ function loginFinding(name: string, args: string[]): InteractiveFinding | undefi
   if (name === "az" && a === "login" && !args.includes("--service-principal")) return wizard("az login", "Use `az login --service-principal` instead.");
   if (name === "aws" && a === "configure" && args.length === 1) {
     return finding("aws configure", "`aws configure` prompts for credentials and configuration", "Set the AWS_* variables or write the config files explicitly.");
-  }
-  if (["npm", "pnpm", "yarn", "bun"].includes(name) && a === "init" && !args.some((x) => x === "-y" || x === "--yes")) {
-    return finding(`${name} init`, `\`${name} init\` may prompt for each setting`, `Use \`${name} init -y\`, or write package.json with the write tool.`);
   }
   if (name === "cargo" && a === "login" && args.length === 1) {
     return finding("cargo login", "`cargo login` may prompt for a token", "Pass the token in CARGO_REGISTRY_TOKEN instead.");
