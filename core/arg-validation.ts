@@ -293,7 +293,7 @@ function readAliases(
   return { args, notes };
 }
 
-function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
+export function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
   // Keys sorted, so the same problem always reads the same (and a model sees a stable shape).
   // `keyword` is the JSON Schema keyword that failed, under the name the
   // reference's envelope gives it; `actual` the JSON type sent, never its value.
