@@ -67,3 +67,22 @@ describe("a path holding a newline", () => {
     expect(fs.readdirSync(t.cwd)).toEqual(["a"]);
   });
 });
+
+describe("grep over a path that is not there", () => {
+  it("keeps the reference's 'grep failed' words and adds the existing path meant", async () => {
+    fs.mkdirSync(inProject("src"));
+    fs.writeFileSync(inProject("src/app.py"), "needle\n");
+    expect(await send("grep", { pattern: "needle", path: "scr" })).toEqual({
+      ok: false,
+      text: "ERROR: grep failed: scr: No such file or directory (os error 2) (did you mean 'src'?)",
+    });
+    expect(await send("grep", { pattern: "needle", path: "src/app.pyy" })).toEqual({
+      ok: false,
+      text: "ERROR: grep failed: src/app.pyy: No such file or directory (os error 2) (did you mean 'src/app.py'?)",
+    });
+    expect(await send("grep", { pattern: "needle", path: "nothing_like_it_here" })).toEqual({
+      ok: false,
+      text: "ERROR: grep failed: nothing_like_it_here: No such file or directory (os error 2)",
+    });
+  });
+});
