@@ -115,3 +115,14 @@ describe.skipIf(!PYTEST)("pytest advice in the reference's words", () => {
     expect(again.modelText).not.toContain("lastfailed cache");
   });
 });
+
+describe("the command line", () => {
+  it("is the reference's for pytest: a path given as tests/ runs as tests, plain words bare, others quoted", async () => {
+    jobsWithPath(PYTEST ? pythonWithPytest().dir : "");
+    await t.put({ "pyproject.toml": '[project]\nname = "calc"\n', "tests/test_ok.py": "def test_ok():\n    assert True\n" });
+    const r = await run({ path: "tests/" });
+    expect(r.display).toMatchObject({ kind: "command", command: "python3 -m pytest --tb=short -q --no-header tests" });
+    const k = await run({ path: "tests/test_ok.py", k: "test_ok or -x" });
+    expect(k.display).toMatchObject({ kind: "command", command: "python3 -m pytest --tb=short -q --no-header -k 'test_ok or -x' tests/test_ok.py" });
+  });
+});
