@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../core/config/schema.js";
 import { loadConfig } from "../../core/config/load.js";
 import { prepareCall } from "../../core/dispatch.js";
+import { writeTodosTool } from "../../tools/yuj/write_todos.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
@@ -157,5 +158,15 @@ describe("write_todos settings and refusals", () => {
       text: 'ERROR: bad arguments for write_todos: todos[0].status: expected one of "pending", "in_progress", "completed", "cancelled", "blocked", got string "paused"',
     });
     expect(t.events).toEqual([{ type: "todo_updated", todos: [{ description: "Only", status: "blocked" }] }]);
+  });
+});
+
+describe("write_todos called past the dispatcher while off", () => {
+  it("refuses in the reference's words, and sets no list", async () => {
+    expect(await writeTodosTool.run({ todos: [{ description: "Step 1", status: "pending" }] }, t.ctx)).toMatchObject({
+      ok: false,
+      modelText: "ERROR: write_todos tool is disabled (tools.todos_enabled=false)",
+    });
+    expect(t.events).toEqual([]);
   });
 });
