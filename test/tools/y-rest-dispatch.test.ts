@@ -170,3 +170,25 @@ describe("write_todos called past the dispatcher while off", () => {
     expect(t.events).toEqual([]);
   });
 });
+
+describe("an undeclared field inside a todo item", () => {
+  const withId = JSON.stringify({ todos: [{ description: "Step 1", status: "pending", id: "a" }, { description: "Step 2", status: "pending" }] });
+
+  it("is refused under reject at its own path, as one at the top is; no list is set", async () => {
+    await fresh((c) => {
+      c.tools.todos_enabled = true;
+      c.tools.schema_validation = "reject";
+    });
+    expect(await send("write_todos", withId)).toEqual({
+      ok: false,
+      text: envelope("write_todos", [{ actual: "string", expected: "no such field", keyword: "additionalProperties", path: "$.todos[0].id" }]),
+    });
+    expect(t.events).toEqual([]);
+  });
+
+  it("is let through with validation off (the list keeps description and status only)", async () => {
+    await fresh((c) => (c.tools.todos_enabled = true));
+    expect(await send("write_todos", withId)).toEqual({ ok: true, text: "OK: replaced todo list with 2 items\n[ ] Step 1\n[ ] Step 2" });
+    expect(t.events).toEqual([{ type: "todo_updated", todos: [{ description: "Step 1", status: "pending" }, { description: "Step 2", status: "pending" }] }]);
+  });
+});

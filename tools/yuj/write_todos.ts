@@ -26,7 +26,7 @@ export const writeTodosSchema = z.object({
   }),
 });
 
-export const WRITE_TODOS_DISABLED = "ERROR: write_todos tool is disabled (tools.todos_enabled=false)";
+const WRITE_TODOS_DISABLED = "ERROR: write_todos tool is disabled (tools.todos_enabled=false)";
 
 /** The list as the model sends it, for the card while the call runs (unchecked: only what reads as items). */
 function todosPreview(args: Record<string, unknown>): ToolDisplay | undefined {
