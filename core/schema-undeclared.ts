@@ -9,7 +9,7 @@ type Node = Record<string, unknown>;
 
 const isNode = (v: unknown): v is Node => v !== null && typeof v === "object" && !Array.isArray(v);
 
-export interface UndeclaredField {
+interface UndeclaredField {
   path: string;
   value: unknown;
 }
