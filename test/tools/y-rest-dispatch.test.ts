@@ -192,3 +192,21 @@ describe("an undeclared field inside a todo item", () => {
     expect(t.events).toEqual([{ type: "todo_updated", todos: [{ description: "Step 1", status: "pending" }, { description: "Step 2", status: "pending" }] }]);
   });
 });
+
+describe("a misnamed tool", () => {
+  it.each([
+    ["read_file", "read"],
+    ["Read", "read"],
+    ["grep_files", "grep"],
+    ["file_write", "write"],
+    ["gerp", "grep"],
+    ["str-replace-edit", "edit"],
+  ])("%s is refused with 'Did you mean %s?' before the list", async (name, meant) => {
+    expect(await send(name, "{}")).toEqual({ ok: false, text: `ERROR: unknown tool '${name}'. Did you mean '${meant}'? Available tools: ${TOOLS}.` });
+  });
+
+  it("a name close to none gets the list alone", async () => {
+    expect(await send("delete_everything", "{}")).toEqual({ ok: false, text: `ERROR: unknown tool 'delete_everything'. Available tools: ${TOOLS}.` });
+    expect(await send("ls", "{}")).toEqual({ ok: false, text: `ERROR: unknown tool 'ls'. Available tools: ${TOOLS}.` });
+  });
+});
