@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { MAX_ARGS_DEPTH, jsonNesting } from "./json-depth.js";
 import { containsProblems } from "./schema-contains.js";
+import { undeclaredNested } from "./schema-undeclared.js";
 
 export type Validated =
   /** `notes`: what was read differently from how it was written (an old parameter name), for the result. */
@@ -101,7 +102,11 @@ export function validateArgs(
     }
   }
   // Rules over a list's items as a whole live only in the JSON Schema sent.
-  if (opts.mode === "reject") problems.push(...containsProblems(jsonSchemaOf(schema), obj));
+  if (opts.mode === "reject") {
+    problems.push(...containsProblems(jsonSchemaOf(schema), obj));
+    // An undeclared field inside an item (a todo's `id`) is refused as one at the top is.
+    for (const f of undeclaredNested(jsonSchemaOf(schema), obj)) problems.push({ path: f.path, rule: "additionalProperties", expected: "no such field", actual: jsonType(f.value) });
+  }
   // Reject mode and a strict schema can both name one undeclared field.
   const seen = new Set<string>();
   problems.splice(0, problems.length, ...problems.filter((p) => !seen.has(`${p.path}|${p.rule}`) && seen.add(`${p.path}|${p.rule}`)));
@@ -293,7 +298,7 @@ function readAliases(
   return { args, notes };
 }
 
-function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
+export function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {
   // Keys sorted, so the same problem always reads the same (and a model sees a stable shape).
   // `keyword` is the JSON Schema keyword that failed, under the name the
   // reference's envelope gives it; `actual` the JSON type sent, never its value.

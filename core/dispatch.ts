@@ -16,7 +16,8 @@ import type { ActiveTool, ActiveToolset } from "./profiles/activate.js";
 import type { Services } from "./services.js";
 import type { SessionMemory } from "./session-memory.js";
 import { AnswerDeferred, type QuestionRequest, type ToolContext, type ToolHandler, type ToolResult } from "./tool-types.js";
-import { validateArgs } from "./arg-validation.js";
+import { rejectEnvelope, validateArgs } from "./arg-validation.js";
+import { closestTool } from "./closest-tool.js";
 import type { Guard, GuardCall, GuardContext } from "./guards/types.js";
 import { describeCall } from "./approvals/describe.js";
 import { boundDisplay } from "./display-bound.js";
@@ -121,7 +122,13 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
     const names = [...toolset.tools.keys()].join(", ");
     const declared = toolset.profile.tools.find((t) => t.name === call.name);
     if (declared) return { ready: false, call, text: `ERROR: the ${call.name} tool is disabled in this session${offBecause(toolset, declared.enabled_when, call.name)}. Available tools: ${names}.` };
-    return { ready: false, call, text: `ERROR: unknown tool '${call.name}'. Available tools: ${names}.` };
+    const meant = closestTool(call.name, [...toolset.tools.keys()]);
+    const unknown = `unknown tool '${call.name}'.${meant ? ` Did you mean '${meant}'?` : ""} Available tools: ${names}.`;
+    // Under reject, a name the model was not sent fails the check like bad arguments do (rule "tool"), as the reference's validator says it.
+    if (config.tools.schema_validation === "reject") {
+      return { ready: false, call, text: `${rejectEnvelope(call.name, [{ path: "$", rule: "tool", expected: "active tool name", actual: "unknown tool" }])}\n${unknown}` };
+    }
+    return { ready: false, call, text: `ERROR: ${unknown}` };
   }
   const exposed = Object.keys((tool.spec.parameters.properties ?? {}) as object);
   const checked = validateArgs(call.name, call.args, tool.handler.schema, {

@@ -22,7 +22,8 @@ import { makeToolContext, type TestToolContext } from "../support/tool-context.j
 
 let t: TestToolContext;
 beforeEach(async () => {
-  t = await makeToolContext();
+  // write_todos answers only with its setting on, as the session offers it.
+  t = await makeToolContext((c) => (c.tools.todos_enabled = true));
 });
 afterEach(() => t.cleanup());
 

@@ -101,7 +101,7 @@ describe.skipIf(!PYTEST)("pytest", () => {
     expect(header((await run({ path: "tests/test_calc.py" })).modelText)).toBe('<test_results status="failed" exit_code="1" runner="pytest">');
     const missing = await run({ path: "tests/test_none.py" });
     expect(header(missing.modelText)).toBe('<test_results status="usage_error" exit_code="4" runner="pytest">');
-    expect(missing.modelText).toContain("[run_tests: the path does not exist;");
+    expect(missing.modelText).toContain("[run_tests: the test path does not exist;");
     await t.put({ "tests/test_broken.py": "from calc import nothing_here\n\n\ndef test_x():\n    pass\n" });
     const broken = await run({ path: "tests/test_broken.py" });
     expect(header(broken.modelText)).toBe('<test_results status="collection_error" exit_code="2" runner="pytest">');

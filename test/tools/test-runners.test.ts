@@ -59,9 +59,9 @@ describe("command lines: base, last_failed's flag, k, then the path, shell-quote
       command: "go test -run 'add or it'\\''s' 'tests/a b.py'",
       notes: ["go has no last-failed mode: last_failed was ignored and every selected test ran"],
     });
-    expect(await plan({ "package.json": '{"devDependencies":{"vitest":"4"}}' }, { k: "adds" })).toEqual({ command: "npx --no-install vitest run -t 'adds'", notes: [] });
+    expect(await plan({ "package.json": '{"devDependencies":{"vitest":"4"}}' }, { k: "adds" })).toEqual({ command: "npx --no-install vitest run -t adds", notes: [] });
     expect(await plan({ "Cargo.toml": "" }, { k: "adds", lastFailed: true })).toEqual({
-      command: "cargo test --no-fail-fast --quiet 'adds'",
+      command: "cargo test --no-fail-fast --quiet adds",
       notes: ["cargo has no last-failed mode: last_failed was ignored and every selected test ran"],
     });
     expect(await plan({ "Cargo.toml": "" }, { k: "adds", path: "tests/x.rs" })).toEqual({ error: "cargo test takes one test filter: give k or path, not both" });

@@ -32,8 +32,8 @@ export function echoPath(cwd: string, input: string, cwdReal?: string): string {
  * The ` (did you mean 'p'?)` / ` (did you mean one of: 'a', 'b'?)` suffix for
  * a missing file, or "" when nothing close exists.
  */
-export async function didYouMean(fs: FileSystem, cwd: string, input: string): Promise<string> {
-  const found = await nearestPaths(fs, cwd, input);
+export async function didYouMean(fs: FileSystem, cwd: string, input: string, opts: Guess = {}): Promise<string> {
+  const found = await nearestPaths(fs, cwd, input, opts);
   if (found.length === 0) return "";
   if (found.length === 1) return ` (did you mean '${found[0]}'?)`;
   return ` (did you mean one of: ${found.map((p) => `'${p}'`).join(", ")}?)`;
@@ -48,8 +48,13 @@ export async function didYouMeanList(fs: FileSystem, cwd: string, input: string)
   return found.length === 0 ? "" : `\nDid you mean:${found.map((p) => `\n- ${p}`).join("")}`;
 }
 
-/** Existing project files near the missing `input`, best first, relative to cwd. */
-async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise<string[]> {
+interface Guess {
+  /** A folder may be what was meant too (a search scope), not only a file. */
+  folders?: boolean;
+}
+
+/** Existing project files (and folders, when asked) near the missing `input`, best first, relative to cwd. */
+async function nearestPaths(fs: FileSystem, cwd: string, input: string, opts: Guess = {}): Promise<string[]> {
   const cwdReal = await fs.realpath(path.resolve(cwd)).catch(() => path.resolve(cwd));
   const out: string[] = [];
   const wanted = echoPath(cwd, input, cwdReal);
@@ -83,7 +88,7 @@ async function nearestPaths(fs: FileSystem, cwd: string, input: string): Promise
   for (const { e } of close) {
     const candidate = [...parts.slice(0, depth), e.name, ...parts.slice(depth + 1)].join("/");
     if (await isFile(fs, cwdReal, candidate)) add(candidate);
-    else if (depth === parts.length - 1 && e.isFile()) add(candidate);
+    else if (depth === parts.length - 1 && (e.isFile() || (opts.folders === true && e.isDirectory()))) add(candidate);
   }
 
   // The same file name somewhere else in the project.

@@ -25,7 +25,7 @@ import { yujPaths } from "../lib/file-access.js";
 import { decodeTextKeepingEndings, encodeText } from "../lib/text-file.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
 import { replacePreview } from "../lib/previews.js";
-import { str } from "../lib/view.js";
+import { shownPath, str } from "../lib/view.js";
 import { fsErrorText } from "../lib/fs-error.js";
 
 export const editSchema = z.object({
@@ -106,7 +106,8 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const skillRefusal = await skillPathReadOnly(ctx, args.path);
     if (skillRefusal) return fail(skillRefusal);
     const { fs } = ctx.services;
-    const shown = args.path;
+    // An absolute path inside the project is echoed relative, as read echoes it.
+    const shown = shownPath(args.path, ctx.cwd);
     const file = await readExistingFile(fs, ctx.cwd, args.path, {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,

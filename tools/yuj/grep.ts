@@ -13,6 +13,7 @@ import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
+import { didYouMean } from "../lib/path-suggest.js";
 import { searchSummary, str } from "../lib/view.js";
 import { searchEnvelope } from "../lib/search-envelope.js";
 
@@ -62,7 +63,8 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
       () => false,
     );
     // Checked here so both backends report a missing scope the same way.
-    if (!exists) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)`);
+    // …and with the existing paths the model most likely meant.
+    if (!exists) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)${await didYouMean(fs, ctx.cwd, scope, { folders: true })}`);
 
     const page = tools.search_pagination_enabled ? pageNumber(args.page) : 1;
     const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, searchHidden(ctx, where.cwdReal));

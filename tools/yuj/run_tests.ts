@@ -10,7 +10,8 @@
 //   </test_results>
 //
 // The status comes from the runner's exit code (its own map); a timeout
-// (`timed_out`) or a run that could not start (`error`) has no exit_code.
+// (`timed_out`) or a run that could not start (`error`) has no exit_code; a
+// runner that is not installed is `runner_unavailable`, with its exit code.
 // The command is a job of the session's job manager, like every command:
 // the sandbox, the environment policy and the output cap apply, and the
 // dispatcher bounds the result and saves the full text like any tool's.
@@ -24,7 +25,7 @@ import { filterOutput } from "../lib/output-filters.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { detectRunner, planRun, type TestRunner } from "../lib/test-runners/runners.js";
 import { failingAssertionBlocks } from "../lib/test-runners/assertions.js";
-import { runnerHints } from "../lib/test-runners/hints.js";
+import { runnerHints, runnerUnavailable } from "../lib/test-runners/hints.js";
 import { shownPath, str } from "../lib/view.js";
 
 export const runTestsSchema = z.object({
@@ -77,7 +78,8 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
     if (end === "leader_exited") await jobs.kill(job.id, "left running by the test runner");
     const read = await jobs.readNew(job.id, 0);
     const snap = read.snapshot;
-    const output = filterOutput(readBounded(jobs.log(job.id)), ctx.config.tools).replace(/\n+$/, "");
+    // pytest -q opens with a blank line: the body starts at the first line with text.
+    const output = filterOutput(readBounded(jobs.log(job.id)), ctx.config.tools).replace(/^(?:[ \t]*\n)+/, "").replace(/\n+$/, "");
     const notes = plan.notes.map((n) => `[${n}]`);
 
     if (snap.status === "timed_out") {
@@ -89,7 +91,7 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
       return envelope({ status: "error", runner, body: `ERROR: ${refusal[1]}`, command: plan.command });
     }
     const exitCode = snap.exitCode ?? 128;
-    const status = runner.status(exitCode, output);
+    const status = runnerUnavailable(runner, output, exitCode) ? "runner_unavailable" : runner.status(exitCode, output);
     const parts = [...notes, output === "" ? "(no output)" : output];
     parts.push(...runnerHints(runner, status, output, exitCode, args.last_failed === true));
     if (status === "failed" || status === "collection_error") {

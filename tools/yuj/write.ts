@@ -8,7 +8,7 @@ import { skillPathReadOnly } from "../lib/skill-files.js";
 import { yujPaths } from "../lib/file-access.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { writePreview } from "../lib/previews.js";
-import { str } from "../lib/view.js";
+import { shownPath, str } from "../lib/view.js";
 import { fsErrorText } from "../lib/fs-error.js";
 
 export const writeSchema = z.object({
@@ -35,22 +35,24 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
     if (skillRefusal) return fail(skillRefusal);
     const where = await resolveInCwd(fs, ctx.cwd, args.path, { forbidNewline: true, write: { ownDirs: ctx.services.ownDirs }, ...yujPaths(ctx, "write") });
     if (!where.ok) return fail(where.error);
+    // An absolute path inside the project is echoed relative, as read echoes it.
+    const shown = shownPath(args.path, ctx.cwd);
 
     const isDir = await fs.stat(where.abs).then(
       (st) => st.isDirectory(),
       () => false,
     );
     if (isDir) {
-      return fail(`ERROR: ${args.path} is a directory — choose a different name or remove the directory first.`);
+      return fail(`ERROR: ${shown} is a directory — choose a different name or remove the directory first.`);
     }
 
     try {
       await atomicWrite(fs, where.abs, args.content, { createParents: true });
     } catch (err) {
-      return fail(`ERROR: cannot write ${args.path}: ${fsErrorText(err)}`);
+      return fail(`ERROR: cannot write ${shown}: ${fsErrorText(err)}`);
     }
     // The count is in characters (code points), as the reference reports it.
     const chars = [...args.content].length;
-    return ok(`OK: wrote ${chars} bytes to ${args.path}`);
+    return ok(`OK: wrote ${chars} bytes to ${shown}`);
   },
 };

@@ -26,6 +26,8 @@ export const writeTodosSchema = z.object({
   }),
 });
 
+const WRITE_TODOS_DISABLED = "ERROR: write_todos tool is disabled (tools.todos_enabled=false)";
+
 /** The list as the model sends it, for the card while the call runs (unchecked: only what reads as items). */
 function todosPreview(args: Record<string, unknown>): ToolDisplay | undefined {
   if (!Array.isArray(args.todos)) return undefined;
@@ -50,6 +52,8 @@ export const writeTodosTool: ToolHandler<typeof writeTodosSchema> = {
   role: "todos",
   view: { card: "expanded", preview: (args) => todosPreview(args) },
   async run(args, ctx) {
+    // The dispatcher never offers it while off; a direct call (a cell, a test) is refused in the reference's words.
+    if (!ctx.config.tools.todos_enabled) return fail(WRITE_TODOS_DISABLED);
     const max = ctx.config.tools.todos_max_items;
     // The reference's words: "write_todos validation failed", the setting by its dotted name.
     if (args.todos.length > max) {

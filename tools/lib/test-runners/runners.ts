@@ -33,7 +33,8 @@ export interface TestRunner {
   status(exitCode: number, output: string): string;
 }
 
-const shellQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+/** A word the shell reads as itself stays bare (`tests/test_a.py`), as the reference writes the command; anything else is single-quoted. */
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@%+,][A-Za-z0-9_./:=@%+,-]*$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
 const PYTEST_STATUS: Record<number, string> = {
   0: "passed",

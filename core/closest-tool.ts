@@ -1,0 +1,29 @@
+// The tool a call meant when its name is none of the active ones: models
+// write `read_file`, `Read` or `gerp` for read and grep. The unknown-tool
+// error names it ("Did you mean 'read'?"), so the retry needs no guess.
+
+/**
+ * The tool a misnamed call most likely meant: the same name in another case
+ * or spelling (`Read`, `read-file`), a name built around one tool's name
+ * (`read_file`, `grep_files`, `file_read`), or one letter or two off (`gerp`).
+ */
+export function closestTool(name: string, names: readonly string[]): string | undefined {
+  const flat = (s: string) => s.toLowerCase().replace(/[-_\s]/g, "");
+  const same = names.find((n) => flat(n) === flat(name));
+  if (same) return same;
+  const words = name.toLowerCase().split(/[-_\s.]+/);
+  const around = names.filter((n) => !n.includes("_") && words.includes(n)).sort((a, b) => b.length - a.length)[0];
+  if (around) return around;
+  if (name.length < 4) return undefined;
+  return names.find((n) => editDistance(n, name.toLowerCase()) <= 2 && n.length >= 4);
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
