@@ -18,7 +18,9 @@ export const notebookEditSchema = z.object({
   path: z.string(),
   old_source: z.string(),
   new_source: z.string(),
-  cell_index: z.number().int().min(0).optional(),
+  // No minimum here: a negative index reaches the handler, which names the valid range
+  // ("outside the notebook cell range", as the reference words it) instead of a bare bound.
+  cell_index: z.number().int().optional(),
   cell_id: z.string().optional(),
 });
 
@@ -47,6 +49,8 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
   effects: MUTATES,
   touchKinds: new Set(["updates"]),
   touches: (args) => [{ path: args.path, as: "updates" }],
+  // A notebook cell edit is an edit: rules for edit (and its family) govern it.
+  permissions: { family: "edit" },
   view: {
     card: "expanded",
     preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_source"), str(args, "new_source"), facts.cwd),
