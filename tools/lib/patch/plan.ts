@@ -213,8 +213,9 @@ export class PatchPlan {
     if (s.next === null) {
       if (this.options.unifiedDiff) {
         const hint = await didYouMean(this.fs, this.cwd, shown);
-        const verb = op.kind === "delete" ? "delete" : "update";
-        return { kind: "file_not_found", message: `cannot ${verb} ${shown}: file does not exist${hint}; a new file's diff starts with --- /dev/null`, path: shown };
+        // Creating is the way forward only for an update; a delete of a missing file has nothing to do.
+        const next = op.kind === "delete" ? "; there is nothing to delete" : "; a new file's diff starts with --- /dev/null";
+        return { kind: "file_not_found", message: `cannot ${op.kind === "delete" ? "delete" : "update"} ${shown}: file does not exist${hint}${next}`, path: shown };
       }
       return this.notFound(shown, op.kind === "delete" ? "Delete File" : "Update File");
     }
