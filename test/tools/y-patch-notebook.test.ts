@@ -167,7 +167,7 @@ describe("notebook_edit and post-edit checks", () => {
     const r = await edit({ cell_id: "load", old_source: "total = 1\n", new_source: "total = 1\n" });
     expect(r).toMatchObject({
       ok: true,
-      modelText: `OK: no file change: the new source equals the current source of cell 1 (id "load") in analysis.ipynb`,
+      modelText: "OK: code cell id='load' in analysis.ipynb already has the requested source; no file change",
     });
     expect((await bytes()).toString("utf8")).toBe(NOTEBOOK);
   });
