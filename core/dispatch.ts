@@ -94,6 +94,12 @@ export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool fini
 function offBecause(toolset: ActiveToolset, conditions: readonly string[], name: string): string {
   const dropped = toolset.dropped.find((d) => d.name === name);
   if (dropped) return ` (${dropped.reason})`;
+  // A replacement dialect the edit format did not select: the reference says "unavailable for
+  // the selected edit format"; the setting and the flag that select it are the way forward.
+  const formats = conditions.find((c) => c.startsWith("edit_format:"))?.slice("edit_format:".length).split("|");
+  if (formats && !formats.includes(toolset.editFormat)) {
+    return ` (it is unavailable for the selected edit format "${toolset.editFormat}"; [tools].edit_format = "${formats[0]}" or --edit-format ${formats[0]} selects it)`;
+  }
   const keys = conditions.filter((c) => /^config:[a-z_]+(?:\.[a-z_]+)+$/.test(c)).map((c) => c.slice("config:".length));
   if (keys.length !== 1) return "";
   const parts = keys[0]!.split(".");

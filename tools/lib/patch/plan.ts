@@ -24,6 +24,8 @@ export type PatchErrorKind =
   | "file_exists"
   | "file_not_found"
   | "read_failed"
+  /** udiff's name (the reference's) for a target that is not UTF-8 text; the V4A tools say read_failed. */
+  | "binary_file"
   | HunkErrorKind
   | "unknown_op_kind"
   | "unencodable"
@@ -231,7 +233,8 @@ export class PatchPlan {
     let content: Content = s.next;
     if (op.hunks.length > 0) {
       if (s.next.binary) {
-        return { kind: "read_failed", message: `cannot update ${shown}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: shown };
+        const kind = this.options.unifiedDiff ? "binary_file" : "read_failed";
+        return { kind, message: `cannot update ${shown}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: shown };
       }
       const applied = applyHunks(s.next.text, op.hunks, shown, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff, unifiedDiff: this.options.unifiedDiff });
       if (!applied.ok) return { kind: applied.kind, message: applied.message, path: shown };
