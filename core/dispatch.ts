@@ -104,18 +104,24 @@ function offBecause(toolset: ActiveToolset, conditions: readonly string[], name:
   if (dropped) return ` (${dropped.reason})`;
   const kind = conditions.length === 1 ? SESSION_KIND[conditions[0]!] : undefined;
   if (kind) return ` (${kind})`;
+  // A replacement dialect the edit format did not select: the reference says "unavailable for
+  // the selected edit format"; the setting and the flag that select it are the way forward.
+  const formats = conditions.find((c) => c.startsWith("edit_format:"))?.slice("edit_format:".length).split("|");
+  if (formats && !formats.includes(toolset.editFormat)) {
+    return ` (it is unavailable for the selected edit format "${toolset.editFormat}"; [tools].edit_format = "${formats[0]}" or --edit-format ${formats[0]} selects it)`;
+  }
   const keys = conditions.filter((c) => /^config:[a-z_]+(?:\.[a-z_]+)+$/.test(c)).map((c) => c.slice("config:".length));
   if (keys.length !== 1) return "";
   const parts = keys[0]!.split(".");
   return ` ([${parts.slice(0, -1).join(".")}].${parts.at(-1)} = true turns it on)`;
 }
 
-/** Resolves and validates without running anything. */
 /** Loads the code of the named tools' handlers where it loads on first use (a name no tool has: nothing). */
 export async function loadHandlersOf(toolset: ActiveToolset, names: Iterable<string>): Promise<void> {
   await Promise.all([...names].map((name) => toolset.tools.get(name)?.handler.load?.()));
 }
 
+/** Resolves and validates without running anything. */
 export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Config): PreparedCall {
   const tool = toolset.tools.get(call.name);
   if (!tool) {

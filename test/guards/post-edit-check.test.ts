@@ -54,7 +54,7 @@ describe("on_fail = block", () => {
   it("a file the call created is removed", async () => {
     const t = await session([check({ on_fail: "block" })]);
     const r = await t.call("write", { path: "sub/new.txt", content: "FORBIDDEN\n" });
-    expect(r.modelText).toMatch(/^ERROR: edit blocked by post-edit check 'lint' for sub\/new\.txt/);
+    expect(r.modelText).toMatch(/^ERROR: write blocked by post-edit check 'lint' for sub\/new\.txt/);
     expect(fs.existsSync(path.join(t.cwd, "sub/new.txt"))).toBe(false);
   });
 
@@ -172,7 +172,7 @@ describe("the Chord surface", () => {
     expect(edit.modelText).toMatch(/^ERROR: edit blocked by post-edit check 'lint' for k\.txt/);
     expect(read("k.txt").toString()).toBe("calm\n");
     const write = await chordCall(t, chordWriteTool as ToolHandler, { path: "m.txt", content: "FORBIDDEN\n" }, "c2");
-    expect(write.modelText).toMatch(/^ERROR: edit blocked by post-edit check 'lint' for m\.txt/);
+    expect(write.modelText).toMatch(/^ERROR: write blocked by post-edit check 'lint' for m\.txt/);
     expect(fs.existsSync(path.join(t.cwd, "m.txt"))).toBe(false);
   });
 });

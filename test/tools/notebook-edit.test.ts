@@ -151,7 +151,7 @@ describe("notebook_edit: array sources (Jupyter's own layout)", () => {
     await t.put({ "nb.ipynb": nb });
     const before = await bytesOf();
     const r = await edit({ cell_index: 4, old_source: "", new_source: "" });
-    expect(r.modelText).toBe('OK: no file change: the new source equals the current source of cell 4 (id "0f1e2d3c") in nb.ipynb');
+    expect(r.modelText).toBe("OK: code cell id='0f1e2d3c' in nb.ipynb already has the requested source; no file change");
     expect(Buffer.compare(await bytesOf(), before)).toBe(0);
   });
 

@@ -437,7 +437,7 @@ describe("post-edit checks written as the reference writes them: `when` as an ex
     const s5 = await session("ext == '.py'", "block");
     const created = await s5.call("write", { path: "f.py", content: "def f(:" });
     expect(created.ok).toBe(false);
-    expect(created.modelText).toMatch(/^ERROR: edit blocked by post-edit check 'py-syntax' for f\.py/);
+    expect(created.modelText).toMatch(/^ERROR: write blocked by post-edit check 'py-syntax' for f\.py/);
     expect(fs.existsSync(path.join(s5.cwd, "f.py"))).toBe(false);
     await s5.put({ "g.py": "def original():\n    pass\n" });
     expect((await s5.call("write", { path: "g.py", content: "def broken(:" })).ok).toBe(false);

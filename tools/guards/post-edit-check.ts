@@ -123,6 +123,9 @@ export function createPostEditCheckGuard(opts: PostEditCheckOptions): Guard {
       const reports: string[] = [];
       for (const t of await changedTargets(call, ctx.cwd)) {
         if (!(await isFile(fs, t.abs))) continue;
+        // A call that left the file's bytes as they were (a notebook cell set to its own
+        // source) changed nothing to check, and a block would claim to undo a change never made.
+        if (await unchanged(fs, t.abs, before)) continue;
         for (const check of opts.checks) {
           if (!fits(check, t)) continue;
           if (!opts.jobs) {
@@ -139,7 +142,7 @@ export function createPostEditCheckGuard(opts: PostEditCheckOptions): Guard {
             reports.push(`[post-edit check] ${head}${r.output ? `:\n${r.output}` : ""}`);
           } else {
             const undone = await restore(fs, before);
-            const text = `ERROR: edit blocked by post-edit check '${check.name}' for ${t.rel}: ${r.why}${r.output ? `\n${r.output}` : ""}\n${undone}`;
+            const text = `ERROR: ${blockedVerb(call.tool, t.kind)} blocked by post-edit check '${check.name}' for ${t.rel}: ${r.why}${r.output ? `\n${r.output}` : ""}\n${undone}`;
             return { ok: false, modelText: text };
           }
         }
@@ -150,6 +153,20 @@ export function createPostEditCheckGuard(opts: PostEditCheckOptions): Guard {
       return { ...result, modelText: `${result.modelText}\n\n${report}`, ...(display ? { display } : {}) };
     },
   };
+}
+
+/** Whether the file's bytes equal those recorded before the call (false when none were). */
+async function unchanged(fs: FileSystem, abs: string, before: Before | undefined): Promise<boolean> {
+  const prior = before?.get(abs);
+  if (!prior) return false;
+  const now = await fs.readFile(abs).catch(() => null);
+  return now !== null && Buffer.compare(Buffer.from(now), Buffer.from(prior)) === 0;
+}
+
+/** The reference's word for what a block undid: a whole-file write, a notebook edit, else an edit. */
+function blockedVerb(tool: string, kind: Kind): string {
+  if (kind === "write") return "write";
+  return tool === "notebook_edit" ? "notebook edit" : "edit";
 }
 
 async function isFile(fs: FileSystem, abs: string): Promise<boolean> {

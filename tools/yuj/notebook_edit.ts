@@ -18,7 +18,9 @@ export const notebookEditSchema = z.object({
   path: z.string(),
   old_source: z.string(),
   new_source: z.string(),
-  cell_index: z.number().int().min(0).optional(),
+  // No minimum here: a negative index reaches the handler, which names the valid range
+  // ("outside the notebook cell range", as the reference words it) instead of a bare bound.
+  cell_index: z.number().int().optional(),
   cell_id: z.string().optional(),
 });
 
@@ -47,6 +49,8 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
   effects: MUTATES,
   touchKinds: new Set(["updates"]),
   touches: (args) => [{ path: args.path, as: "updates" }],
+  // A notebook cell edit is an edit: rules for edit (and its family) govern it.
+  permissions: { family: "edit" },
   view: {
     card: "expanded",
     preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_source"), str(args, "new_source"), facts.cwd),
@@ -99,9 +103,10 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
         return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
       }
     }
-    // The reference's wording for a change: `OK: updated code cell id='calc' in nb.ipynb`.
-    const ref = cell.id === undefined ? `index=${cell.index}` : `id='${cell.id}'`;
-    const status = after === text ? `OK: no file change: the new source equals the current source of ${label} in ${shown}` : `OK: updated ${cell.cellType} cell ${ref} in ${shown}`;
+    // The reference's wording: `OK: updated code cell id='calc' in nb.ipynb`, and for a no-op
+    // `OK: code cell id='calc' in nb.ipynb already has the requested source; no file change`.
+    const ref = `${cell.cellType} cell ${cell.id === undefined ? `index=${cell.index}` : `id='${cell.id}'`} in ${shown}`;
+    const status = after === text ? `OK: ${ref} already has the requested source; no file change` : `OK: updated ${ref}`;
     const hunks = cellDiff(cell.source, args.new_source);
     return ok(status, { kind: "diff", files: [{ path: `${file.display} ${label}`, op: "update", hunks }], note: status });
   },

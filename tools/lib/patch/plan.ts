@@ -24,6 +24,8 @@ export type PatchErrorKind =
   | "file_exists"
   | "file_not_found"
   | "read_failed"
+  /** udiff's name (the reference's) for a target that is not UTF-8 text; the V4A tools say read_failed. */
+  | "binary_file"
   | HunkErrorKind
   | "unknown_op_kind"
   | "unencodable"
@@ -213,8 +215,9 @@ export class PatchPlan {
     if (s.next === null) {
       if (this.options.unifiedDiff) {
         const hint = await didYouMean(this.fs, this.cwd, shown);
-        const verb = op.kind === "delete" ? "delete" : "update";
-        return { kind: "file_not_found", message: `cannot ${verb} ${shown}: file does not exist${hint}; a new file's diff starts with --- /dev/null`, path: shown };
+        // Creating is the way forward only for an update; a delete of a missing file has nothing to do.
+        const next = op.kind === "delete" ? "; there is nothing to delete" : "; a new file's diff starts with --- /dev/null";
+        return { kind: "file_not_found", message: `cannot ${op.kind === "delete" ? "delete" : "update"} ${shown}: file does not exist${hint}${next}`, path: shown };
       }
       return this.notFound(shown, op.kind === "delete" ? "Delete File" : "Update File");
     }
@@ -230,7 +233,8 @@ export class PatchPlan {
     let content: Content = s.next;
     if (op.hunks.length > 0) {
       if (s.next.binary) {
-        return { kind: "read_failed", message: `cannot update ${shown}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: shown };
+        const kind = this.options.unifiedDiff ? "binary_file" : "read_failed";
+        return { kind, message: `cannot update ${shown}: ${s.next.why ?? "file is not valid UTF-8 text"}`, path: shown };
       }
       const applied = applyHunks(s.next.text, op.hunks, shown, { chord: this.options.chord, finalNewline: !this.options.unifiedDiff, unifiedDiff: this.options.unifiedDiff });
       if (!applied.ok) return { kind: applied.kind, message: applied.message, path: shown };
