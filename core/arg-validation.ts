@@ -259,7 +259,7 @@ const ALIASES: ReadonlyArray<{ from: string; to: string }> = [
 function bareStringNote(key: string): string {
   const example: Record<string, string> = { paths: '["internal/tui"]', includes: '["**/*.go"]', patterns: '["**/*.go"]' };
   const was = key === "patterns" ? "was a single string" : "was a string";
-  return `Note: ${key} ${was} and was treated as a one-item list; send an array next time, e.g. ${key}: ${example[key] ?? '["..."]'}.`;
+  return `Note: ${key} ${was} and was treated as a one-item list. Use the documented array form, for example ${key}: ${example[key] ?? '["..."]'}, in future calls.`;
 }
 
 /**

@@ -84,15 +84,15 @@ describe("old names and shapes the reference systems accept", () => {
       ok: true,
       text:
         'Note: glob has no parameter "pattern"; it was read as "patterns".\n' +
-        'Note: patterns was a single string and was treated as a one-item list; send an array next time, e.g. patterns: ["**/*.go"].\nsrc/a.ts\nsrc/b.ts',
+        'Note: patterns was a single string and was treated as a one-item list. Use the documented array form, for example patterns: ["**/*.go"], in future calls.\nsrc/a.ts\nsrc/b.ts',
     });
     expect(await call("chord", "grep", { pattern: "alpha", paths: "src" })).toEqual({
       ok: true,
-      text: 'Note: paths was a string and was treated as a one-item list; send an array next time, e.g. paths: ["internal/tui"].\nsrc/a.ts:1:alpha',
+      text: 'Note: paths was a string and was treated as a one-item list. Use the documented array form, for example paths: ["internal/tui"], in future calls.\nsrc/a.ts:1:alpha',
     });
     expect(await call("chord", "glob", { patterns: "src/a.*" })).toEqual({
       ok: true,
-      text: 'Note: patterns was a single string and was treated as a one-item list; send an array next time, e.g. patterns: ["**/*.go"].\nsrc/a.ts',
+      text: 'Note: patterns was a single string and was treated as a one-item list. Use the documented array form, for example patterns: ["**/*.go"], in future calls.\nsrc/a.ts',
     });
     // The list form needs no note.
     expect(await call("chord", "glob", { patterns: ["src/a.*", "src/*.ts"] })).toEqual({ ok: true, text: "src/a.ts\nsrc/b.ts" });

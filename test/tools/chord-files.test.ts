@@ -46,7 +46,7 @@ describe("chord read", () => {
         "offset 50 exceeds this file length (10 lines); suggested_offset=7 reads the last 4 lines with limit=4; eof_offset=11 is valid but returns no lines",
     });
     expect((await read({ path: "e.txt", offset: 3 })).modelText).toBe(
-      "offset 3 exceeds this file length (0 lines); suggested_offset=0 (EOF; file is empty)",
+      "offset 3 exceeds this file length (0 lines); the file is empty, so read from offset 1 (or omit it) to get an empty result",
     );
   });
 

@@ -22,8 +22,8 @@ afterEach(() => t.cleanup());
 const NO_MATCHES =
   "No matches found. If the symbol or phrase is expected, try alternate naming, a narrower literal, or broaden the search scope (paths/includes) before assuming absence.";
 const STALE =
-  "The path may be stale or mistyped: Verify the current working directory and the path (glob lists what exists), or search from the working directory. Do not guess a similar-looking path.";
-const SINGLE = 'Note: patterns was a single string and was treated as a one-item list; send an array next time, e.g. patterns: ["**/*.go"].';
+  "The path may be stale or relative to a different working directory. Verify the current working directory or use a discovery tool (glob/grep from the repo root) to locate the target before retrying. Do not guess a similar-looking path.";
+const SINGLE = 'Note: patterns was a single string and was treated as a one-item list. Use the documented array form, for example patterns: ["**/*.go"], in future calls.';
 
 describe("chord glob arguments, as Chord's glob tests pin them", () => {
   beforeEach(() => t.put({ "a.go": "x\n", "sub/b.go": "package b\n" }));
@@ -92,7 +92,7 @@ describe("chord grep files and paths, as Chord's grep tests pin them", () => {
     const r = await chordCall(t, "grep", { pattern: "needle", paths: ["cmd internal"] });
     expect(r.ok).toBe(false);
     expect(r.text).toBe(
-      `all search paths failed: path not found: cmd internal. ${STALE} grep.paths accepts an array: pass each path as a separate array item, e.g. paths: ["cmd","internal"].`,
+      `all search paths failed: path not found: cmd internal. grep.paths accepts an array of file or directory paths; to search multiple directories, pass each path as a separate array item, e.g. paths: ["cmd","internal"]. ${STALE}`,
     );
     expect((await chordCall(t, "grep", { pattern: "needle", paths: ["cmd", "internal"] })).text).toBe("cmd/c.go:1:needle\ninternal/i.go:1:needle");
   });

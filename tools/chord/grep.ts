@@ -9,7 +9,9 @@
 // (tools/lib/grep/) runs ripgrep, so ignore files (a .gitignore also outside
 // a git repository) and binary files are treated as rg treats them; dot folders are searched, except the version
 // control, cache and build folders and the binary extensions Chord leaves out
-// (tools/lib/chord/skipped-files.ts).
+// (tools/lib/chord/skipped-files.ts). Includes that are all plain relative
+// paths name files, read directly without a walk, and a file opened by name
+// that is not text is skipped (tools/lib/grep/file-roots.ts).
 
 import { Minimatch } from "minimatch";
 import * as path from "node:path";
@@ -25,6 +27,7 @@ import * as os from "node:os";
 import { displayPath, isDevicePath, resolveInCwd } from "../lib/paths.js";
 import { combinePatterns } from "../lib/grep/patterns.js";
 import { CHORD_GREP_EXCLUDES } from "../lib/chord/skipped-files.js";
+import { exactIncludePaths, skipsAsBinary } from "../lib/grep/file-roots.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { listArg, searchSummary, str } from "../lib/view.js";
 
@@ -49,6 +52,11 @@ export const LITERAL_NOTE = "Note: pattern was invalid regex; searched as litera
 const NO_MATCH_HINT =
   " If the symbol or phrase is expected, try alternate naming, a narrower literal, or broaden the search scope (paths/includes) before assuming absence.";
 
+/** Chord's advice after every search path failed. */
+const STALE_PATH_ADVICE =
+  " The path may be stale or relative to a different working directory. Verify the current working directory or use a discovery tool" +
+  " (glob/grep from the repo root) to locate the target before retrying. Do not guess a similar-looking path.";
+
 type Args = z.infer<typeof chordGrepSchema>;
 
 interface Root {
@@ -56,6 +64,8 @@ interface Root {
   abs: string;
   dir: boolean;
   cwdReal: string;
+  /** A file an exact include named: `includes` already chose it. */
+  named?: boolean;
 }
 
 type Searched = { ok: true; lines: GrepLine[] } | { ok: false; error: string; regex: boolean };
@@ -90,23 +100,46 @@ async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots:
       continue;
     }
     const st = await fs.stat(where.abs).catch(() => undefined);
-    if (!st) failures.push(`path not found: ${shown}`);
+    if (!st) failures.push(`path not found: ${shown}${(await joinedPathsHint(ctx, shown)) ?? ""}`);
     else roots.push({ shown, abs: where.abs, dir: st.isDirectory(), cwdReal: where.cwdReal });
   }
   return { roots, failures };
 }
 
-/** A single path made of several existing paths joined by spaces: the model meant a list. */
-async function joinedPaths(ctx: ToolContext, given: readonly string[]): Promise<string | undefined> {
-  for (const g of given) {
-    const parts = g.trim().split(/\s+/);
-    if (parts.length < 2) continue;
-    const exist = await Promise.all(parts.map((p) => ctx.services.fs.stat(path.resolve(ctx.cwd, p)).then(() => true, () => false)));
-    if (exist.every(Boolean)) {
-      return ` grep.paths accepts an array: pass each path as a separate array item, e.g. paths: ${JSON.stringify(parts.map((p) => displayPath(ctx.cwd, path.resolve(ctx.cwd, p))))}.`;
+/**
+ * The roots searched: a directory whose includes are all plain relative
+ * paths becomes the regular files they name in it (missing ones are
+ * skipped, as Chord does), and a file that is not text is left out.
+ */
+async function searchedRoots(ctx: ToolContext, roots: Root[], includes: string | string[] | undefined): Promise<Root[]> {
+  const exact = exactIncludePaths(asList(includes));
+  const out: Root[] = [];
+  for (const root of roots) {
+    const files = root.dir && exact ? exact.map((rel) => ({ ...root, abs: path.join(root.abs, rel), dir: false, named: true })) : [root];
+    for (const f of files) {
+      // A named file must be a regular file that stays where grep may read (a symlink out of the project does not).
+      if (f.named && !(await namedFileReadable(ctx, f.abs))) continue;
+      if (!f.dir && (await skipsAsBinary(ctx.services.fs, f.abs))) continue;
+      out.push(f);
     }
   }
-  return undefined;
+  return out;
+}
+
+/** A single path made of several existing paths joined by spaces: the model meant a list (Chord's hint, with the list to send). */
+async function joinedPathsHint(ctx: ToolContext, given: string): Promise<string | undefined> {
+  const parts = given.trim().split(/\s+/);
+  if (parts.length < 2) return undefined;
+  const exist = await Promise.all(parts.map((p) => ctx.services.fs.stat(path.resolve(ctx.cwd, p)).then(() => true, () => false)));
+  if (!exist.every(Boolean)) return undefined;
+  const list = JSON.stringify(parts.map((p) => displayPath(ctx.cwd, path.resolve(ctx.cwd, p))));
+  return `. grep.paths accepts an array of file or directory paths; to search multiple directories, pass each path as a separate array item, e.g. paths: ${list}`;
+}
+
+/** Whether a file an exact include names is a regular file grep may read. */
+async function namedFileReadable(ctx: ToolContext, abs: string): Promise<boolean> {
+  const where = await resolveInCwd(ctx.services.fs, ctx.cwd, abs, yujPaths(ctx, "read"));
+  return where.ok && (await ctx.services.fs.stat(where.abs).then((st) => st.isFile(), () => false));
 }
 
 /**
@@ -127,7 +160,8 @@ async function searchRoots(ctx: ToolContext, rg: string, pattern: string, args: 
     const shownPath = (key: Buffer) => displayPath(root.cwdReal, path.resolve(cwd, key.toString("utf8")));
     const events = eventCollector({
       wanted: Math.max(0, GREP_MAX_MATCHES + 1 - matches),
-      hidden: (key) => hiddenFrom?.(shownPath(key)) === true || !included(key.toString("utf8")),
+      // includes filter a walk only: a file given by name is searched whatever they say, as in Chord.
+      hidden: (key) => hiddenFrom?.(shownPath(key)) === true || (root.dir && !included(key.toString("utf8"))),
     });
     const res = await searchWithRg(ctx, {
       rg,
@@ -186,13 +220,10 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
     const given = asList(args.paths).filter((p) => p.trim() !== "");
     const { roots, failures } = await resolveRoots(ctx, given.length ? given : ["."]);
     if (roots.length === 0) {
-      return fail(
-        `all search paths failed: ${failures.join("; ")}. The path may be stale or mistyped: Verify the current working directory ` +
-          "and the path (glob lists what exists), or search from the working directory. Do not guess a similar-looking path." +
-          ((await joinedPaths(ctx, given)) ?? ""),
-      );
+      return fail(`all search paths failed: ${failures.join("; ")}.${STALE_PATH_ADVICE}`);
     }
     for (const f of failures) notes.push(`grep: skipped path: ${f}`);
+    const searched = await searchedRoots(ctx, roots, args.includes);
 
     const several = wanted.filter((p) => p !== "").length > 1;
     let literal = false;
@@ -204,10 +235,10 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
         notes.push(`Note: patterns ${combined.literal.map((p) => JSON.stringify(p)).join(", ")} were invalid regex; searched as literal text.`);
       }
     }
-    let res = await searchRoots(ctx, rg, pattern, args, roots, context, false);
+    let res = await searchRoots(ctx, rg, pattern, args, searched, context, false);
     if (!res.ok && res.regex && !several) {
       literal = true;
-      res = await searchRoots(ctx, rg, pattern, args, roots, context, true);
+      res = await searchRoots(ctx, rg, pattern, args, searched, context, true);
     }
     if (!res.ok) return fail(res.error);
     if (literal) notes.unshift(LITERAL_NOTE);

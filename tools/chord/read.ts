@@ -65,7 +65,7 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
 
     if (first > total + 1 || (total === 0 && first > 1)) {
       if (total === 0) {
-        return fail(`offset ${offset} exceeds this file length (0 lines); suggested_offset=0 (EOF; file is empty)`);
+        return fail(`offset ${offset} exceeds this file length (0 lines); the file is empty, so read from offset 1 (or omit it) to get an empty result`);
       }
       const k = Math.min(limit, total);
       const suggested = total - k + 1;

@@ -29,6 +29,12 @@ const BINARY_EXTENSIONS: readonly string[] = [
   "pack", "idx", "blob",
 ];
 
+/** Whether a file name's last extension (any case) marks it as not text: `archive.tar.gz` is, `icon.svg` is not. */
+export function isBinaryExtension(name: string): boolean {
+  const dot = name.lastIndexOf(".");
+  return dot >= 0 && BINARY_EXTENSIONS.includes(name.slice(dot + 1).toLowerCase());
+}
+
 /** Each letter as a class of both cases, so one glob matches `.PYC` and `.pyc`. */
 const anyCase = (s: string) => s.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 
