@@ -5,20 +5,13 @@
 // agent reaches every job. A job stopped by the user reads `killed (stopped
 // by user)`, and unlike the model's own job_kill its end is told to the model.
 
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../core/config/schema.js";
-import { prepareCall, runPrepared } from "../../core/dispatch.js";
 import type { CoreEvent } from "../../core/events.js";
 import { createJobNotices } from "../../core/jobs/notices.js";
 import { USER_STOP_REASON } from "../../core/jobs/types.js";
-import type { OrchestrationPort } from "../../core/orchestration/types.js";
-import { activateTools } from "../../core/profiles/activate.js";
-import { checkProfile, loadProfile } from "../../core/profiles/load.js";
-import { builtinHandlers } from "../../tools/registry.js";
 import { chordNoticeStyle } from "../../tools/lib/chord/job-notice.js";
 import { controlledSession } from "../support/controller-harness.js";
-import { repoRoot } from "../support/loop-harness.js";
+import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;
@@ -27,27 +20,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-/** One Chord call made by `agent`: "main", or a worker's task id (the port's identity is all the job tools read). */
-async function callAs(agent: string, tool: string, args: unknown): Promise<{ ok: boolean; text: string }> {
-  const config = defaultConfig();
-  const registry = builtinHandlers();
-  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
-  checkProfile(profile, registry, "minimal");
-  const tools = activateTools(profile, registry, config, { topLevel: agent === "main", model: { provider: "anthropic", id: "claude-sonnet-4" } });
-  const prepared = prepareCall({ id: "c1", name: tool, args: JSON.stringify(args) }, tools, config);
-  const outcome = await runPrepared(prepared, {
-    toolset: tools,
-    config,
-    services: t.ctx.services,
-    emit: t.ctx.emit,
-    cwd: t.cwd,
-    sessionDir: t.ctx.sessionDir,
-    signal: new AbortController().signal,
-    memory: t.ctx.memory,
-    session: { jobs: t.ctx.jobs!, orchestration: { self: agent } as OrchestrationPort },
-  });
-  return { ok: outcome.ok, text: outcome.modelText };
-}
+/** One Chord call made by `agent`: "main", or a worker's task id. */
+const callAs = (agent: string, tool: string, args: unknown) => chordCall(t, tool, args, { agent });
 
 const startAs = async (agent: string, command: string, description: string) =>
   /\bj\d+\b/.exec((await callAs(agent, "shell", { command, description, run_in_background: true })).text)![0];
