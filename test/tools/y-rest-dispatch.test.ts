@@ -10,10 +10,10 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../core/config/schema.js";
 import { loadConfig } from "../../core/config/load.js";
-import { prepareCall } from "../../core/dispatch.js";
 import { writeTodosTool } from "../../tools/yuj/write_todos.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { schemaRejectText, yujCall } from "../support/yuj-call.js";
 
 let t: TestToolContext;
 const fresh = async (adjust: (c: Config) => void = () => undefined) => {
@@ -23,16 +23,9 @@ const fresh = async (adjust: (c: Config) => void = () => undefined) => {
 beforeEach(() => fresh());
 afterEach(() => t.cleanup());
 
-/** The call as the model sends it (raw argument text); the refusal's text, or the handler's result. */
-async function send(name: string, raw: string): Promise<{ ok: boolean; text: string }> {
-  const prepared = prepareCall({ id: "c1", name, args: raw }, baseToolset(t.ctx.config), t.ctx.config);
-  if (!prepared.ready) return { ok: false, text: prepared.text };
-  const r = await prepared.tool.handler.run(prepared.args as never, t.ctx);
-  return { ok: r.ok, text: r.modelText };
-}
+const send = (name: string, raw: string) => yujCall(t, name, raw, { raw: true });
 
-const envelope = (tool: string, errors: Array<{ actual: string; expected: string; keyword: string; path: string }>) =>
-  "ERROR: " + JSON.stringify({ error: { errors, message: "Tool arguments do not match the declared schema.", tool, type: "tool_schema_reject", version: 1 } });
+const envelope = schemaRejectText;
 
 const TOOLS = "bash, read, write, edit, glob, grep, ask_user, done";
 

@@ -6,9 +6,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { prepareCall } from "../../core/dispatch.js";
-import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { yujCall } from "../support/yuj-call.js";
 
 let t: TestToolContext;
 beforeEach(async () => {
@@ -16,12 +15,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
-async function send(name: string, args: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
-  const prepared = prepareCall({ id: "c1", name, args: JSON.stringify(args) }, baseToolset(t.ctx.config), t.ctx.config);
-  if (!prepared.ready) return { ok: false, text: prepared.text };
-  const r = await prepared.tool.handler.run(prepared.args as never, t.ctx);
-  return { ok: r.ok, text: r.modelText };
-}
+const send = (name: string, args: unknown) => yujCall(t, name, args);
 const inProject = (rel: string) => path.join(t.cwd, rel);
 const text = (rel: string) => fs.readFileSync(inProject(rel), "utf8");
 

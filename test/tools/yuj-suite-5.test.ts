@@ -9,7 +9,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Config } from "../../core/config/schema.js";
-import { prepareCall } from "../../core/dispatch.js";
 import { createDeferredTools } from "../../core/profiles/deferred.js";
 import { applyChanges } from "../../core/agents/apply-changes.js";
 import { collectChanges, describeChanges } from "../../core/agents/changes.js";
@@ -23,6 +22,7 @@ import { loadConfig } from "../../core/config/load.js";
 import { deferredToolsGuard } from "../../tools/guards/deferred-tools.js";
 import { baseToolset } from "../support/loop-harness.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { schemaRejectText, yujCall } from "../support/yuj-call.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
 
 let t: TestToolContext;
@@ -33,16 +33,9 @@ const fresh = async (adjust: (c: Config) => void = () => undefined) => {
 beforeEach(() => fresh());
 afterEach(() => t.cleanup());
 
-/** One call as the model sends it: through the dispatcher's checks, then the handler. */
-async function dispatch(name: string, args: unknown): Promise<{ ok: boolean; text: string }> {
-  const prepared = prepareCall({ id: "c1", name, args: JSON.stringify(args) }, baseToolset(t.ctx.config), t.ctx.config);
-  if (!prepared.ready) return { ok: false, text: prepared.text };
-  const r = await prepared.tool.handler.run(prepared.args as never, t.ctx);
-  return { ok: r.ok, text: r.modelText };
-}
+const dispatch = (name: string, args: unknown) => yujCall(t, name, args);
 
-const rejectEnvelope = (tool: string, errors: unknown[]) =>
-  "ERROR: " + JSON.stringify({ error: { errors, message: "Tool arguments do not match the declared schema.", tool, type: "tool_schema_reject", version: 1 } });
+const rejectEnvelope = schemaRejectText;
 
 describe("schema_validation = reject: each error names its path and the JSON Schema keyword that failed", () => {
   beforeEach(() =>
