@@ -45,7 +45,7 @@ function enabled(config: Config): Config {
 }
 
 /** One web_search call through the real dispatcher and the chord profile, its provider request going to `server`. */
-async function search(provider: ProviderName, args: unknown, events?: (api: WireApi) => SseEvent[], faults: Fault[] = []) {
+async function search(provider: ProviderName, args: unknown, events?: (api: WireApi) => SseEvent[], faults: Fault[] = [], signal = new AbortController().signal) {
   server = await startSseServer({ scenario: parseScenario({ turns: [{ text: "a plain answer, no search" }] }), faults, wireTurn: (api) => events?.(api) });
   const config = enabled(defaultConfig());
   const registry = builtinHandlers();
@@ -61,7 +61,7 @@ async function search(provider: ProviderName, args: unknown, events?: (api: Wire
     emit: t.ctx.emit,
     cwd: t.cwd,
     sessionDir: t.ctx.sessionDir,
-    signal: new AbortController().signal,
+    signal,
     memory: t.ctx.memory,
     session: { model: { provider: client, id: "m" } },
   });
@@ -189,10 +189,37 @@ describe("Chord web_search on Anthropic Messages", () => {
     expect(res).toMatchObject({ ok: false, text: "no web_search call was observed: the model did not run it or the endpoint ignored the hosted declaration" });
   });
 
-  it("a provider that refuses the request: the error names it", async () => {
+  it("a provider that refuses the request: the error names it, and nothing is retried", async () => {
+    const res = await search("anthropic", { query: "q" }, () => anthropicSearchTurn(SEARCH, "m"), [{ status: 400, message: "model m does not exist" }]);
+    expect(res).toMatchObject({ ok: false, text: "web_search failed: anthropic: HTTP 400: model m does not exist" });
+    expect(res.posts).toHaveLength(1);
+  });
+
+  it("an endpoint that refuses the forced tool choice gets one more request that only declares the search and asks for it", async () => {
+    const res = await search("anthropic", { query: "node 20 release date" }, () => anthropicSearchTurn(SEARCH, "m"), [{ status: 400, message: "tool_choice is not supported with this tool" }]);
+    expect(res.posts).toHaveLength(2);
+    expect(res.posts[0]!.body.tool_choice).toEqual({ type: "tool", name: "web_search" });
+    expect(res.posts[1]!.body.tool_choice).toBeUndefined();
+    expect(res.posts[1]!.body.tools).toEqual([{ type: "web_search_20250305", name: "web_search", max_uses: 8 }]);
+    expect(res.posts[1]!.body.system).toMatch(/ Always call the web_search tool for the request before answering\.$/);
+    expect(res.ok).toBe(true);
+    expect(res.text).toContain("Sources:\n[1] Node.js 20 is now available!\n    https://nodejs.org/en/blog/announcements/v20-release-announce\n");
+  });
+
+  it("when the unforced request runs no search either, both reasons are given", async () => {
     const res = await search("anthropic", { query: "q" }, undefined, [{ status: 400, message: "tool_choice is not supported" }]);
-    expect(res.ok).toBe(false);
-    expect(res.text).toBe("web_search failed: anthropic: HTTP 400: tool_choice is not supported");
+    expect(res.posts).toHaveLength(2);
+    expect(res).toMatchObject({
+      ok: false,
+      text: "the forced web_search declaration was refused (anthropic: HTTP 400: tool_choice is not supported); the retry without forcing failed too: no web_search call was observed: the model did not run it or the endpoint ignored the hosted declaration",
+    });
+  });
+
+  it("a call cancelled while the provider has not answered says so", async () => {
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 200);
+    const res = await search("anthropic", { query: "q" }, undefined, [{ hang: true }], abort.signal);
+    expect(res).toMatchObject({ ok: false, text: "ERROR: cancelled by the user before the tool finished\nweb_search was cancelled" });
   });
 });
 

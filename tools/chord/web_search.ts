@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { ModelRequest } from "../../core/history.js";
 import { carriesHostedTools, type HostedCitation, type HostedSearch, type HostedTool } from "../../core/providers/hosted.js";
+import { ProviderError } from "../../core/providers/types.js";
 import { fail, ok, type ToolContext, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
 import { str } from "../lib/view.js";
 
@@ -42,10 +43,9 @@ export const webSearchTool: ToolHandler<typeof schema> = {
     if (!model || !carriesHostedTools(model.provider.name)) {
       return fail("web_search is not available: add web_search to [compat] hosted_tools for an Anthropic Messages or OpenAI Responses model");
     }
-    const observed = await searchOnce(checked, model, ctx);
+    const observed = await searchWithFallback(checked, model, ctx);
     if (typeof observed === "string") return fail(observed);
     const errors = observed.calls.filter((c) => c.error !== undefined).map((c) => errorText(c, model.provider.name));
-    if (observed.calls.length === 0) return fail("no web_search call was observed: the model did not run it or the endpoint ignored the hosted declaration");
     if (errors.length === observed.calls.length) return fail(`web_search returned only errors: ${errors.join("; ")}`);
     return ok(formatObservation(observed, errors));
   },
@@ -100,20 +100,55 @@ interface Observation {
   citations: HostedCitation[];
 }
 
-/** One request with the search declared and forced; what its stream reported, or why it failed. */
-async function searchOnce(args: SearchArgs, model: NonNullable<ToolContext["model"]>, ctx: ToolContext): Promise<Observation | string> {
+type Model = NonNullable<ToolContext["model"]>;
+
+/**
+ * The forced request; when the endpoint refuses the forced tool choice, once
+ * more with the search only declared and asked for. Either way a response
+ * that ran no search fails: the model's own answer is not a search result.
+ */
+async function searchWithFallback(args: SearchArgs, model: Model, ctx: ToolContext): Promise<Observation | string> {
+  const deadline = AbortSignal.timeout(TIMEOUT_MS);
+  const signal = AbortSignal.any([ctx.signal, deadline]);
+  const failure = (err: Error): string => {
+    if (ctx.signal.aborted) return "web_search was cancelled";
+    if (deadline.aborted) return `web_search timed out after ${TIMEOUT_MS / 1000} s`;
+    return `web_search failed: ${err.message}`;
+  };
+  const forced = await searchOnce(args, model, signal, true);
+  if (!(forced instanceof Error)) return observed(forced);
+  if (!choiceRefused(forced)) return failure(forced);
+  const hinted = await searchOnce(args, model, signal, false);
+  if (!(hinted instanceof Error) && hinted.calls.length > 0) return hinted;
+  const why = hinted instanceof Error ? failure(hinted) : NOT_OBSERVED;
+  return `the forced web_search declaration was refused (${forced.message}); the retry without forcing failed too: ${why}`;
+}
+
+const NOT_OBSERVED = "no web_search call was observed: the model did not run it or the endpoint ignored the hosted declaration";
+
+/** What a finished request reported, or why it does not count: no search ran. */
+function observed(obs: Observation): Observation | string {
+  return obs.calls.length === 0 ? NOT_OBSERVED : obs;
+}
+
+/** A 400/422 answer about the forced tool choice (not auth, limits or the model): the unforced request may still search. */
+function choiceRefused(err: Error): boolean {
+  if (!(err instanceof ProviderError) || (err.status !== 400 && err.status !== 422)) return false;
+  return /tool[_ ]choice|forced? tool/i.test(err.serverMessage);
+}
+
+/** One request with the search declared (and forced, unless `force` is false); what its stream reported, or the error. */
+async function searchOnce(args: SearchArgs, model: Model, signal: AbortSignal, force: boolean): Promise<Observation | Error> {
   const declaration: HostedTool = { kind: "web_search", allowedDomains: args.allowed, blockedDomains: args.blocked, maxUses: MAX_USES };
   const request: ModelRequest = {
     model: model.id,
-    system: SYSTEM,
+    system: force ? SYSTEM : `${SYSTEM} Always call the web_search tool for the request before answering.`,
     history: [{ role: "user", text: `Perform a web search for the query: ${args.query}` }],
     tools: [],
     maxOutputTokens: MAX_OUTPUT_TOKENS,
     hostedTools: [declaration],
-    forceHostedTool: true,
+    ...(force ? { forceHostedTool: true } : {}),
   };
-  const timeout = AbortSignal.timeout(TIMEOUT_MS);
-  const signal = AbortSignal.any([ctx.signal, timeout]);
   const seen: Observation = { summary: "", calls: [], citations: [] };
   try {
     for await (const ev of model.provider.stream(request, signal)) {
@@ -123,9 +158,7 @@ async function searchOnce(args: SearchArgs, model: NonNullable<ToolContext["mode
       else if (ev.type === "retry" && ev.discardedPartial) Object.assign(seen, { summary: "", calls: [], citations: [] });
     }
   } catch (err) {
-    if (ctx.signal.aborted) return "web_search was cancelled";
-    if (timeout.aborted) return `web_search timed out after ${TIMEOUT_MS / 1000} s`;
-    return `web_search failed: ${(err as Error).message}`;
+    return err instanceof Error ? err : new Error(String(err));
   }
   return seen;
 }
