@@ -94,7 +94,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       cellRunner: x.session.services.cells,
       ...(deferred ? { toolLoader: deferred } : {}),
       ...(roles ? { mainRoles: roles } : {}),
-      model: { provider: x.provider, id: x.choice.model },
+      model: { provider: x.provider, id: x.choice.model, usage: x.session.usage },
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {

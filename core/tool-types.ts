@@ -3,7 +3,7 @@
 
 import type { z } from "zod";
 import type { ApprovalRequest } from "./approvals/types.js";
-import type { Emit } from "./events.js";
+import type { Emit, Usage } from "./events.js";
 import type { Services } from "./services.js";
 import type { Config } from "./config/schema.js";
 import type { TerminalManager } from "./jobs/terminal.js";
@@ -96,8 +96,12 @@ export interface ToolContext {
   orchestration?: OrchestrationPort;
   /** The main agent's roles (handoff), on the Chord surface; a worker has none. */
   mainRoles?: MainRoles;
-  /** The session's model backend and model, for a tool that makes a model request of its own (a hosted search). */
-  model?: { provider: Provider; id: string };
+  /**
+   * The session's model backend and model, for a tool that makes a model
+   * request of its own (a hosted search); its tokens join the session's
+   * running total (`usage`), shown with the next turn's count.
+   */
+  model?: { provider: Provider; id: string; usage?: Usage };
 }
 
 /** One function a code cell may call, as get_function_details shows it. */

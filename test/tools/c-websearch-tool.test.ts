@@ -53,6 +53,7 @@ async function search(provider: ProviderName, args: unknown, events?: (api: Wire
   checkProfile(profile, registry, "minimal");
   const toolset = activateTools(profile, registry, config, { topLevel: true, model: { provider, id: "m" } });
   const client = await createProvider({ name: provider, model: "m", apiKey: "sk-test", baseURL: server.baseUrlFor(provider), maxRetries: 0, requestTimeoutMs: 10_000 });
+  const usage = { inputTokens: 100, outputTokens: 7, cachedTokens: 0 };
   const prepared = prepareCall({ id: "c1", name: "web_search", args: JSON.stringify(args) }, toolset, config);
   const outcome = await runPrepared(prepared, {
     toolset,
@@ -63,10 +64,10 @@ async function search(provider: ProviderName, args: unknown, events?: (api: Wire
     sessionDir: t.ctx.sessionDir,
     signal,
     memory: t.ctx.memory,
-    session: { model: { provider: client, id: "m" } },
+    session: { model: { provider: client, id: "m", usage } },
   });
   const posts = server.requests.filter((r) => r.method === "POST");
-  return { ok: outcome.ok, text: outcome.modelText, posts, body: posts[0]?.body };
+  return { ok: outcome.ok, text: outcome.modelText, posts, body: posts[0]?.body, usage };
 }
 
 interface Found {
@@ -109,6 +110,8 @@ describe("Chord web_search on Anthropic Messages", () => {
     expect(res.body.tool_choice).toEqual({ type: "tool", name: "web_search" });
     expect(res.body.messages).toEqual([{ role: "user", content: "Perform a web search for the query: node 20 release date" }]);
     expect(res.body.max_tokens).toBe(4096);
+    // The request's tokens join the session's running total.
+    expect(res.usage).toEqual({ inputTokens: 110, outputTokens: 27, cachedTokens: 0 });
     expect(res.ok).toBe(true);
     expect(res.text).toBe(
       [

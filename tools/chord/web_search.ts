@@ -8,6 +8,7 @@
 // below), the passages its text cites, and the searches' errors.
 
 import { z } from "zod";
+import type { Usage } from "../../core/events.js";
 import type { ModelRequest } from "../../core/history.js";
 import { carriesHostedTools, type HostedCitation, type HostedSearch, type HostedTool } from "../../core/providers/hosted.js";
 import { ProviderError } from "../../core/providers/types.js";
@@ -156,11 +157,19 @@ async function searchOnce(args: SearchArgs, model: Model, signal: AbortSignal, f
       else if (ev.type === "hosted_search") seen.calls.push(ev.search);
       else if (ev.type === "hosted_citation") seen.citations.push(ev.citation);
       else if (ev.type === "retry" && ev.discardedPartial) Object.assign(seen, { summary: "", calls: [], citations: [] });
+      else if (ev.type === "usage" && model.usage) addUsage(model.usage, ev.usage);
     }
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
   }
   return seen;
+}
+
+/** The request's tokens were spent: they count in the session's total. */
+function addUsage(total: Usage, more: Usage): void {
+  total.inputTokens += more.inputTokens;
+  total.outputTokens += more.outputTokens;
+  total.cachedTokens += more.cachedTokens;
 }
 
 /** A failed search as the provider's own block or item names it. */
