@@ -277,10 +277,20 @@ describe("Chord web_search arguments are checked before any request", () => {
     expect(res.posts).toHaveLength(0);
   });
 
-  it("a missing query is refused by the schema, naming it", async () => {
-    const res = await search("anthropic", {}, () => anthropicSearchTurn(SEARCH, "m"));
-    expect(res.ok).toBe(false);
-    expect(res.text).toContain("query");
+  const shapes: Array<[string, unknown, string]> = [
+    ["missing query", {}, "ERROR: bad arguments for web_search: query is required (string)"],
+    ["a domain that is not a string", { query: "q", allowed_domains: [7] }, "ERROR: bad arguments for web_search: allowed_domains[0]: expected string, got integer"],
+    ["an undeclared parameter", { query: "q", extra: 1 }, 'ERROR: bad arguments for web_search: unknown parameter "extra"; accepted parameters: query, allowed_domains, blocked_domains'],
+  ];
+  it.each(shapes)("%s: refused by the schema, naming it", async (_name, args, message) => {
+    const res = await search("anthropic", args, () => anthropicSearchTurn(SEARCH, "m"));
+    expect(res).toMatchObject({ ok: false, text: message });
     expect(res.posts).toHaveLength(0);
+  });
+
+  it("a bare string for a domain list is read as a one-item list, with a note", async () => {
+    const res = await search("anthropic", { query: "q", allowed_domains: "example.com" }, () => anthropicSearchTurn(SEARCH, "m"));
+    expect(res.body.tools).toEqual([{ type: "web_search_20250305", name: "web_search", allowed_domains: ["example.com"], max_uses: 8 }]);
+    expect(res.text.split("\n")[0]).toBe('Note: allowed_domains was a string and was treated as a one-item list; send an array next time, e.g. allowed_domains: ["..."].');
   });
 });
