@@ -9,7 +9,7 @@ import { createRedact } from "../core/redact.js";
 import { hostedToolsFor } from "../core/providers/hosted.js";
 import { handlersOf, type DispatchDeps } from "../core/dispatch.js";
 import type { HistoryItem } from "../core/history.js";
-import type { ActiveToolset } from "../core/profiles/activate.js";
+import { toolWithRole, type ActiveToolset } from "../core/profiles/activate.js";
 import { createGuards } from "../tools/guards/index.js";
 import { skillToolsGuard } from "../tools/guards/skill-tools.js";
 import { createSubagentRunner } from "../core/agents/runner.js";
@@ -56,7 +56,10 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
   const deferred = x.resolved.config.tools.lazy_loading_enabled ? createDeferredTools(x.resolved.toolset, x.record.state.history) : undefined;
   const ruleHiding = ruleHidingGuard(x.resolved, x.args);
   const roles = surfaceOf(x.resolved) === "chord" ? mainRolesFor(x) : undefined;
-  const hosted = hostedToolsFor(x.resolved.config, x.provider.name);
+  // A tool that runs the hosted search in a request of its own (Chord's web_search)
+  // replaces the declaration in the conversation's requests: it is never declared twice.
+  const ownSearch = toolWithRole(x.resolved.toolset, "hosted_search") !== undefined;
+  const hosted = ownSearch ? { tools: [] } : hostedToolsFor(x.resolved.config, x.provider.name);
   if (hosted.problem) x.session.emit({ type: "notice", level: "warning", text: hosted.problem });
   const deps: Omit<LoopDeps, "signal"> = {
     provider: x.provider,
@@ -91,6 +94,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
       cellRunner: x.session.services.cells,
       ...(deferred ? { toolLoader: deferred } : {}),
       ...(roles ? { mainRoles: roles } : {}),
+      model: { provider: x.provider, id: x.choice.model, usage: x.session.usage },
     },
     // A trace that stopped taking rows ends the run here too, its step saved.
     onStep: () => {

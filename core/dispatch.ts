@@ -46,7 +46,7 @@ export interface DispatchDeps {
   signal: AbortSignal;
   gate?: PermissionGate;
   /** Session-scoped services tools reach through their context. */
-  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents" | "toolLoader" | "orchestration" | "mainRoles"> & {
+  session?: Pick<ToolContext, "jobs" | "terminals" | "lsp" | "skills" | "pauseForAnswer" | "subagents" | "toolLoader" | "orchestration" | "mainRoles" | "model"> & {
     /** The operator's answer to a tool's question; the call's signal ends the wait. */
     ask?: (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
     /** Code mode: runs cells (the toolset's cellFunctions are what they call). */
@@ -285,6 +285,7 @@ async function runHandler(
     ...cellContext(deps, p.call.id),
     ...(deps.session?.orchestration ? { orchestration: deps.session.orchestration } : {}),
     ...(deps.session?.mainRoles ? { mainRoles: deps.session.mainRoles } : {}),
+    ...(deps.session?.model ? { model: deps.session.model } : {}),
     ...(deps.conversation ? { conversation: deps.conversation } : {}),
   };
   // A question nobody can answer now (no operator, or the operator went away

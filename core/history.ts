@@ -54,4 +54,6 @@ export interface ModelRequest {
   maxOutputTokens: number;
   /** Tools the provider runs itself (web search), declared beside the function tools. */
   hostedTools?: readonly HostedTool[];
+  /** The model must call the (one) hosted tool: a request made only to run it. */
+  forceHostedTool?: boolean;
 }

@@ -3,7 +3,7 @@
 
 import type { z } from "zod";
 import type { ApprovalRequest } from "./approvals/types.js";
-import type { Emit } from "./events.js";
+import type { Emit, Usage } from "./events.js";
 import type { Services } from "./services.js";
 import type { Config } from "./config/schema.js";
 import type { TerminalManager } from "./jobs/terminal.js";
@@ -17,6 +17,7 @@ import type { ToolCardLayout, ToolDisplay } from "./display-schema.js";
 import type { MatchTarget } from "./permissions/match-target.js";
 import type { OrchestrationPort } from "./orchestration/types.js";
 import type { MainRoles } from "./orchestration/main-roles.js";
+import type { Provider } from "./providers/types.js";
 
 export type { DisplayOf, ToolDisplay } from "./display-schema.js";
 
@@ -95,6 +96,12 @@ export interface ToolContext {
   orchestration?: OrchestrationPort;
   /** The main agent's roles (handoff), on the Chord surface; a worker has none. */
   mainRoles?: MainRoles;
+  /**
+   * The session's model backend and model, for a tool that makes a model
+   * request of its own (a hosted search); its tokens join the session's
+   * running total (`usage`), shown with the next turn's count.
+   */
+  model?: { provider: Provider; id: string; usage?: Usage };
 }
 
 /** One function a code cell may call, as get_function_details shows it. */
@@ -161,6 +168,8 @@ export type ToolEffect = "inspect" | "mutate" | "execute" | "network" | "orchest
  *   load         adds hidden tools to later requests (deferred loading)
  *   delegation   starts a delegated worker (its rules decide which roles; denied, cancellation goes too)
  *   cancellation cancels a delegated worker
+ *   hosted_search runs the provider's hosted search in a request of its own, so the
+ *                conversation's requests leave the search's declaration out
  */
 export type ToolRole =
   | "finish"
@@ -174,7 +183,8 @@ export type ToolRole =
   | "skill"
   | "load"
   | "delegation"
-  | "cancellation";
+  | "cancellation"
+  | "hosted_search";
 
 /**
  * A path a call reads or changes, as the model wrote it. The consumers

@@ -135,7 +135,8 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
       takeCompactRequest: undefined,
       // What the top-level session's requests carry is its own: a child gets its tools at once.
       guards: [...(parent.guards?.filter((g) => !g.topLevelOnly) ?? []), ...(def.readOnly ? [readOnlyCallsGuard()] : [])],
-      session: { ...session, subagents: createSubagentRunner({ ...setup, parent: { ...parent, cwd, config, toolset, session }, depth: depth + 1 }, lane) },
+      // A tool's own model request (a hosted search) goes to the child's model.
+      session: { ...session, ...(session?.model ? { model: { provider: parent.provider, id: model, usage } } : {}), subagents: createSubagentRunner({ ...setup, parent: { ...parent, cwd, config, toolset, session }, depth: depth + 1 }, lane) },
       // The child's hooks see it as the agent it is (filters on agents and agent_kinds).
       hooks: parent.hooks?.forAgent({ id: taskId, kind: "subagent" }, emit, model),
     } as LoopDeps);

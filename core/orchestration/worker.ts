@@ -121,7 +121,12 @@ async function drive(w: Worker, input: LoopInput, signal: AbortSignal, host: Wor
       guards: parent.guards?.filter((g) => !g.topLevelOnly),
       onFinish: undefined,
       takeCompactRequest: undefined,
-      session: { ...withoutSubagents(parent.session), orchestration: host.portFor(w.taskId) },
+      session: {
+        ...withoutSubagents(parent.session),
+        orchestration: host.portFor(w.taskId),
+        // A tool's own model request (a hosted search) goes to the worker's model, its tokens to the worker's count.
+        ...(parent.session?.model ? { model: { provider: host.providerFor(task), id: model, usage } } : {}),
+      },
     } as LoopDeps);
   } catch (err) {
     outcome = { reason: "error", message: err instanceof Error ? err.message : String(err), turns: 0 };

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { editFamily } from "./model-family.js";
 import { modelAcceptsImages } from "../providers/model-caps.js";
+import { carriesHostedTools } from "../providers/hosted.js";
 
 /**
  * A condition string:
@@ -25,14 +26,17 @@ import { modelAcceptsImages } from "../providers/model-caps.js";
  *   model counts as `edit`. Chord picks its edit tools this way.
  * - `model:images`: on when the session's model accepts image input
  *   (providers/model-caps.ts); off when the model is unknown.
+ * - `hosted:<tool>`: on when `[compat] hosted_tools` lists that hosted tool
+ *   and the session's provider can carry its declaration (Anthropic Messages,
+ *   OpenAI Responses); off when the provider is unknown
  * - `active:<tool>` (parameters only): on when that tool is in the request
  *   after the max_tools cap (bash's `background` needs bash_poll and bash_kill)
  */
 export const conditionSchema = z
   .string()
   .regex(
-    /^(always|top_level|delegated|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?|active:[A-Za-z0-9_-]+)$/,
-    "a condition: always, top_level, delegated, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>, active:<tool>",
+    /^(always|top_level|delegated|interactive|not_measurement|loop_running|edit_format:[a-z_|]+|model_family:(patch|edit)|model:images|config:[a-z_.]+(=[A-Za-z0-9_.-]+)?|hosted:[a-z_]+|active:[A-Za-z0-9_-]+)$/,
+    "a condition: always, top_level, delegated, interactive, not_measurement, loop_running, edit_format:<fmt>, model_family:patch|edit, model:images, config:<key>, config:<key>=<value>, hosted:<tool>, active:<tool>",
   );
 const condition = conditionSchema;
 
@@ -85,6 +89,7 @@ export function conditionHolds(cond: string, ctx: ConditionContext): boolean {
   if (kind === "edit_format") return value.split("|").includes(ctx.editFormat);
   if (kind === "model_family") return editFamily(ctx.model) === value;
   if (kind === "active") return ctx.active?.has(value) === true;
+  if (kind === "hosted") return ctx.model !== undefined && carriesHostedTools(ctx.model.provider) && hostedListed(ctx.config, value);
   if (cond === "model:images") return ctx.model !== undefined && modelAcceptsImages(ctx.model.provider, ctx.model.id);
   if (kind === "config") {
     const eq = value.indexOf("=");
@@ -103,4 +108,10 @@ function lookup(obj: unknown, dotted: string): unknown {
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
+}
+
+/** Whether `[compat] hosted_tools` lists the hosted tool. */
+function hostedListed(config: unknown, tool: string): boolean {
+  const listed = lookup(config, "compat.hosted_tools");
+  return Array.isArray(listed) && listed.includes(tool);
 }

@@ -103,6 +103,9 @@ async function* attempt(
         const delta = event.delta;
         if (delta.type === "text_delta" && delta.text) {
           yield { type: "text_delta", text: delta.text };
+        } else if (delta.type === "citations_delta" && delta.citation.type === "web_search_result_location") {
+          const c = delta.citation;
+          yield { type: "hosted_citation", citation: { url: c.url, ...(c.title ? { title: c.title } : {}), ...(c.cited_text ? { text: c.cited_text } : {}) } };
         } else if (delta.type === "input_json_delta" && delta.partial_json && searches.takes(event.index)) {
           searches.delta(event.index, delta.partial_json);
         } else if (delta.type === "input_json_delta" && delta.partial_json) {
@@ -183,8 +186,9 @@ class ServerSearches {
       // A query that did not arrive whole: the search still reports its sources.
     }
     const query = typeof (input as { query?: unknown })?.query === "string" ? (input as { query: string }).query : "";
-    if (!Array.isArray(content)) return { id: toolUseId, query, sources: [], error: content.error_code };
-    return { id: toolUseId, query, sources: content.map((r) => ({ url: r.url, ...(r.title ? { title: r.title } : {}) })) };
+    const reported = input === undefined ? {} : { input };
+    if (!Array.isArray(content)) return { id: toolUseId, query, sources: [], error: content.error_code, ...reported };
+    return { id: toolUseId, query, sources: content.map((r) => ({ url: r.url, ...(r.title ? { title: r.title } : {}) })), ...reported };
   }
 }
 

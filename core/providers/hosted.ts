@@ -22,6 +22,16 @@ export interface HostedSearch {
   sources: Array<{ url: string; title?: string }>;
   /** The provider's error code when the search failed. */
   error?: string;
+  /** The call's input as the provider reported it (Anthropic: its input; Responses: its action, sources left out). */
+  input?: unknown;
+}
+
+/** A passage of the model's text that cites a page (Anthropic's citations, Responses' url_citation annotations). */
+export interface HostedCitation {
+  url: string;
+  title?: string;
+  /** The cited passage: the provider's cited_text, or the span of the text the annotation covers. */
+  text?: string;
 }
 
 interface HostedSettings {
@@ -29,10 +39,15 @@ interface HostedSettings {
   web_search: { allowed_domains: readonly string[]; blocked_domains: readonly string[]; max_uses?: number | undefined };
 }
 
+/** The APIs whose requests can carry a hosted search declaration. */
+export function carriesHostedTools(provider: string): boolean {
+  return provider === "anthropic" || provider === "openai";
+}
+
 /** The hosted tools a request to `provider` carries, or why one that is asked for cannot be. */
 export function hostedToolsFor(config: HostedSettings, provider: string): { tools: HostedTool[]; problem?: string } {
   if (!config.compat.hosted_tools.includes("web_search")) return { tools: [] };
-  if (provider !== "anthropic" && provider !== "openai") {
+  if (!carriesHostedTools(provider)) {
     return { tools: [], problem: `web_search is off: the ${provider} provider has no hosted search tool (Anthropic Messages and OpenAI Responses have one)` };
   }
   const ws = config.web_search;

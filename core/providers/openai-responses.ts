@@ -7,7 +7,7 @@ import type { ProviderOptions } from "./index.js";
 import { runWithRetries } from "./retry.js";
 import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client.js";
 import type { Provider, ProviderEvent } from "./types.js";
-import type { HostedSearch } from "./hosted.js";
+import type { HostedCitation, HostedSearch } from "./hosted.js";
 import { toResponsesBody } from "./wire-history.js";
 
 const NAME = "openai";
@@ -83,7 +83,16 @@ async function* attempt(client: OpenAI, body: Body, signal: AbortSignal): AsyncG
       case "response.output_item.done": {
         const item = event.item;
         if (item.type === "web_search_call") searches.push(searchOf(item));
-        if (item.type === "message") for (const part of item.content) if (part.type === "output_text") for (const a of part.annotations) noteCitation(titles, a);
+        if (item.type === "message") {
+          for (const part of item.content) {
+            if (part.type !== "output_text") continue;
+            for (const a of part.annotations) {
+              noteCitation(titles, a);
+              const citation = citationOf(a, part.text);
+              if (citation) yield { type: "hosted_citation", citation };
+            }
+          }
+        }
         if (item.type !== "function_call") break;
         let call = calls.get(item.id ?? item.call_id);
         if (!call) {
@@ -140,7 +149,20 @@ function searchOf(item: OpenAI.Responses.ResponseFunctionWebSearch): HostedSearc
   const action = item.action as { type: string; query?: string; queries?: string[]; sources?: Array<{ url: string }>; url?: string };
   const query = action.query ?? action.queries?.join("; ") ?? action.url ?? "";
   const sources = (action.sources ?? []).map((s) => ({ url: s.url }));
-  return { id: item.id, query, sources, ...(item.status === "failed" ? { error: "the search failed" } : {}) };
+  // The reported input is the action without its sources (they are listed apart).
+  const { sources: _listed, ...input } = action;
+  return { id: item.id, query, sources, input, ...(item.status === "failed" ? { error: "the search failed" } : {}) };
+}
+
+/** A url_citation with the span of the text it covers (offsets count characters, not UTF-16 units). */
+function citationOf(annotation: unknown, text: string): HostedCitation | undefined {
+  const a = annotation as { type?: string; url?: unknown; title?: unknown; start_index?: unknown; end_index?: unknown };
+  if (a?.type !== "url_citation" || typeof a.url !== "string") return undefined;
+  const chars = Array.from(text);
+  const { start_index: start, end_index: end } = a;
+  const inRange = typeof start === "number" && typeof end === "number" && start >= 0 && end >= start && end <= chars.length;
+  const span = inRange ? chars.slice(start, end).join("") : "";
+  return { url: a.url, ...(typeof a.title === "string" && a.title ? { title: a.title } : {}), ...(span ? { text: span } : {}) };
 }
 
 /** A url_citation names a page's title; it is kept by URL for the sources list. */

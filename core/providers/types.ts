@@ -3,7 +3,7 @@
 
 import type { ModelRequest } from "../history.js";
 import type { Usage } from "../events.js";
-import type { HostedSearch } from "./hosted.js";
+import type { HostedCitation, HostedSearch } from "./hosted.js";
 
 export type ProviderEvent =
   | { type: "text_delta"; text: string }
@@ -14,6 +14,8 @@ export type ProviderEvent =
   | { type: "usage"; usage: Usage }
   /** A search the provider ran itself (a hosted tool): no handler runs, the result is reported. */
   | { type: "hosted_search"; search: HostedSearch }
+  /** The model's text cites a page a hosted search found (read by a tool that runs the search in a request of its own). */
+  | { type: "hosted_citation"; citation: HostedCitation }
   /** The raw request body exactly as sent (no headers). */
   | { type: "raw_request"; url: string; body: string }
   /** The raw response body exactly as received (SSE text for streams). */

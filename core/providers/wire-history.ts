@@ -67,6 +67,7 @@ export function toAnthropicBody(req: ModelRequest): Omit<Anthropic.MessageCreate
           ],
         }
       : {}),
+    ...(req.forceHostedTool && req.hostedTools?.[0] ? { tool_choice: { type: "tool" as const, name: anthropicHostedTool(req.hostedTools[0]).name } } : {}),
     // Caches the long, unchanging prefix (system, tools, earlier turns); an
     // agent resends it every turn, so this cuts cost and latency sharply.
     cache_control: { type: "ephemeral" },
@@ -115,6 +116,8 @@ export function toResponsesBody(
       : {}),
     // Without this the search call reports its query but not the pages it found.
     ...(req.hostedTools?.length ? { include: ["web_search_call.action.sources" as const] } : {}),
+    // Forcing a call: Responses takes "required" (any tool; the hosted one is the only one).
+    ...(req.forceHostedTool && req.hostedTools?.length ? { tool_choice: "required" as const } : {}),
     max_output_tokens: req.maxOutputTokens,
   };
 }
@@ -130,9 +133,17 @@ function anthropicHostedTool(t: HostedTool): Anthropic.WebSearchTool20250305 {
   };
 }
 
-/** OpenAI Responses' hosted search tool (it has no blocked list: hostedToolsFor refuses one). */
+/**
+ * OpenAI Responses' hosted search tool. The config's lists never hold a
+ * blocked one here (hostedToolsFor refuses it); a call's own filter (the
+ * Chord web_search tool) goes into `filters` beside the allowed list.
+ */
 function responsesHostedTool(t: HostedTool): OpenAI.Responses.WebSearchTool {
-  return { type: "web_search", ...(t.allowedDomains.length ? { filters: { allowed_domains: [...t.allowedDomains] } } : {}) };
+  const filters = {
+    ...(t.allowedDomains.length ? { allowed_domains: [...t.allowedDomains] } : {}),
+    ...(t.blockedDomains.length ? { blocked_domains: [...t.blockedDomains] } : {}),
+  };
+  return { type: "web_search", ...(Object.keys(filters).length ? { filters: filters as OpenAI.Responses.WebSearchTool.Filters } : {}) };
 }
 
 /** OpenAI Chat Completions body (without `stream`/`stream_options`). */
