@@ -291,6 +291,6 @@ describe("Chord web_search arguments are checked before any request", () => {
   it("a bare string for a domain list is read as a one-item list, with a note", async () => {
     const res = await search("anthropic", { query: "q", allowed_domains: "example.com" }, () => anthropicSearchTurn(SEARCH, "m"));
     expect(res.body.tools).toEqual([{ type: "web_search_20250305", name: "web_search", allowed_domains: ["example.com"], max_uses: 8 }]);
-    expect(res.text.split("\n")[0]).toBe('Note: allowed_domains was a string and was treated as a one-item list; send an array next time, e.g. allowed_domains: ["..."].');
+    expect(res.text.split("\n")[0]).toBe('Note: allowed_domains was a string and was treated as a one-item list. Use the documented array form, for example allowed_domains: ["..."], in future calls.');
   });
 });

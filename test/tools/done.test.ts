@@ -30,7 +30,7 @@ describe("builtin handlers", () => {
       "get_function_details", "glob", "grep", "handoff", "job_kill", "job_list", "job_output", "list_definitions",
       "list_functions", "load_tools", "lsp", "notebook_edit", "notify", "question", "read", "read_artifact", "rewind",
       "run_tests", "save_artifact", "shell", "skill", "structural_edit", "structural_search", "subagent_changes",
-      "task", "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "write",
+      "task", "terminal_io", "terminal_start", "think", "todo_write", "udiff", "view_image", "web_fetch", "web_search", "write",
       "write_todos",
     ]);
     for (const [id, h] of handlers) expect(h.id).toBe(id);
@@ -93,6 +93,7 @@ describe("builtin handlers", () => {
       udiff: "mutate",
       view_image: "inspect",
       web_fetch: "network",
+      web_search: "network hosted_search",
       write: "mutate",
       write_todos: "converse todos",
     });
