@@ -102,6 +102,25 @@ function anthropicSearches(found: Found[], answer: string, cites: Array<{ url: s
   return out;
 }
 
+/** The result text for the release-date search: both providers give the same
+ * summary and sources; they differ in the reported input and in how many
+ * times the cited passage is listed. */
+function releaseAnswer(reportedInput: string, citedTimes: number): string {
+  return [
+    "Assistant summary (not full source text):",
+    "Node.js 20 was released on 18 April 2023.",
+    "",
+    `Provider-reported input: ${reportedInput}`,
+    "Sources:",
+    "[1] Node.js 20 is now available!",
+    "    https://nodejs.org/en/blog/announcements/v20-release-announce",
+    "[2] Node.js release schedule",
+    "    https://github.com/nodejs/release",
+    "Cited passages:",
+    ...Array.from({ length: citedTimes }, (_, i) => `[${i + 1}] Node.js 20 was released on 18 April 2023.`),
+  ].join("\n");
+}
+
 describe("Chord web_search on Anthropic Messages", () => {
   it("sends one request with only the hosted search, forced and filtered, and returns the summary with numbered sources", async () => {
     const res = await search("anthropic", { query: "  node 20 release date  ", allowed_domains: [" nodejs.org ", "github.com"] }, () => anthropicSearchTurn(SEARCH, "m"));
@@ -113,21 +132,7 @@ describe("Chord web_search on Anthropic Messages", () => {
     // The request's tokens join the session's running total.
     expect(res.usage).toEqual({ inputTokens: 110, outputTokens: 27, cachedTokens: 0 });
     expect(res.ok).toBe(true);
-    expect(res.text).toBe(
-      [
-        "Assistant summary (not full source text):",
-        "Node.js 20 was released on 18 April 2023.",
-        "",
-        'Provider-reported input: {"query":"node 20 release date"}',
-        "Sources:",
-        "[1] Node.js 20 is now available!",
-        "    https://nodejs.org/en/blog/announcements/v20-release-announce",
-        "[2] Node.js release schedule",
-        "    https://github.com/nodejs/release",
-        "Cited passages:",
-        "[1] Node.js 20 was released on 18 April 2023.",
-      ].join("\n"),
-    );
+    expect(res.text).toBe(releaseAnswer('{"query":"node 20 release date"}', 1));
   });
 
   it("blocked_domains reach the declaration; the absent allowed list is left out", async () => {
@@ -235,22 +240,7 @@ describe("Chord web_search on OpenAI Responses", () => {
     expect(res.body.include).toEqual(["web_search_call.action.sources"]);
     expect(res.body.input).toEqual([{ role: "user", content: "Perform a web search for the query: node 20 release date" }]);
     expect(res.ok).toBe(true);
-    expect(res.text).toBe(
-      [
-        "Assistant summary (not full source text):",
-        "Node.js 20 was released on 18 April 2023.",
-        "",
-        'Provider-reported input: {"type":"search","query":"node 20 release date"}',
-        "Sources:",
-        "[1] Node.js 20 is now available!",
-        "    https://nodejs.org/en/blog/announcements/v20-release-announce",
-        "[2] Node.js release schedule",
-        "    https://github.com/nodejs/release",
-        "Cited passages:",
-        "[1] Node.js 20 was released on 18 April 2023.",
-        "[2] Node.js 20 was released on 18 April 2023.",
-      ].join("\n"),
-    );
+    expect(res.text).toBe(releaseAnswer('{"type":"search","query":"node 20 release date"}', 2));
   });
 
   it("allowed_domains go into filters", async () => {
