@@ -12,6 +12,7 @@ import { loadConfig } from "../../core/config/load.js";
 import { livePidsWith, uniqueSleep } from "../support/procs.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 import { yujCall } from "../support/yuj-call.js";
+import { baseToolset } from "../support/loop-harness.js";
 
 let t: TestToolContext;
 beforeEach(async () => {
@@ -51,6 +52,26 @@ async function until(check: () => boolean, ms = 5000): Promise<boolean> {
   }
   return check();
 }
+
+describe("the surface follows [tools].background_enabled", () => {
+  it("off: no bash_poll, no bash_kill, no `background` on bash, and each call says how to turn it on", async () => {
+    t.ctx.config.tools.background_enabled = false;
+    const off = baseToolset(t.ctx.config);
+    expect([off.names.has("bash_poll"), off.names.has("bash_kill")]).toEqual([false, false]);
+    expect(Object.keys(off.tools.get("bash")!.spec.parameters.properties ?? {})).toEqual(["cmd"]);
+    expect(await yujCall(t, "bash", { cmd: "echo hi", background: true })).toEqual({
+      ok: false,
+      text: "ERROR: background commands are disabled (set [tools].background_enabled = true)",
+    });
+    expect((await poll("j1")).text).toMatch(/^ERROR: the bash_poll tool is disabled in this session \(\[tools\]\.background_enabled = true turns it on\)\./);
+  });
+
+  it("on: both controls, and bash takes a boolean `background`", () => {
+    const on = baseToolset(t.ctx.config);
+    expect([on.names.has("bash_poll"), on.names.has("bash_kill")]).toEqual([true, true]);
+    expect((on.tools.get("bash")!.spec.parameters.properties as Record<string, { type: string }>).background?.type).toBe("boolean");
+  });
+});
 
 describe("bash_poll", () => {
   it("returns only the output added since the previous poll", async () => {
