@@ -112,6 +112,16 @@ describe("[tools].background_max_procs", () => {
     await start("sleep 30");
   });
 
+  it("counts what a foreground command left running, since it is polled and killed like one", async () => {
+    t.ctx.config.tools.background_max_procs = 1;
+    const fg = await yujCall(t, "bash", { cmd: "sleep 30 & echo started" });
+    const id = /still run as proc_id (\S+);/.exec(fg.text)?.[1];
+    expect(fg.text).toBe(`started\n[the command exited but processes it started still run as proc_id ${id}; use bash_poll / bash_kill]`);
+    expect((await yujCall(t, "bash", { cmd: "sleep 30", background: true })).text).toMatch(
+      new RegExp(`^ERROR: background process limit reached \\(1\\): ${id} still running\\. `),
+    );
+  });
+
   it("counts a command that has exited as no longer running", async () => {
     t.ctx.config.tools.background_max_procs = 1;
     const a = await start("echo done");
