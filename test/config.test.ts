@@ -132,7 +132,7 @@ action = "allow"
     put(projectFile(), `[tools]\nbash_timeout = "abc"\n`);
     const err = errorOf(() => load());
     expect(err.message).toBe(
-      `config error in ${projectFile()}: tools.bash_timeout: expected a positive integer, got string "abc"`,
+      `config error in ${projectFile()}: tools.bash_timeout: expected a number at least 0, got string "abc"`,
     );
     expect(err.issues).toEqual([expect.objectContaining({ file: projectFile(), key: "tools.bash_timeout" })]);
   });
@@ -268,7 +268,7 @@ describe("writeUserConfig", () => {
     const before = fs.readFileSync(file, "utf8");
     const bad = { tools: { bash_timeout: "soon" } } as unknown as Parameters<typeof writeUserConfig>[1];
     expect(errorOf(() => writeUserConfig(file, bad)).message).toBe(
-      `config error in ${file}: tools.bash_timeout: expected a positive integer, got string "soon"`,
+      `config error in ${file}: tools.bash_timeout: expected a number at least 0, got string "soon"`,
     );
     expect(fs.readFileSync(file, "utf8")).toBe(before);
   });

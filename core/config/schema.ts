@@ -62,7 +62,8 @@ const runTestsSection = section({
 
 const toolsSection = section({
   edit_format: z.enum(EDIT_FORMATS).optional(),
-  bash_timeout: posInt.default(120),
+  /** Seconds one foreground bash command may run; 0 sets no ceiling, as in the reference. */
+  bash_timeout: z.number().nonnegative().finite().default(120),
   grep_timeout: posInt.default(30),
   search_pagination_enabled: z.boolean().default(true),
   grep_max_matches_per_page: posInt.default(25),
@@ -90,6 +91,10 @@ const toolsSection = section({
   think_enabled: z.boolean().default(false),
   think_keep_turns: nonNegInt.default(4),
   background_enabled: z.boolean().default(false),
+  /** Background commands that may run at once; a start past it is refused until one ends or is killed. */
+  background_max_procs: posInt.default(4),
+  /** Seconds one bash_poll may wait for new output, whatever timeout_s it asks for. */
+  background_poll_timeout: z.number().nonnegative().finite().default(300),
   terminal_enabled: z.boolean().default(false),
   /** Seconds one interactive terminal may live before yuj stops it (reason=lifetime_timeout). */
   terminal_max_lifetime: z.number().positive().default(900),

@@ -57,6 +57,8 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     if (interactive) return fail(interactiveRefusal(interactive, active.has("terminal_start") ? "terminal_start" : undefined));
     if (args.background) {
       if (!ctx.config.tools.background_enabled) return fail(BACKGROUND_DISABLED);
+      const full = limitReached(jobs.list(), ctx.config.tools.background_max_procs);
+      if (full) return fail(full);
       const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });
       // The reference's words: the id, and the call that reads it.
       const started = ok(`Started background process ${job.id}. Poll it with bash_poll(proc_id='${job.id}').`);
@@ -68,10 +70,26 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
   },
 };
 
+/**
+ * The reference's refusal once `max` background commands still run, with
+ * what frees a place. A foreground command whose processes stayed behind
+ * counts too: it is polled and killed like one.
+ */
+function limitReached(live: readonly JobSnapshot[], max: number): string | undefined {
+  const running = live.filter((j) => j.background || j.leaderExited).map((j) => j.id);
+  if (running.length < max) return undefined;
+  return (
+    `ERROR: background process limit reached (${max}): ${running.join(", ")} still running. ` +
+    "Stop one with bash_kill or wait for it to exit (bash_poll) before starting another; [tools].background_max_procs sets the limit."
+  );
+}
+
 async function runForeground(cmd: string, ctx: ToolContext): Promise<ToolResult> {
   const jobs = ctx.jobs!;
   const tools = ctx.config.tools;
-  const job = jobs.start({ command: cmd, cwd: ctx.cwd, background: false, callId: ctx.callId, deadlineMs: tools.bash_timeout * 1000 });
+  // 0 is no ceiling: the command runs until it ends or the user cancels it.
+  const deadline = tools.bash_timeout > 0 ? { deadlineMs: tools.bash_timeout * 1000 } : {};
+  const job = jobs.start({ command: cmd, cwd: ctx.cwd, background: false, callId: ctx.callId, ...deadline });
   const end = await waitForeground(jobs, job.id, Number.POSITIVE_INFINITY, ctx.signal);
   // A cancel that lands after the command ended still wins: the user asked to stop.
   if (end === "cancelled" || ctx.signal.aborted) {

@@ -16,7 +16,6 @@ export const bashPollSchema = z.object({
 });
 
 const DEFAULT_WAIT_S = 5;
-const MAX_WAIT_S = 60;
 
 export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
   id: "bash_poll",
@@ -29,7 +28,8 @@ export const bashPollTool: ToolHandler<typeof bashPollSchema> = {
     if (!jobs) return fail(NO_JOBS);
     const job = jobs.get(args.proc_id);
     if (!job) return fail(unknownProc(jobs, args.proc_id));
-    const waitS = Math.min(args.timeout_s ?? DEFAULT_WAIT_S, MAX_WAIT_S);
+    // The configured cap wins over any wait the call asks for.
+    const waitS = Math.min(args.timeout_s ?? DEFAULT_WAIT_S, ctx.config.tools.background_poll_timeout);
     if (isLive(job) && waitS > 0) await jobs.wait(job.id, "output", waitS * 1000, ctx.signal);
     // The model's view of the new bytes comes from the file, so the preview
     // the manager makes is not needed; its cursor still has to move.

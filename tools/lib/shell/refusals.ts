@@ -138,6 +138,14 @@ function scriptInPlace(args: readonly string[]): boolean {
   return false;
 }
 
+/** gawk's in-place extension: `-i inplace`, `-iinplace`, `--include=inplace`, `--include inplace`. */
+function awkInPlace(args: readonly string[]): boolean {
+  const loads = (lib: string | undefined) => lib !== undefined && /^inplace(?:\.awk)?$/.test(lib);
+  return args.some((a, i) =>
+    a === "-i" || a === "--include" ? loads(args[i + 1]) : a.startsWith("--include=") ? loads(a.slice(10)) : a.startsWith("-i") && loads(a.slice(2)),
+  );
+}
+
 function inPlaceRule(verb: string | undefined, words: readonly Word[], active: ReadonlySet<string>): ShellRefusal | undefined {
   const args = values(words.slice(1));
   const hit =
@@ -145,11 +153,14 @@ function inPlaceRule(verb: string | undefined, words: readonly Word[], active: R
       ? sedInPlace(args)
       : verb === "perl" || verb === "ruby"
         ? scriptInPlace(args)
-        : false;
+        : verb === "awk" || verb === "gawk"
+          ? awkInPlace(args)
+          : false;
   if (!hit) return undefined;
   const tool = EDIT_TOOLS.find((t) => active.has(t));
   if (!tool) return undefined;
-  return refusal("in_place_edit", `in-place edit with ${verb} -i`, tool, EDIT_WHY[tool]);
+  const how = verb === "awk" || verb === "gawk" ? `${verb} -i inplace` : `${verb} -i`;
+  return refusal("in_place_edit", `in-place edit with ${how}`, tool, EDIT_WHY[tool]);
 }
 
 /** `cat > f`, `cat >> f`, `cat <<EOF > f`: cat authoring a file from inline or no input. */

@@ -5,8 +5,8 @@
 
 import { parseShell, verbOf, type SimpleCommand } from "../../../core/shell/index.js";
 import { values } from "./common.js";
-import { findStep, lsStep, treeStep } from "./path-routes.js";
-import { agStep, gitGrepStep, grepStep, rgStep } from "./search-routes.js";
+import { fdStep, findStep, lsStep, treeStep } from "./path-routes.js";
+import { ackStep, agStep, gitGrepStep, grepStep, rgStep } from "./search-routes.js";
 import { fileDisplay, plainCommand } from "./single-file-read.js";
 
 type RoutedTool = "read" | "grep" | "glob";
@@ -20,6 +20,8 @@ export interface RouteStep {
   tool: RoutedTool;
   /** Suggested arguments for the tool, when they can be stated exactly enough. */
   args?: Record<string, string | number>;
+  /** The directory a discovery starts from, kept when no call is suggested. */
+  scope?: string;
 }
 
 function routeStep(cmd: SimpleCommand): RouteStep | undefined {
@@ -43,10 +45,16 @@ function routeStep(cmd: SimpleCommand): RouteStep | undefined {
       return rgStep(args);
     case "ag":
       return agStep(args);
+    case "ack":
+    case "ack-grep":
+      return ackStep(args);
     case "git":
       return args[0] === "grep" ? gitGrepStep(args.slice(1)) : undefined;
     case "find":
       return findStep(args);
+    case "fd":
+    case "fdfind":
+      return fdStep(args);
     case "ls":
       return lsStep(args);
     case "tree":
@@ -93,7 +101,7 @@ function picksLines(cmd: SimpleCommand): boolean {
 /** glob would refuse the call: a recursive pattern with no directory to narrow it. */
 function globRefuses(step: RouteStep, opts: RouteOptions): boolean {
   if (step.tool !== "glob" || !opts.globRefusesUnscoped) return false;
-  const scope = step.args?.path;
+  const scope = step.args?.path ?? step.scope;
   const unscoped = scope === undefined || scope === "" || scope === "." || scope === "./";
   // With no pattern to suggest, the discovery is recursive from wherever it starts.
   const pattern = step.args?.pattern;

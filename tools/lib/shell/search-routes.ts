@@ -160,6 +160,36 @@ export function agStep(args: readonly string[]): RouteStep | undefined {
   return searchStep(o.operands.slice(0, 1), o.operands.slice(1), style);
 }
 
+const ACK_SPEC: OptionSpec = {
+  flags: "iSwQlHh",
+  valued: "",
+  long: {
+    "ignore-case": "i",
+    "smart-case": "S",
+    "word-regexp": "w",
+    literal: "Q",
+    "files-with-matches": "l",
+    "with-filename": "H",
+    "no-filename": "h",
+    nocolor: "nocolor",
+    noheading: "noheading",
+  },
+  longValued: {},
+};
+
+/** `ack PATTERN [PATH]`: recursive, Perl regex, case-sensitive unless told otherwise. */
+export function ackStep(args: readonly string[]): RouteStep | undefined {
+  const o = scanOptions(args, ACK_SPEC);
+  if (!o || listsFiles(o)) return undefined;
+  const style: PatternStyle = {
+    syntax: o.flags.has("Q") ? "fixed" : "extended",
+    ignoreCase: o.flags.has("i"),
+    smartCase: o.flags.has("S"),
+    word: o.flags.has("w"),
+  };
+  return searchStep(o.operands.slice(0, 1), o.operands.slice(1), style);
+}
+
 const GIT_GREP_SPEC: OptionSpec = {
   flags: "niwEGFPIlh",
   valued: "e",
