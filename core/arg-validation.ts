@@ -148,7 +148,7 @@ interface SchemaProblem {
   rule: string;
   expected: string;
   actual: string;
-  /** The value given, as JSON (for a value outside the accepted ones). */
+  /** The value given, as JSON (for a value outside the accepted ones), or what is wrong with it. */
   given?: string;
 }
 
@@ -163,6 +163,10 @@ function describeIssue(
     case "invalid_type": {
       // The type as the model was shown it ("integer"), not zod's name for the check ("number", "int").
       const expected = declared(issue.path) ?? (issue.expected === "int" ? "integer" : issue.expected);
+      // A literal too large for a double (1e999) parses as Infinity: it is a
+      // number, so "expected number, got number" would explain nothing.
+      const value = valueAt(root, issue.path);
+      if (typeof value === "number" && !Number.isFinite(value)) return { path, rule: "type", expected: `a finite ${expected}`, actual, given: "too large to represent" };
       return { path, rule: actual === "missing" ? "required" : "type", expected, actual };
     }
     case "invalid_union": {
@@ -239,7 +243,7 @@ function plain(p: SchemaProblem, exposed: readonly string[]): string {
       // The accepted values, and the one given (its type alone would not say what was wrong).
       return `${name}: expected one of ${p.expected.split(" | ").join(", ")}, got ${p.actual}${p.given === undefined ? "" : ` ${p.given}`}`;
     default:
-      return `${name}: expected ${p.expected}, got ${p.actual}`;
+      return `${name}: expected ${p.expected}, got ${p.actual}${p.given === undefined ? "" : ` ${p.given}`}`;
   }
 }
 

@@ -53,3 +53,12 @@ describe("[tools].bash_timeout", () => {
     }
   });
 });
+
+describe("a time the model sends too large to represent", () => {
+  it("1e999 seconds is refused as not finite, not as the wrong type", async () => {
+    t.ctx.config.tools.background_enabled = true;
+    const r = await yujCall(t, "bash_poll", '{"proc_id":"j1","timeout_s":1e999}', { raw: true });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("timeout_s: expected a finite number, got number too large to represent");
+  });
+});
