@@ -30,8 +30,19 @@ interface DiagnosticsWaiter {
   version: number;
   /** Past the barrier: a publication without a version counts. */
   open: boolean;
+  /** The quiet window after the latest unversioned publication, while it runs. */
+  quiet?: { cancel(): void };
   resolve(r: { diagnostics: Diagnostic[]; versioned: boolean }): void;
 }
+
+/**
+ * How long an unversioned publication is held in case a fuller one follows:
+ * typescript-language-server publishes syntax diagnostics first and the
+ * semantic ones once its program is built, which on a loaded machine is a
+ * separate publication well after the first. The round takes the last one
+ * before this much silence.
+ */
+const PUBLICATION_QUIET_MS = 400;
 
 /** A file's diagnostics; `settled` is false when the time ran out before the server confirmed them. */
 export interface CheckedDiagnostics {
@@ -188,6 +199,7 @@ export class LspClient {
       await this.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version, text } });
       return await this.race(published, timeoutMs, signal);
     } finally {
+      waiter.quiet?.cancel();
       this.waiters.delete(waiter);
       await this.close(uri);
     }
@@ -301,8 +313,13 @@ export class LspClient {
     for (const w of this.waiters) {
       if (w.uri !== p.uri) continue;
       const versioned = typeof p.version === "number";
-      const matches = versioned ? p.version === w.version : w.open;
-      if (matches) w.resolve({ diagnostics: Array.isArray(p.diagnostics) ? p.diagnostics : [], versioned });
+      const diagnostics = Array.isArray(p.diagnostics) ? p.diagnostics : [];
+      if (versioned) {
+        if (p.version === w.version) w.resolve({ diagnostics, versioned });
+      } else if (w.open) {
+        w.quiet?.cancel();
+        w.quiet = clockTimer(this.clock, PUBLICATION_QUIET_MS, () => w.resolve({ diagnostics, versioned }));
+      }
     }
   }
 

@@ -58,6 +58,16 @@ describe("a configured stdio server", () => {
     expect(states(h.events, "probe")).toEqual(["starting", "ready"]);
   }, 30_000);
 
+  it("waits out a publication that a fuller one follows: an empty first part is not the answer", async () => {
+    // Each open: no diagnostics at once, the real one 150 ms later. Taking the
+    // first publication of two rounds would settle on "none".
+    h = makeLspHarness((c) => probe(c, { inPartsMs: 150 }));
+    h.put({ "x.probe": "hello\n" });
+    const answer = await h.check("x.probe");
+    expect(answer).toMatchObject({ kind: "ok", value: { settled: true } });
+    expect(message(answer)).toContain("write=ok");
+  }, 30_000);
+
   it("reports a server that never publishes as a timeout, at [lsp].timeout_s and not before", async () => {
     clock = fakeClock();
     h = makeLspHarness((c) => probe(c, { silent: true }), undefined, { clock });
