@@ -1,0 +1,87 @@
+// Nested delegation on the Chord surface, with real child sessions: a worker
+// delegates a worker of its own, whose report goes to that worker (its
+// owner), never to the main agent; only a task's direct owner may message or
+// cancel it; cancelling a task cancels the tasks under it.
+
+import { describe, expect, it } from "vitest";
+import { isolatedEnv, runCli } from "../support/cli.js";
+import { deliveries, delegationProject, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
+
+const NO_SANDBOX = '[sandbox]\nmode = "off"\n';
+
+async function run(cwd: string) {
+  const env = isolatedEnv();
+  const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 90_000 });
+  return { res, rows: rowsOf(res.stdout), dir: sessionDirOf(env) };
+}
+
+const delegateTo = (role: string, scope: Record<string, string[]>, description = "sub-task") => ({
+  name: "delegate",
+  arguments: { description, agent_type: role, expected_write_scope: scope },
+});
+
+/** A worker's tool results, by tool name, in order. */
+const toolTexts = (history: Array<{ role: string; name?: string; text?: string }>, name: string) =>
+  history.filter((h) => h.role === "tool" && h.name === name).map((h) => h.text ?? "");
+
+// The main agent waits (a command, at most 20 s) until the session's log holds `pattern`.
+const untilLog = (pattern: string) => ({
+  name: "shell",
+  arguments: {
+    description: "wait",
+    command: `for i in $(seq 1 400); do grep -q '${pattern}' "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl && exit 0; sleep 0.05; done; exit 1`,
+  },
+});
+
+describe("a worker delegates a worker of its own", () => {
+  it("the grandchild's report goes to the worker that delegated it, never to the main agent", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [{ tool_calls: [delegateTo("builder", { path_prefix: ["out"] }, "build out/")] }, { text: "waiting for task-1" }, { text: "all done" }],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [delegateTo("builder", { files: ["out/g.txt"] }, "write out/g.txt")] },
+              { text: "waiting for my worker" },
+              { tool_calls: [{ name: "complete", arguments: { summary: "task-1 done: task-2 wrote out/g.txt" } }] },
+            ],
+          },
+          "task-2": {
+            turns: [
+              { tool_calls: [{ name: "write", arguments: { path: "out/g.txt", content: "G\n" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "wrote out/g.txt" } }] },
+            ],
+          },
+        },
+      },
+      { toml: NO_SANDBOX },
+    );
+    const { res, dir } = await run(cwd);
+    expect(res.code, res.stderr).toBe(0);
+    const store = storeRows(dir);
+    const tasks = store.filter((r) => r.t === "delegated").map((r) => r.task);
+    expect(tasks.map((t) => [t.taskId, t.owner ?? "main"])).toEqual([
+      ["task-1", "main"],
+      ["task-2", "task-1"],
+    ]);
+    // The worker's delegate answers with the grandchild's handle.
+    const worker = workerHistory(dir, "task-1");
+    const handle = JSON.parse(toolTexts(worker, "delegate")[0]!);
+    expect(handle).toMatchObject({
+      status: "started",
+      task_id: "task-2",
+      message: "builder is working on task-2; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id task-2.",
+      expected_write_scope: { files: ["out/g.txt"], path_prefix: [], modules: [] },
+    });
+    const messages = store.filter((r) => r.t === "msg").map((r) => r.msg);
+    expect(messages.map((m) => `${m.id}:${m.type}:${m.from}->${m.to}`)).toEqual(["m-1:completion:task-2->task-1", "m-2:completion:task-1->main"]);
+    // The worker read its grandchild's report, once; the main agent never saw it.
+    const reported = worker.find((h) => h.role === "user" && h.text?.includes("[mailbox m-1]"));
+    expect(reported!.text).toContain("[mailbox m-1] from task-2 (builder) (completion):\nwrote out/g.txt");
+    expect(deliveries(worker).get("m-1")).toBe(1);
+    const main = deliveries(mainHistory(dir));
+    expect(main.has("m-1")).toBe(false);
+    expect(main.get("m-2")).toBe(1);
+    expect(toolTexts(worker, "complete")).toEqual(["Completed task-1: your owner has the report."]);
+  }, 120_000);
+});
