@@ -191,29 +191,38 @@ function workerWake(w: Worker, host: WorkerHost): WakeSource {
       return notes;
     },
     async wait(signal) {
-      for (;;) {
-        if (host.mailbox.pending(w.taskId).length > 0) return true;
-        if (signal.aborted) return false;
-        const task = host.store.tasks.get(w.taskId)!;
-        // A worker whose own workers still run waits for their reports, as after notify.
-        if (task.state === "running" && (w.coordinated || liveChildren(host.store, w.taskId).length > 0)) {
-          host.store.setState(w.taskId, "idle");
-          host.changed();
-        }
-        if (task.state === "waiting_main" || task.state === "idle") {
-          w.parked = true;
-          host.changed();
-          await host.mailbox.changed(signal);
-          w.parked = false;
-          continue;
-        }
-        if (task.state !== "running" || w.followUpUsed) return false;
-        w.followUpUsed = true;
-        followUp = true;
-        return true;
+      try {
+        return await parkUntilMail(signal);
+      } finally {
+        w.parked = false;
       }
     },
   };
+  async function parkUntilMail(signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      if (host.mailbox.pending(w.taskId).length > 0) return true;
+      if (signal.aborted) return false;
+      const task = host.store.tasks.get(w.taskId)!;
+      // A worker whose own workers still run waits for their reports, as after notify.
+      if (task.state === "running" && (w.coordinated || liveChildren(host.store, w.taskId).length > 0)) {
+        host.store.setState(w.taskId, "idle");
+        host.changed();
+      }
+      if (task.state === "waiting_main" || task.state === "idle") {
+        // Told once: telling on every wake-up would wake the other parked workers, and they this one, without end.
+        if (!w.parked) {
+          w.parked = true;
+          host.changed();
+        }
+        await host.mailbox.changed(signal);
+        continue;
+      }
+      if (task.state !== "running" || w.followUpUsed) return false;
+      w.followUpUsed = true;
+      followUp = true;
+      return true;
+    }
+  }
 }
 
 export function setRunning(task: TaskRecord, host: Pick<WorkerHost, "store" | "ownerEmit" | "changed">): void {

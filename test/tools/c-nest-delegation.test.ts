@@ -3,6 +3,8 @@
 // owner), never to the main agent; only a task's direct owner may message or
 // cancel it; cancelling a task cancels the tasks under it.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
 import { deliveries, delegationProject, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
@@ -83,5 +85,86 @@ describe("a worker delegates a worker of its own", () => {
     expect(main.has("m-1")).toBe(false);
     expect(main.get("m-2")).toBe(1);
     expect(toolTexts(worker, "complete")).toEqual(["Completed task-1: your owner has the report."]);
+  }, 120_000);
+});
+
+const slow = { tool_calls: [{ name: "shell", arguments: { command: "sleep 30", description: "slow" } }] };
+const results = (rows: Array<Record<string, any>>, name: string) => rows.filter((r) => r.type === "tool_result" && r.name === name);
+
+describe("only a task's direct owner steers it", () => {
+  it("the main agent cannot message or cancel a grandchild; the worker cannot complete over an open task, and cancels it", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [delegateTo("builder", { path_prefix: ["out"] })] },
+          { tool_calls: [untilLog('"taskId":"task-2"')] },
+          {
+            tool_calls: [
+              { name: "notify", arguments: { target_task_id: "task-2", message: "from the top" } },
+              { name: "cancel", arguments: { target_task_id: "task-2", reason: "from the top" } },
+            ],
+          },
+          { text: "waiting for task-1" },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [delegateTo("builder", { files: ["out/a.txt"] })] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "too early" } }] },
+              { tool_calls: [{ name: "cancel", arguments: { target_task_id: "task-2", reason: "not needed" } }] },
+              { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-2", message: "still there?" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "cancelled my worker" } }] },
+            ],
+          },
+          "task-2": { turns: [slow] },
+        },
+      },
+      { toml: NO_SANDBOX },
+    );
+    const { res, rows, dir } = await run(cwd);
+    expect(res.code, res.stderr).toBe(0);
+    const notOwned = (verb: string) => `${verb} refused: task-2 was delegated by task-1, not by you; only a task's direct owner may message, answer or cancel it`;
+    expect(results(rows, "notify").map((r) => [r.ok, r.modelText])).toEqual([[false, notOwned("notify")]]);
+    expect(results(rows, "cancel").map((r) => [r.ok, r.modelText])).toEqual([[false, notOwned("cancel")]]);
+    const worker = workerHistory(dir, "task-1");
+    expect(toolTexts(worker, "complete")).toEqual([
+      "complete refused: the tasks you delegated are still open: task-2 (running). Wait for their reports (they arrive as mailbox messages), or cancel them, then call complete.",
+      "Completed task-1: your owner has the report.",
+    ]);
+    const [cancelled] = toolTexts(worker, "cancel");
+    expect(JSON.parse(cancelled!)).toMatchObject({ status: "cancelled", task_id: "task-2", message: "worker stopped" });
+    expect(toolTexts(worker, "notify")[0]).toContain("notify refused: task task-2 was cancelled; a message must not undo that decision");
+    const states = storeRows(dir).filter((r) => r.t === "state" && r.taskId === "task-2");
+    expect(states.at(-1)).toMatchObject({ state: "cancelled", reason: "not needed" });
+  }, 120_000);
+
+  it("cancelling a task cancels the tasks under it; the deepest worker is offered no delegate", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [delegateTo("builder", { path_prefix: ["out"] })] },
+          { tool_calls: [untilLog('"taskId":"task-3"')] },
+          { tool_calls: [{ name: "cancel", arguments: { target_task_id: "task-1", reason: "stop all" } }] },
+          { text: "stopped" },
+        ],
+        agents: {
+          "task-1": { turns: [{ tool_calls: [delegateTo("builder", { path_prefix: ["out/b"] })] }, { text: "waiting" }] },
+          "task-2": { turns: [{ tool_calls: [delegateTo("builder", { files: ["out/b/c.txt"] })] }, { text: "waiting" }] },
+          "task-3": { turns: [slow] },
+        },
+      },
+      { toml: `${NO_SANDBOX}[orchestration]\nmax_depth = 3\n` },
+    );
+    const { res, dir } = await run(cwd);
+    expect(res.code, res.stderr).toBe(0);
+    const last = (id: string) => storeRows(dir).filter((r) => r.t === "state" && r.taskId === id).at(-1);
+    expect(last("task-1")).toMatchObject({ state: "cancelled", reason: "stop all" });
+    expect(last("task-2")).toMatchObject({ state: "cancelled", reason: "its owner task-1 was cancelled" });
+    expect(last("task-3")).toMatchObject({ state: "cancelled", reason: "its owner task-2 was cancelled" });
+    const toolsOf = (id: string): string[] => JSON.parse(rowsOf(readFileSync(join(dir, "tasks", id, "trace.jsonl"), "utf8")).find((r) => r.type === "provider_request")!.body).tools;
+    expect(toolsOf("task-2")).toEqual(expect.arrayContaining(["delegate", "cancel", "notify", "complete"]));
+    expect(toolsOf("task-2")).not.toContain("handoff");
+    expect(toolsOf("task-3")).not.toContain("delegate");
+    expect(toolsOf("task-3")).not.toContain("cancel");
   }, 120_000);
 });
