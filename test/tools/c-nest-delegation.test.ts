@@ -168,3 +168,52 @@ describe("only a task's direct owner steers it", () => {
     expect(toolsOf("task-3")).not.toContain("cancel");
   }, 120_000);
 });
+
+describe("a grandchild's escalation", () => {
+  it("goes to the worker that delegated it, which answers it; the main agent may not", async () => {
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [delegateTo("builder", { path_prefix: ["out"] })] },
+          { tool_calls: [untilLog('"kind":"needs_repair"')] },
+          { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-2", message_type: "response", correlation_id: "esc-task-2-1", message: "from the top" } }] },
+          { text: "waiting for task-1" },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [delegateTo("builder", { files: ["out/e.txt"] })] },
+              { text: "waiting for task-2" },
+              { tool_calls: [{ name: "notify", arguments: { target_task_id: "task-2", message_type: "response", correlation_id: "esc-task-2-1", message: "call it out/e.txt" } }] },
+              { text: "waiting for task-2 again" },
+              { tool_calls: [{ name: "complete", arguments: { summary: "task-2 wrote out/e.txt" } }] },
+            ],
+          },
+          "task-2": {
+            turns: [
+              { tool_calls: [{ name: "escalate", arguments: { kind: "needs_repair", reason: "which file name?" } }] },
+              { text: "waiting for my owner" },
+              { tool_calls: [{ name: "write", arguments: { path: "out/e.txt", content: "E\n" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "wrote out/e.txt" } }] },
+            ],
+          },
+        },
+      },
+      { toml: NO_SANDBOX },
+    );
+    const { res, rows, dir } = await run(cwd);
+    expect(res.code, res.stderr).toBe(0);
+    expect(results(rows, "notify").map((r) => r.modelText)).toEqual([
+      "notify refused: task-2 was delegated by task-1, not by you; only a task's direct owner may message, answer or cancel it",
+    ]);
+    const messages = storeRows(dir).filter((r) => r.t === "msg").map((r) => r.msg);
+    expect(messages.map((m) => `${m.type}:${m.from}->${m.to}`)).toEqual(["request:task-2->task-1", "response:task-1->task-2", "completion:task-2->task-1", "completion:task-1->main"]);
+    const answered = JSON.parse(toolTexts(workerHistory(dir, "task-1"), "notify")[0]!);
+    expect(answered).toMatchObject({ task_id: "task-2" });
+    const grand = workerHistory(dir, "task-2");
+    expect(grand.find((h) => h.role === "user" && h.text?.includes("[mailbox m-2]"))!.text).toContain(
+      "[mailbox m-2] from task-1 (builder) (response, correlation_id esc-task-2-1):\ncall it out/e.txt",
+    );
+    expect(readFileSync(join(cwd, "out/e.txt"), "utf8")).toBe("E\n");
+  }, 120_000);
+});
