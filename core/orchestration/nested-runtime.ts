@@ -6,6 +6,8 @@
 
 import { fail } from "../tool-types.js";
 import type { ActiveToolset } from "../profiles/activate.js";
+import type { AgentDefinition } from "../agents/definition.js";
+import { mayOnlyLook } from "../agents/read-only-calls.js";
 import type { ToolRole } from "../tool-types.js";
 import { cancel, delegate, notify } from "./main-port.js";
 import { depthOf, liveChildren, openChildrenProblem, ownerOf } from "./nesting.js";
@@ -77,12 +79,22 @@ export function withRoleEnum(toolset: ActiveToolset, names: string[], roles: str
   return { ...toolset, specs };
 }
 
-/** A worker's tools: delegate (with its roles) and cancel when it may delegate; neither when it may not. */
-export function nestedToolset(toolset: ActiveToolset, roles: string[]): ActiveToolset {
-  const delegates = byRole(toolset, ["delegation"]);
-  if (roles.length > 0) return withRoleEnum(toolset, delegates, roles);
-  const drop = new Set([...delegates, ...byRole(toolset, ["cancellation"])]);
-  if (drop.size === 0) return toolset;
-  const tools = new Map([...toolset.tools].filter(([name]) => !drop.has(name)));
-  return { ...toolset, tools, names: new Set(tools.keys()), specs: toolset.specs.filter((s) => !drop.has(s.name)) };
+/**
+ * A worker's tools when it may delegate: delegate (with the allowed roles in
+ * its enum) and cancel, taken from the main agent's surface, unless the
+ * agent file's tools leave them out or the role is read-only (a read-only
+ * worker starting a writer would no longer be read-only).
+ */
+export function nestedToolset(toolset: ActiveToolset, top: ActiveToolset, def: AgentDefinition, roles: string[]): ActiveToolset {
+  const extra = [...top.tools.values()].filter(
+    (t) =>
+      (t.handler.role === "delegation" || t.handler.role === "cancellation") &&
+      !toolset.tools.has(t.name) &&
+      (def.tools === undefined || def.tools.includes(t.name)) &&
+      (!def.readOnly || mayOnlyLook(t.handler)),
+  );
+  if (extra.length === 0) return toolset;
+  const tools = new Map([...toolset.tools, ...extra.map((t) => [t.name, t] as const)]);
+  const grown = { ...toolset, tools, names: new Set(tools.keys()), specs: [...toolset.specs, ...extra.map((t) => t.spec)] };
+  return withRoleEnum(grown, byRole(grown, ["delegation"]), roles);
 }

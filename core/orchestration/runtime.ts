@@ -13,6 +13,7 @@ import type { HistoryItem } from "../history.js";
 import type { LoopDeps, WakeSource } from "../loop.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolRegistry } from "../tool-types.js";
+import { activateTools } from "../profiles/activate.js";
 import { mainPort } from "./main-port.js";
 import { createMailbox, type Mailbox } from "./mailbox.js";
 import { createRequestLimit } from "./request-limit.js";
@@ -82,8 +83,12 @@ export function createOrchestrator(setup: OrchestratorSetup): Orchestrator {
     providerFor: (task) => requests.wrap(parent.provider.forAgent?.({ taskId: task.taskId, agentType: task.agentType }) ?? parent.provider),
     toolsetFor: (def, taskId) => {
       const config = childConfig(parent.config, def);
-      const toolset = childToolset(def, setup.registry, config, parent.toolset, { provider: parent.provider.name, id: def.model ?? parent.model });
-      return { toolset: nestedToolset(toolset, mayNest(runtime, taskId) ? runtime.roles() : []), config };
+      const model = { provider: parent.provider.name, id: def.model ?? parent.model };
+      const toolset = childToolset(def, setup.registry, config, parent.toolset, model);
+      if (!mayNest(runtime, taskId)) return { toolset, config };
+      // A worker that may delegate gets the main agent's delegate and cancel.
+      const top = activateTools(parent.toolset.profile, setup.registry, config, { topLevel: true, model });
+      return { toolset: nestedToolset(toolset, top, def, runtime.roles()), config };
     },
     portFor: (taskId) => nestedPort(workerPort(workers.get(taskId)!, host), runtime, taskId),
     label: (from) => (from === "main" ? "your owner (main)" : `${from} (${store.tasks.get(from)?.agentType ?? "worker"})`),
