@@ -37,7 +37,7 @@ export function nestedPort(base: OrchestrationPort, rt: Runtime, taskId: string)
   };
 }
 
-/** Cancels every open task under `ownerId`, deepest last: with their owner gone, no one would hear them. */
+/** Cancels every open task under `ownerId`, each before the tasks under it: with their owner gone, no one would hear them. */
 export function cancelDescendants(rt: Runtime, ownerId: string): void {
   for (const child of liveChildren(rt.store, ownerId)) {
     const reason = `its owner ${ownerId} was cancelled`;
