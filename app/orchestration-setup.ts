@@ -7,6 +7,7 @@ import type { AgentDirs } from "../core/agents/find.js";
 import type { LoopDeps, WakeSource } from "../core/loop.js";
 import { createOrchestrator } from "../core/orchestration/runtime.js";
 import { delegableRoles } from "../core/orchestration/roles.js";
+import { withRoleEnum } from "../core/orchestration/nested-runtime.js";
 import type { ActiveToolset } from "../core/profiles/activate.js";
 import type { HistoryItem } from "../core/history.js";
 import type { ToolRegistry, ToolRole } from "../core/tool-types.js";
@@ -60,17 +61,6 @@ export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps
     wake: x.deps.wake ? bothWakes(x.deps.wake, mailWake) : mailWake,
   };
   return { deps: main, hidden: [] };
-}
-
-/** delegate's agent_type as an enum of the roles the rules allow. */
-function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[]): ActiveToolset {
-  const specs = toolset.specs.map((spec) => {
-    if (!names.includes(spec.name)) return spec;
-    const params = spec.parameters as { properties?: Record<string, Record<string, unknown>> };
-    const properties = { ...params.properties, agent_type: { ...params.properties?.agent_type, enum: roles } };
-    return { ...spec, parameters: { ...spec.parameters, properties } };
-  });
-  return { ...toolset, specs };
 }
 
 /** Notices from both sources; waiting wakes on either, and gives up only when neither can produce one. */

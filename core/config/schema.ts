@@ -270,6 +270,8 @@ export const configSchema = z.strictObject({
     max_live_runtimes: posInt.default(10),
     /** Model requests in flight at once across the main agent and its workers; more wait their turn. */
     max_active_llm_requests: posInt.default(10),
+    /** How deep delegation nests: 1 lets only the main agent delegate; 2 lets its workers delegate too. */
+    max_depth: posInt.default(2),
   }),
   skills: section({ paths: z.array(z.string()).default([]) }),
   /** The work tree recorded on private refs (refs/yuj/<session>/<n>) so the operator can rewind files with the conversation. */

@@ -10,6 +10,8 @@ import { SETTLED, type TaskRecord } from "./store.js";
 import type { DelegateRequest, NotifyRequest, OrchestrationPort } from "./types.js";
 import { setRunning, startWorker } from "./worker.js";
 import { briefFor, newAgentId } from "./brief.js";
+import { nestedScopeProblem, notOwnedProblem, ownersOf } from "./nesting.js";
+import { cancelDescendants } from "./nested-runtime.js";
 import type { Runtime } from "./runtime.js";
 
 const LIVE: ReadonlySet<string> = new Set(["running", "waiting_main", "idle"]);
@@ -28,7 +30,8 @@ export function mainPort(rt: Runtime): OrchestrationPort {
   };
 }
 
-function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
+/** `caller` is the delegating agent: "main", or a worker's task id (nested delegation). */
+export function delegate(rt: Runtime, req: DelegateRequest, caller = "main"): ToolResult {
   const roles = rt.roles();
   if (!roles.includes(req.agentType)) {
     return fail(`delegate refused: agent_type "${req.agentType}" is not a role you may delegate to; the roles are ${roles.join(", ") || "(none)"}`);
@@ -40,7 +43,7 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
     if (err instanceof AgentFileError) return fail(`delegate refused: ${err.message}`);
     throw err;
   }
-  const scopeError = scopeProblem(def, req);
+  const scopeError = scopeProblem(def, req) ?? nestedScopeProblem(rt.store, caller, def.readOnly, req.scope);
   if (scopeError) return fail(`delegate refused: ${scopeError}`);
   if (req.resultSchema !== undefined) {
     const problems = schemaProblems(req.resultSchema);
@@ -54,11 +57,14 @@ function delegate(rt: Runtime, req: DelegateRequest): ToolResult {
   const key = req.semanticTaskKey?.trim();
   const same = key ? live.find((t) => t.semanticTaskKey === key) : undefined;
   if (same) return ok(JSON.stringify(duplicateHandle(same), null, 2), { kind: "text", text: `${same.taskId} already exists (semantic_task_key ${key})` });
-  const overlapping = live.find((t) => scopesOverlap(t.scope, req.scope));
+  // A worker's own scope, and its owners', hold the work it hands on: no conflict with them.
+  const chain = ownersOf(rt.store, caller);
+  const overlapping = live.find((t) => !chain.has(t.taskId) && scopesOverlap(t.scope, req.scope));
   const { taskId, dir } = rt.newTaskDir();
   const agentId = newAgentId(taskId);
   const task = rt.store.addTask({
     taskId,
+    ...(caller !== "main" ? { owner: caller } : {}),
     agentType: def.name,
     description: req.description,
     scope: req.scope,
@@ -124,20 +130,23 @@ function scopeProblem(def: AgentDefinition, req: DelegateRequest): string | unde
 }
 
 /** Chord's answer to cancel is the task's handle, as JSON; a second cancel is not an error. */
-function cancel(rt: Runtime, id: string, reason: string | undefined): ToolResult {
+export function cancel(rt: Runtime, id: string, reason: string | undefined, caller = "main"): ToolResult {
   const task = rt.store.tasks.get(id);
   if (!task) return fail(`unknown task_id "${id}"; cannot stop a missing worker (the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"})`);
+  const foreign = notOwnedProblem(task, caller, "cancel refused");
+  if (foreign) return fail(foreign);
   const handle = (message: string) => JSON.stringify({ status: "cancelled", task_id: id, agent_id: task.agentId, message });
   if (task.state === "cancelled") return ok(handle("worker already cancelled"), { kind: "text", text: `${id} was already cancelled` });
   if (SETTLED.has(task.state)) return fail(`cancel refused: ${id} is already ${task.state}`);
   rt.store.setState(id, "cancelled", { reason: reason ?? "cancelled by its owner" });
   rt.workers.get(id)?.run?.abort.abort(new Error("cancelled by its owner"));
+  cancelDescendants(rt, id);
   rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
   rt.host.changed();
   return ok(handle("worker stopped"), { kind: "text", text: `Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.` });
 }
 
-function notify(rt: Runtime, req: NotifyRequest): ToolResult {
+export function notify(rt: Runtime, req: NotifyRequest, caller = "main"): ToolResult {
   if (req.targetTaskId === undefined) {
     return fail("notify refused: the main agent has no owner to update; give target_task_id to message a worker");
   }
@@ -154,6 +163,8 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   if (reply && (req.subtype !== undefined || req.payload !== undefined)) return fail("notify refused: subtype and payload are unavailable for response: a reply takes message, kind and correlation_id");
   const task = rt.store.tasks.get(req.targetTaskId);
   if (!task) return fail(`notify refused: no task ${req.targetTaskId}; the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"}`);
+  const foreign = notOwnedProblem(task, caller, "notify refused");
+  if (foreign) return fail(foreign);
   if (task.state === "cancelled") {
     return fail(`notify refused: task ${task.taskId} was cancelled; a message must not undo that decision — delegate the work again if it should still be done`);
   }
@@ -165,7 +176,7 @@ function notify(rt: Runtime, req: NotifyRequest): ToolResult {
   }
   rt.store.send({
     to: task.taskId,
-    from: "main",
+    from: caller,
     type: reply ? "response" : "message",
     text: req.message,
     ...(req.kind ? { kind: req.kind } : {}),

@@ -13,6 +13,7 @@ import type { HistoryItem } from "../history.js";
 import type { LoopDeps, WakeSource } from "../loop.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolRegistry } from "../tool-types.js";
+import { activateTools } from "../profiles/activate.js";
 import { mainPort } from "./main-port.js";
 import { createMailbox, type Mailbox } from "./mailbox.js";
 import { createRequestLimit } from "./request-limit.js";
@@ -22,6 +23,7 @@ import type { OrchestrationPort } from "./types.js";
 import { loadWorkerHistory, startWorker, type Worker, type WorkerHost } from "./worker.js";
 import { briefFor, newAgentId } from "./brief.js";
 import { workerPort } from "./worker-port.js";
+import { mayNest, nestedPort, nestedToolset, wakeParked } from "./nested-runtime.js";
 
 export interface OrchestratorSetup {
   /** The main agent's loop as it runs. */
@@ -60,6 +62,8 @@ export interface Runtime {
   workerFor(task: TaskRecord, def: AgentDefinition, dir: string): Worker;
   newTaskDir(): { taskId: string; dir: string };
   taskDir(taskId: string): string;
+  /** The session is closing: no parked worker is started again. */
+  closing?: boolean;
 }
 
 export function createOrchestrator(setup: OrchestratorSetup): Orchestrator {
@@ -77,13 +81,22 @@ export function createOrchestrator(setup: OrchestratorSetup): Orchestrator {
     ownerEmit: parent.emit,
     secrets: setup.secrets,
     providerFor: (task) => requests.wrap(parent.provider.forAgent?.({ taskId: task.taskId, agentType: task.agentType }) ?? parent.provider),
-    toolsetFor: (def) => {
+    toolsetFor: (def, taskId) => {
       const config = childConfig(parent.config, def);
-      return { toolset: childToolset(def, setup.registry, config, parent.toolset, { provider: parent.provider.name, id: def.model ?? parent.model }), config };
+      const model = { provider: parent.provider.name, id: def.model ?? parent.model };
+      const toolset = childToolset(def, setup.registry, config, parent.toolset, model);
+      if (!mayNest(runtime, taskId)) return { toolset, config };
+      // A worker that may delegate gets the main agent's delegate and cancel.
+      const top = activateTools(parent.toolset.profile, setup.registry, config, { topLevel: true, model });
+      return { toolset: nestedToolset(toolset, top, def, runtime.roles()), config };
     },
-    portFor: (taskId) => workerPort(workers.get(taskId)!, host),
+    portFor: (taskId) => nestedPort(workerPort(workers.get(taskId)!, host), runtime, taskId),
     label: (from) => (from === "main" ? "your owner (main)" : `${from} (${store.tasks.get(from)?.agentType ?? "worker"})`),
-    changed: () => mailbox.poke(),
+    changed: () => {
+      mailbox.poke();
+      // A worker's report may be for an owner a restart left parked.
+      wakeParked(runtime);
+    },
   };
   const runtime: Runtime = {
     store,
@@ -122,6 +135,7 @@ export function createOrchestrator(setup: OrchestratorSetup): Orchestrator {
     },
     rehydrate: () => rehydrate(runtime),
     async close() {
+      runtime.closing = true;
       const running = [...workers.values()].filter((w) => w.run);
       for (const w of running) {
         w.stopping = true;

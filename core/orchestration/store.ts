@@ -23,6 +23,8 @@ export interface TaskRecord {
   taskId: string;
   agentType: string;
   description: string;
+  /** The task that delegated it (nested delegation); absent: the main agent. */
+  owner?: string;
   scope: WriteScope;
   resultSchema?: ResultSchema;
   /** The delegate call's explicit semantic_task_key: a second live task with it is a duplicate. */

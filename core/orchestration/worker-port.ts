@@ -10,6 +10,7 @@ import { MAX_LISTED_VIOLATIONS, violations } from "./result-schema.js";
 import { SETTLED, type TaskRecord } from "./store.js";
 import type { CompleteReport, NotifyRequest, OrchestrationPort } from "./types.js";
 import { failTask, type Worker, type WorkerHost } from "./worker.js";
+import { ownerOf } from "./nesting.js";
 
 /** Unanswered needs_repair escalations a task may have; one more is refused. */
 const MAX_OPEN_ESCALATIONS = 2;
@@ -55,7 +56,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       if (t.openEscalations.length >= MAX_OPEN_ESCALATIONS) return fail(ESCALATION_REFUSED);
       const correlationId = `esc-${t.taskId}-${t.escalations + 1}`;
       host.store.escalation(t.taskId, correlationId);
-      host.store.send({ to: "main", from: t.taskId, type: "request", kind: "needs_repair", correlationId, text: reason });
+      host.store.send({ to: ownerOf(t), from: t.taskId, type: "request", kind: "needs_repair", correlationId, text: reason });
       host.store.setState(t.taskId, "waiting_main");
       w.coordinated = true;
       host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "waiting_main", what: "message", text: reason });
@@ -67,7 +68,7 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
       const bad = ownerUpdateProblem(req);
       if (bad) return fail(bad);
       host.store.send({
-        to: "main",
+        to: ownerOf(t),
         from: t.taskId,
         type: req.messageType ?? "progress",
         text: req.message,
@@ -118,7 +119,7 @@ function complete(t: TaskRecord, report: CompleteReport, w: Worker, host: Worker
     }
   }
   host.store.setState(t.taskId, "completed", { reason: report.summary });
-  host.store.send({ to: "main", from: t.taskId, type: "completion", text: completionText(report, payload) });
+  host.store.send({ to: ownerOf(t), from: t.taskId, type: "completion", text: completionText(report, payload) });
   host.ownerEmit({ type: "agent_update", taskId: t.taskId, agentType: t.agentType, workerId: t.agentId, state: "completed", what: "completed", text: report.summary });
   host.changed();
   return finished(ok(`Completed ${t.taskId}: your owner has the report.`), report.summary);

@@ -18,6 +18,7 @@ import { gateForAgent } from "../permissions/gate.js";
 import type { Config } from "../config/schema.js";
 import type { AgentDefinition } from "../agents/definition.js";
 import type { Mailbox } from "./mailbox.js";
+import { liveChildren, ownerOf } from "./nesting.js";
 import type { OrchestrationStore, TaskRecord } from "./store.js";
 import type { OrchestrationPort } from "./types.js";
 
@@ -53,7 +54,7 @@ export interface WorkerHost {
   ownerEmit: Emit;
   secrets: string[];
   providerFor(task: TaskRecord): Provider;
-  toolsetFor(def: AgentDefinition): { toolset: ActiveToolset; config: Config };
+  toolsetFor(def: AgentDefinition, taskId: string): { toolset: ActiveToolset; config: Config };
   portFor(taskId: string): OrchestrationPort;
   /** How a task's sender is named in a delivered message. */
   label(from: string): string;
@@ -89,7 +90,7 @@ export function startWorker(w: Worker, input: LoopInput, host: WorkerHost): void
 async function drive(w: Worker, input: LoopInput, signal: AbortSignal, host: WorkerHost): Promise<void> {
   const task = host.store.tasks.get(w.taskId)!;
   const parent = host.parent;
-  const { toolset, config } = host.toolsetFor(w.def);
+  const { toolset, config } = host.toolsetFor(w.def, w.taskId);
   const model = w.def.model ?? parent.model;
   const trace = openTrace(join(w.dir, "trace.jsonl"), { secrets: host.secrets });
   const emitter = createEmitter(basename(parent.sessionDir), (event) => {
@@ -159,7 +160,7 @@ function settleAfterRun(w: Worker, outcome: RunOutcome, host: WorkerHost): void 
 /** Fails a task: its state, a risk_alert in the owner's mailbox (which wakes the owner), and the owner's AGENT BLOCKED card. */
 export function failTask(task: TaskRecord, reason: string, host: Pick<WorkerHost, "store" | "ownerEmit" | "changed">, what: "failed" | "blocked" = "failed"): void {
   host.store.setState(task.taskId, "failed", { reason });
-  host.store.send({ to: "main", from: task.taskId, type: "risk_alert", ...(what === "blocked" ? { subtype: "blocked" } : {}), text: `Task ${task.taskId} failed: ${reason}` });
+  host.store.send({ to: ownerOf(task), from: task.taskId, type: "risk_alert", ...(what === "blocked" ? { subtype: "blocked" } : {}), text: `Task ${task.taskId} failed: ${reason}` });
   host.ownerEmit({ type: "agent_update", taskId: task.taskId, agentType: task.agentType, workerId: task.agentId, state: "failed", what, text: reason });
   host.changed();
 }
@@ -190,28 +191,38 @@ function workerWake(w: Worker, host: WorkerHost): WakeSource {
       return notes;
     },
     async wait(signal) {
-      for (;;) {
-        if (host.mailbox.pending(w.taskId).length > 0) return true;
-        if (signal.aborted) return false;
-        const task = host.store.tasks.get(w.taskId)!;
-        if (task.state === "running" && w.coordinated) {
-          host.store.setState(w.taskId, "idle");
-          host.changed();
-        }
-        if (task.state === "waiting_main" || task.state === "idle") {
-          w.parked = true;
-          host.changed();
-          await host.mailbox.changed(signal);
-          w.parked = false;
-          continue;
-        }
-        if (task.state !== "running" || w.followUpUsed) return false;
-        w.followUpUsed = true;
-        followUp = true;
-        return true;
+      try {
+        return await parkUntilMail(signal);
+      } finally {
+        w.parked = false;
       }
     },
   };
+  async function parkUntilMail(signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      if (host.mailbox.pending(w.taskId).length > 0) return true;
+      if (signal.aborted) return false;
+      const task = host.store.tasks.get(w.taskId)!;
+      // A worker whose own workers still run waits for their reports, as after notify.
+      if (task.state === "running" && (w.coordinated || liveChildren(host.store, w.taskId).length > 0)) {
+        host.store.setState(w.taskId, "idle");
+        host.changed();
+      }
+      if (task.state === "waiting_main" || task.state === "idle") {
+        // Told once: telling on every wake-up would wake the other parked workers, and they this one, without end.
+        if (!w.parked) {
+          w.parked = true;
+          host.changed();
+        }
+        await host.mailbox.changed(signal);
+        continue;
+      }
+      if (task.state !== "running" || w.followUpUsed) return false;
+      w.followUpUsed = true;
+      followUp = true;
+      return true;
+    }
+  }
 }
 
 export function setRunning(task: TaskRecord, host: Pick<WorkerHost, "store" | "ownerEmit" | "changed">): void {

@@ -176,11 +176,14 @@ describe("roles, scopes and rules", () => {
     expect(cancel!.ok).toBe(false);
     expect(cancel!.modelText).not.toContain("Cancelled");
 
-    // With delegate allowed, the worker's own requests still carry neither: delegation does not nest.
-    const nested = delegationProject({
-      turns: [{ tool_calls: [build("a.txt")] }],
-      agents: { builder: { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "ok" } }] }] } },
-    });
+    // With delegate allowed but [orchestration].max_depth = 1, the worker's own requests carry neither: delegation does not nest.
+    const nested = delegationProject(
+      {
+        turns: [{ tool_calls: [build("a.txt")] }],
+        agents: { builder: { turns: [{ tool_calls: [{ name: "complete", arguments: { summary: "ok" } }] }] } },
+      },
+      { toml: "[orchestration]\nmax_depth = 1\n" },
+    );
     const second = await run(nested);
     expect(second.res.code, second.res.stderr).toBe(0);
     const workerTrace = rowsOf(readFileSync(join(second.dir, "tasks", "task-1", "trace.jsonl"), "utf8"));

@@ -287,7 +287,7 @@ describe("chord notify replies the main agent gets wrong", () => {
           },
         },
       },
-      { toml: '[sandbox]\nmode = "off"\n' },
+      { toml: '[sandbox]\nmode = "off"\n[orchestration]\nmax_depth = 1\n' },
     );
     const env = isolatedEnv();
     const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 60_000 });
@@ -307,7 +307,7 @@ describe("chord notify replies the main agent gets wrong", () => {
     ]);
     const worker = workerHistory(sessionDirOf(env), "task-1");
     expect(worker.some((h) => (h.text ?? "").includes("Answer"))).toBe(false);
-    // A worker may only update its owner: a targeted reply is not for its role.
+    // A worker that may not delegate (max_depth = 1) may only update its owner: a targeted reply is not for its role.
     expect(worker.filter((h) => h.role === "tool" && h.name === "notify").map((h) => h.text)).toEqual([
       "notify refused: targeted messages are not available in this role: a worker can only notify its owner; omit target_task_id",
     ]);
