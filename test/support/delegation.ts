@@ -69,3 +69,12 @@ export function storeRows(sessionDir: string): Row[] {
   const file = join(sessionDir, "orchestration.jsonl");
   return existsSync(file) ? rowsOf(readFileSync(file, "utf8")) : [];
 }
+
+/** A main-agent shell call that waits (at most 20 s) until the session's orchestration log holds `pattern`. */
+export const untilLog = (pattern: string) => ({
+  name: "shell",
+  arguments: {
+    description: "wait",
+    command: `for i in $(seq 1 400); do grep -q '${pattern}' "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl && exit 0; sleep 0.05; done; exit 1`,
+  },
+});

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
-import { deliveries, delegationProject, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
+import { deliveries, delegationProject, untilLog, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
 
 const NO_SANDBOX = '[sandbox]\nmode = "off"\n';
 
@@ -26,14 +26,6 @@ const delegateTo = (role: string, scope: Record<string, string[]>, description =
 const toolTexts = (history: Array<{ role: string; name?: string; text?: string }>, name: string) =>
   history.filter((h) => h.role === "tool" && h.name === name).map((h) => h.text ?? "");
 
-// The main agent waits (a command, at most 20 s) until the session's log holds `pattern`.
-const untilLog = (pattern: string) => ({
-  name: "shell",
-  arguments: {
-    description: "wait",
-    command: `for i in $(seq 1 400); do grep -q '${pattern}' "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl && exit 0; sleep 0.05; done; exit 1`,
-  },
-});
 
 describe("a worker delegates a worker of its own", () => {
   it("the grandchild's report goes to the worker that delegated it, never to the main agent", async () => {

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isolatedEnv, runCli } from "../support/cli.js";
-import { delegationProject, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
+import { delegationProject, untilLog, mainHistory, rowsOf, sessionDirOf, storeRows, workerHistory } from "../support/delegation.js";
 import { chordDoneTool } from "../../tools/chord/done.js";
 import { chordCall } from "../support/chord-call.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -306,13 +306,7 @@ describe("chord cancel answers with the task's handle", () => {
 });
 
 /** Waits until the session's store holds a completion (the worker's run has ended). */
-const FIRST_COMPLETION = {
-  name: "shell",
-  arguments: {
-    description: "wait",
-    command: `for i in $(seq 1 400); do grep -q '"type":"completion"' "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl && exit 0; sleep 0.05; done; exit 1`,
-  },
-};
+const FIRST_COMPLETION = untilLog('"type":"completion"');
 
 describe("chord targeted notify answers with the task's handle", () => {
   it("queued for a running worker, rehydrated for a finished one; a cancelled task's message is refused in the reference's words", async () => {
