@@ -7,8 +7,9 @@
 // Unlike Yuj's all-or-nothing tool, independent file groups may succeed
 // while others fail (tools/lib/patch/chord-groups.ts); the result lists what
 // was applied (`A`dded, `M`odified, `D`eleted, `R`enamed) and what was not,
-// and why. A file changed on disk since the session last read it in full is
-// still patched when the hunks match, with a warning and a backup.
+// and why. A file changed on disk since the session last saw it (any read,
+// or its own write or change) is still patched when the hunks match, with a
+// warning and a backup.
 //
 // An updated file keeps its encoding (any Chord `read` decodes), BOM and line
 // endings; text the encoding cannot hold fails the patch, writing nothing.
@@ -74,12 +75,12 @@ function notAppliedLines(dropped: readonly DroppedGroup[]): string[] {
   });
 }
 
-/** Backs up each file that changed on disk since the session's last complete read of it. */
+/** Backs up each file that changed on disk since the session last saw it (a read, paged or not, or its own change). */
 async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[]> {
   const out: string[] = [];
   for (const s of plan.files.values()) {
     if (s.original === undefined) continue;
-    const seen = observation(ctx.memory, s.abs)?.completeRead;
+    const seen = observation(ctx.memory, s.abs)?.seen;
     if (seen === undefined || seen === sha256(s.original)) continue;
     const backup = await backupBytes(ctx.services.fs, ctx.sessionDir, "apply_patch", s.display, s.original).catch(() => undefined);
     out.push(

@@ -178,7 +178,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     }
 
     let warning = "";
-    const seen = observation(ctx.memory, where.abs)?.completeRead;
+    const seen = observation(ctx.memory, where.abs)?.seen;
     if (seen !== undefined && seen !== sha256(bytes)) {
       const backup = await backupBytes(fs, ctx.sessionDir, "edit", where.display, bytes).catch(() => undefined);
       warning =
