@@ -148,8 +148,20 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   matchValue: (args) => patchTarget(v4aTouches(args.patch, { chord: true })),
   permissions: { family: "edit", aliases: ["patch"] },
   view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
-  // Chord takes the patch sent bare or as one JSON string, and ignores the `path` of its older single-file form.
-  argForms: { text: "patch", ignored: ["path"] },
+  // Chord takes the patch sent bare or as one JSON string; its older
+  // single-file form (`path` and bare hunks) as an Update File of that path,
+  // and otherwise ignores a `path`.
+  argForms: {
+    text: "patch",
+    ignored: ["path"],
+    fold: {
+      from: "path",
+      into: "patch",
+      when: "^\\s*@@",
+      template: "*** Begin Patch\n*** Update File: {from}\n{into}\n*** End Patch",
+      note: 'Note: apply_patch takes the whole envelope in "patch"; the bare hunks and "path" were read as "*** Update File: {from}".',
+    },
+  },
   async run(args, ctx) {
     const visible = stripInvisible(args.patch);
     if (visible.text.trim() === "" && args.patch.trim() !== "") {
