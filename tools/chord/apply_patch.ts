@@ -20,7 +20,8 @@ import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
 import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
-import type { FileState, PatchPlan } from "../lib/patch/plan.js";
+import { resolvePatchPath, type FileState, type PatchPlan } from "../lib/patch/plan.js";
+import { armFailedPatch, isUnchangedRetry, noteChangedForRetry, noteMatchFailure } from "../lib/chord/retry-memory.js";
 import { backupBytes, noteOwnChange, observation, sha256 } from "../lib/chord/observations.js";
 import { patchTarget } from "../../core/permissions/match-target.js";
 import { PATCH_TOUCH_KINDS, v4aTouches } from "../lib/patch/touches.js";
@@ -93,9 +94,38 @@ async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[
 
 function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
   for (const s of plan.files.values()) {
+    if (s.written === undefined) continue;
+    noteChangedForRetry(ctx.memory, s.abs);
     // The session's own change is never reported as drift next time.
     if (s.written) noteOwnChange(ctx.memory, s.abs, sha256(s.written));
   }
+}
+
+/** Every file the patch names, by real path (a name that does not resolve is the plan's to refuse). */
+async function namedFiles(ops: readonly PatchOp[], ctx: ToolContext): Promise<Map<string, string>> {
+  const out = new Map<string, string>(); // abs -> display
+  for (const op of ops) {
+    for (const name of op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]) {
+      const where = await resolvePatchPath(ctx.services.fs, ctx.cwd, name, ctx.services.ownDirs);
+      if (where.ok) out.set(where.abs, where.display);
+    }
+  }
+  return out;
+}
+
+const unchangedRetryText = (shown: readonly string[]) =>
+  `apply_patch refused: this exact patch already failed, and its files (${shown.join(", ")}) have not changed on disk or been read since, ` +
+  "so it would fail the same way. Read the current target range and rebuild the failed hunks from it, or send a changed patch.";
+
+/**
+ * After a failure: the patch is remembered against its files as they are, and
+ * a one-file patch whose hunk found no match counts toward the re-read note.
+ */
+async function noteFailure(patch: string, named: Map<string, string>, dropped: readonly DroppedGroup[], ctx: ToolContext): Promise<string> {
+  await armFailedPatch(ctx.memory, ctx.services.fs, sha256(patch), [...named.keys()]);
+  const [only] = named;
+  if (named.size !== 1 || !dropped.some((d) => d.cause.startsWith("hunk not found"))) return "";
+  return noteMatchFailure(ctx.memory, only![0], only![1]);
 }
 
 /**
@@ -172,6 +202,10 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const cleaned = cleanAddedLines(parsed.ops);
     const control = addedControlChar(parsed.ops);
     if (control) return fail(`apply_patch failed: ${control}\n${NONE_APPLIED}`);
+    const named = await namedFiles(parsed.ops, ctx);
+    if (await isUnchangedRetry(ctx.memory, ctx.services.fs, sha256(args.patch))) {
+      return fail(`${unchangedRetryText([...named.values()])}\n${NONE_APPLIED}`);
+    }
     const fs = ctx.services.fs;
     const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs };
     const overlap = await overlapError(parsed.ops, fs, ctx.cwd, options);
@@ -195,7 +229,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
       applied.length > 0
         ? `apply_patch partially applied: ${groupsLeft}; the changes under "Applied patch" are on disk; resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.`
         : `apply_patch failed: ${groupsLeft} and no file changed; resolve each cause above and resubmit the failed file groups rebuilt from current file contents.`;
-    const blocks = [...(appliedBlock.length ? [appliedBlock.join("\n")] : []), ["Not applied:", ...notAppliedLines(dropped)].join("\n"), tail];
+    const advice = await noteFailure(args.patch, named, dropped, ctx);
+    const blocks = [...(appliedBlock.length ? [appliedBlock.join("\n")] : []), ["Not applied:", ...notAppliedLines(dropped)].join("\n"), tail + advice];
     return fail(blocks.join("\n\n"));
   },
 };

@@ -19,6 +19,7 @@ import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
 import { noteCompleteRead, noteSeen, sha256 } from "../lib/chord/observations.js";
 import { saveFullOutput } from "../lib/saved-output.js";
+import { noteReadForRetry } from "../lib/chord/retry-memory.js";
 import { num, rangeSummary, shownPath, str } from "../lib/view.js";
 
 export const chordReadSchema = z.object({
@@ -88,6 +89,7 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
       ...(notes.length ? { notes } : {}),
     });
 
+    noteReadForRetry(ctx.memory, where.abs);
     if (picked.lines.length === 0) {
       if (first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
       else noteSeen(ctx.memory, where.abs, text.sha256!);
