@@ -128,3 +128,22 @@ describe("Chord edit tools need no prior read", () => {
     expect(await onDisk("demo.txt")).toBe("before");
   });
 });
+
+describe("Chord write over its own write", () => {
+  it("needs no read while the file is as the session wrote it", async () => {
+    await chordWriteTool.run({ path: "g.txt", content: "v1\n" }, t.ctx);
+    expect(await chordWriteTool.run({ path: "g.txt", content: "v2\n" }, t.ctx)).toEqual({ ok: true, modelText: "Successfully wrote 2 lines, 3 bytes" });
+  });
+
+  it("is refused, saying why, once someone else changed it", async () => {
+    await chordWriteTool.run({ path: "g.txt", content: "v1\n" }, t.ctx);
+    await t.put({ "g.txt": "external\n" });
+    expect(await chordWriteTool.run({ path: "g.txt", content: "v2\n" }, t.ctx)).toEqual({
+      ok: false,
+      modelText:
+        "write refused: g.txt changed on disk after this session wrote it, so the write would overwrite changes you have not seen. " +
+        "Read the whole file first, then retry, or use edit for a targeted change.",
+    });
+    expect(await onDisk("g.txt")).toBe("external\n");
+  });
+});

@@ -80,14 +80,15 @@ export function forget(memory: SessionMemory, abs: string): void {
 
 export type WriteGate =
   | { allowed: true; drifted: boolean }
-  | { allowed: false };
+  /** `changedSinceOwnWrite`: the session wrote the file, and it changed on disk since. */
+  | { allowed: false; changedSinceOwnWrite: boolean };
 
 /** May `write` replace an existing file whose current bytes hash to `currentSha`? */
 export function writeGate(memory: SessionMemory, abs: string, currentSha: string): WriteGate {
   const obs = observation(memory, abs);
   if (obs?.ownWrite === currentSha || obs?.completeRead === currentSha) return { allowed: true, drifted: false };
   if (obs?.completeRead !== undefined) return { allowed: true, drifted: true };
-  return { allowed: false };
+  return { allowed: false, changedSinceOwnWrite: obs?.ownWrite !== undefined };
 }
 
 // ---------------------------------------------------------------------------
