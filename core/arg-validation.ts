@@ -6,6 +6,8 @@ import { z } from "zod";
 import { MAX_ARGS_DEPTH, jsonNesting } from "./json-depth.js";
 import { containsProblems } from "./schema-contains.js";
 import { undeclaredNested } from "./schema-undeclared.js";
+import type { ArgForms } from "./tool-types.js";
+import { foldArgs } from "./arg-fold.js";
 
 export type Validated =
   /** `notes`: what was read differently from how it was written (an old parameter name), for the result. */
@@ -20,7 +22,7 @@ export interface ValidationOptions {
   /** "refuse": a parameter the schema does not declare is refused whatever the mode. */
   undeclared?: "refuse" | "setting";
   /** The tool's older argument shapes (ToolHandler.argForms); not read under reject. */
-  forms?: { readonly text?: string; readonly ignored?: readonly string[] };
+  forms?: ArgForms;
 }
 
 export function validateArgs(
@@ -67,11 +69,17 @@ export function validateArgs(
   const declared = declaredTypes(schema);
   // Reject mode checks the call exactly as sent; otherwise the old names
   // models still use are read as today's, and the result says so.
-  const { args: obj, notes } =
+  const { args: read, notes } =
     opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared);
 
+  let obj = read;
   if (opts.mode !== "reject") {
     dropNullOptionals(obj, schema);
+    const folded = opts.forms?.fold && foldArgs(obj, opts.forms.fold);
+    if (folded) {
+      obj = folded.args;
+      notes.push(folded.note);
+    }
     for (const key of opts.forms?.ignored ?? []) {
       if (!(key in obj) || opts.exposed.includes(key)) continue;
       delete obj[key];

@@ -307,9 +307,12 @@ export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {
    * Older argument shapes the tool still takes: `text`, the parameter that
    * arguments sent as bare text (not JSON) or as one JSON string stand for;
    * `ignored`, parameters an older form took that now carry nothing, dropped
-   * with a note instead of refused.
+   * with a note instead of refused; `fold`, an older form in which one
+   * parameter's value belongs inside another's text (data, so a lazily
+   * loaded handler can be described without its code). A fold runs before
+   * `ignored`.
    */
-  readonly argForms?: { readonly text?: string; readonly ignored?: readonly string[] };
+  readonly argForms?: ArgForms;
   run(args: z.infer<Schema>, ctx: ToolContext): Promise<ToolResult>;
   /**
    * Set on a handler whose code is loaded on first use (tools/lazy-registry.ts):
@@ -320,6 +323,27 @@ export interface ToolHandler<Schema extends z.ZodObject = z.ZodObject> {
   load?(): Promise<void>;
   /** What the build found of a lazily loaded handler's schema: checks need it before the code loads. */
   readonly declared?: { readonly params: readonly string[]; jsonSchema(): Record<string, unknown> };
+}
+
+export interface ArgForms {
+  readonly text?: string;
+  readonly ignored?: readonly string[];
+  readonly fold?: ArgFold;
+}
+
+/**
+ * When `from` and `into` are both strings and the first non-blank line of
+ * `into` matches `when` (a regular expression's source), `into` becomes
+ * `template` with `{from}` and `{into}` filled in (the latter without its
+ * trailing newlines), `from` is dropped and `note` (with `{from}`) is added
+ * to the result.
+ */
+export interface ArgFold {
+  readonly from: string;
+  readonly into: string;
+  readonly when: string;
+  readonly template: string;
+  readonly note: string;
 }
 
 /** A lazily loaded handler was used before its code loaded: a missing `load()` await, never the model's fault. */

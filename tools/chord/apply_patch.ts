@@ -7,8 +7,9 @@
 // Unlike Yuj's all-or-nothing tool, independent file groups may succeed
 // while others fail (tools/lib/patch/chord-groups.ts); the result lists what
 // was applied (`A`dded, `M`odified, `D`eleted, `R`enamed) and what was not,
-// and why. A file changed on disk since the session last read it in full is
-// still patched when the hunks match, with a warning and a backup.
+// and why. A file changed on disk since the session last saw it (any read,
+// or its own write or change) is still patched when the hunks match, with a
+// warning and a backup.
 //
 // An updated file keeps its encoding (any Chord `read` decodes), BOM and line
 // endings; text the encoding cannot hold fails the patch, writing nothing.
@@ -19,7 +20,8 @@ import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
 import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
-import type { FileState, PatchPlan } from "../lib/patch/plan.js";
+import { resolvePatchPath, type FileState, type PatchPlan } from "../lib/patch/plan.js";
+import { armFailedPatch, isUnchangedRetry, noteChangedForRetry, noteMatchFailure } from "../lib/chord/retry-memory.js";
 import { backupBytes, noteOwnChange, observation, sha256 } from "../lib/chord/observations.js";
 import { patchTarget } from "../../core/permissions/match-target.js";
 import { PATCH_TOUCH_KINDS, v4aTouches } from "../lib/patch/touches.js";
@@ -74,12 +76,12 @@ function notAppliedLines(dropped: readonly DroppedGroup[]): string[] {
   });
 }
 
-/** Backs up each file that changed on disk since the session's last complete read of it. */
+/** Backs up each file that changed on disk since the session last saw it (a read, paged or not, or its own change). */
 async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[]> {
   const out: string[] = [];
   for (const s of plan.files.values()) {
     if (s.original === undefined) continue;
-    const seen = observation(ctx.memory, s.abs)?.completeRead;
+    const seen = observation(ctx.memory, s.abs)?.seen;
     if (seen === undefined || seen === sha256(s.original)) continue;
     const backup = await backupBytes(ctx.services.fs, ctx.sessionDir, "apply_patch", s.display, s.original).catch(() => undefined);
     out.push(
@@ -92,9 +94,38 @@ async function driftWarnings(plan: PatchPlan, ctx: ToolContext): Promise<string[
 
 function noteWritten(plan: PatchPlan, ctx: ToolContext): void {
   for (const s of plan.files.values()) {
+    if (s.written === undefined) continue;
+    noteChangedForRetry(ctx.memory, s.abs);
     // The session's own change is never reported as drift next time.
     if (s.written) noteOwnChange(ctx.memory, s.abs, sha256(s.written));
   }
+}
+
+/** Every file the patch names, by real path (a name that does not resolve is the plan's to refuse). */
+async function namedFiles(ops: readonly PatchOp[], ctx: ToolContext): Promise<Map<string, string>> {
+  const out = new Map<string, string>(); // abs -> display
+  for (const op of ops) {
+    for (const name of op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]) {
+      const where = await resolvePatchPath(ctx.services.fs, ctx.cwd, name, ctx.services.ownDirs);
+      if (where.ok) out.set(where.abs, where.display);
+    }
+  }
+  return out;
+}
+
+const unchangedRetryText = (shown: readonly string[]) =>
+  `apply_patch refused: this exact patch already failed, and its files (${shown.join(", ")}) have not changed on disk or been read since, ` +
+  "so it would fail the same way. Read the current target range and rebuild the failed hunks from it, or send a changed patch.";
+
+/**
+ * After a failure: the patch is remembered against its files as they are, and
+ * a one-file patch whose hunk found no match counts toward the re-read note.
+ */
+async function noteFailure(patch: string, named: Map<string, string>, dropped: readonly DroppedGroup[], ctx: ToolContext): Promise<string> {
+  await armFailedPatch(ctx.memory, ctx.services.fs, sha256(patch), [...named.keys()]);
+  const [only] = named;
+  if (named.size !== 1 || !dropped.some((d) => d.cause.startsWith("hunk not found"))) return "";
+  return noteMatchFailure(ctx.memory, only![0], only![1]);
 }
 
 /**
@@ -147,8 +178,20 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   matchValue: (args) => patchTarget(v4aTouches(args.patch, { chord: true })),
   permissions: { family: "edit", aliases: ["patch"] },
   view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
-  // Chord takes the patch sent bare or as one JSON string, and ignores the `path` of its older single-file form.
-  argForms: { text: "patch", ignored: ["path"] },
+  // Chord takes the patch sent bare or as one JSON string; its older
+  // single-file form (`path` and bare hunks) as an Update File of that path,
+  // and otherwise ignores a `path`.
+  argForms: {
+    text: "patch",
+    ignored: ["path"],
+    fold: {
+      from: "path",
+      into: "patch",
+      when: "^\\s*@@",
+      template: "*** Begin Patch\n*** Update File: {from}\n{into}\n*** End Patch",
+      note: 'Note: apply_patch takes the whole envelope in "patch"; the bare hunks and "path" were read as "*** Update File: {from}".',
+    },
+  },
   async run(args, ctx) {
     const visible = stripInvisible(args.patch);
     if (visible.text.trim() === "" && args.patch.trim() !== "") {
@@ -159,6 +202,10 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const cleaned = cleanAddedLines(parsed.ops);
     const control = addedControlChar(parsed.ops);
     if (control) return fail(`apply_patch failed: ${control}\n${NONE_APPLIED}`);
+    const named = await namedFiles(parsed.ops, ctx);
+    if (await isUnchangedRetry(ctx.memory, ctx.services.fs, sha256(args.patch))) {
+      return fail(`${unchangedRetryText([...named.values()])}\n${NONE_APPLIED}`);
+    }
     const fs = ctx.services.fs;
     const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs };
     const overlap = await overlapError(parsed.ops, fs, ctx.cwd, options);
@@ -182,7 +229,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
       applied.length > 0
         ? `apply_patch partially applied: ${groupsLeft}; the changes under "Applied patch" are on disk; resolve each cause above and resubmit only the failed file groups rebuilt from current file contents.`
         : `apply_patch failed: ${groupsLeft} and no file changed; resolve each cause above and resubmit the failed file groups rebuilt from current file contents.`;
-    const blocks = [...(appliedBlock.length ? [appliedBlock.join("\n")] : []), ["Not applied:", ...notAppliedLines(dropped)].join("\n"), tail];
+    const advice = await noteFailure(args.patch, named, dropped, ctx);
+    const blocks = [...(appliedBlock.length ? [appliedBlock.join("\n")] : []), ["Not applied:", ...notAppliedLines(dropped)].join("\n"), tail + advice];
     return fail(blocks.join("\n\n"));
   },
 };

@@ -17,6 +17,7 @@ import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { decodeForChordEdit, encodeForChord, undecodableReason, UnencodableError } from "../lib/chord/encode.js";
 import { backupBytes, deviceRefusal, noteOwnChange, observation, plain, sha256 } from "../lib/chord/observations.js";
+import { noteChangedForRetry, noteMatchFailure } from "../lib/chord/retry-memory.js";
 import { lfView, replaceKeepingEndings, type LfReplacement } from "../lib/line-endings.js";
 import { findReplacements } from "../lib/chord/edit-match.js";
 import { replacePreview } from "../lib/previews.js";
@@ -165,7 +166,11 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     const view = lfView(decoded.text);
     const text = view.lf;
     const planned = plan(text, request);
-    if (typeof planned === "string") return fail(planned);
+    if (typeof planned === "string") {
+      // Only a miss counts toward the re-read note: an ambiguous match needs more context instead.
+      const missed = planned.startsWith("old_string not found");
+      return fail(missed ? planned + noteMatchFailure(ctx.memory, where.abs, shown) : planned);
+    }
     const after = replaceKeepingEndings(view, planned.replacements);
     // Encoded before anything touches the disk (the backup included), so an
     // unencodable character leaves no trace.
@@ -178,7 +183,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     }
 
     let warning = "";
-    const seen = observation(ctx.memory, where.abs)?.completeRead;
+    const seen = observation(ctx.memory, where.abs)?.seen;
     if (seen !== undefined && seen !== sha256(bytes)) {
       const backup = await backupBytes(fs, ctx.sessionDir, "edit", where.display, bytes).catch(() => undefined);
       warning =
@@ -192,6 +197,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }
     noteOwnChange(ctx.memory, where.abs, sha256(out));
+    noteChangedForRetry(ctx.memory, where.abs);
     const encoding = decoded.encoding ? `, encoding=${decoded.encoding}` : "";
     return ok(`${planned.head} (${bytes.byteLength} bytes -> ${out.byteLength} bytes)${encoding}${planned.tail}${warning}`);
   },

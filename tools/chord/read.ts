@@ -6,7 +6,7 @@
 // `truncated=budget` and the whole requested range is saved in the session,
 // named in the result (read and grep open it). A first line longer than the
 // budget still shows its prefix. A complete, untruncated read is recorded for
-// write gating. Text that is not UTF-8 (BOM Unicode, GB18030, Big5,
+// write gating; any read records the version seen, for edit's drift warning. Text that is not UTF-8 (BOM Unicode, GB18030, Big5,
 // Shift-JIS) is decoded and named in the header as `encoding="<name>"`.
 
 import { z } from "zod";
@@ -17,8 +17,9 @@ import { GO_SOURCE_NOT_UTF8 } from "../lib/chord/encode.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines } from "../lib/line-scan.js";
 import { splitLines } from "../lib/text-file.js";
-import { noteCompleteRead, sha256 } from "../lib/chord/observations.js";
+import { noteCompleteRead, noteSeen, sha256 } from "../lib/chord/observations.js";
 import { saveFullOutput } from "../lib/saved-output.js";
+import { noteReadForRetry } from "../lib/chord/retry-memory.js";
 import { num, rangeSummary, shownPath, str } from "../lib/view.js";
 
 export const chordReadSchema = z.object({
@@ -88,8 +89,10 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
       ...(notes.length ? { notes } : {}),
     });
 
+    noteReadForRetry(ctx.memory, where.abs);
     if (picked.lines.length === 0) {
       if (first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
+      else noteSeen(ctx.memory, where.abs, text.sha256!);
       return ok(`READ_RESULT lines=none total=${total}${encoding ? ` encoding="${encoding}"` : ""}\n`, view([], ["no lines"]));
     }
     const last = first + picked.lines.length - 1;
@@ -99,6 +102,7 @@ export const chordReadTool: ToolHandler<typeof chordReadSchema> = {
     if (budgetCut) header += ` truncated=budget requested_lines=${first}-${requestedEnd}`;
     if (encoding) header += ` encoding="${encoding}"`;
     if (reachesEnd && first === 1) noteCompleteRead(ctx.memory, where.abs, text.sha256!);
+    else noteSeen(ctx.memory, where.abs, text.sha256!);
     if (!budgetCut) return ok(`${header}\n${body}`, view(picked.lines));
 
     // The whole requested range is kept in the session, where read and grep can open it.
@@ -153,8 +157,8 @@ type Window =
  * text is streamed, keeping little more than the inline budget however large
  * the file; any other text (a BOM encoding, a legacy charset) needs the
  * whole file to decode, so only a file within the size limit can be shown.
- * The hash is of the whole file, and only taken when the read starts at line 1
- * (only such a read can be complete).
+ * The hash is of the whole file, whichever lines are shown: a paged read
+ * still tells edit and apply_patch which version the model saw.
  */
 async function windowOf(
   ctx: ToolContext,
@@ -174,7 +178,7 @@ async function windowOf(
       toEnd: true,
       loneCrEndsLine: true,
       maxKeptBytes,
-      hash: first === 1,
+      hash: true,
     });
     if (scan.ok) {
       return { ok: true, lines: scan.lines, total: scan.total!, sha256: scan.sha256, finalNewline: await endsWithLineEnd(fs, abs, size) };

@@ -79,6 +79,12 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
         return fail(`cannot write ${shown}: ${(err as Error).message}`);
       }
       const gate = writeGate(ctx.memory, where.abs, sha256(current));
+      if (!gate.allowed && gate.changedSinceOwnWrite) {
+        return fail(
+          `write refused: ${shown} changed on disk after this session wrote it, so the write would overwrite changes you have not seen. ` +
+            "Read the whole file first, then retry, or use edit for a targeted change.",
+        );
+      }
       if (!gate.allowed) {
         return fail(
           `write refused: ${shown} exists and has not been read in full in this session ` +

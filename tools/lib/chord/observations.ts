@@ -1,6 +1,9 @@
-// What this session has seen of each file, for Chord's write gating: a
+// What this session has seen of each file. For Chord's write gating: a
 // complete read, or the session's own whole-file write, lets `write` replace
-// an existing file. Paged and budget-truncated reads record nothing.
+// an existing file; paged and budget-truncated reads do not. For drift (edit
+// and apply_patch warn and back up a file that changed on disk since): the
+// file as the session last saw it, through any read, paged ones included, or
+// its own write or change.
 //
 // The records live in the session's memory (core/session-memory.ts), so a
 // grant one session earned by reading a file is never another session's,
@@ -21,6 +24,8 @@ export interface Observation {
   completeRead?: string;
   /** sha256 of this session's own last whole-file write (or a later edit of it). */
   ownWrite?: string;
+  /** sha256 of the whole file when the session last saw it: any read, or its own write or change. */
+  seen?: string;
 }
 
 /** Absolute path → what the session has seen of it. */
@@ -37,27 +42,34 @@ export function observation(memory: SessionMemory, abs: string): Observation | u
 /** A read that returned the whole file, untruncated. */
 export function noteCompleteRead(memory: SessionMemory, abs: string, sha: string): void {
   const map = records(memory);
-  map.set(abs, { ...map.get(abs), completeRead: sha });
+  map.set(abs, { ...map.get(abs), completeRead: sha, seen: sha });
+}
+
+/** A paged or budget-cut read: the session saw this version, though not all of it. */
+export function noteSeen(memory: SessionMemory, abs: string, sha: string): void {
+  const map = records(memory);
+  map.set(abs, { ...map.get(abs), seen: sha });
 }
 
 /** This session wrote the whole file: the model knows every byte of it. */
 export function noteOwnWrite(memory: SessionMemory, abs: string, sha: string): void {
   const map = records(memory);
   const prev = map.get(abs);
-  map.set(abs, { ...prev, ownWrite: sha, ...(prev?.completeRead !== undefined ? { completeRead: sha } : {}) });
+  map.set(abs, { ...prev, ownWrite: sha, seen: sha, ...(prev?.completeRead !== undefined ? { completeRead: sha } : {}) });
 }
 
 /**
  * This session changed the file in place (edit): existing grants follow the
- * new content, so the session's own change is never reported as drift.
+ * new content, so the session's own change is never reported as drift, and
+ * the new content is what it has seen (a later outside change is drift, even
+ * of a file it never read).
  */
 export function noteOwnChange(memory: SessionMemory, abs: string, sha: string): void {
   const map = records(memory);
   const prev = map.get(abs);
-  if (!prev) return;
-  const next: Observation = {};
-  if (prev.completeRead !== undefined) next.completeRead = sha;
-  if (prev.ownWrite !== undefined) next.ownWrite = sha;
+  const next: Observation = { seen: sha };
+  if (prev?.completeRead !== undefined) next.completeRead = sha;
+  if (prev?.ownWrite !== undefined) next.ownWrite = sha;
   map.set(abs, next);
 }
 
@@ -68,14 +80,15 @@ export function forget(memory: SessionMemory, abs: string): void {
 
 export type WriteGate =
   | { allowed: true; drifted: boolean }
-  | { allowed: false };
+  /** `changedSinceOwnWrite`: the session wrote the file, and it changed on disk since. */
+  | { allowed: false; changedSinceOwnWrite: boolean };
 
 /** May `write` replace an existing file whose current bytes hash to `currentSha`? */
 export function writeGate(memory: SessionMemory, abs: string, currentSha: string): WriteGate {
   const obs = observation(memory, abs);
   if (obs?.ownWrite === currentSha || obs?.completeRead === currentSha) return { allowed: true, drifted: false };
   if (obs?.completeRead !== undefined) return { allowed: true, drifted: true };
-  return { allowed: false };
+  return { allowed: false, changedSinceOwnWrite: obs?.ownWrite !== undefined };
 }
 
 // ---------------------------------------------------------------------------

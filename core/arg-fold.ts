@@ -1,0 +1,20 @@
+// An older argument form in which one parameter's value belongs inside
+// another's text (Chord's single-file apply_patch: `path` beside bare hunks),
+// folded into today's shape. The fold itself is the tool's data (ArgFold),
+// so this knows nothing of what the text means.
+
+import type { ArgFold } from "./tool-types.js";
+
+/** ArgFold applied, or undefined when the arguments are not of its older form. */
+export function foldArgs(args: Record<string, unknown>, fold: ArgFold): { args: Record<string, unknown>; note: string } | undefined {
+  const { [fold.from]: from, [fold.into]: into, ...rest } = args;
+  // A line break in `from` could write lines of its own into the template.
+  if (typeof from !== "string" || from.trim() === "" || /[\r\n]/.test(from) || typeof into !== "string") return undefined;
+  const first = into.split("\n").find((l) => l.trim() !== "") ?? "";
+  if (!new RegExp(fold.when).test(first)) return undefined;
+  const name = from.trim();
+  const body = into.replace(/(\r?\n)+$/, "");
+  // A function replacement: `$` in the model's text is never a pattern.
+  const text = fold.template.replace(/\{(from|into)\}/g, (_, k: string) => (k === "from" ? name : body));
+  return { args: { ...rest, [fold.into]: text }, note: fold.note.replace(/\{from\}/g, () => name) };
+}
