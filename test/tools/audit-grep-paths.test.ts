@@ -73,4 +73,11 @@ describe("grep lines, as the reference's local grep prints them", () => {
     t.ctx.config.tools.search_pagination_enabled = false;
     expect((await yujCall(t, "grep", { pattern: "needle", path: "./text.txt" })).text).toBe(`1:${HIT}`);
   });
+
+  it("a file [sandbox].unreadable_paths hides is still left out of ./ paths", async () => {
+    await t.put({ "secret/k.txt": "needle\n", "open/a.txt": "needle\n" });
+    t.ctx.config.sandbox.unreadable_paths = ["secret"];
+    t.ctx.config.tools.search_pagination_enabled = false;
+    expect((await yujCall(t, "grep", { pattern: "needle", path: "." })).text).toBe(`./code.py:1:${HIT}\n./open/a.txt:1:needle\n./text.txt:1:${HIT}\nname.py:1:${HIT}\n./literal`);
+  });
 });
