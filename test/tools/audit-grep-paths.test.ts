@@ -4,7 +4,8 @@
 // a file searched alone is not named (`1:text`, as ripgrep prints one file),
 // and a line that names no line number (the rest of a file name holding a
 // newline) keeps no `./` and comes after the match lines. Through the real
-// dispatcher on real files, paged and unpaged.
+// dispatcher on real files, paged and unpaged. An empty page is the opening
+// tag, an empty body line and the closing tag, as the reference writes it.
 
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
@@ -79,5 +80,14 @@ describe("grep lines, as the reference's local grep prints them", () => {
     t.ctx.config.sandbox.unreadable_paths = ["secret"];
     t.ctx.config.tools.search_pagination_enabled = false;
     expect((await yujCall(t, "grep", { pattern: "needle", path: "." })).text).toBe(`./code.py:1:${HIT}\n./open/a.txt:1:needle\n./text.txt:1:${HIT}\nname.py:1:${HIT}\n./literal`);
+  });
+
+  it("an empty page keeps the reference's empty body line; glob's too", async () => {
+    expect((await yujCall(t, "grep", { pattern: "absent" })).text).toBe(
+      '<search_result tool="grep" total="0" shown="0" page="1" next_page="0" pattern="absent" scope=".">\n\n</search_result>',
+    );
+    expect((await yujCall(t, "glob", { pattern: "*.rs" })).text).toBe(
+      '<search_result tool="glob" total="0" shown="0" page="1" next_page="0" pattern="*.rs" scope=".">\n\n</search_result>',
+    );
   });
 });

@@ -69,7 +69,7 @@ describe("grep", () => {
 
   it("returns an empty envelope, or `No matches found.` without pagination", async () => {
     expect((await grep({ pattern: "zebra" })).modelText).toBe(
-      '<search_result tool="grep" total="0" shown="0" page="1" next_page="0" pattern="zebra" scope=".">\n</search_result>',
+      '<search_result tool="grep" total="0" shown="0" page="1" next_page="0" pattern="zebra" scope=".">\n\n</search_result>',
     );
     t.ctx.config.tools.search_pagination_enabled = false;
     expect((await grep({ pattern: "zebra" })).modelText).toBe("No matches found.");

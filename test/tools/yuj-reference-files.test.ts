@@ -20,7 +20,7 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const envelope = (tool: string, attrs: string, lines: string[]) =>
-  lines.length ? `<search_result tool="${tool}" ${attrs}>\n${lines.join("\n")}\n</search_result>` : `<search_result tool="${tool}" ${attrs}>\n</search_result>`;
+  lines.length ? `<search_result tool="${tool}" ${attrs}>\n${lines.join("\n")}\n</search_result>` : `<search_result tool="${tool}" ${attrs}>\n\n</search_result>`;
 const unpaged = () => {
   t.ctx.config.tools.search_pagination_enabled = false;
 };
