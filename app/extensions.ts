@@ -43,11 +43,23 @@ export function joinExtensions(resolved: Resolved, mcp: McpService, skills: Skil
   };
 }
 
-/** The skill tool's description gets the catalogue: the names and descriptions, never the bodies. */
+/**
+ * The skill tool's description gets the catalogue: the names and descriptions, never the bodies.
+ * Its `name` parameter lists every skill's name, also those the bounded
+ * catalogue leaves out, as Chord's schema does, so a model can pick any.
+ */
 function describeSkills(toolset: ActiveToolset, skills: SkillSession): void {
   for (const tool of toolset.tools.values()) {
     if (tool.handler.role !== "skill" || tool.spec.description.includes("\nSkills:\n")) continue;
     const list = skills.skills.length ? skills.catalogue() : "No skills are currently available.";
     tool.spec.description = `${tool.spec.description}\nSkills:\n${list}`;
+    if (skills.skills.length) tool.spec.parameters = withNameEnum(tool.spec.parameters, skills.skills.map((s) => s.name));
   }
+}
+
+/** A copy of the parameters' schema whose `name` property takes only these values (the profile's schema stays as it is). */
+function withNameEnum(parameters: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const properties = (parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+  if (!properties.name) return parameters;
+  return { ...parameters, properties: { ...properties, name: { ...properties.name, enum: names } } };
 }

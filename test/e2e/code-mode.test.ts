@@ -108,7 +108,7 @@ describe("code mode", () => {
     const text: string = cellResult.modelText;
     expect(cellResult.ok).toBe(true);
     expect(text).toContain("READ 1: // Greets a person by name.\n2: export function greet(name) {");
-    expect(text).toMatch(/GREP <search_result tool="grep"[^\n]*\nsrc\/greet\.js:3:/);
+    expect(text).toMatch(/GREP <search_result tool="grep"[^\n]*\n\.\/src\/greet\.js:3:/);
     expect(text).toMatch(/GLOB <search_result tool="glob"[\s\S]*src\/greet\.js/);
     expect(text).toMatch(/DEFS [^\n]*\n?[\s\S]*def shout\(text\)/);
     expect(text).toMatch(/BASH from-bash\n\[exit code: 3\]/);

@@ -26,8 +26,9 @@ afterEach(() => t.cleanup());
 const glob = (args: { pattern: string; path?: string; page?: number }) => globTool.run(args, t.ctx);
 const reconfigure = (adjust: (c: Config) => void) => adjust(t.ctx.config);
 
+// An empty page keeps an empty body line, as the reference writes it; a hint-only refusal does not.
 const envelope = (attrs: string, lines: string[]) =>
-  `<search_result tool="glob" ${attrs}>\n${lines.length ? `${lines.join("\n")}\n` : ""}</search_result>`;
+  `<search_result tool="glob" ${attrs}>\n${lines.length ? `${lines.join("\n")}\n` : attrs.includes("hint=") ? "" : "\n"}</search_result>`;
 
 describe("glob", () => {
   it("matches within one directory with *", async () => {

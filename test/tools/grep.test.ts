@@ -45,15 +45,16 @@ describe("grep", () => {
     await t.put({ "many.txt": Array.from({ length: 12 }, () => "hit").join("\n") + "\n" });
     const r = await grep({ pattern: "hit", path: "many.txt" });
     const lines = r.modelText.split("\n").slice(1, -1);
-    expect(lines.map((l) => Number(l.split(":")[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(lines[0]).toBe("many.txt:1:hit");
+    // One file searched alone is not named on its lines, as ripgrep prints one file.
+    expect(lines.map((l) => Number(l.split(":")[0]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(lines[0]).toBe("1:hit");
   });
 
   it("adds ` glob=G` to the scope and filters file names", async () => {
     const r = await grep({ pattern: "main", path: "src", glob: "*.ts" });
     expect(r.modelText).toBe(
       '<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="main" scope="src glob=*.ts">\n' +
-        "src/deep/c.ts:1:export function main() {}\n</search_result>",
+        "./src/deep/c.ts:1:export function main() {}\n</search_result>",
     );
   });
 
@@ -68,7 +69,7 @@ describe("grep", () => {
 
   it("returns an empty envelope, or `No matches found.` without pagination", async () => {
     expect((await grep({ pattern: "zebra" })).modelText).toBe(
-      '<search_result tool="grep" total="0" shown="0" page="1" next_page="0" pattern="zebra" scope=".">\n</search_result>',
+      '<search_result tool="grep" total="0" shown="0" page="1" next_page="0" pattern="zebra" scope=".">\n\n</search_result>',
     );
     t.ctx.config.tools.search_pagination_enabled = false;
     expect((await grep({ pattern: "zebra" })).modelText).toBe("No matches found.");
@@ -143,9 +144,10 @@ describe("grep fallback", () => {
       signal: t.ctx.signal,
     });
     if (!viaJs.ok) throw new Error(viaJs.error);
-    // The handler keeps a `.` scope's `./`; the engine prints paths from the root.
+    // The handler writes a folder's paths with `./` and leaves a lone file's name out; the engine prints paths from the root.
     const rgLines = viaRg.modelText.split("\n").slice(1, -1).map((l) => l.replace(/^\.\//, ""));
-    const jsLines = [...viaJs.lines].sort();
+    const oneFile = (await fsp.stat(where)).isFile();
+    const jsLines = viaJs.lines.map((l) => (oneFile ? l.slice(scope.length + 1) : l)).sort();
     return { rgLines: [...rgLines].sort(), jsLines };
   };
 

@@ -96,7 +96,7 @@ describe("saved full output opens with read and grep", () => {
     expect(await call(readTool, { path: full, offset: total - 1 })).toMatchObject({ ok: true, modelText: `${total}: needle-at-end` });
     expect((await call(grepTool, { pattern: "needle-at-end", path: full })).modelText).toBe(
       `<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="needle-at-end" scope="${full}">\n` +
-        `${full}:${total}:needle-at-end\n</search_result>`,
+        `${total}:needle-at-end\n</search_result>`,
     );
   });
 

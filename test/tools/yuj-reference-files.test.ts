@@ -20,7 +20,7 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 const envelope = (tool: string, attrs: string, lines: string[]) =>
-  lines.length ? `<search_result tool="${tool}" ${attrs}>\n${lines.join("\n")}\n</search_result>` : `<search_result tool="${tool}" ${attrs}>\n</search_result>`;
+  lines.length ? `<search_result tool="${tool}" ${attrs}>\n${lines.join("\n")}\n</search_result>` : `<search_result tool="${tool}" ${attrs}>\n\n</search_result>`;
 const unpaged = () => {
   t.ctx.config.tools.search_pagination_enabled = false;
 };
@@ -185,7 +185,7 @@ describe("glob and grep: links and a project reached through a link", () => {
     });
   }
 
-  it("grep prints `./` paths from a `.` scope, never the project's real or linked path", async () => {
+  it("grep prints `./` paths from a folder scope, never the project's real or linked path", async () => {
     t.ctx.cwd = path.join(tmp, "workspace");
     await fsp.writeFile(path.join(root, "a.py"), "needle\n");
     await fsp.writeFile(path.join(root, "z.py"), "needle\n");
@@ -194,7 +194,7 @@ describe("glob and grep: links and a project reached through a link", () => {
     unpaged();
     expect((await grepTool.run({ pattern: "needle" }, t.ctx)).modelText).toBe("./a.py:1:needle\n./z.py:1:needle");
     expect((await grepTool.run({ pattern: "needle", path: "./" }, t.ctx)).modelText).toBe("./a.py:1:needle\n./z.py:1:needle");
-    expect((await grepTool.run({ pattern: "keep|inside", path: "src" }, t.ctx)).modelText).toBe("src/keep.txt:1:inside directory");
+    expect((await grepTool.run({ pattern: "keep|inside", path: "src" }, t.ctx)).modelText).toBe("./src/keep.txt:1:inside directory");
   });
 });
 

@@ -49,7 +49,7 @@ describe("bash read-side routing: a grep of one named file", () => {
     const suggested = /^ERROR: shell_routed: use the grep tool for this \(text search over files\);.* Try: grep (\{.*\})$/.exec(r.modelText)?.[1];
     expect(suggested).toBe('{"pattern":"left\\\\|right && center","path":"src/app.py"}');
     const found = await call(grepTool, JSON.parse(suggested!) as Record<string, unknown>);
-    expect(found.modelText).toContain("src/app.py:1:left|right && center");
+    expect(found.modelText).toContain("\n1:left|right && center\n");
   });
 
   it("keeps a grep reading its standard input in the shell", async () => {

@@ -35,7 +35,10 @@ export function searchEnvelope(attrs: SearchAttrs, lines: readonly string[]): st
   ];
   if (attrs.hint !== undefined) parts.push(`hint="${xmlEscape(attrs.hint)}"`);
   const open = `<search_result ${parts.join(" ")}>`;
-  return lines.length ? `${open}\n${lines.join("\n")}\n</search_result>` : `${open}\n</search_result>`;
+  if (lines.length) return `${open}\n${lines.join("\n")}\n</search_result>`;
+  // The reference writes the opening tag, a line for the (empty) body and the
+  // closing tag; only its hint-only refusal closes on the next line.
+  return attrs.hint === undefined ? `${open}\n\n</search_result>` : `${open}\n</search_result>`;
 }
 
 /** A search the tool declined to run or to show: no lines, only a hint. */

@@ -25,11 +25,19 @@ export const grepSchema = z.object({
 });
 
 /**
- * The reference prints its lines as `rg PATTERN .` does: a scope given as `.`
- * (the default) or `./dir` keeps its `./` in front of every path
- * (`./a.py:1:needle`); any other scope prints the path from the project root.
+ * The reference searches the scope by its absolute path and then writes the
+ * cwd as `.`: every path of a folder's matches starts `./` (`./a.py:1:x`,
+ * `./src/a.py:1:x`, whatever the scope's spelling), and a file searched alone
+ * is not named at all (`1:x`), as ripgrep prints one file.
  */
-const dotPrefix = (scope: string): string => (scope === "" || scope === "." || scope.startsWith("./") ? "./" : "");
+const DOT = "./";
+
+/** A one-file search's line without the file: `N:text`, or the bare note rg prints about the file. */
+function withoutFile(line: string, match: { path: string; line?: number; text?: string }): string {
+  if (match.line !== undefined) return `${match.line}:${match.text ?? ""}`;
+  const note = /^.*?: (binary file matches .*)$/.exec(line);
+  return note ? note[1]! : line;
+}
 
 /** rg's stderr as one line: the first, plus the `error:` detail of a regex error. */
 function rgError(stderr: string, cwdReal: string): string {
@@ -58,16 +66,17 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     // The session's saved output (a cut result, a command's log) can be searched too; hidden paths cannot.
     const where = await resolveInCwd(fs, ctx.cwd, scope === "" ? "." : scope, yujPaths(ctx, "read"));
     if (!where.ok) return fail(where.error);
-    const exists = await fs.stat(where.abs).then(
-      () => true,
-      () => false,
+    const info = await fs.stat(where.abs).then(
+      (st) => st,
+      () => undefined,
     );
     // Checked here so both backends report a missing scope the same way.
     // …and with the existing paths the model most likely meant.
-    if (!exists) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)${await didYouMean(fs, ctx.cwd, scope, { folders: true })}`);
+    if (!info) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)${await didYouMean(fs, ctx.cwd, scope, { folders: true })}`);
 
     const page = tools.search_pagination_enabled ? pageNumber(args.page) : 1;
-    const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, searchHidden(ctx, where.cwdReal));
+    const oneFile = !info.isDirectory();
+    const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, searchHidden(ctx, where.cwdReal), oneFile ? "" : DOT);
     const rg = await findRipgrep(ctx);
     if (rg) {
       const prefix = `${where.cwdReal}${path.sep}`;
@@ -95,15 +104,14 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
         scopeAbs: where.abs,
         cwdReal: where.cwdReal,
         signal: ctx.signal,
-        onMatch: (line) => matches.addLine(line, 0, line.length),
+        onMatch: (line) => (path.isAbsolute(line) ? matches.addLine(line, 0, line.length) : matches.addRelative(line)),
       });
       if (!res.ok) return fail(`ERROR: grep failed: ${res.error}`);
       if (ctx.signal.aborted) return fail("ERROR: grep cancelled");
     }
 
     const found = matches.result();
-    const lead = dotPrefix(scope);
-    const lines = lead ? found.lines.map((line) => lead + line) : found.lines;
+    const lines = oneFile ? found.lines.map((line, i) => withoutFile(line, found.matches[i]!)) : found.lines;
     const paged = tools.search_pagination_enabled;
     const view: ToolDisplay = {
       kind: "matches",

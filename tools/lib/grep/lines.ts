@@ -31,36 +31,57 @@ export interface GrepPage {
 
 export class LinePage {
   private readonly collector: FileCollector<string, Match>;
+  /** Keys of lines that name no line number (a note about a file, a piece of a file name holding a newline). */
+  private readonly notes = new Set<string>();
 
   /**
    * `perPage` undefined: every match, on one page. A file `hidden` says a
    * path rule keeps from reading is left out, and its matches do not count.
+   * `lead` stands where the absolute cwd stood (`./`, as the reference
+   * writes the cwd as `.`), on lines that had it.
    */
   constructor(
     private readonly page: number,
     private readonly perPage: number | undefined,
     hidden?: (file: string) => boolean,
+    private readonly lead = "",
   ) {
+    const notes = this.notes;
     this.collector = new FileCollector<string, Match>({
       wanted: perPage === undefined ? Infinity : page * perPage,
-      compareKeys: compareStrings,
+      // Match lines in path order, then the other lines by their text, as the reference sorts them.
+      compareKeys: (a, b) => Number(notes.has(a)) - Number(notes.has(b)) || compareStrings(a, b),
       counts: () => true,
       compareEntries: (a, b) => a.n - b.n,
-      ...(hidden ? { hidden } : {}),
+      ...(hidden ? { hidden: (file: string) => hidden(lead && file.startsWith(lead) ? file.slice(lead.length) : file) } : {}),
     });
   }
 
-  /** Lines as rg printed them; `prefix` (the absolute cwd and a separator) is cut from each. */
+  /**
+   * Lines as rg printed them; `prefix` (the absolute cwd and a separator) is
+   * cut from each and `lead` put in its place. A line without it (the rest
+   * of a file name that holds a newline) is kept as printed.
+   */
   addText(text: string, prefix: string): void {
     for (let start = 0; start < text.length; ) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       if (end > start) {
-        const from = end - start >= prefix.length && text.startsWith(prefix, start) ? start + prefix.length : start;
-        this.addLine(text, from, end);
+        if (end - start >= prefix.length && text.startsWith(prefix, start)) {
+          if (this.lead) {
+            const line = this.lead + text.slice(start + prefix.length, end);
+            this.addLine(line, 0, line.length);
+          } else this.addLine(text, start + prefix.length, end);
+        } else this.addLine(text, start, end);
       }
       start = end + 1;
     }
+  }
+
+  /** A line whose path is relative to the cwd (the JS search's): `lead` goes in front of it. */
+  addRelative(line: string): void {
+    const full = this.lead + line;
+    this.addLine(full, 0, full.length);
   }
 
   /** One `path:line:text` line: text[from, end). */
@@ -69,7 +90,9 @@ export class LinePage {
     const keyLen = (keyEnd < 0 ? end : keyEnd) - from;
     const file = this.collector.currentKey;
     if (file === undefined || file.length !== keyLen || !text.startsWith(file, from)) {
-      this.collector.open(text.slice(from, from + keyLen));
+      const key = text.slice(from, from + keyLen);
+      if (keyEnd < 0) this.notes.add(key);
+      this.collector.open(key);
     }
     this.collector.add({ line: text.slice(from, end), n });
   }
