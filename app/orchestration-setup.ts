@@ -6,7 +6,7 @@
 import type { AgentDirs } from "../core/agents/find.js";
 import type { LoopDeps, WakeSource } from "../core/loop.js";
 import { createOrchestrator } from "../core/orchestration/runtime.js";
-import { delegableRoles } from "../core/orchestration/roles.js";
+import { delegableRoles, roleDefinitions, scopeRule } from "../core/orchestration/roles.js";
 import type { ActiveToolset } from "../core/profiles/activate.js";
 import type { HistoryItem } from "../core/history.js";
 import type { ToolRegistry, ToolRole } from "../core/tool-types.js";
@@ -36,7 +36,7 @@ export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps
   const mayDelegateTo = (role: string) => delegateNames.some((name) => rulesPermit(x.resolved, x.args, x.cwd, name, { agent_type: role }));
   const roles = delegableRoles(x.agentDirs, mayDelegateTo);
   if (roles.length === 0) return { deps: x.deps, hidden: [...delegateNames, ...namesOf(x.deps.toolset, "cancellation")] };
-  const toolset = withRoleEnum(x.deps.toolset, delegateNames, roles);
+  const toolset = withRoleEnum(x.deps.toolset, delegateNames, roles, roleList(x.agentDirs, roles));
   const base = { ...x.deps, toolset };
   const orchestrator = createOrchestrator({ parent: base, registry: x.registry, agentDirs: x.agentDirs, secrets: x.secrets, mainHistory: x.mainHistory, mayDelegateTo });
   x.session.onClose(() => orchestrator.close());
@@ -62,12 +62,22 @@ export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps
   return { deps: main, hidden: [] };
 }
 
-/** delegate's agent_type as an enum of the roles the rules allow. */
-function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[]): ActiveToolset {
+/**
+ * agent_type's description, as the reference writes it: each role with its
+ * own description and its empty-scope rule, so the model picks a role
+ * without reading the scope's prose.
+ */
+function roleList(dirs: AgentDirs, roles: string[]): string {
+  const rows = roleDefinitions(dirs, roles).map((d) => `- ${d.name}: ${d.description} [${scopeRule(d)}]`);
+  return `Agent type to use for this task. Available types:\n${rows.join("\n")}\n`;
+}
+
+/** delegate's agent_type as an enum of the roles the rules allow, described one by one. */
+function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[], description: string): ActiveToolset {
   const specs = toolset.specs.map((spec) => {
     if (!names.includes(spec.name)) return spec;
     const params = spec.parameters as { properties?: Record<string, Record<string, unknown>> };
-    const properties = { ...params.properties, agent_type: { ...params.properties?.agent_type, enum: roles } };
+    const properties = { ...params.properties, agent_type: { ...params.properties?.agent_type, description, enum: roles } };
     return { ...spec, parameters: { ...spec.parameters, properties } };
   });
   return { ...toolset, specs };

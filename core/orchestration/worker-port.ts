@@ -23,9 +23,6 @@ const ESCALATED_NEEDS_REPAIR = "The parent-agent coordination chain has been not
 const ESCALATED_BLOCKED = "The parent-agent coordination chain has been notified that this task is blocked.";
 const OWNER_NOTIFIED = "Owner coordination chain has been notified. Continue working.";
 
-/** Largest owner-update payload, as JSON. */
-const MAX_PAYLOAD_BYTES = 32 * 1024;
-
 const finished = (result: ToolResult, message: string): ToolResult => ({ ...result, finish: { message } });
 
 export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
@@ -84,12 +81,9 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
   };
 }
 
+/** A worker talks only to its owner: a target (and so a reply) is not for its role. */
 function ownerUpdateProblem(req: NotifyRequest): string | undefined {
-  if (req.targetTaskId !== undefined) return "notify refused: targeted messages are not available in this role: a worker can only notify its owner; omit target_task_id";
-  if (req.messageType === "response") return 'notify refused: replies (message_type "response") are not available in this role: only an owner answers requests; use progress or notice';
-  if (req.payload !== undefined && Buffer.byteLength(JSON.stringify(req.payload)) > MAX_PAYLOAD_BYTES) {
-    return `notify refused: payload is ${Buffer.byteLength(JSON.stringify(req.payload))} bytes of JSON; at most ${MAX_PAYLOAD_BYTES} (32 KiB)`;
-  }
+  if (req.targetTaskId !== undefined) return "notify refused: target_task_id is not available in this role: a worker can only notify its owner; omit target_task_id";
   return undefined;
 }
 
