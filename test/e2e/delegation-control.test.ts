@@ -88,7 +88,7 @@ describe("notify, resume and cancel", () => {
     const message = texts.findIndex((t) => t.includes("also write b.txt"));
     expect(first).toBeGreaterThan(0);
     expect(message).toBeGreaterThan(first);
-    expect(texts[message]).toContain("kind follow_up");
+    expect(texts[message]).toContain("[follow_up] ");
     const store = storeRows(dir);
     const completes = store.filter((r) => r.t === "msg" && r.msg.type === "completion");
     expect(completes.map((c) => c.msg.text.split("\n")[0])).toEqual(["wrote a.txt", "wrote b.txt"]);

@@ -82,6 +82,45 @@ describe("chord notify: the forms a role may send, in the reference's words", ()
   }, 120_000);
 });
 
+describe("chord notify: a message's kind as its target reads it", () => {
+  it("a reply with kind reaches the parked worker led by [kind], as the reference queues it", async () => {
+    const waitEscalation = {
+      name: "shell",
+      arguments: {
+        description: "wait",
+        command: `for i in $(seq 1 400); do grep -q '"type":"request"' "$XDG_STATE_HOME"/yuj/sessions/*/orchestration.jsonl && exit 0; sleep 0.05; done; exit 1`,
+      },
+    };
+    const cwd = delegationProject(
+      {
+        turns: [
+          { tool_calls: [{ name: "delegate", arguments: { description: "write a.txt", agent_type: "builder", expected_write_scope: { files: ["a.txt"] } } }] },
+          { tool_calls: [waitEscalation] },
+          { tool_calls: [n({ target_task_id: "task-1", message: "use b.txt", message_type: "response", correlation_id: "esc-task-1-1", kind: " decision " })] },
+          { text: "done" },
+        ],
+        agents: {
+          "task-1": {
+            turns: [
+              { tool_calls: [{ name: "escalate", arguments: { kind: "needs_repair", reason: "which file?" } }] },
+              { tool_calls: [{ name: "complete", arguments: { summary: "used b.txt" } }] },
+            ],
+          },
+        },
+      },
+      { toml: '[sandbox]\nmode = "off"\n' },
+    );
+    const env = isolatedEnv();
+    const res = await runCli(["code", "go", "--config", "chord.toml", "--output", "jsonl"], { cwd, env, timeoutMs: 90_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const reply = rowsOf(res.stdout).find((r) => r.type === "tool_result" && r.name === "notify")!;
+    expect(JSON.parse(reply.modelText)).toMatchObject({ task_id: "task-1", message: expect.stringContaining("message delivered") });
+    const delivered = workerHistory(sessionDirOf(env), "task-1").filter((h) => h.role === "user" && (h.text ?? "").includes("use b.txt"));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.text).toMatch(/^\[yuj\] \[mailbox m-\d+\] from your owner \(main\) \(response, correlation_id esc-task-1-1\):\n\[decision\] use b\.txt$/);
+  }, 120_000);
+});
+
 describe("chord escalate's schema", () => {
   it("requires exactly [kind, reason], kind one of needs_repair and blocked", () => {
     const profile = loadProfile(join(repoRoot, "profiles"), "chord");
