@@ -6,7 +6,7 @@
 import type { AgentDirs } from "../core/agents/find.js";
 import type { LoopDeps, WakeSource } from "../core/loop.js";
 import { createOrchestrator } from "../core/orchestration/runtime.js";
-import { delegableRoles } from "../core/orchestration/roles.js";
+import { delegableRoles, roleDefinitions, scopeRule } from "../core/orchestration/roles.js";
 import { withRoleEnum } from "../core/orchestration/nested-runtime.js";
 import type { ActiveToolset } from "../core/profiles/activate.js";
 import type { HistoryItem } from "../core/history.js";
@@ -37,7 +37,7 @@ export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps
   const mayDelegateTo = (role: string) => delegateNames.some((name) => rulesPermit(x.resolved, x.args, x.cwd, name, { agent_type: role }));
   const roles = delegableRoles(x.agentDirs, mayDelegateTo);
   if (roles.length === 0) return { deps: x.deps, hidden: [...delegateNames, ...namesOf(x.deps.toolset, "cancellation")] };
-  const toolset = withRoleEnum(x.deps.toolset, delegateNames, roles);
+  const toolset = withRoleEnum(x.deps.toolset, delegateNames, roles, roleList(x.agentDirs, roles));
   const base = { ...x.deps, toolset };
   const orchestrator = createOrchestrator({ parent: base, registry: x.registry, agentDirs: x.agentDirs, secrets: x.secrets, mainHistory: x.mainHistory, mayDelegateTo });
   x.session.onClose(() => orchestrator.close());
@@ -61,6 +61,16 @@ export function withOrchestration(x: OrchestrationInputs): { deps: Omit<LoopDeps
     wake: x.deps.wake ? bothWakes(x.deps.wake, mailWake) : mailWake,
   };
   return { deps: main, hidden: [] };
+}
+
+/**
+ * agent_type's description, as the reference writes it: each role with its
+ * own description and its empty-scope rule, so the model picks a role
+ * without reading the scope's prose.
+ */
+function roleList(dirs: AgentDirs, roles: string[]): string {
+  const rows = roleDefinitions(dirs, roles).map((d) => `- ${d.name}: ${d.description} [${scopeRule(d)}]`);
+  return `Agent type to use for this task. Available types:\n${rows.join("\n")}\n`;
 }
 
 /** Notices from both sources; waiting wakes on either, and gives up only when neither can produce one. */

@@ -51,13 +51,15 @@ export function createMailbox(store: OrchestrationStore): Mailbox {
   };
 }
 
-/** One message as its target reads it: the tag that makes delivery countable, who sent it, what kind, the text. */
+/**
+ * One message as its target reads it: the tag that makes delivery countable,
+ * who sent it, what type, then the text led by its kind as the reference
+ * writes it (`[correction] use the other file`).
+ */
 function describeMessage(m: MailMessage, from: string): string {
-  const facts = [m.type, m.kind && `kind ${m.kind}`, m.subtype && `subtype ${m.subtype}`, m.correlationId && `correlation_id ${m.correlationId}`]
-    .filter(Boolean)
-    .join(", ");
-  // A sender's text cannot fake another message's tag.
-  const text = m.text.replace(/\[mailbox /g, "[mailbox\u00a0");
+  const facts = [m.type, m.subtype && `subtype ${m.subtype}`, m.correlationId && `correlation_id ${m.correlationId}`].filter(Boolean).join(", ");
+  // A sender's words (its kind too) cannot fake another message's tag.
+  const body = `${m.kind ? `[${m.kind}] ` : ""}${m.text}`.replace(/\[mailbox /g, "[mailbox\u00a0");
   const payload = m.payload ? `\npayload: ${JSON.stringify(m.payload)}` : "";
-  return `${messageTag(m.id)} from ${from} (${facts}):\n${text}${payload}`;
+  return `${messageTag(m.id)} from ${from} (${facts}):\n${body}${payload}`;
 }

@@ -2,19 +2,14 @@
 // at once, the worker running on), message or answer a worker, cancel one.
 
 import { fail, ok, type ToolResult } from "../tool-types.js";
-import { AgentFileError, type AgentDefinition } from "../agents/definition.js";
 import { findAgent } from "../agents/find.js";
-import { schemaProblems, type ResultSchema } from "./result-schema.js";
-import { emptyScope, scopesOverlap } from "./scope.js";
+import { delegate } from "./delegate.js";
 import { SETTLED, type TaskRecord } from "./store.js";
-import type { DelegateRequest, NotifyRequest, OrchestrationPort } from "./types.js";
+import type { NotifyRequest, OrchestrationPort } from "./types.js";
 import { setRunning, startWorker } from "./worker.js";
-import { briefFor, newAgentId } from "./brief.js";
-import { nestedScopeProblem, notOwnedProblem, ownersOf } from "./nesting.js";
+import { notOwnedProblem } from "./nesting.js";
 import { cancelDescendants } from "./nested-runtime.js";
 import type { Runtime } from "./runtime.js";
-
-const LIVE: ReadonlySet<string> = new Set(["running", "waiting_main", "idle"]);
 
 export function mainPort(rt: Runtime): OrchestrationPort {
   return {
@@ -28,105 +23,6 @@ export function mainPort(rt: Runtime): OrchestrationPort {
     escalate: () => fail("escalate is for a delegated worker: the main agent has no owner to ask"),
     handoff: () => fail("handoff is not available in this session"),
   };
-}
-
-/** `caller` is the delegating agent: "main", or a worker's task id (nested delegation). */
-export function delegate(rt: Runtime, req: DelegateRequest, caller = "main"): ToolResult {
-  const roles = rt.roles();
-  if (!roles.includes(req.agentType)) {
-    return fail(`delegate refused: agent_type "${req.agentType}" is not a role you may delegate to; the roles are ${roles.join(", ") || "(none)"}`);
-  }
-  let def: AgentDefinition;
-  try {
-    def = findAgent(req.agentType, rt.setup.agentDirs);
-  } catch (err) {
-    if (err instanceof AgentFileError) return fail(`delegate refused: ${err.message}`);
-    throw err;
-  }
-  const scopeError = scopeProblem(def, req) ?? nestedScopeProblem(rt.store, caller, def.readOnly, req.scope);
-  if (scopeError) return fail(`delegate refused: ${scopeError}`);
-  if (req.resultSchema !== undefined) {
-    const problems = schemaProblems(req.resultSchema);
-    if (problems.length > 0) return fail(`delegate refused: result_schema is outside the supported subset:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-  }
-  const live = [...rt.store.tasks.values()].filter((t) => LIVE.has(t.state));
-  const max = rt.setup.parent.config.orchestration.max_live_runtimes;
-  if (live.length >= max) {
-    return fail(`delegate refused: ${live.length} workers are live, the most [orchestration].max_live_runtimes allows; wait for one to complete, or cancel one`);
-  }
-  const key = req.semanticTaskKey?.trim();
-  const same = key ? live.find((t) => t.semanticTaskKey === key) : undefined;
-  if (same) return ok(JSON.stringify(duplicateHandle(same), null, 2), { kind: "text", text: `${same.taskId} already exists (semantic_task_key ${key})` });
-  // A worker's own scope, and its owners', hold the work it hands on: no conflict with them.
-  const chain = ownersOf(rt.store, caller);
-  const overlapping = live.find((t) => !chain.has(t.taskId) && scopesOverlap(t.scope, req.scope));
-  const { taskId, dir } = rt.newTaskDir();
-  const agentId = newAgentId(taskId);
-  const task = rt.store.addTask({
-    taskId,
-    ...(caller !== "main" ? { owner: caller } : {}),
-    agentType: def.name,
-    description: req.description,
-    scope: req.scope,
-    agentId,
-    ...(req.resultSchema !== undefined ? { resultSchema: req.resultSchema as ResultSchema } : {}),
-    ...(key ? { semanticTaskKey: key } : {}),
-  });
-  const worker = rt.workerFor(task, def, dir);
-  startWorker(worker, { userText: briefFor(task) }, rt.host);
-  rt.host.ownerEmit({ type: "agent_update", taskId, agentType: def.name, workerId: agentId, state: "running", what: "started", text: req.description, ...(req.callId ? { callId: req.callId } : {}) });
-  const handle = {
-    status: "started",
-    task_id: taskId,
-    agent_id: agentId,
-    message: overlapping
-      ? // The reference's own words for the overlap hint: what to do about two workers on the same files.
-        `task started, but its declared write scope overlaps the still-active task ${overlapping.taskId}: both workers may edit the same files, so run them serially, ` +
-        `coordinate the shared edits with that task via notify (target_task_id=${overlapping.taskId}), or move this work to its own git worktree before touching the same paths`
-      : `${def.name} is working on ${taskId}; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id ${taskId}.`,
-    expected_write_scope: req.scope,
-    ...(req.planTaskRef ? { plan_task_ref: req.planTaskRef } : {}),
-    ...(req.semanticTaskKey ? { semantic_task_key: req.semanticTaskKey } : {}),
-    ...(overlapping
-      ? { scope_conflict: true, suggested_task_id: overlapping.taskId, suggested_agent_id: overlapping.agentId, suggested_action: "serialize_or_worktree" }
-      : {}),
-  };
-  return ok(JSON.stringify(handle, null, 2), { kind: "text", text: `${taskId} started (${def.name})${overlapping ? `: scope overlaps ${overlapping.taskId}` : ""}` });
-}
-
-/**
- * The answer to a delegation that names the explicit semantic_task_key of a
- * live task: nothing new starts, and the handle points at the task to
- * continue (the reference's "already_exists" handle, in its words).
- */
-function duplicateHandle(task: TaskRecord) {
-  return {
-    status: "already_exists",
-    task_id: task.taskId,
-    agent_id: task.agentId,
-    message: "a task with the same explicit semantic_task_key already exists; continue it with `notify` instead of creating a duplicate delegate",
-    semantic_task_key: task.semanticTaskKey,
-    expected_write_scope: task.scope,
-    suggested_task_id: task.taskId,
-    suggested_agent_id: task.agentId,
-    suggested_action: "notify_existing",
-    duplicate_detected: true,
-  };
-}
-
-/** A writing role declares what it will change; a read-only one declares nothing. */
-function scopeProblem(def: AgentDefinition, req: DelegateRequest): string | undefined {
-  const empty = emptyScope(req.scope);
-  if (def.readOnly && !empty) {
-    return `"${def.name}" is a read-only role (it has no file-changing tools): pass an empty expected_write_scope ({"files": [], "path_prefix": [], "modules": []})`;
-  }
-  if (!def.readOnly && empty) {
-    return `"${def.name}" can change files: expected_write_scope must name the narrowest files, path_prefix or modules covering the work`;
-  }
-  if (!def.readOnly && req.readOnly === true) {
-    return `expected_write_scope.read_only is true but "${def.name}" can change files; pick a read-only role such as explorer, or drop read_only`;
-  }
-  return undefined;
 }
 
 /** Chord's answer to cancel is the task's handle, as JSON; a second cancel is not an error. */
@@ -148,11 +44,13 @@ export function cancel(rt: Runtime, id: string, reason: string | undefined, call
 
 export function notify(rt: Runtime, req: NotifyRequest, caller = "main"): ToolResult {
   if (req.targetTaskId === undefined) {
-    return fail("notify refused: the main agent has no owner to update; give target_task_id to message a worker");
+    return fail("notify refused: target_task_id is required in this context: the main agent has no owner to update; give target_task_id to message a worker");
   }
   const reply = req.messageType === "response";
   if (!reply && (req.messageType !== undefined || req.subtype !== undefined || req.correlationId !== undefined || req.payload !== undefined)) {
-    return fail('notify refused: a targeted message takes only target_task_id, message and kind; structured replies require message_type "response" and the correlation_id of the request they answer');
+    return fail(
+      "notify refused: plain targeted notify accepts message and kind; structured replies require message_type=response and correlation_id, without subtype or payload",
+    );
   }
   if (reply && (req.correlationId === undefined || req.correlationId.trim() === "")) {
     return fail(

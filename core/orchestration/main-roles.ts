@@ -13,6 +13,7 @@ import { AgentFileError } from "../agents/definition.js";
 import { findAgent, type AgentDirs } from "../agents/find.js";
 import type { Emit } from "../events.js";
 import { CHANGES, type Guard } from "../guards/types.js";
+import { homeDir } from "../paths.js";
 import { fail, ok, type ToolResult } from "../tool-types.js";
 
 /** Where plans are written, relative to the project (not under .yuj/: file tools never write the project's config folder). */
@@ -145,7 +146,9 @@ function insidePlans(path: string, cwd: string): boolean {
 
 /** The plan file: inside the project, a regular non-empty text file of bounded size. */
 function readPlan(planPath: string, cwd: string): { rel: string; text: string } | { error: string } {
-  const abs = resolve(cwd, planPath);
+  // `~` is the user's home, as in the reference's plan_path; the plan must still be inside the project.
+  const expanded = planPath === "~" || planPath.startsWith("~/") ? join(homeDir(), planPath.slice(1)) : planPath;
+  const abs = resolve(cwd, expanded);
   const rel = relative(cwd, abs);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { error: `plan_path ${planPath} is outside the project (${cwd}); write the plan under ${PLANS_DIR}/` };
   const shown = rel.split(sep).join("/");

@@ -9,7 +9,8 @@ import type { ActiveToolset } from "../profiles/activate.js";
 import type { AgentDefinition } from "../agents/definition.js";
 import { mayOnlyLook } from "../agents/read-only-calls.js";
 import type { ToolRole } from "../tool-types.js";
-import { cancel, delegate, notify } from "./main-port.js";
+import { delegate } from "./delegate.js";
+import { cancel, notify } from "./main-port.js";
 import { depthOf, liveChildren, openChildrenProblem, ownerOf } from "./nesting.js";
 import type { Runtime } from "./runtime.js";
 import type { OrchestrationPort } from "./types.js";
@@ -68,12 +69,12 @@ export function wakeParked(rt: Runtime): void {
 
 const byRole = (toolset: ActiveToolset, roles: ToolRole[]) => [...toolset.tools.values()].filter((t) => t.handler.role !== undefined && roles.includes(t.handler.role)).map((t) => t.name);
 
-/** delegate's agent_type as an enum of the roles the rules allow. */
-export function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[]): ActiveToolset {
+/** delegate's agent_type as an enum of the roles the rules allow (with a new description when one is given). */
+export function withRoleEnum(toolset: ActiveToolset, names: string[], roles: string[], description?: string): ActiveToolset {
   const specs = toolset.specs.map((spec) => {
     if (!names.includes(spec.name)) return spec;
     const params = spec.parameters as { properties?: Record<string, Record<string, unknown>> };
-    const properties = { ...params.properties, agent_type: { ...params.properties?.agent_type, enum: roles } };
+    const properties = { ...params.properties, agent_type: { ...params.properties?.agent_type, ...(description ? { description } : {}), enum: roles } };
     return { ...spec, parameters: { ...spec.parameters, properties } };
   });
   return { ...toolset, specs };

@@ -4,9 +4,11 @@
 // that cannot be read is left out; delegating to it by name says why.
 
 import { existsSync, readdirSync } from "node:fs";
+import type { AgentDefinition } from "../agents/definition.js";
 import { findAgent, type AgentDirs } from "../agents/find.js";
 
-export function delegableRoles(dirs: AgentDirs, allowed: (role: string) => boolean): string[] {
+/** Every agent name a definition file exists for, sorted. */
+export function agentNames(dirs: AgentDirs): string[] {
   const names = new Set<string>();
   for (const dir of [dirs.project, dirs.user, dirs.builtin]) {
     if (!existsSync(dir)) continue;
@@ -15,13 +17,29 @@ export function delegableRoles(dirs: AgentDirs, allowed: (role: string) => boole
       if (m) names.add(m[1]!);
     }
   }
-  const roles: string[] = [];
-  for (const name of [...names].sort()) {
+  return [...names].sort();
+}
+
+export function delegableRoles(dirs: AgentDirs, allowed: (role: string) => boolean): string[] {
+  return roleDefinitions(dirs, agentNames(dirs)).filter((d) => d.mode === "subagent" && allowed(d.name)).map((d) => d.name);
+}
+
+/** The usable definitions of these names, in order (an unusable file is left out). */
+export function roleDefinitions(dirs: AgentDirs, names: readonly string[]): AgentDefinition[] {
+  const defs: AgentDefinition[] = [];
+  for (const name of names) {
     try {
-      if (findAgent(name, dirs).mode === "subagent" && allowed(name)) roles.push(name);
+      defs.push(findAgent(name, dirs));
     } catch {
       // Unusable file: not offered.
     }
   }
-  return roles;
+  return defs;
 }
+
+/**
+ * A role's empty-scope rule, in the reference's tokens: a role with no
+ * file-changing tools may pass an empty expected_write_scope, one that can
+ * write must name what it will change.
+ */
+export const scopeRule = (def: AgentDefinition) => (def.readOnly ? "empty_scope=allowed" : "non_empty_scope=required");

@@ -28,3 +28,18 @@ export function scopesOverlap(a: WriteScope, b: WriteScope): boolean {
   if (aPre.some((p) => bPre.some((q) => under(p, q) || under(q, p)))) return true;
   return a.modules.some((m) => b.modules.includes(m));
 }
+
+/** The scope as the reference keeps it: each entry trimmed, blanks dropped, repeats removed. */
+export function normalizeScope(s: WriteScope): WriteScope {
+  const tidy = (list: readonly string[]) => [...new Set(list.map((e) => e.trim()).filter((e) => e !== ""))];
+  return { files: tidy(s.files), path_prefix: tidy(s.path_prefix), modules: tidy(s.modules) };
+}
+
+/** The scope as a handle shows it: the lists it declares, an empty one left out. */
+export function scopeView(s: WriteScope): Partial<WriteScope> {
+  return {
+    ...(s.files.length ? { files: s.files } : {}),
+    ...(s.path_prefix.length ? { path_prefix: s.path_prefix } : {}),
+    ...(s.modules.length ? { modules: s.modules } : {}),
+  };
+}

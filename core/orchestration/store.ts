@@ -29,6 +29,8 @@ export interface TaskRecord {
   resultSchema?: ResultSchema;
   /** The delegate call's explicit semantic_task_key: a second live task with it is a duplicate. */
   semanticTaskKey?: string;
+  /** The plan item it carries out: another live task with it is a probable duplicate. */
+  planTaskRef?: string;
   state: TaskState;
   /** The current runtime; a restart gives a rehydrated worker a new one. */
   agentId: string;

@@ -24,15 +24,13 @@ const ESCALATED_NEEDS_REPAIR = "The parent-agent coordination chain has been not
 const ESCALATED_BLOCKED = "The parent-agent coordination chain has been notified that this task is blocked.";
 const OWNER_NOTIFIED = "Owner coordination chain has been notified. Continue working.";
 
-/** Largest owner-update payload, as JSON. */
-const MAX_PAYLOAD_BYTES = 32 * 1024;
-
 const finished = (result: ToolResult, message: string): ToolResult => ({ ...result, finish: { message } });
 
 export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
   const task = () => host.store.tasks.get(w.taskId)!;
   const closedAlready = (t: TaskRecord) => (SETTLED.has(t.state) ? fail(`${t.taskId} is already ${t.state}; nothing more can be reported for it`) : undefined);
-  const offMain = () => fail("not available to a worker: only the main agent delegates, cancels and hands off plans");
+  // Reached only when nesting is off for this worker (see nestedPort): it sits at [orchestration].max_depth, or no role is allowed.
+  const offMain = () => fail("not available to this worker: it may not delegate (it sits at [orchestration].max_depth, or the rules allow no role), so it cannot cancel either; only the main agent hands off plans");
   return {
     self: w.taskId,
     // A worker's artifacts are the session's, so its owner reads them by the ref it reports.
@@ -85,12 +83,9 @@ export function workerPort(w: Worker, host: WorkerHost): OrchestrationPort {
   };
 }
 
+/** A worker talks only to its owner: a target (and so a reply) is not for its role. */
 function ownerUpdateProblem(req: NotifyRequest): string | undefined {
-  if (req.targetTaskId !== undefined) return "notify refused: targeted messages are not available in this role: a worker can only notify its owner; omit target_task_id";
-  if (req.messageType === "response") return 'notify refused: replies (message_type "response") are not available in this role: only an owner answers requests; use progress or notice';
-  if (req.payload !== undefined && Buffer.byteLength(JSON.stringify(req.payload)) > MAX_PAYLOAD_BYTES) {
-    return `notify refused: payload is ${Buffer.byteLength(JSON.stringify(req.payload))} bytes of JSON; at most ${MAX_PAYLOAD_BYTES} (32 KiB)`;
-  }
+  if (req.targetTaskId !== undefined) return "notify refused: target_task_id is not available in this role: a worker can only notify its owner; omit target_task_id";
   return undefined;
 }
 

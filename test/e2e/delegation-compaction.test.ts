@@ -41,7 +41,7 @@ function answer(_api: string, body: { messages: Message[] }): ScenarioTurn {
   if (last.includes("which folder should I search?")) return turn({ text: "I will answer after a break" });
   if (!msgs.some((m) => m.role === "assistant")) return call("delegate", { description: "find the config", agent_type: "explorer", expected_write_scope: {} });
   // After the handle: a turn that fills the window, so the next request compacts first.
-  if (all.includes('"status": "started"') || all.includes('\\"status\\": \\"started\\"')) return turn({ text: "waiting for task-1", usage: { input: 190_000, output: 10 } });
+  if (all.includes('"status":"started"') || all.includes('\\"status\\":\\"started\\"')) return turn({ text: "waiting for task-1", usage: { input: 190_000, output: 10 } });
   return turn({ text: "waiting" });
 }
 

@@ -64,8 +64,8 @@ describe("a worker delegates a worker of its own", () => {
     expect(handle).toMatchObject({
       status: "started",
       task_id: "task-2",
-      message: "builder is working on task-2; its completion, questions and updates arrive as mailbox messages. Coordinate through task_id task-2.",
-      expected_write_scope: { files: ["out/g.txt"], path_prefix: [], modules: [] },
+      message: "running in background",
+      expected_write_scope: { files: ["out/g.txt"] },
     });
     const messages = store.filter((r) => r.t === "msg").map((r) => r.msg);
     expect(messages.map((m) => `${m.id}:${m.type}:${m.from}->${m.to}`)).toEqual(["m-1:completion:task-2->task-1", "m-2:completion:task-1->main"]);

@@ -309,7 +309,7 @@ describe("chord notify replies the main agent gets wrong", () => {
     expect(worker.some((h) => (h.text ?? "").includes("Answer"))).toBe(false);
     // A worker that may not delegate (max_depth = 1) may only update its owner: a targeted reply is not for its role.
     expect(worker.filter((h) => h.role === "tool" && h.name === "notify").map((h) => h.text)).toEqual([
-      "notify refused: targeted messages are not available in this role: a worker can only notify its owner; omit target_task_id",
+      "notify refused: target_task_id is not available in this role: a worker can only notify its owner; omit target_task_id",
     ]);
   }, 90_000);
 });

@@ -256,7 +256,7 @@ describe("chord delegate with the explicit semantic_task_key of a live task", ()
       agent_id: first.agent_id,
       message: "a task with the same explicit semantic_task_key already exists; continue it with `notify` instead of creating a duplicate delegate",
       semantic_task_key: "fix-parser",
-      expected_write_scope: { files: ["parser.ts"], path_prefix: [], modules: [] },
+      expected_write_scope: { files: ["parser.ts"] },
       suggested_task_id: "task-1",
       suggested_agent_id: first.agent_id,
       suggested_action: "notify_existing",

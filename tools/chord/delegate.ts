@@ -9,11 +9,13 @@ import { textTarget } from "../../core/permissions/match-target.js";
 import { fail, type ToolEffect, type ToolHandler } from "../../core/tool-types.js";
 import { str } from "../lib/view.js";
 
-const paths = z.array(z.string().trim().min(1, "each entry must be a non-empty path or module name")).default([]);
+// Entries are trimmed, blank ones dropped and repeats removed by the runtime, as the reference does.
+const paths = z.array(z.string()).default([]);
 
 export const delegateSchema = z.object({
   description: z.string().trim().min(1, "description must say what the worker is to do"),
-  agent_type: z.string().trim().min(1, "agent_type must name a role, e.g. builder"),
+  // An empty agent_type reaches the runtime, which answers with the roles there are.
+  agent_type: z.string().trim(),
   expected_write_scope: z.object({ files: paths, path_prefix: paths, modules: paths, read_only: z.boolean().optional() }),
   result_schema: z.record(z.string(), z.unknown()).optional(),
   plan_task_ref: z.string().optional(),

@@ -5,9 +5,10 @@
 import { z } from "zod";
 import { CONVERSES, fail, type ToolHandler } from "../../core/tool-types.js";
 
+// kind first: the reference's schema requires exactly [kind, reason], in that order.
 export const escalateSchema = z.object({
-  reason: z.string().trim().min(1, "reason must say what is needed or why the task cannot go on"),
   kind: z.enum(["needs_repair", "blocked"]),
+  reason: z.string().trim().min(1, "reason must say what is needed or why the task cannot go on"),
 });
 
 export const escalateTool: ToolHandler<typeof escalateSchema> = {
