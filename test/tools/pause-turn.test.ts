@@ -80,7 +80,7 @@ function blocksOf(step: Step): unknown[] {
 }
 
 /** One web_search call on the chord profile, its requests answered by `steps(n)` for the nth request. */
-async function search(steps: (n: number) => Step, faults: Fault[] = [], signal = new AbortController().signal) {
+async function search(steps: (n: number) => Step, faults: Fault[] = [], signal = new AbortController().signal, maxRetries = 0) {
   let n = 0;
   server = await startSseServer({ scenario: parseScenario({ turns: [{ text: "unused: every response is the step's" }] }), faults, wireTurn: () => response(steps(n++)) });
   const config = defaultConfig();
@@ -89,7 +89,7 @@ async function search(steps: (n: number) => Step, faults: Fault[] = [], signal =
   const profile = loadProfile(join(repoRoot, "profiles"), "chord");
   checkProfile(profile, registry, "minimal");
   const toolset = activateTools(profile, registry, config, { topLevel: true, model: { provider: "anthropic", id: "m" } });
-  const client = await createProvider({ name: "anthropic", model: "m", apiKey: "sk-test", baseURL: server.baseUrlFor("anthropic"), maxRetries: 0, requestTimeoutMs: 10_000 });
+  const client = await createProvider({ name: "anthropic", model: "m", apiKey: "sk-test", baseURL: server.baseUrlFor("anthropic"), maxRetries, backoffBaseMs: 1, requestTimeoutMs: 10_000 });
   const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   const prepared = prepareCall({ id: "c1", name: "web_search", args: JSON.stringify({ query: "node releases" }) }, toolset, config);
   const outcome = await runPrepared(prepared, {
@@ -185,6 +185,17 @@ describe("Chord web_search resumes an Anthropic pause_turn", () => {
     const res = await search(() => ({ lead: "Thinking about it.", stop: "pause_turn" }));
     expect(res.bodies).toHaveLength(6);
     expect(res).toMatchObject({ ok: false, text: "no web_search call was observed: the provider still paused the search (pause_turn) after 5 continuations, without a finished search" });
+  });
+
+  it("a continuation cut mid-stream and retried counts once: its discarded part is not joined", async () => {
+    // The cut response has streamed the search's blocks already; the retry
+    // resends the same continuation and gets the whole response again.
+    const res = await search((n) => (n === 0 ? FIRST : SECOND), [{ none: true }, { cutAfterEvents: 6 }], undefined, 1);
+    expect(res.bodies).toHaveLength(3);
+    expect(res.bodies[2]).toEqual(res.bodies[1]);
+    expect(res.ok).toBe(true);
+    expect(res.text.match(/Provider-reported input/g)).toHaveLength(2);
+    expect(res.text).toContain("[3] Node.js 22 is now available!\n    https://nodejs.org/en/blog/announcements/v22-release-announce\nCited passages:\n[3] Node.js 22 followed on 24 April 2024.");
   });
 
   it("an abort while the continuation waits stops the call: no further request", async () => {
