@@ -56,4 +56,10 @@ export interface ModelRequest {
   hostedTools?: readonly HostedTool[];
   /** The model must call the (one) hosted tool: a request made only to run it. */
   forceHostedTool?: boolean;
+  /**
+   * A paused turn to resume (the content of the `paused` events so far, in
+   * order): sent unchanged as the assistant message after the history.
+   * Anthropic Messages only; the other APIs never pause.
+   */
+  resumeContent?: readonly unknown[];
 }

@@ -12,6 +12,7 @@ import { runWithRetries } from "./retry.js";
 import { lazyClient, listModelIds, retryOptions, sdkOptions } from "./sdk-client.js";
 import type { Provider, ProviderEvent } from "./types.js";
 import type { HostedSearch } from "./hosted.js";
+import { ResponseContent } from "./anthropic-content.js";
 import { toAnthropicBody } from "./wire-history.js";
 import { mark } from "../startup-timing.js";
 
@@ -76,6 +77,8 @@ async function* attempt(
   const tools = new Map<number, { id: string; streamed: boolean; input: unknown }>();
   // The provider's own search calls: their query streams like a tool's input.
   const searches = new ServerSearches();
+  // The blocks whole, for a turn that pauses (sent back to resume it).
+  const content = new ResponseContent();
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let stopReason = "end_turn";
   let complete = false;
@@ -87,6 +90,7 @@ async function* attempt(
         break;
       case "content_block_start": {
         const block = event.content_block;
+        content.start(event.index, block);
         if (block.type === "text" && block.text) {
           yield { type: "text_delta", text: block.text };
         } else if (block.type === "tool_use") {
@@ -101,6 +105,7 @@ async function* attempt(
       }
       case "content_block_delta": {
         const delta = event.delta;
+        content.delta(event.index, delta);
         if (delta.type === "text_delta" && delta.text) {
           yield { type: "text_delta", text: delta.text };
         } else if (delta.type === "citations_delta" && delta.citation.type === "web_search_result_location") {
@@ -118,6 +123,7 @@ async function* attempt(
         break;
       }
       case "content_block_stop": {
+        content.stop(event.index);
         const tool = tools.get(event.index);
         if (tool) {
           tools.delete(event.index);
@@ -136,6 +142,7 @@ async function* attempt(
   }
   if (!complete) throw incompleteStream("message_stop");
   for (const tool of tools.values()) yield* endTool(tool);
+  if (stopReason === "pause_turn") yield { type: "paused", content: content.content() };
   yield {
     type: "usage",
     usage: {

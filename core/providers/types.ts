@@ -16,6 +16,12 @@ export type ProviderEvent =
   | { type: "hosted_search"; search: HostedSearch }
   /** The model's text cites a page a hosted search found (read by a tool that runs the search in a request of its own). */
   | { type: "hosted_citation"; citation: HostedCitation }
+  /**
+   * The provider paused a long-running turn of its own tools (Anthropic's
+   * pause_turn); `content` is the turn so far, exactly as the provider sent it,
+   * for a request that resumes it (ModelRequest.resumeContent).
+   */
+  | { type: "paused"; content: readonly unknown[] }
   /** The raw request body exactly as sent (no headers). */
   | { type: "raw_request"; url: string; body: string }
   /** The raw response body exactly as received (SSE text for streams). */

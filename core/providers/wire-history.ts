@@ -50,6 +50,8 @@ export function toAnthropicBody(req: ModelRequest): Omit<Anthropic.MessageCreate
       i = j - 1;
     }
   }
+  // The provider's own blocks, as it sent them: it resumes the turn from them.
+  if (req.resumeContent?.length) messages.push({ role: "assistant", content: [...req.resumeContent] as Anthropic.ContentBlockParam[] });
   return {
     model: req.model,
     max_tokens: req.maxOutputTokens,

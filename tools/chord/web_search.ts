@@ -3,9 +3,11 @@
 // of its own to the session's provider (Anthropic Messages or OpenAI
 // Responses) that declares only the hosted search, forces it, and carries the
 // call's domain filter; the conversation's requests never declare it (the
-// `hosted_search` role tells the app so). The result is the request's
-// summary, then its sources numbered once each (`[1] Title`, the URL indented
-// below), the passages its text cites, and the searches' errors.
+// `hosted_search` role tells the app so). A turn the provider pauses
+// (Anthropic's pause_turn) is resumed, a few times at most, and counts as
+// one request: its searches, text and citations together. The result is the
+// request's summary, then its sources numbered once each (`[1] Title`, the
+// URL indented below), the passages its text cites, and the searches' errors.
 
 import { z } from "zod";
 import type { Usage } from "../../core/events.js";
@@ -25,6 +27,8 @@ const schema = z.object({
 const MAX_DOMAINS = 100;
 /** Searches the provider may run inside the one request. */
 const MAX_USES = 8;
+/** Requests that resume a paused turn, after the first: a provider that keeps pausing must not hold the call forever. */
+const MAX_CONTINUATIONS = 5;
 const MAX_OUTPUT_TOKENS = 4096;
 /** The whole call, retries included: a provider-side search is several network hops. */
 const TIMEOUT_MS = 120_000;
@@ -99,6 +103,8 @@ interface Observation {
   summary: string;
   calls: HostedSearch[];
   citations: HostedCitation[];
+  /** The provider still paused the turn when the continuations ran out. */
+  stillPaused?: boolean;
 }
 
 type Model = NonNullable<ToolContext["model"]>;
@@ -129,8 +135,11 @@ const NOT_OBSERVED = "no web_search call was observed: the model did not run it 
 
 /** What a finished request reported, or why it does not count: no search ran. */
 function observed(obs: Observation): Observation | string {
-  return obs.calls.length === 0 ? NOT_OBSERVED : obs;
+  if (obs.calls.length > 0) return obs;
+  return obs.stillPaused ? `no web_search call was observed: the provider ${PAUSED}, without a finished search` : NOT_OBSERVED;
 }
+
+const PAUSED = `still paused the search (pause_turn) after ${MAX_CONTINUATIONS} continuations`;
 
 /** A 400/422 answer about the forced tool choice (not auth, limits or the model): the unforced request may still search. */
 function choiceRefused(err: Error): boolean {
@@ -138,25 +147,56 @@ function choiceRefused(err: Error): boolean {
   return /tool[_ ]choice|forced? tool/i.test(err.serverMessage);
 }
 
-/** One request with the search declared (and forced, unless `force` is false); what its stream reported, or the error. */
+/**
+ * The search's turn: one request with the search declared (and forced, unless
+ * `force` is false), resumed while the provider pauses it (Anthropic's
+ * pause_turn: the paused content goes back unchanged as the assistant
+ * message), at most MAX_CONTINUATIONS times; what every request reported,
+ * together, or the first error.
+ */
 async function searchOnce(args: SearchArgs, model: Model, signal: AbortSignal, force: boolean): Promise<Observation | Error> {
+  const seen: Observation = { summary: "", calls: [], citations: [] };
+  const paused: unknown[] = [];
+  for (let continuation = 0; ; continuation++) {
+    const turn = await streamTurn(searchRequest(args, model, force, paused), model, signal);
+    if (turn instanceof Error) return turn;
+    seen.summary += turn.summary;
+    seen.calls.push(...turn.calls);
+    seen.citations.push(...turn.citations);
+    if (!turn.paused) return seen;
+    if (continuation === MAX_CONTINUATIONS) return { ...seen, stillPaused: true };
+    // One assistant message holds the whole turn so far, every pause's blocks in order.
+    paused.push(...turn.paused);
+  }
+}
+
+function searchRequest(args: SearchArgs, model: Model, force: boolean, paused: readonly unknown[]): ModelRequest {
   const declaration: HostedTool = { kind: "web_search", allowedDomains: args.allowed, blockedDomains: args.blocked, maxUses: MAX_USES };
-  const request: ModelRequest = {
+  // A resumed turn is not forced again: forcing would make its first block a
+  // new search instead of the rest of the paused one.
+  const forced = force && paused.length === 0;
+  return {
     model: model.id,
     system: force ? SYSTEM : `${SYSTEM} Always call the web_search tool for the request before answering.`,
     history: [{ role: "user", text: `Perform a web search for the query: ${args.query}` }],
     tools: [],
     maxOutputTokens: MAX_OUTPUT_TOKENS,
     hostedTools: [declaration],
-    ...(force ? { forceHostedTool: true } : {}),
+    ...(forced ? { forceHostedTool: true } : {}),
+    ...(paused.length > 0 ? { resumeContent: paused } : {}),
   };
-  const seen: Observation = { summary: "", calls: [], citations: [] };
+}
+
+/** What one request's stream reported; `paused` holds the turn's content when the provider paused it. */
+async function streamTurn(request: ModelRequest, model: Model, signal: AbortSignal): Promise<(Observation & { paused?: readonly unknown[] }) | Error> {
+  const seen: Observation & { paused?: readonly unknown[] } = { summary: "", calls: [], citations: [] };
   try {
     for await (const ev of model.provider.stream(request, signal)) {
       if (ev.type === "text_delta") seen.summary += ev.text;
       else if (ev.type === "hosted_search") seen.calls.push(ev.search);
       else if (ev.type === "hosted_citation") seen.citations.push(ev.citation);
-      else if (ev.type === "retry" && ev.discardedPartial) Object.assign(seen, { summary: "", calls: [], citations: [] });
+      else if (ev.type === "paused") seen.paused = ev.content;
+      else if (ev.type === "retry" && ev.discardedPartial) Object.assign(seen, { summary: "", calls: [], citations: [], paused: undefined });
       else if (ev.type === "usage" && model.usage) addUsage(model.usage, ev.usage);
     }
   } catch (err) {
@@ -193,6 +233,7 @@ function formatObservation(obs: Observation, errors: readonly string[]): string 
   else out.push("Sources:", ...sources.flatMap((s, i) => [`[${i + 1}] ${s.title || s.url}`, `    ${s.url}`]));
   out.push(...citedPassages(obs.citations, sources));
   if (errors.length > 0) out.push(`Search errors: ${errors.join("; ")}`);
+  if (obs.stillPaused) out.push(`Note: the provider ${PAUSED}; these are the results gathered so far.`);
   return out.join("\n").trimEnd();
 }
 
