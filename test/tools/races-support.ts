@@ -12,7 +12,7 @@ import { makeOutside, snapshot, startSwapper } from "../support/swapper.js";
 import type { TestToolContext } from "../support/tool-context.js";
 
 export const SECRET = "OUTSIDE-SECRET";
-export const CALLS = 300;
+const CALLS = 300;
 
 export interface RaceCase {
   t: TestToolContext;
@@ -57,7 +57,7 @@ export async function runRace(c: RaceCase): Promise<void> {
 }
 
 /** The project file's text wherever the swapper has put it now (`dir/f.txt`, `dir.real/f.txt` or `dir/f.txt.real`), or "". */
-export async function currentText(cwd: string, rel = "dir/f.txt"): Promise<string> {
+async function currentText(cwd: string, rel = "dir/f.txt"): Promise<string> {
   const dir = path.dirname(rel);
   const base = path.basename(rel);
   for (const p of [rel, `${dir}.real/${base}`, `${rel}.real`]) {

@@ -30,7 +30,7 @@ const FD_ROOT = "/proc/self/fd";
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
 /** Thrown when what was checked is no longer what the path leads to. */
-export class SwappedPathError extends Error {
+class SwappedPathError extends Error {
   readonly code = "ESWAPPED";
   constructor(readonly path: string) {
     super("the path changed while it was being opened (a folder on it or the file itself was replaced, e.g. by a symbolic link); nothing was read or changed there");
@@ -78,7 +78,7 @@ async function openPinned(fs: FileSystem, real: string, flags: number): Promise<
  * Opens the file at `real` (a checked real path) for reading. O_NONBLOCK:
  * a pipe swapped in is refused instead of blocking the open.
  */
-export async function openChecked(fs: FileSystem, real: string): Promise<Handle> {
+async function openChecked(fs: FileSystem, real: string): Promise<Handle> {
   const { h } = await openPinned(fs, real, O_RDONLY | O_NONBLOCK);
   if (!(await h.stat()).isFile()) {
     await h.close();
@@ -132,7 +132,7 @@ async function inDir<T>(fs: FileSystem, realDir: string, use: (entry: (name: str
 }
 
 /** Creates the missing folders of `realDir`, each one inside its parent held open (mkdir never follows a link in the last place). */
-export async function mkdirsChecked(fs: FileSystem, realDir: string): Promise<void> {
+async function mkdirsChecked(fs: FileSystem, realDir: string): Promise<void> {
   const missing: string[] = [];
   let cur = realDir;
   while (!(await fs.lstat(cur).then(() => true, () => false))) {
