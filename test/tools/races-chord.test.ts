@@ -80,3 +80,21 @@ describe.each([
     });
   }, 20_000);
 });
+
+// The link leads to the project's `.git` instead, which no file tool opens.
+// (chordCall runs with the default config, so unreadable_paths is covered on the Yuj surface.)
+describe("Chord file tools while dir is swapped for a link to .git", () => {
+  const race = (call: (i: number) => Promise<{ ok: boolean; text: string }>) => runRace({ t, files, outside, swap: "dir", linkTo: ".", protectedDir: ".git", call });
+
+  it("read never returns what is there", async () => {
+    await race(() => chordCall(t, "read", { path: "dir/f.txt" }));
+  }, 20_000);
+
+  it("delete never deletes there", async () => {
+    await race(async () => {
+      const r = await chordCall(t, "delete", { paths: ["dir/f.txt"], reason: "race test" });
+      await recreate(t.cwd);
+      return r;
+    });
+  }, 20_000);
+});

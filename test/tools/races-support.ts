@@ -20,6 +20,8 @@ export interface RaceCase {
   files: Record<string, string>;
   /** Files of the outside folder. */
   outside: Record<string, string>;
+  /** The "outside" is this folder of the project instead (`.git`, a hidden one): the tools must not reach it either. */
+  protectedDir?: string;
   /** What the child swaps (`dir` or `dir/f.txt`) and, relative to the outside folder, what the link points at. */
   swap: string;
   linkTo: string;
@@ -30,7 +32,8 @@ export interface RaceCase {
 /** Runs the case (raced calls may fail, refused, which is right; none may reach outside). */
 export async function runRace(c: RaceCase): Promise<void> {
   await c.t.put(c.files);
-  const outside = await makeOutside(c.outside);
+  const outside = c.protectedDir ? path.join(c.t.cwd, c.protectedDir) : await makeOutside(c.outside);
+  if (c.protectedDir) await c.t.put(Object.fromEntries(Object.entries(c.outside).map(([rel, text]) => [path.join(c.protectedDir!, rel), text])));
   const before = await snapshot(outside);
   // The call itself is sound: with nothing swapping, it succeeds.
   expect(await c.call(-1)).toMatchObject({ ok: true });
@@ -51,7 +54,7 @@ export async function runRace(c: RaceCase): Promise<void> {
   c.t.ctx.memory = createSessionMemory();
   expect(await c.call(CALLS)).toMatchObject({ ok: true });
   const after = await snapshot(outside);
-  await fsp.rm(outside, { recursive: true, force: true });
+  if (!c.protectedDir) await fsp.rm(outside, { recursive: true, force: true });
   expect(leaks.slice(0, 2)).toEqual([]);
   expect(after).toEqual(before);
 }

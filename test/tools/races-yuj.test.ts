@@ -81,3 +81,23 @@ describe.each([
     });
   }, 20_000);
 });
+
+// The same race, with the link leading to a folder of the project no file
+// tool may open: `.git` (git's hooks and config) or one [sandbox].unreadable_paths hides.
+describe.each([
+  { what: ".git", protectedDir: ".git", hide: [] as string[] },
+  { what: "an unreadable_paths folder", protectedDir: "secrets", hide: ["secrets"] },
+])("Yuj file tools while dir is swapped for a link to $what", ({ protectedDir, hide }) => {
+  const race = (call: (i: number) => Promise<{ ok: boolean; text: string }>) => {
+    t.ctx.config.sandbox.unreadable_paths = hide;
+    return runRace({ t, files, outside, swap: "dir", linkTo: ".", protectedDir, call });
+  };
+
+  it("read never returns what is there", async () => {
+    await race(() => yujCall(t, "read", { path: "dir/f.txt" }));
+  }, 20_000);
+
+  it("write never writes there", async () => {
+    await race((i) => yujCall(t, "write", { path: "dir/f.txt", content: `written ${i}\n` }));
+  }, 20_000);
+});
