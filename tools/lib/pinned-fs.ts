@@ -155,7 +155,15 @@ async function mkdirsChecked(fs: FileSystem, realDir: string): Promise<void> {
 export async function atomicWriteChecked(fs: FileSystem, real: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = path.dirname(real);
   if (options.createParents) await mkdirsChecked(fs, dir);
-  await inDir(fs, dir, (entry) => atomicWrite(fs, entry(path.basename(real)), data, { ...options, createParents: false }));
+  await inDir(fs, dir, async (entry) => {
+    const target = entry(path.basename(real));
+    // The checked path is real, so a link there now was swapped in: refused,
+    // and the mode kept is the file's own (atomicWrite's stat would follow a link).
+    const st = await fs.lstat(target).catch(() => undefined);
+    if (st?.isSymbolicLink()) throw new SwappedPathError(real);
+    const kept = options.exactMode ?? (st?.isFile() ? st.mode & 0o7777 : undefined);
+    await atomicWrite(fs, target, data, { ...options, createParents: false, ...(kept !== undefined ? { exactMode: kept } : {}) });
+  });
 }
 
 /** Unlinks `real` (a file or a link, never followed) inside its checked folder held open. */
