@@ -27,7 +27,11 @@ import type { FileSystem } from "../../core/services.js";
 type Handle = Awaited<ReturnType<FileSystem["open"]>>;
 
 const FD_ROOT = "/proc/self/fd";
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
+// Absent flags (a platform without them) count as 0: the location check still holds.
+const { O_RDONLY } = constants;
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 
 /** Thrown when what was checked is no longer what the path leads to. */
 class SwappedPathError extends Error {
