@@ -69,11 +69,12 @@ export async function writeTemp(
   try {
     handle = await fs.open(tmp, "wx", options.mode ?? 0o666);
     await handle.writeFile(data);
+    // The create mode was masked by the umask; the old file's bits are set as they were.
+    // On the handle, not the name: a name swapped for a link meanwhile would pass the mode on.
+    if (options.keepMode !== undefined) await handle.chmod(options.keepMode);
     if (options.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
-    // The create mode was masked by the umask; the old file's bits are set as they were.
-    if (options.keepMode !== undefined) await fs.chmod(tmp, options.keepMode);
     return tmp;
   } catch (err) {
     await handle?.close().catch(() => undefined);

@@ -22,6 +22,7 @@ export type FileSystem = Pick<
   | "open"
   | "chmod"
   | "rm"
+  | "rmdir"
   | "mkdtemp"
   | "copyFile"
   | "link"

@@ -318,12 +318,18 @@ describe("apply_patch conformance", () => {
       ...t.ctx.services,
       fs: {
         ...real,
-        // Another writer changes b.txt right after the patch has read it.
-        readFile: (async (file: string, ...rest: unknown[]) => {
-          const data = await (real.readFile as (...a: unknown[]) => Promise<Buffer>)(file, ...rest);
-          if (path.basename(file) === "b.txt") await fsp.writeFile(file, "someone else's b\n");
-          return data;
-        }) as typeof real.readFile,
+        // Another writer changes b.txt right after the patch has read it (the
+        // patch reads a file through a handle it opened and checked).
+        open: (async (file: string, ...rest: unknown[]) => {
+          const handle = await (real.open as (...a: unknown[]) => ReturnType<typeof real.open>)(file, ...rest);
+          if (path.basename(file) !== "b.txt" || rest[0] === "wx") return handle;
+          const readFile = async () => {
+            const data = await handle.readFile();
+            await fsp.writeFile(file, "someone else's b\n");
+            return data;
+          };
+          return new Proxy(handle, { get: (h, key) => (key === "readFile" ? readFile : (Reflect.get(h, key) as unknown)) });
+        }) as typeof real.open,
       },
     };
     const r = await applyPatchTool.run({ patch: patch("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: b.txt", "@@", "-b", "+B") }, t.ctx);

@@ -6,7 +6,7 @@
 // target path as `<name>.symlink`) before it is unlinked. A symlink is never
 // followed: the link goes, its target stays.
 
-import { readlink } from "node:fs/promises";
+import { readlinkChecked, unlinkChecked } from "../lib/pinned-fs.js";
 import { z } from "zod";
 import { chordPaths } from "../lib/file-access.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
@@ -89,9 +89,9 @@ export const chordDeleteTool: ToolHandler<typeof chordDeleteSchema> = {
       let failure: string | undefined;
       try {
         backup = t.link
-          ? await backupBytes(fs, ctx.sessionDir, "delete", `${t.display}.symlink`, await readlink(t.abs))
+          ? await backupBytes(fs, ctx.sessionDir, "delete", `${t.display}.symlink`, await readlinkChecked(t.abs, fs))
           : await backupFile(fs, ctx.sessionDir, "delete", t.display, t.abs);
-        await fs.unlink(t.abs);
+        await unlinkChecked(fs, t.abs);
       } catch (err) {
         failure = (err as Error).message;
         backup = "";

@@ -10,7 +10,7 @@
 // the change does not touch them, and the result says so.
 
 import { z } from "zod";
-import { atomicWrite } from "../../core/atomic-write.js";
+import { atomicWriteChecked, readChecked } from "../lib/pinned-fs.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { didYouMeanList, echoPath, resolveInCwd } from "../lib/paths.js";
@@ -152,7 +152,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
       if (tooLarge(st.size)) {
         return fail(`cannot edit ${shown}: file too large ${sizeAndLimit(st.size)}; change it with shell (sed, or a script that streams it) instead`);
       }
-      bytes = await fs.readFile(where.abs);
+      bytes = await readChecked(fs, where.abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
       return fail(`file not found: ${shown}${await didYouMeanList(fs, ctx.cwd, args.path)}`);
@@ -192,7 +192,7 @@ export const chordEditTool: ToolHandler<typeof chordEditSchema> = {
     }
 
     try {
-      await atomicWrite(fs, where.abs, out);
+      await atomicWriteChecked(fs, where.abs, out);
     } catch (err) {
       return fail(`cannot edit ${shown}: ${(err as Error).message}`);
     }

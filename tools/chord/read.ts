@@ -16,6 +16,7 @@ import { decodeForChord, unicodeBom, type ChordDecoded } from "../lib/chord/deco
 import { GO_SOURCE_NOT_UTF8 } from "../lib/chord/encode.js";
 import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { scanLines } from "../lib/line-scan.js";
+import { checkedReads } from "../lib/pinned-fs.js";
 import { splitLines } from "../lib/text-file.js";
 import { noteCompleteRead, noteSeen, sha256 } from "../lib/chord/observations.js";
 import { saveFullOutput } from "../lib/saved-output.js";
@@ -170,7 +171,8 @@ async function windowOf(
   // A byte over the budget is enough to see that a line does not fit.
   maxKeptBytes = READ_BUDGET_BYTES + 4,
 ): Promise<Window> {
-  const { fs } = ctx.services;
+  // Read as checked: a link swapped in since the path was resolved is refused, not followed.
+  const fs = checkedReads(ctx.services.fs);
   try {
     const scan = await scanLines(fs, abs, {
       from: first - 1,

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { fail, INSPECTS, type ToolHandler } from "../../core/tool-types.js";
 import { FORMAT_NAMES, MAX_EDGE, normaliseImage, sniffImage, unsupportedMessage } from "../lib/image.js";
 import { locateFile } from "../lib/chord/locate-file.js";
+import { readChecked } from "../lib/pinned-fs.js";
 
 export const viewImageSchema = z.object({
   path: z.string(),
@@ -39,7 +40,8 @@ export const viewImageTool: ToolHandler<typeof viewImageSchema> = {
 
     let bytes: Buffer;
     try {
-      bytes = Buffer.from(await fs.readFile(where.abs));
+      // Read as checked: a link swapped in since the path was resolved is refused, not followed.
+      bytes = await readChecked(fs, where.abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EACCES") return fail(`permission denied: ${shown}`);
       return fail(`cannot read ${shown}: ${(err as Error).message}`);

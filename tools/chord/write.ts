@@ -11,7 +11,7 @@
 // a control character, is refused before anything is touched.
 
 import { z } from "zod";
-import { atomicWrite } from "../../core/atomic-write.js";
+import { atomicWriteChecked, readChecked } from "../lib/pinned-fs.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { sizeAndLimit, tooLarge } from "../lib/file-limits.js";
 import { decodeForChordEdit, encodeForChord, UnencodableError } from "../lib/chord/encode.js";
@@ -74,7 +74,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     if (st) {
       let current: Uint8Array;
       try {
-        current = await fs.readFile(where.abs);
+        current = await readChecked(fs, where.abs);
       } catch (err) {
         return fail(`cannot write ${shown}: ${(err as Error).message}`);
       }
@@ -112,7 +112,7 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     }
 
     try {
-      await atomicWrite(fs, where.abs, out, { createParents: true });
+      await atomicWriteChecked(fs, where.abs, out, { createParents: true });
     } catch (err) {
       return fail(`cannot write ${shown}: ${(err as Error).message}`);
     }

@@ -17,6 +17,7 @@ import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
 import type { OwnDir } from "../../core/paths.js";
 import { tooLarge } from "./file-limits.js";
+import { readChecked } from "./pinned-fs.js";
 import { ownFileRefusal } from "./own-files.js";
 import { didYouMean, didYouMeanList, echoPath } from "./path-suggest.js";
 
@@ -186,6 +187,13 @@ async function resolveAnywhere(
   if (SPECIAL_ROOTS.some((root) => inside(root, real) && !inside(root, cwdReal))) {
     return { ok: false, error: `ERROR: blocked device path: ${input} (file tools read and write regular files only)` };
   }
+  // A path named inside the project stays inside it: the permission rules
+  // judged it as a project path, and a link made (or swapped in) after they
+  // did must not carry the tool outside unasked. The outside place, named
+  // itself, goes to the rules like any outside path.
+  if ((inside(cwdAbs, target) || inside(cwdReal, target)) && !inside(cwdReal, real)) {
+    return { ok: false, error: `ERROR: ${input} leads outside the project through a symbolic link (to ${real}); name that path itself to use it` };
+  }
   return finishCheck(fs, input, cwdAbs, cwdReal, target, real, options);
 }
 
@@ -301,7 +309,7 @@ export async function readExistingFile(
   if (!where.ok) return where;
   if (tooLarge(where.size)) return { ok: false, error: words.tooLarge(where.size) };
   try {
-    return { ok: true, abs: where.abs, display: where.display, bytes: await fs.readFile(where.abs) };
+    return { ok: true, abs: where.abs, display: where.display, bytes: await readChecked(fs, where.abs) };
   } catch (err) {
     return { ok: false, error: `ERROR: cannot ${words.verb} ${input}: ${(err as Error).message}` };
   }

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { skillPathReadOnly } from "../lib/skill-files.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
-import { atomicWrite } from "../../core/atomic-write.js";
 import {
   STRATEGIES,
   exactCandidates,
@@ -21,6 +20,7 @@ import {
 } from "../lib/edit-candidates.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { readExistingFile } from "../lib/paths.js";
+import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { yujPaths } from "../lib/file-access.js";
 import { decodeTextKeepingEndings, encodeText } from "../lib/text-file.js";
 import { lfView, replaceKeepingEndings } from "../lib/line-endings.js";
@@ -153,7 +153,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
     const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);
     if (after !== text) {
       try {
-        await atomicWrite(fs, file.abs, encodeText(replaceKeepingEndings(view, [rep]), decoded));
+        await atomicWriteChecked(fs, file.abs, encodeText(replaceKeepingEndings(view, [rep]), decoded));
       } catch (err) {
         return fail(`ERROR: cannot edit ${shown}: ${fsErrorText(err)}`);
       }

@@ -6,11 +6,11 @@
 // file's indentation, escaping, BOM and line endings all stay as they were.
 
 import { z } from "zod";
-import { atomicWrite } from "../../core/atomic-write.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "../lib/notebook.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { readExistingFile } from "../lib/paths.js";
+import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { replacePreview } from "../lib/previews.js";
 import { str } from "../lib/view.js";
 
@@ -98,7 +98,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
     const after = text.slice(0, offset) + renderSource(text, cell.node, args.new_source) + text.slice(offset + length);
     if (after !== text) {
       try {
-        await atomicWrite(fs, file.abs, Buffer.from(after, "utf8"));
+        await atomicWriteChecked(fs, file.abs, Buffer.from(after, "utf8"));
       } catch (err) {
         return fail(`ERROR: cannot edit ${shown}: ${(err as Error).message}`);
       }

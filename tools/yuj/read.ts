@@ -11,6 +11,7 @@ import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limit
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { echoPath, locateExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
+import { checkedReads } from "../lib/pinned-fs.js";
 import { locateInSkillDir, markSkillLoaded } from "../lib/skill-files.js";
 import type { Skill } from "../../core/skills/discover.js";
 import { num, rangeSummary, shownPath, str } from "../lib/view.js";
@@ -69,7 +70,8 @@ export const readTool: ToolHandler<typeof readSchema> = {
 
     let scan: LineScan;
     try {
-      scan = await scanLines(ctx.services.fs, file.abs, {
+      // Read as checked: a link swapped in since the path was resolved is refused, not followed.
+      scan = await scanLines(checkedReads(ctx.services.fs), file.abs, {
         from: offset,
         count: limit > 0 ? limit : Infinity,
         toEnd: false,

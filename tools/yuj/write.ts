@@ -2,10 +2,10 @@
 // directories. The replacement is atomic, so a failure never leaves half a file.
 
 import { z } from "zod";
-import { atomicWrite } from "../../core/atomic-write.js";
 import { directoryTargetError, resolveInCwd } from "../lib/paths.js";
 import { skillPathReadOnly } from "../lib/skill-files.js";
 import { yujPaths } from "../lib/file-access.js";
+import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { writePreview } from "../lib/previews.js";
 import { shownPath, str } from "../lib/view.js";
@@ -47,7 +47,7 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
     }
 
     try {
-      await atomicWrite(fs, where.abs, args.content, { createParents: true });
+      await atomicWriteChecked(fs, where.abs, args.content, { createParents: true });
     } catch (err) {
       return fail(`ERROR: cannot write ${shown}: ${fsErrorText(err)}`);
     }

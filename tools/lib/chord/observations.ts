@@ -11,12 +11,12 @@
 // agents it starts); they end with the session.
 
 import { createHash } from "node:crypto";
-import { constants as fsConstants } from "node:fs";
 import * as path from "node:path";
 import type { FileSystem } from "../../../core/services.js";
 import { memoryKey, type SessionMemory } from "../../../core/session-memory.js";
 import { displayPath, gitDirError, hiddenRefusal, isInGitDir, resolveInCwd, type ResolveOptions } from "../paths.js";
 import { ownFileRefusal } from "../own-files.js";
+import { copyChecked } from "../pinned-fs.js";
 import type { OwnDir } from "../../../core/paths.js";
 
 export interface Observation {
@@ -151,7 +151,8 @@ function backupPath(sessionDir: string, tool: string, display: string): string {
 export async function backupFile(fs: FileSystem, sessionDir: string, tool: string, display: string, source: string): Promise<string> {
   const dest = backupPath(sessionDir, tool, display);
   await fs.mkdir(path.dirname(dest), { recursive: true });
-  await fs.copyFile(source, dest, fsConstants.COPYFILE_EXCL);
+  // Copied from the checked file itself: a link swapped in meanwhile is refused, not copied.
+  await copyChecked(fs, source, dest);
   return dest;
 }
 

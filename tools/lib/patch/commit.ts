@@ -6,11 +6,11 @@
 import * as path from "node:path";
 import type { FileSystem } from "../../../core/services.js";
 import type { ToolContext } from "../../../core/tool-types.js";
-import { atomicWrite } from "../../../core/atomic-write.js";
 import { encodeForChord, UnencodableError } from "../chord/encode.js";
 import { PatchPlan, resolvePatchPath, type FileState, type OpSummary, type PatchError, type PatchPlanOptions } from "./plan.js";
 import type { PatchOp } from "./v4a-parse.js";
 import { fsErrorText } from "../fs-error.js";
+import { atomicWriteChecked, rmdirChecked, unlinkChecked } from "../pinned-fs.js";
 
 /** The bytes a planned state will write: null to delete, undefined when nothing changes. */
 async function plannedBytes(s: FileState): Promise<Uint8Array | null | undefined> {
@@ -56,10 +56,10 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
     const bytes = planned[i];
     if (bytes === undefined) continue;
     try {
-      if (bytes === null) await fs.unlink(s.abs);
+      if (bytes === null) await unlinkChecked(fs, s.abs);
       else {
         created.push(...(await missingDirs(fs, path.dirname(s.abs))));
-        await atomicWrite(fs, s.abs, bytes, { createParents: true, ...(s.nextMode !== undefined ? { exactMode: s.nextMode } : {}) });
+        await atomicWriteChecked(fs, s.abs, bytes, { createParents: true, ...(s.nextMode !== undefined ? { exactMode: s.nextMode } : {}) });
       }
       done.push(s);
     } catch (err) {
@@ -67,7 +67,8 @@ export async function commitPlan(fs: FileSystem, states: readonly FileState[]): 
       const unrestored = await restore(fs, done.reverse());
       for (const dir of created.reverse()) {
         try {
-          if ((await fs.readdir(dir)).length === 0) await fs.rm(dir, { recursive: true });
+          // rmdir removes only an empty folder, and never through a link swapped in.
+          await rmdirChecked(fs, dir);
         } catch {
           /* already gone or not empty */
         }
@@ -112,8 +113,8 @@ async function restore(fs: FileSystem, written: readonly FileState[]): Promise<s
   const unrestored: string[] = [];
   for (const w of written) {
     try {
-      if (w.original === undefined) await fs.unlink(w.abs);
-      else await atomicWrite(fs, w.abs, w.original, { createParents: true, ...(w.mode !== undefined ? { exactMode: w.mode } : {}) });
+      if (w.original === undefined) await unlinkChecked(fs, w.abs);
+      else await atomicWriteChecked(fs, w.abs, w.original, { createParents: true, ...(w.mode !== undefined ? { exactMode: w.mode } : {}) });
     } catch {
       unrestored.push(w.display);
     }

@@ -13,6 +13,7 @@ import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
 import { didYouMean, didYouMeanList, resolveInCwd } from "../paths.js";
+import { readChecked } from "../pinned-fs.js";
 import { decodeForChordEdit, undecodableReason } from "../chord/encode.js";
 import { splitKeepingEndings } from "../line-endings.js";
 import { normaliseLine } from "./locate.js";
@@ -155,7 +156,7 @@ export class PatchPlan {
     }
     if (mode !== undefined) {
       try {
-        original = await this.fs.readFile(abs);
+        original = await readChecked(this.fs, abs);
       } catch (err) {
         return { kind: "read_failed", message: `cannot read ${shown}: ${(err as Error).message}`, path: shown };
       }
