@@ -32,6 +32,11 @@ describe("chord delete and done texts say what the reference's tests look for", 
     for (const want of ["Files or symlinks", "checked exist", "Never guess"]) expect(desc).toContain(want);
   });
 
+  it("write: edit for targeted changes; replace by writing, not by deleting first; delete only what should no longer exist", () => {
+    const desc = chordSpecs(false).get("write")!.description;
+    for (const want of ["prefer edit for targeted changes", "write it directly rather than deleting it first", "delete is only for a file that should no longer exist"]) expect(desc).toContain(want);
+  });
+
   it("done (only while a loop runs): the exit bar, never for partial progress, and the report's parts in the user's language", () => {
     expect(chordSpecs(false).has("done")).toBe(false);
     const done = chordSpecs(true).get("done")!;

@@ -1,0 +1,23 @@
+import * as fsp from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, it } from "vitest";
+import { chordCall } from "../support/chord-call.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+let t: TestToolContext;
+beforeEach(async () => { t = await makeToolContext(); });
+afterEach(() => t.cleanup());
+it("scratch", async () => {
+  await fsp.writeFile(join(t.cwd, "broken.bin"), Buffer.from([0x70,0x72,0x65,0x66,0x69,0x78,0,1,2]));
+  const iconv = (await import("iconv-lite")).default;
+  await fsp.writeFile(join(t.cwd, "gb.txt"), iconv.encode("第一行\n第二行\n", "gb18030"));
+  await fsp.writeFile(join(t.cwd, "u16.txt"), Buffer.concat([Buffer.from([0xff,0xfe]), iconv.encode("hello\n世界\n", "utf16le")]));
+  const out: unknown[] = [];
+  out.push(await chordCall(t, "write", { path: "out.txt", content: "ab" }));
+  out.push(await chordCall(t, "write", { path: "empty.txt", content: "" }));
+  out.push(await chordCall(t, "edit", { path: "broken.bin", old_string: "prefix", new_string: "fixed" }));
+  out.push(await chordCall(t, "read", { path: "gb.txt" }));
+  out.push(await chordCall(t, "edit", { path: "gb.txt", old_string: "第二行", new_string: "第三行" }));
+  out.push(await chordCall(t, "read", { path: "u16.txt" }));
+  out.push(await chordCall(t, "write", { path: "out.txt", content: "a\nb\n" }));
+  console.log(JSON.stringify(out, null, 1));
+});
