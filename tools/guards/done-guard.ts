@@ -9,7 +9,7 @@
 // (or lets a background one run on while it waits or stops it) than before
 // it, or at the finish than when the run started (a background job's
 // writes). A check is a successful call whose tool says it verified the work
-// (a command that is not pure inspection, a test run that passed); a command
+// (a command whose exit status is the work's, see shell-verification.ts; a test run that passed); a command
 // that changes files and is itself a check (a generator run, a formatter)
 // counts as both. A background command is a check when it started after
 // the last change, was seen to pass and nothing changed since
@@ -35,7 +35,8 @@ export const doneText = {
     `(with the file tools, or a command that writes files) before calling ${tool}.`,
   unchecked: (paths: readonly string[], tool: string) =>
     `ERROR: done_guard: nothing has checked the last change (${paths.join(", ")}) — ` +
-    `run the tests or a command that exercises it, then call ${tool}.`,
+    `run the tests or a command that exercises it, then call ${tool}. ` +
+    "Only a command whose exit status is its own counts: not piped into another, not after || or before a ; command.",
 };
 
 export interface DoneGuardOptions {
