@@ -9,9 +9,9 @@
 // (or lets a background one run on while it waits or stops it) than before
 // it, or at the finish than when the run started (a background job's
 // writes). A check is a successful call whose tool says it verified the work
-// (a command whose exit status is the work's, see shell-verification.ts; a test run that passed); a command
-// that changes files and is itself a check (a generator run, a formatter)
-// counts as both. A background command is a check when it started after
+// (a command whose exit status is the work's, see shell-verification.ts; a
+// test run that passed); a command that changes files and is itself a check
+// (a generator run, a formatter) counts as both. A background command is a check when it started after
 // the last change, was seen to pass and nothing changed since
 // (background-checks.ts). The plan file (.solver/plan.md) is harness state,
 // never a change. With no change at all there is nothing to check, so
