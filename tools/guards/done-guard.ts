@@ -11,9 +11,9 @@
 // writes). A check is a successful call whose tool says it verified the work
 // (a command whose exit status is the work's, see shell-verification.ts; a
 // test run that passed); a command that changes files and is itself a check
-// (a generator run, a formatter) counts as both. A background command is a check when it started after
-// the last change, was seen to pass and nothing changed since
-// (background-checks.ts). The plan file (.solver/plan.md) is harness state,
+// (a generator run, a formatter) counts as both. A background command is a
+// check when it started after the last change, was seen to pass and nothing
+// changed since (background-checks.ts). The plan file (.solver/plan.md) is harness state,
 // never a change. With no change at all there is nothing to check, so
 // done_require_verify alone does not hold the finish back;
 // done_require_mutation is the knob for that.
