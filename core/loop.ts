@@ -12,7 +12,7 @@ import type { Services } from "./services.js";
 import { memoryKey } from "./session-memory.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { resolveMentions, type ResolvedMessage } from "./mentions.js";
+import { ATTACHED_FILES, resolveMentions, type ResolvedMessage } from "./mentions.js";
 import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
@@ -349,5 +349,6 @@ function attachMentions(text: string, deps: LoopDeps): ResolvedMessage {
     headRatio: deps.config.output.truncate_head_ratio,
     saveDir: join(deps.sessionDir, "tool-output"),
     ...(deps.redact ? { redact: deps.redact } : {}),
+    attached: (real, sha) => deps.memory.of(ATTACHED_FILES).set(real, sha),
   });
 }

@@ -7,9 +7,19 @@
 // named, as for a tool's output) and with secrets redacted; a mention that
 // names no readable text file is said so in a notice and attaches nothing.
 
-import { readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { boundOutput } from "./output-bound.js";
+import { memoryKey } from "./session-memory.js";
+
+/**
+ * The files the user's @-mentions showed the model in this session: real
+ * path → sha256 of the bytes attached. A tool that warns when a file changed
+ * since the model last saw it counts an attachment as a sighting, as the
+ * reference records a mentioned file's snapshot.
+ */
+export const ATTACHED_FILES = memoryKey("files attached by @-mention", () => new Map<string, string>());
 
 export interface Mention {
   /** The path as typed. */
@@ -45,6 +55,8 @@ export interface MentionOptions {
   /** Where a file cut at the limit is saved whole. */
   saveDir: string;
   redact?: (text: string) => string;
+  /** Told of each file attached (its real path and the sha256 of its bytes), a range included. */
+  attached?: (realPath: string, sha256: string) => void;
 }
 
 // An `@` at the start or after a blank, a path without blanks, an optional
@@ -69,7 +81,7 @@ export function findMentions(text: string): Mention[] {
 const rangeOf = (m: { from?: number; to?: number }) => (m.from === undefined ? "" : m.from === m.to ? `:${m.from}` : `:${m.from}-${m.to}`);
 
 /** The text a mention attaches, or the reason it attaches nothing. */
-function readMention(m: Mention, cwd: string): { text: string; lines: number } | { problem: string } {
+function readMention(m: Mention, cwd: string): { text: string; lines: number; real: string; sha256: string } | { problem: string } {
   const file = isAbsolute(m.path) ? m.path : resolve(cwd, m.path);
   const named = `@${m.path}${rangeOf(m)}`;
   let size: number;
@@ -83,13 +95,14 @@ function readMention(m: Mention, cwd: string): { text: string; lines: number } |
   }
   const bytes = readFileSync(file);
   if (bytes.subarray(0, Math.min(size, 8192)).includes(0)) return { problem: `${named} is a binary file: not attached` };
+  const seen = { real: realpathSync(file), sha256: createHash("sha256").update(bytes).digest("hex") };
   const all = bytes.toString("utf8").replace(/\r\n/g, "\n");
   const lines = all.endsWith("\n") ? all.slice(0, -1).split("\n") : all.split("\n");
-  if (m.from === undefined) return { text: all, lines: all === "" ? 0 : lines.length };
+  if (m.from === undefined) return { text: all, lines: all === "" ? 0 : lines.length, ...seen };
   if (m.from < 1 || m.to! < m.from) return { problem: `${named}: a range is :N or :A-B with 1 ≤ A ≤ B` };
   if (m.from > lines.length) return { problem: `${named}: the file has ${lines.length} lines` };
   const picked = lines.slice(m.from - 1, Math.min(m.to!, lines.length));
-  return { text: picked.join("\n") + "\n", lines: picked.length };
+  return { text: picked.join("\n") + "\n", lines: picked.length, ...seen };
 }
 
 /** The message with its mentioned files attached. */
@@ -103,6 +116,7 @@ export function resolveMentions(text: string, opts: MentionOptions): ResolvedMes
       problems.push(read.problem);
       continue;
     }
+    opts.attached?.(read.real, read.sha256);
     const shownPath = relative(opts.cwd, isAbsolute(m.path) ? m.path : join(opts.cwd, m.path)) || m.path;
     const redacted = opts.redact ? opts.redact(read.text) : read.text;
     const bound = boundOutput(redacted, { maxChars: opts.maxChars, headRatio: opts.headRatio, saveDir: opts.saveDir, name: `attached-${shownPath}${rangeOf(m)}` });

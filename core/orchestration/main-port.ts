@@ -25,21 +25,38 @@ export function mainPort(rt: Runtime): OrchestrationPort {
   };
 }
 
-/** Chord's answer to cancel is the task's handle, as JSON; a second cancel is not an error. */
+/**
+ * The reference's task handle as JSON. Its expected_write_scope is always
+ * written (an empty object when the answer is about no scope), as the
+ * reference's encoder writes it.
+ */
+const taskHandle = (fields: Record<string, unknown>): string => JSON.stringify({ ...fields, expected_write_scope: {} });
+
+/**
+ * Chord's answer to cancel is the task's handle, as JSON. A second cancel is
+ * not an error, and neither is a cancel of a task that has already ended: its
+ * report stands (a completion is never rewritten into a cancellation), the
+ * handle says how it ended, and open tasks under it are still cancelled.
+ */
 export function cancel(rt: Runtime, id: string, reason: string | undefined, caller = "main"): ToolResult {
   const task = rt.store.tasks.get(id);
   if (!task) return fail(`unknown task_id "${id}"; cannot stop a missing worker (the tasks are ${[...rt.store.tasks.keys()].join(", ") || "(none)"})`);
   const foreign = notOwnedProblem(task, caller, "cancel refused");
   if (foreign) return fail(foreign);
-  const handle = (message: string) => JSON.stringify({ status: "cancelled", task_id: id, agent_id: task.agentId, message });
-  if (task.state === "cancelled") return ok(handle("worker already cancelled"), { kind: "text", text: `${id} was already cancelled` });
-  if (SETTLED.has(task.state)) return fail(`cancel refused: ${id} is already ${task.state}`);
-  rt.store.setState(id, "cancelled", { reason: reason ?? "cancelled by its owner" });
+  const why = reason?.trim() || undefined;
+  const handle = (status: string, message: string) => taskHandle({ status, task_id: id, agent_id: task.agentId, message });
+  if (task.state === "cancelled") return ok(handle("cancelled", "worker already cancelled"), { kind: "text", text: `${id} was already cancelled` });
+  if (SETTLED.has(task.state)) {
+    cancelDescendants(rt, id);
+    rt.host.changed();
+    return ok(handle(task.state, `parked worker already ${task.state}`), { kind: "text", text: `${id} had already ${task.state}; nothing was stopped` });
+  }
+  rt.store.setState(id, "cancelled", { reason: why ?? "cancelled by its owner" });
   rt.workers.get(id)?.run?.abort.abort(new Error("cancelled by its owner"));
   cancelDescendants(rt, id);
-  rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(reason ? { text: reason } : {}) });
+  rt.host.ownerEmit({ type: "agent_update", taskId: id, agentType: task.agentType, workerId: task.agentId, state: "cancelled", what: "cancelled", ...(why ? { text: why } : {}) });
   rt.host.changed();
-  return ok(handle("worker stopped"), { kind: "text", text: `Cancelled ${id}${reason ? `: ${reason}` : ""}. A cancelled task cannot be resumed.` });
+  return ok(handle("cancelled", "worker stopped"), { kind: "text", text: `Cancelled ${id}${why ? `: ${why}` : ""}. A cancelled task cannot be resumed.` });
 }
 
 export function notify(rt: Runtime, req: NotifyRequest, caller = "main"): ToolResult {
@@ -85,7 +102,7 @@ export function notify(rt: Runtime, req: NotifyRequest, caller = "main"): ToolRe
   const how = deliveryOf(rt, task);
   wake(rt, task);
   const handle = { status: how.status, task_id: task.taskId, agent_id: task.agentId, ...(how.status === "rehydrated" ? { rehydrated: true } : {}), message: how.message };
-  return ok(JSON.stringify(handle), { kind: "text", text: `Sent to ${task.taskId}: ${how.message}` });
+  return ok(taskHandle(handle), { kind: "text", text: `Sent to ${task.taskId}: ${how.message}` });
 }
 
 /**

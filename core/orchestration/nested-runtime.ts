@@ -38,10 +38,14 @@ export function nestedPort(base: OrchestrationPort, rt: Runtime, taskId: string)
   };
 }
 
-/** Cancels every open task under `ownerId`, each before the tasks under it: with their owner gone, no one would hear them. */
+/**
+ * Cancels every open task under `ownerId`, each before the tasks under it:
+ * with their owner gone, no one would hear them. The reason is in the
+ * reference's words.
+ */
 export function cancelDescendants(rt: Runtime, ownerId: string): void {
   for (const child of liveChildren(rt.store, ownerId)) {
-    const reason = `its owner ${ownerId} was cancelled`;
+    const reason = `cancelled because ancestor task ${ownerId} was stopped`;
     rt.store.setState(child.taskId, "cancelled", { reason });
     rt.workers.get(child.taskId)?.run?.abort.abort(new Error(reason));
     rt.host.ownerEmit({ type: "agent_update", taskId: child.taskId, agentType: child.agentType, workerId: child.agentId, state: "cancelled", what: "cancelled", text: reason });

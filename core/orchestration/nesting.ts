@@ -30,12 +30,16 @@ export function liveChildren(store: OrchestrationStore, owner: string): TaskReco
   return [...store.tasks.values()].filter((t) => ownerOf(t) === owner && !SETTLED.has(t.state));
 }
 
-/** Why `caller` may not steer `task` (it is not its direct owner), or undefined. */
+/**
+ * Why `caller` may not steer `task` (it is not its direct owner), or
+ * undefined: the reference's words (which task owns it, which caller is not
+ * allowed), then the rule.
+ */
 export function notOwnedProblem(task: TaskRecord, caller: string, refusal: "cancel refused" | "notify refused"): string | undefined {
   const owner = ownerOf(task);
   if (owner === caller) return undefined;
-  const by = owner === "main" ? "the main agent" : owner;
-  return `${refusal}: ${task.taskId} was delegated by ${by}, not by you; only a task's direct owner may message, answer or cancel it`;
+  const ownedBy = owner === "main" ? "is owned by the main agent" : `is owned by task ${owner}`;
+  return `${refusal}: task ${task.taskId} ${ownedBy}; caller task ${caller} is not allowed: only a task's direct owner may message, answer or cancel it`;
 }
 
 /** Why a worker may not end its task yet: its own workers still run (their reports would have no one to go to). */

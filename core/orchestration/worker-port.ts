@@ -2,15 +2,13 @@
 // task's result contract), escalate (ask the owner, or give up), and notify
 // (an update to the owner). A worker talks only to its owner.
 
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { isAbsolute, join, normalize } from "node:path";
 import { fail, ok, type ToolResult } from "../tool-types.js";
 import { MAX_LISTED_VIOLATIONS, violations } from "./result-schema.js";
 import { SETTLED, type TaskRecord } from "./store.js";
 import type { CompleteReport, NotifyRequest, OrchestrationPort } from "./types.js";
 import { failTask, type Worker, type WorkerHost } from "./worker.js";
 import { ownerOf } from "./nesting.js";
+import { readResultRef } from "./result-ref.js";
 
 /** Unanswered needs_repair escalations a task may have; one more is refused. */
 const MAX_OPEN_ESCALATIONS = 2;
@@ -134,25 +132,4 @@ function completionText(r: CompleteReport, payload: unknown): string {
   if (r.artifacts?.length) parts.push(`Artifacts: ${JSON.stringify(r.artifacts)}`);
   if (payload !== undefined) parts.push(`Result: ${JSON.stringify(payload)}`);
   return parts.join("\n\n");
-}
-
-/** A stored result, by its reference: inside the session's results folder, its bytes matching the recorded hash, JSON. */
-function readResultRef(dir: string, ref: NonNullable<CompleteReport["resultRef"]>): { value: unknown } | { error: string } {
-  const rel = normalize(ref.rel_path);
-  if (isAbsolute(rel) || rel.startsWith("..") || !rel.startsWith(join("artifacts", "results"))) {
-    return { error: `rel_path ${ref.rel_path} is not under artifacts/results` };
-  }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(join(dir, rel));
-  } catch (err) {
-    return { error: `${ref.rel_path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
-  }
-  const digest = createHash("sha256").update(bytes).digest("hex");
-  if (digest !== ref.sha256) return { error: `${ref.rel_path} has sha256 ${digest}, not the ${ref.sha256} the reference names` };
-  try {
-    return { value: JSON.parse(bytes.toString("utf8")) };
-  } catch {
-    return { error: `${ref.rel_path} is not JSON` };
-  }
 }

@@ -38,6 +38,8 @@ export class Lexer {
   pos = 0;
   /** Inside `[[ ... ]]`. */
   conditional = false;
+  /** A `#` comment was skipped somewhere. */
+  comment = false;
   private pending: PendingHeredoc[] = [];
 
   constructor(private readonly src: string) {}
@@ -94,6 +96,7 @@ export class Lexer {
       if (c === " " || c === "\t") this.pos++;
       else if (c === "\\" && src[this.pos + 1] === "\n") this.pos += 2;
       else if (c === "#") {
+        this.comment = true;
         const nl = src.indexOf("\n", this.pos);
         this.pos = nl < 0 ? src.length : nl;
       } else return;

@@ -61,6 +61,11 @@ class Parser {
     this.lexer = new Lexer(src);
   }
 
+  /** Whether the lexer skipped a comment. */
+  get comment(): boolean {
+    return this.lexer.comment;
+  }
+
   run(): void {
     for (;;) {
       const tok = this.take();
@@ -353,5 +358,6 @@ export function parseShell(src: string): ShellParse {
     hasOperator: parser.hasOperator,
     keywords: parser.keywords,
     substitutions: parser.substitutions,
+    comment: parser.comment,
   };
 }

@@ -64,4 +64,6 @@ export interface ShellParse {
   keywords: string[];
   /** Inner text of every command substitution anywhere in the input, loop headers included. */
   substitutions: string[];
+  /** A `#` comment was skipped (text the shell never runs, which may stand for a command left out). */
+  comment: boolean;
 }

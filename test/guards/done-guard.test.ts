@@ -14,7 +14,8 @@ const NO_CHANGE =
   "ERROR: done_guard: no file has been changed yet — make the change the task asks for " +
   "(with the file tools, or a command that writes files) before calling done.";
 const unchecked = (p: string) =>
-  `ERROR: done_guard: nothing has checked the last change (${p}) — run the tests or a command that exercises it, then call done.`;
+  `ERROR: done_guard: nothing has checked the last change (${p}) — run the tests or a command that exercises it, then call done. ` +
+  "Only a command whose exit status is its own counts: not piped into another, not after || or before a ; command.";
 
 const guarded = async (mutation: boolean, verify: boolean) => {
   s = await guardedSession((c) => {

@@ -115,7 +115,7 @@ describe("only a task's direct owner steers it", () => {
     );
     const { res, rows, dir } = await run(cwd);
     expect(res.code, res.stderr).toBe(0);
-    const notOwned = (verb: string) => `${verb} refused: task-2 was delegated by task-1, not by you; only a task's direct owner may message, answer or cancel it`;
+    const notOwned = (verb: string) => `${verb} refused: task task-2 is owned by task task-1; caller task main is not allowed: only a task's direct owner may message, answer or cancel it`;
     expect(results(rows, "notify").map((r) => [r.ok, r.modelText])).toEqual([[false, notOwned("notify")]]);
     expect(results(rows, "cancel").map((r) => [r.ok, r.modelText])).toEqual([[false, notOwned("cancel")]]);
     const worker = workerHistory(dir, "task-1");
@@ -151,8 +151,8 @@ describe("only a task's direct owner steers it", () => {
     expect(res.code, res.stderr).toBe(0);
     const last = (id: string) => storeRows(dir).filter((r) => r.t === "state" && r.taskId === id).at(-1);
     expect(last("task-1")).toMatchObject({ state: "cancelled", reason: "stop all" });
-    expect(last("task-2")).toMatchObject({ state: "cancelled", reason: "its owner task-1 was cancelled" });
-    expect(last("task-3")).toMatchObject({ state: "cancelled", reason: "its owner task-2 was cancelled" });
+    expect(last("task-2")).toMatchObject({ state: "cancelled", reason: "cancelled because ancestor task task-1 was stopped" });
+    expect(last("task-3")).toMatchObject({ state: "cancelled", reason: "cancelled because ancestor task task-2 was stopped" });
     const toolsOf = (id: string): string[] => JSON.parse(rowsOf(readFileSync(join(dir, "tasks", id, "trace.jsonl"), "utf8")).find((r) => r.type === "provider_request")!.body).tools;
     expect(toolsOf("task-2")).toEqual(expect.arrayContaining(["delegate", "cancel", "notify", "complete"]));
     expect(toolsOf("task-2")).not.toContain("handoff");
@@ -196,7 +196,7 @@ describe("a grandchild's escalation", () => {
     const { res, rows, dir } = await run(cwd);
     expect(res.code, res.stderr).toBe(0);
     expect(results(rows, "notify").map((r) => r.modelText)).toEqual([
-      "notify refused: task-2 was delegated by task-1, not by you; only a task's direct owner may message, answer or cancel it",
+      "notify refused: task task-2 is owned by task task-1; caller task main is not allowed: only a task's direct owner may message, answer or cancel it",
     ]);
     const messages = storeRows(dir).filter((r) => r.t === "msg").map((r) => r.msg);
     expect(messages.map((m) => `${m.type}:${m.from}->${m.to}`)).toEqual(["request:task-2->task-1", "response:task-1->task-2", "completion:task-2->task-1", "completion:task-1->main"]);

@@ -298,8 +298,8 @@ describe("chord cancel answers with the task's handle", () => {
     const agentId = JSON.parse(rows.find((r) => r.type === "tool_result" && r.name === "delegate")!.modelText).agent_id;
     const cancels = rows.filter((r) => r.type === "tool_result" && r.name === "cancel");
     expect(cancels.map((r) => [r.ok, r.ok ? JSON.parse(r.modelText) : r.modelText])).toEqual([
-      [true, { status: "cancelled", task_id: "task-1", agent_id: agentId, message: "worker stopped" }],
-      [true, { status: "cancelled", task_id: "task-1", agent_id: agentId, message: "worker already cancelled" }],
+      [true, { status: "cancelled", task_id: "task-1", agent_id: agentId, message: "worker stopped", expected_write_scope: {} }],
+      [true, { status: "cancelled", task_id: "task-1", agent_id: agentId, message: "worker already cancelled", expected_write_scope: {} }],
       [false, 'unknown task_id "task-9"; cannot stop a missing worker (the tasks are task-1)'],
     ]);
   }, 90_000);
@@ -342,8 +342,8 @@ describe("chord targeted notify answers with the task's handle", () => {
     const agentId = JSON.parse(rows.find((r) => r.type === "tool_result" && r.name === "delegate")!.modelText).agent_id;
     const notes = rows.filter((r) => r.type === "tool_result" && r.name === "notify");
     expect(notes.map((r) => [r.ok, r.ok ? JSON.parse(r.modelText) : r.modelText])).toEqual([
-      [true, { status: "queued", task_id: "task-1", agent_id: agentId, message: "message delivered to running worker" }],
-      [true, { status: "rehydrated", task_id: "task-1", agent_id: agentId, rehydrated: true, message: "message delivered and task rehydrated" }],
+      [true, { status: "queued", task_id: "task-1", agent_id: agentId, message: "message delivered to running worker", expected_write_scope: {} }],
+      [true, { status: "rehydrated", task_id: "task-1", agent_id: agentId, rehydrated: true, message: "message delivered and task rehydrated", expected_write_scope: {} }],
       [false, "notify refused: task task-1 was cancelled; a message must not undo that decision — delegate the work again if it should still be done"],
     ]);
   }, 90_000);

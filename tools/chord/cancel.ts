@@ -6,7 +6,8 @@ import { fail, type ToolEffect, type ToolHandler } from "../../core/tool-types.j
 import { str } from "../lib/view.js";
 
 export const cancelSchema = z.object({
-  target_task_id: z.string().trim().min(1, "target_task_id must name a task, e.g. task-1"),
+  // No minLength, as the reference's schema: a blank id is answered by the handler, in the reference's words.
+  target_task_id: z.string().trim(),
   reason: z.string().optional(),
 });
 
@@ -18,6 +19,7 @@ export const cancelTool: ToolHandler<typeof cancelSchema> = {
   view: { card: "foldable", summary: (args) => str(args, "target_task_id") ?? "" },
   async run(args, ctx) {
     if (!ctx.orchestration) return fail("cancel is not available in this session");
+    if (args.target_task_id === "") return fail("target_task_id is required: name the task to cancel, e.g. task-1");
     return ctx.orchestration.cancel(args.target_task_id, args.reason);
   },
 };

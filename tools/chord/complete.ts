@@ -1,10 +1,12 @@
 // Chord `complete` (worker side): closes the delegated task with a summary
 // and structured details; a result (inline, or a saved result's reference)
-// is checked against the task's result contract first. Accepted, it ends the
-// worker's run and raises AGENT COMPLETE for its owner.
+// is checked against the task's result contract first, and each listed
+// artifact against its file. Accepted, it ends the worker's run and raises
+// AGENT COMPLETE for its owner.
 
 import { z } from "zod";
 import { CONVERSES, fail, type ToolHandler } from "../../core/tool-types.js";
+import { artifactRefsProblem } from "../lib/chord/artifact-refs.js";
 
 const list = z.array(z.string()).optional();
 
@@ -25,6 +27,7 @@ export const completeSchema = z.object({
         description: z.string().optional(),
         mime_type: z.string().optional(),
         size_bytes: z.number().int().nonnegative().optional(),
+        sha256: z.string().optional(),
       }),
     )
     .optional(),
@@ -43,6 +46,10 @@ export const completeTool: ToolHandler<typeof completeSchema> = {
   async run(args, ctx) {
     if (!ctx.orchestration) return fail("complete is not available in this session: it closes a delegated task");
     if (args.result !== undefined && args.result_ref !== undefined) return fail("complete refused: give result or result_ref, not both");
+    if (args.artifacts?.length) {
+      const problem = await artifactRefsProblem(ctx.services.fs, ctx.orchestration.artifacts.sessionDir, args.artifacts);
+      if (problem) return fail(`complete refused: ${problem}. Fix the artifacts list (copy the reference save_artifact returned) and call complete again.`);
+    }
     return ctx.orchestration.complete({
       summary: args.summary,
       ...(args.files_changed ? { filesChanged: args.files_changed } : {}),

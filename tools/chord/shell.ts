@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { commandTarget } from "../../core/permissions/match-target.js";
 import { fail, ok, type ToolContext, type ToolDisplay, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
-import { commandEffects, commandReads, commandVerifies } from "../lib/shell-inspection.js";
+import { commandEffects, commandReads } from "../lib/shell-inspection.js";
+import { commandVerifies } from "../lib/shell-verification.js";
 import { commandPreview } from "../lib/previews.js";
 import { commandSummary, str } from "../lib/view.js";
 import { MAIN_READER, type JobSnapshot } from "../../core/jobs/types.js";

@@ -9,11 +9,14 @@
 // (or lets a background one run on while it waits or stops it) than before
 // it, or at the finish than when the run started (a background job's
 // writes). A check is a successful call whose tool says it verified the work
-// (a command that is not pure inspection, a test run that passed); a command
-// that changes files and is itself a check (a generator run, a formatter)
-// counts as both. A background command is a check when it started after
-// the last change, was seen to pass and nothing changed since
-// (background-checks.ts). The plan file (.solver/plan.md) is harness state,
+// (a command whose exit status is the work's, see shell-verification.ts; a
+// test run that passed). A check that writes files of its own (a report, a
+// cache) is still a check of what it was given; one that rewrites a file the
+// model changed (a formatter over an edited file) is not, and that rewrite
+// needs a check of its own. A check that runs again and fails takes back
+// what its earlier pass showed. A background command is a
+// check when it started after the last change, was seen to pass and nothing
+// changed since (background-checks.ts). The plan file (.solver/plan.md) is harness state,
 // never a change. With no change at all there is nothing to check, so
 // done_require_verify alone does not hold the finish back;
 // done_require_mutation is the knob for that.
@@ -35,7 +38,8 @@ export const doneText = {
     `(with the file tools, or a command that writes files) before calling ${tool}.`,
   unchecked: (paths: readonly string[], tool: string) =>
     `ERROR: done_guard: nothing has checked the last change (${paths.join(", ")}) — ` +
-    `run the tests or a command that exercises it, then call ${tool}.`,
+    `run the tests or a command that exercises it, then call ${tool}. ` +
+    "Only a command whose exit status is its own counts: not piped into another, not after || or before a ; command.",
 };
 
 export interface DoneGuardOptions {
@@ -93,11 +97,16 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
       .map((p) => ({ abs: path.join(now.root, p), display: p }));
   };
 
+  /** Files the model changed (through a tool, or a command that was no check): a check's own outputs are not among them. */
+  const editedInputs = new Set<string>();
   const recordChange = (changes: readonly ChangedFile[], checked: boolean) => {
     lastChange = changes.map((c) => c.display);
     checkedSinceChange = checked;
     generation++;
-    for (const c of changes) changedFiles.add(c.abs);
+    for (const c of changes) {
+      changedFiles.add(c.abs);
+      if (!checked) editedInputs.add(c.abs);
+    }
   };
 
   /**
@@ -146,8 +155,14 @@ export function createDoneGuard(opts: DoneGuardOptions): Guard {
       // A failing command may still have written files.
       const byCommand = before ? await changedSince(before, ctx.cwd) : [];
       const ownedByRun = await background(result, byCommand);
-      if (byCommand.length > 0 && !ownedByRun) recordChange(byCommand, result.ok && call.verifies(result));
-      if (!result.ok) return result;
+      // A check that rewrote a file the model had changed checked something else than what it was given.
+      const rewroteInput = byCommand.some((c) => editedInputs.has(c.abs));
+      if (byCommand.length > 0 && !ownedByRun) recordChange(byCommand, result.ok && call.verifies(result) && !rewroteInput);
+      if (!result.ok) {
+        // A check that ran again and failed takes back what its earlier pass showed.
+        if (byCommand.length === 0 && call.verifies({ ...result, ok: true })) checkedSinceChange = false;
+        return result;
+      }
       const changed = await changedPaths(call, ctx.cwd);
       if (changed.length > 0) recordChange(changed, false);
       else if (byCommand.length === 0 && call.verifies(result)) checkedSinceChange = true;

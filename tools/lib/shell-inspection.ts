@@ -1,7 +1,8 @@
 // What a shell command does, read from its text alone: whether it only
 // reads, lists or searches (a plan may run it, it is never a change nor a
-// check of one), the one file a simple read shows, and whether a successful
-// run checked the work. Pure: no file system, no execution.
+// check of one) and the one file a simple read shows. Whether a successful
+// run checked the work is shell-verification.ts. Pure: no file system, no
+// execution.
 //
 // Rules chosen here:
 // * A command that only looks at things is pure inspection: reads, listings,
@@ -9,13 +10,9 @@
 //   unknown is not.
 // * What a command changes cannot be known from its text, so a command never
 //   counts as a change of a file (and never refreshes a stale-file hash).
-// * A verification is a successful foreground command that is not pure
-//   inspection: running the program, a build, a linter or the tests all
-//   count; a failing one does not, nor does a background start or a command
-//   handed over to a background job.
 
 import * as path from "node:path";
-import { EXECUTES, INSPECTS, type ToolEffect, type ToolResult, type Touch } from "../../core/tool-types.js";
+import { EXECUTES, INSPECTS, type ToolEffect, type Touch } from "../../core/tool-types.js";
 import { parseShell, verbOf, type Redirect, type SimpleCommand, type Word } from "./shell-words.js";
 import { simpleSingleFileRead, singleFileReadSearches } from "./shell-rules.js";
 
@@ -30,11 +27,6 @@ export function commandReads(cmd: string, workdir?: string): Touch[] {
   if (file === undefined) return [];
   const where = workdir && !path.isAbsolute(file) ? path.join(workdir, file) : file;
   return [{ path: where, as: "reads", ...(singleFileReadSearches(cmd) ? { readOnExit: 1 } : {}) }];
-}
-
-/** A successful foreground command that is not pure inspection checked the work. */
-export function commandVerifies(cmd: string, result: ToolResult): boolean {
-  return result.ok && !isInspectionCommand(cmd);
 }
 
 /** Commands that only read, list or search, whatever their operands. */
@@ -66,7 +58,8 @@ export function isInspectionCommand(cmd: string): boolean {
   return p.items.every((item) => item.pipeline.stages.every(inspects));
 }
 
-function inspects(c: SimpleCommand): boolean {
+/** Whether one simple command only reads, lists or searches (the rules of isInspectionCommand, for one command). */
+export function inspects(c: SimpleCommand): boolean {
   // An assignment can change what a command runs (GIT_EXTERNAL_DIFF=..., PAGER=...).
   if (c.group !== undefined || c.assignments.length || !c.words.length || !c.redirects.every(readOnlyRedirect)) {
     return false;

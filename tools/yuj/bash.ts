@@ -12,7 +12,8 @@ import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { repoNoticeLine } from "../lib/job-format.js";
 import { exitMeaning, interactiveCommand, interactiveRefusal, readSideRoute, shellRefusal } from "../lib/shell-rules.js";
 import { sinkView, type SinkText } from "../lib/output-sink.js";
-import { commandEffects, commandReads, commandVerifies } from "../lib/shell-inspection.js";
+import { commandEffects, commandReads } from "../lib/shell-inspection.js";
+import { commandMayCheck, commandVerifies } from "../lib/shell-verification.js";
 import { commandPreview } from "../lib/previews.js";
 import { commandSummary, str } from "../lib/view.js";
 
@@ -62,8 +63,8 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
       const job = jobs.start({ command: args.cmd, cwd: ctx.cwd, background: true, callId: ctx.callId });
       // The reference's words: the id, and the call that reads it.
       const started = ok(`Started background process ${job.id}. Poll it with bash_poll(proc_id='${job.id}').`);
-      // A run that does more than look can be the check after a change, once it is seen to pass.
-      started.background = { job: job.id, state: "started", checks: commandEffects(args.cmd).has("execute") };
+      // A run whose success would be a check can be the check after a change, once it is seen to pass.
+      started.background = { job: job.id, state: "started", checks: commandMayCheck(args.cmd) };
       return started;
     }
     return runForeground(args.cmd, ctx);

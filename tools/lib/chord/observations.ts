@@ -5,6 +5,11 @@
 // file as the session last saw it, through any read, paged ones included, or
 // its own write or change.
 //
+// A file the user attached with an @-mention counts as seen too (the
+// reference records a mentioned file's snapshot): the core keeps those in
+// ATTACHED_FILES, and the newest sighting wins, since every record made here
+// drops the attachment's.
+//
 // The records live in the session's memory (core/session-memory.ts), so a
 // grant one session earned by reading a file is never another session's,
 // even for the same file under the same session folder (a parent and the
@@ -14,6 +19,7 @@ import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { FileSystem } from "../../../core/services.js";
 import { memoryKey, type SessionMemory } from "../../../core/session-memory.js";
+import { ATTACHED_FILES } from "../../../core/mentions.js";
 import { displayPath, gitDirError, hiddenRefusal, isInGitDir, resolveInCwd, type ResolveOptions } from "../paths.js";
 import { ownFileRefusal } from "../own-files.js";
 import { copyChecked } from "../pinned-fs.js";
@@ -31,29 +37,36 @@ export interface Observation {
 /** Absolute path → what the session has seen of it. */
 const OBSERVATIONS = memoryKey("chord file observations", () => new Map<string, Observation>());
 
+/** The session's records; asking for them to change one drops that file's attachment, which is then older. */
 const records = (memory: SessionMemory): Map<string, Observation> => memory.of(OBSERVATIONS);
+const recordsFor = (memory: SessionMemory, abs: string): Map<string, Observation> => {
+  memory.of(ATTACHED_FILES).delete(abs);
+  return records(memory);
+};
 
 export const sha256 = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex");
 
 export function observation(memory: SessionMemory, abs: string): Observation | undefined {
-  return records(memory).get(abs);
+  const attached = memory.of(ATTACHED_FILES).get(abs);
+  const obs = records(memory).get(abs);
+  return attached === undefined ? obs : { ...obs, seen: attached };
 }
 
 /** A read that returned the whole file, untruncated. */
 export function noteCompleteRead(memory: SessionMemory, abs: string, sha: string): void {
-  const map = records(memory);
+  const map = recordsFor(memory, abs);
   map.set(abs, { ...map.get(abs), completeRead: sha, seen: sha });
 }
 
 /** A paged or budget-cut read: the session saw this version, though not all of it. */
 export function noteSeen(memory: SessionMemory, abs: string, sha: string): void {
-  const map = records(memory);
+  const map = recordsFor(memory, abs);
   map.set(abs, { ...map.get(abs), seen: sha });
 }
 
 /** This session wrote the whole file: the model knows every byte of it. */
 export function noteOwnWrite(memory: SessionMemory, abs: string, sha: string): void {
-  const map = records(memory);
+  const map = recordsFor(memory, abs);
   const prev = map.get(abs);
   map.set(abs, { ...prev, ownWrite: sha, seen: sha, ...(prev?.completeRead !== undefined ? { completeRead: sha } : {}) });
 }
@@ -65,7 +78,7 @@ export function noteOwnWrite(memory: SessionMemory, abs: string, sha: string): v
  * of a file it never read).
  */
 export function noteOwnChange(memory: SessionMemory, abs: string, sha: string): void {
-  const map = records(memory);
+  const map = recordsFor(memory, abs);
   const prev = map.get(abs);
   const next: Observation = { seen: sha };
   if (prev?.completeRead !== undefined) next.completeRead = sha;
@@ -75,7 +88,7 @@ export function noteOwnChange(memory: SessionMemory, abs: string, sha: string): 
 
 /** The file is gone (delete): nothing observed about a future file at this path. */
 export function forget(memory: SessionMemory, abs: string): void {
-  records(memory).delete(abs);
+  recordsFor(memory, abs).delete(abs);
 }
 
 export type WriteGate =
