@@ -20,14 +20,16 @@ export interface ResultRef {
 const RESULTS = join("artifacts", "results");
 const sha256Hex = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
+/** A stored result's id: it covers the type too, so one payload saved as two types gives two results. */
+export const resultRefId = (resultType: string, digest: string): string => `sha256-${sha256Hex(`${resultType}\0${digest}`)}`;
+
 /** The stored result's value, or why the reference cannot be trusted. */
 export function readResultRef(dir: string, ref: ResultRef): { value: unknown } | { error: string } {
   const rel = normalize(ref.rel_path);
   if (isAbsolute(rel) || rel.startsWith("..") || !rel.startsWith(RESULTS)) {
     return { error: `rel_path ${ref.rel_path} is not under artifacts/results` };
   }
-  // Same rule as save_artifact's: the id covers the type and the content's digest.
-  const id = `sha256-${sha256Hex(`${ref.result_type.trim()}\0${ref.sha256}`)}`;
+  const id = resultRefId(ref.result_type.trim(), ref.sha256);
   if (ref.id !== id) return { error: `id does not match result_type and sha256 (expected ${id}, got ${ref.id})` };
   if (rel !== join(RESULTS, `${id}.json`)) return { error: `rel_path does not match id: expected artifacts/results/${id}.json, got ${ref.rel_path}` };
   let bytes: Buffer;

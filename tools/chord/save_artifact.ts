@@ -12,6 +12,7 @@
 import { z } from "zod";
 import * as path from "node:path";
 import type { FileSystem } from "../../core/services.js";
+import { resultRefId, type ResultRef } from "../../core/orchestration/result-ref.js";
 import { fail, ok, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
 import {
   ArtifactError,
@@ -44,14 +45,6 @@ type Args = z.infer<typeof saveArtifactSchema>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const jsonKind = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`);
-
-export interface ResultRef {
-  id: string;
-  result_type: string;
-  rel_path: string;
-  sha256: string;
-  size_bytes: number;
-}
 
 /** The model gets the record as JSON; the view says what was saved where. */
 function saved(record: { rel_path: string; size_bytes: number; sha256: string }): ToolResult {
@@ -141,8 +134,7 @@ async function saveResult(
   const size = Buffer.byteLength(canonical);
   if (size > RESULT_MAX_BYTES) throw new ArtifactError(`result exceeds maximum size ${RESULT_MAX_BYTES} bytes`);
   const digest = sha256Hex(canonical);
-  // The id covers the type too: one payload saved as two types gives two results.
-  const id = `sha256-${sha256Hex(`${resultType}\0${digest}`)}`;
+  const id = resultRefId(resultType, digest);
   const rel = `${RESULTS_DIR}/${id}.json`;
   await artifactsRoot(fs, sessionDir);
   const dir = path.join(sessionDir, RESULTS_DIR);
