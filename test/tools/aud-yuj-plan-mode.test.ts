@@ -1,0 +1,98 @@
+// Required plan mode against the reference's plan-mode tests: its read-only
+// shell table (the commands it lets through and the ones it fails closed
+// on, a background command among them), and the cap that keeps the plan
+// write and exit_plan_mode even when max_tools is 1. Real files, the real
+// dispatcher and guards, the real _base profile.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../core/config/schema.js";
+import { activateTools } from "../../core/profiles/activate.js";
+import { checkProfile, loadProfile } from "../../core/profiles/load.js";
+import { planText } from "../../tools/guards/index.js";
+import { builtinHandlers } from "../../tools/registry.js";
+import { guardedSession, type GuardedSession } from "../guards/session.js";
+import { repoRoot } from "../support/loop-harness.js";
+
+let s: GuardedSession | undefined;
+afterEach(async () => {
+  await s?.cleanup();
+  s = undefined;
+});
+
+const planning = async () => {
+  s = await guardedSession((c) => {
+    c.loop.plan_mode = "required";
+    c.tools.background_enabled = true;
+  });
+  await s.put({ "config.toml": "value1 = 1\n", "data.json": '{"items":[1]}', "file.py": "a\n", "input.txt": "b\na\n", "scripts/x.py": "plan = 1\n", "README.md": "r\n" });
+  execFileSync("git", ["init", "-q"], { cwd: s.cwd });
+  return s;
+};
+
+describe("the planning phase's shell", () => {
+  it("runs the reference's read-only commands", async () => {
+    const s = await planning();
+    const outputs: Record<string, string> = {
+      "git status --short": "?? README.md\n?? config.toml\n?? data.json\n?? file.py\n?? input.txt\n?? scripts/",
+      "git -C . diff --stat && rg plan scripts | head -20": "scripts/x.py:plan = 1",
+      "grep 'value[0-9]' config.toml": "value1 = 1",
+      "jq '.items[]' data.json": "1",
+      "sed -n '1,40p' config.toml": "value1 = 1",
+      "find scripts -maxdepth 2 -type f": "scripts/x.py",
+      "ls -la | wc -l": "10",
+    };
+    for (const [cmd, text] of Object.entries(outputs)) {
+      expect(await s.call("bash", { cmd }), cmd).toMatchObject({ ok: true, modelText: text.replace(/\n/g, "\n") });
+    }
+  });
+
+  it("refuses the reference's mutating or asynchronous calls before they run, a background ls too", async () => {
+    const s = await planning();
+    const calls: Array<Record<string, unknown>> = [
+      "touch changed.txt", "sed -i 's/a/b/' file.py", "printf x > changed.txt", "find . -delete", "sed -n 'w changed.txt' file.py",
+      "sort input.txt -o changed.txt", "git diff --output=changed.patch", "git branch -d old-branch",
+      "git -c diff.external='touch changed.txt' diff", "GIT_EXTERNAL_DIFF='touch changed.txt' git diff", "find . $ACTION",
+      "find . {-print,-delete}", "git diff *", "git diff --ext-diff", "/tmp/cat README.md", "sed -n -e '1p' -e 'w changed.txt' file.py",
+      "sed -n -i '1p' file.py", "printf -v SHELL_STATE x", "hostname changed-host", "python -c \"open('changed.txt', 'w').write('x')\"",
+      "git checkout -- file.py",
+    ].map((cmd) => ({ cmd }));
+    calls.push({ cmd: "ls", background: true }, { cmd: "touch bg.txt", background: true });
+    for (const args of calls) expect(await s.call("bash", args), JSON.stringify(args)).toMatchObject({ ok: false, modelText: planText.shell("bash") });
+    for (const f of ["changed.txt", "changed.patch", "bg.txt"]) expect(existsSync(join(s.cwd, f)), f).toBe(false);
+    expect(readFileSync(join(s.cwd, "file.py"), "utf8")).toBe("a\n");
+    expect(s.ctx.jobs!.list()).toEqual([]);
+  });
+
+  it("starts a background command once the plan is accepted", async () => {
+    const s = await planning();
+    expect((await s.call("write", { path: ".solver/plan.md", content: "1. look\n" })).ok).toBe(true);
+    expect((await s.call("exit_plan_mode")).ok).toBe(true);
+    expect(await s.call("bash", { cmd: "ls", background: true })).toMatchObject({
+      ok: true,
+      modelText: "Started background process j1. Poll it with bash_poll(proc_id='j1').",
+    });
+  });
+});
+
+describe("the cap in required plan mode", () => {
+  const registry = builtinHandlers();
+  const base = loadProfile(join(repoRoot, "profiles"), "_base");
+  checkProfile(base, registry, "minimal");
+  const names = (plan: "off" | "required", topLevel: boolean) => {
+    const c = defaultConfig();
+    c.loop.plan_mode = plan;
+    return activateTools({ ...base, maxTools: 1 }, registry, c, { topLevel }).specs.map((t) => t.name);
+  };
+
+  it("keeps the plan write and exit_plan_mode under max_tools = 1, as the reference does", () => {
+    expect(names("required", false)).toEqual(["write", "exit_plan_mode", "done"]);
+    expect(names("required", true)).toEqual(["write", "exit_plan_mode", "ask_user", "done"]);
+  });
+
+  it("keeps read first outside plan mode", () => {
+    expect(names("off", false)).toEqual(["read", "done"]);
+  });
+});
