@@ -96,3 +96,25 @@ describe("the cap in required plan mode", () => {
     expect(names("off", false)).toEqual(["read", "done"]);
   });
 });
+
+describe("required plan mode with code mode", () => {
+  it("plans with the native tools, then hands over to the cell tools, as the reference does", async () => {
+    s = await guardedSession((c) => {
+      c.loop.plan_mode = "required";
+      c.tools.code_mode = true;
+    });
+    await s.put({ "src/a.py": "x = 1\n" });
+    expect(s.visible()).toEqual(["bash", "read", "write", "glob", "grep", "exit_plan_mode", "ask_user"]);
+    expect(await s.call("read", { path: "src/a.py" })).toMatchObject({ ok: true, modelText: "1: x = 1" });
+    expect(await s.call("write", { path: ".solver/plan.md", content: "1. change x\n" })).toMatchObject({ ok: true, modelText: "OK: wrote 12 bytes to .solver/plan.md" });
+    expect((await s.call("exec_cell", { source: "print(1)" })).modelText).toBe(planText.tool("exec_cell"));
+    expect((await s.call("exit_plan_mode")).ok).toBe(true);
+    expect(s.visible()).toEqual(["list_functions", "get_function_details", "exec_cell", "ask_user", "done"]);
+    // The native tools were the phase's only: once the plan is accepted a direct call is refused, nothing written.
+    expect(await s.call("write", { path: "src/a.py", content: "x = 2\n" })).toMatchObject({
+      ok: false,
+      modelText: "ERROR: plan_mode: write was offered only while planning; the plan is accepted, so work through exec_cell now.",
+    });
+    expect(readFileSync(join(s.cwd, "src/a.py"), "utf8")).toBe("x = 1\n");
+  });
+});
