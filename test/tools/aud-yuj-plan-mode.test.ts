@@ -5,7 +5,7 @@
 // dispatcher and guards, the real _base profile.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../core/config/schema.js";
@@ -14,7 +14,8 @@ import { checkProfile, loadProfile } from "../../core/profiles/load.js";
 import { planText } from "../../tools/guards/index.js";
 import { builtinHandlers } from "../../tools/registry.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
-import { repoRoot } from "../support/loop-harness.js";
+import { isolatedEnv, runCli } from "../support/cli.js";
+import { repoRoot, tempDemoRepo } from "../support/loop-harness.js";
 
 let s: GuardedSession | undefined;
 afterEach(async () => {
@@ -117,4 +118,41 @@ describe("required plan mode with code mode", () => {
     });
     expect(readFileSync(join(s.cwd, "src/a.py"), "utf8")).toBe("x = 1\n");
   });
+});
+
+describe("required plan mode with code mode, the built yuj", () => {
+  it("reads and writes the plan natively, then runs cells; a native read after the plan is refused", async () => {
+    const cwd = tempDemoRepo();
+    const turns = [
+      { tool_calls: [{ name: "read", arguments: { path: "src/greet.js" } }] },
+      { tool_calls: [{ name: "write", arguments: { path: ".solver/plan.md", content: "1. fix greet\n" } }] },
+      { tool_calls: [{ name: "exit_plan_mode", arguments: {} }] },
+      { tool_calls: [{ name: "exec_cell", arguments: { source: "print(bash(\"printf 'row\\\\nrow\\\\nrow\\\\n'\"))" } }] },
+      { tool_calls: [{ name: "read", arguments: { path: "src/greet.js" } }] },
+      { tool_calls: [{ name: "done", arguments: { message: "finished" } }] },
+    ];
+    writeFileSync(join(cwd, "scenario.json"), JSON.stringify({ turns }));
+    writeFileSync(
+      join(cwd, "yuj.toml"),
+      '[provider]\nname = "scripted"\nscenario = "scenario.json"\n[tools]\ncode_mode = true\n[loop]\nplan_mode = "required"\n[sandbox]\nmode = "off"\n',
+    );
+    const res = await runCli(["code", "work", "--config", "yuj.toml", "--output", "jsonl"], { cwd, env: isolatedEnv(), timeoutMs: 90_000 });
+    expect(res.code).toBe(0);
+    const results = res.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; name: string; modelText: string })
+      .filter((r) => r.type === "tool_result")
+      .map((r) => [r.name, r.modelText]);
+    expect(results).toEqual([
+      ["read", '1: // Greets a person by name.\n2: export function greet(name) {\n3:   return "Hello, " + name;\n4: }'],
+      ["write", "OK: wrote 13 bytes to .solver/plan.md"],
+      ["exit_plan_mode", "OK: plan accepted (.solver/plan.md, 1 line). Implementation tools are unlocked: edit files, run commands and tests, and call done when the task is finished."],
+      ["bash", "row [×3]"],
+      ["exec_cell", "row [×3]"],
+      ["read", "ERROR: plan_mode: read was offered only while planning; the plan is accepted, so work through exec_cell now."],
+      ["done", "done"],
+    ]);
+    expect(readFileSync(join(cwd, ".solver/plan.md"), "utf8")).toBe("1. fix greet\n");
+  }, 120_000);
 });
