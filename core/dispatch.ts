@@ -166,7 +166,7 @@ export async function runPrepared(asPrepared: PreparedCall, deps: DispatchDeps):
     const facts = { cwd: deps.cwd, name: p.call.name, sessionDir: deps.sessionDir };
     const handler = p.tool.handler;
     const guardCall = guardCallOf(handler, p.call.id, p.args, facts);
-    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset), signal: deps.signal };
+    const guardCtx: GuardContext = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset), ...planPhaseOf(deps.toolset), signal: deps.signal };
     const refusal = await firstRefusal(deps.guards ?? [], guardCall, guardCtx);
     const gateCall = {
       callId: p.call.id,
@@ -251,6 +251,11 @@ function hiddenFiles(gate: PermissionGate | undefined, tool: string, args: Recor
 
 /** The active tools' handlers by exposed name, made once per toolset. */
 const handlerMaps = new WeakMap<ActiveToolset, ReadonlyMap<string, ToolHandler>>();
+/** The guards' view of the tools offered only while planning (code mode in required plan mode). */
+export function planPhaseOf(toolset: ActiveToolset): { planPhaseOnly?: ReadonlySet<string> } {
+  return toolset.planPhaseOnly ? { planPhaseOnly: toolset.planPhaseOnly } : {};
+}
+
 export function handlersOf(toolset: ActiveToolset): ReadonlyMap<string, ToolHandler> {
   let map = handlerMaps.get(toolset);
   if (!map) {

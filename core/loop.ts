@@ -17,6 +17,7 @@ import type { ApprovalRequest } from "./approvals/types.js";
 import {
   CANCELLED_TEXT,
   handlersOf,
+  planPhaseOf,
   reportResults,
   settleResult,
   type CallOutcome,
@@ -289,7 +290,7 @@ function cancelCall(call: ToolCall, deps: LoopDeps): CallOutcome {
 
 /** The tool list of the next request: the active tools less those a guard hides now. */
 function visibleSpecs(deps: LoopDeps) {
-  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset) };
+  const ctx = { cwd: deps.cwd, config: deps.config, activeTools: deps.toolset.names, handlers: handlersOf(deps.toolset), ...planPhaseOf(deps.toolset) };
   const hidden = new Set<string>();
   for (const g of deps.guards ?? []) for (const name of g.hiddenTools?.(ctx) ?? []) hidden.add(name);
   return hidden.size ? deps.toolset.specs.filter((s) => !hidden.has(s.name)) : deps.toolset.specs;

@@ -20,6 +20,8 @@ const ALIASES: readonly Alias[] = [
   // The read-before-edit guard's mode (off, warn, block) and how deep tasks nest.
   { table: "tools", from: "stale_guard_mode", to: "stale_file" },
   { table: "tools", from: "subagent_depth", to: "task_max_depth" },
+  // The required planning phase's request limit.
+  { table: "loop", from: "plan_mode_max_turns", to: "plan_max_turns" },
 ];
 
 /** An old key moved to yuj's name in one file. */

@@ -19,7 +19,9 @@ export interface NotSupportedKey {
 export const NOT_SUPPORTED_YET: readonly NotSupportedKey[] = [
   { key: "tools.edit_strict_match", feature: "a switch for edit's exact match", instead: "edit always matches exactly; [tools].edit_fuzzy_cascade_enabled adds the fuzzy fallback" },
   { key: "tools.apply_patch", feature: "a switch for the apply_patch tool", instead: 'set [tools].edit_format = "apply_patch"' },
-  { key: "tools.unified_envelope", feature: "the unified edit envelope" },
+  { key: "tools.unified_envelope", feature: "the unified result envelope (<tool_result tool_name=… status=…> around every tool result)", instead: "results start with ERROR: when a call fails" },
+  { key: "state", feature: "the reference's projected state file (.solver/state.json, with its todos_char_budget)", instead: "write_todos shows the whole list in its result" },
+  { key: "loop.think_streak_nudge_after", feature: "a nudge after a run of think calls" },
   { key: "output.trace_args_summary_chars", feature: "shortened tool arguments in the trace" },
   { key: "output.trace_result_summary_chars", feature: "shortened tool results in the trace" },
   { key: "output.trace_reasoning_store_chars", feature: "shortened reasoning in the trace" },

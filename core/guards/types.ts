@@ -30,6 +30,8 @@ export interface GuardContext {
   signal?: AbortSignal;
   /** The active tools' handlers, by exposed name (what each may do before any call). */
   handlers: ReadonlyMap<string, ToolHandler>;
+  /** Code mode in required plan mode: the native tools offered only while planning (ActiveToolset.planPhaseOnly). */
+  planPhaseOnly?: ReadonlySet<string>;
 }
 
 export interface Guard {

@@ -34,6 +34,13 @@ export interface ActiveToolset {
   catalog: ToolCatalog;
   /** Code mode: the tools a cell calls as functions, never in a request themselves. */
   cellFunctions?: ActiveToolset;
+  /**
+   * Code mode in required plan mode: the native tools the planning phase
+   * works through (read, the searches, read-only bash, the plan write). The
+   * plan guard offers them instead of the cell tools until the plan is
+   * accepted, then hides them.
+   */
+  planPhaseOnly?: ReadonlySet<string>;
 }
 
 export interface ActivateOptions {
@@ -68,7 +75,10 @@ export function activateTools(
   }
   // Code mode replaces the catalogue: its own tools, and those that finish, ask or end the planning phase.
   const steers = (t: ProfileTool) => ["finish", "ask", "plan_exit"].includes(registry.get(t.handler)?.role ?? "");
-  const on = codeMode ? enabled.filter((t) => t.enabled_when.includes(CODE_MODE) || steers(t)) : enabled;
+  const cellTool = (t: ProfileTool) => t.enabled_when.includes(CODE_MODE) || steers(t);
+  // Planning comes before code mode: the phase needs the native tools to look around and write the plan.
+  const planNative = codeMode && config.loop.plan_mode === "required";
+  const on = codeMode && !planNative ? enabled.filter(cellTool) : enabled;
   // Deferred loading caps what is loaded, not what may be: every enabled tool stays loadable.
   const { kept, dropped } = config.tools.lazy_loading_enabled
     ? { kept: on, dropped: [] }
@@ -92,6 +102,7 @@ export function activateTools(
     catalog,
   });
   const active = toolset(tools, dropped);
+  if (planNative) active.planPhaseOnly = new Set(kept.filter((t) => !cellTool(t)).map((t) => t.name));
   if (codeMode) {
     // A cell's functions are the tools themselves, whatever their own switches say.
     const byName = new Map(profile.tools.map((t) => [t.name, t]));

@@ -69,7 +69,8 @@ describe("required plan mode", () => {
       c.loop.plan_mode = "required";
       c.tools.code_mode = true;
     });
-    expect(s.visible()).toEqual(["list_functions", "get_function_details", "exit_plan_mode", "ask_user"]);
+    // Planning comes first: the native tools, not the cell tools (the reference's plan surface).
+    expect(s.visible()).toEqual(["bash", "read", "write", "glob", "grep", "exit_plan_mode", "ask_user"]);
     expect((await s.call("exec_cell", { source: "print(1)" })).modelText).toBe(planText.tool("exec_cell"));
   });
 

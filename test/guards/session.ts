@@ -4,7 +4,7 @@
 // the permission gate and the handler).
 
 import type { Config } from "../../core/config/schema.js";
-import { handlersOf, prepareCall, runPrepared, type CallOutcome, type DispatchDeps } from "../../core/dispatch.js";
+import { handlersOf, planPhaseOf, prepareCall, runPrepared, type CallOutcome, type DispatchDeps } from "../../core/dispatch.js";
 import type { Guard, GuardContext } from "../../core/guards/types.js";
 import { createGuards } from "../../tools/guards/index.js";
 import { baseToolset } from "../support/loop-harness.js";
@@ -39,7 +39,7 @@ export async function guardedSession(adjust: (config: Config) => void): Promise<
     session: { jobs: t.ctx.jobs! },
     guards,
   };
-  const guardCtx = (): GuardContext => ({ cwd: t.cwd, config, activeTools: new Set(toolset.tools.keys()), handlers: handlersOf(toolset) });
+  const guardCtx = (): GuardContext => ({ cwd: t.cwd, config, activeTools: new Set(toolset.tools.keys()), handlers: handlersOf(toolset), ...planPhaseOf(toolset) });
   const hidden = () => {
     const names = new Set<string>();
     for (const g of guards) for (const n of g.hiddenTools?.(guardCtx()) ?? []) names.add(n);

@@ -17,6 +17,11 @@
 // finishing — is refused, so a new tool is refused unless it says it only
 // looks.
 //
+// In code mode the phase works through the native tools (the toolset's
+// planPhaseOnly: read, the searches, bash, the plan write) instead of the
+// cell tools; once the plan is accepted they are hidden and refused, and the
+// cell tools take over.
+//
 // [loop].plan_max_turns: the phase's model requests are counted (hiddenTools
 // is asked once per request, see core/loop.ts visibleSpecs). Once that many
 // requests went by without an accepted plan, only the plan write, the plan
@@ -61,6 +66,8 @@ export const planText = {
     `ERROR: plan_mode: ${tool} may only write ${PLAN_FILE} until the plan is accepted — ${NEXT_STEP}`,
   stop: (max: number) =>
     `stopped: the planning phase used its ${max} turns ([loop].plan_max_turns) and ${PLAN_LAST_CHANCE} more without an accepted plan`,
+  planOnly: (tool: string) =>
+    `ERROR: plan_mode: ${tool} was offered only while planning; the plan is accepted, so work through exec_cell now.`,
   turns: (max: number) =>
     `ERROR: plan_mode: the planning phase has used its ${max} turns ([loop].plan_max_turns) — ` +
     `write your plan to ${PLAN_FILE} now, then call exit_plan_mode.`,
@@ -121,7 +128,7 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     },
 
     async before(call, ctx) {
-      if (accepted) return undefined;
+      if (accepted) return ctx.planPhaseOnly?.has(call.tool) ? planText.planOnly(call.tool) : undefined;
       const refused = await refusal(call, ctx);
       if (refused) notice(`refused ${call.tool}: the plan is not accepted yet`);
       return refused;
@@ -137,9 +144,12 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
 
     hiddenTools(ctx) {
       const tools = [...ctx.handlers];
-      if (accepted) return new Set(tools.filter(([, h]) => h.role === "plan_exit").map(([name]) => name));
+      const native = ctx.planPhaseOnly;
+      if (accepted) return new Set(tools.filter(([name, h]) => h.role === "plan_exit" || native?.has(name)).map(([name]) => name));
       if (requests++ === 0) notice(`the planning phase begins: write ${PLAN_FILE}, then call exit_plan_mode; until then only looking is allowed`);
-      return new Set(tools.filter(([, h]) => !mayRun(h, outOfTurns())).map(([name]) => name));
+      // In code mode the cell tools wait for the plan: the phase looks around with the native ones.
+      const cellTool = ([name, h]: [string, ToolHandler]) => native !== undefined && !native.has(name) && h.role !== "plan_exit" && h.role !== "ask";
+      return new Set(tools.filter((t) => cellTool(t) || !mayRun(t[1], outOfTurns())).map(([name]) => name));
     },
   };
 }

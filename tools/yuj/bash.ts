@@ -6,7 +6,7 @@
 import { constants as osConstants } from "node:os";
 import { z } from "zod";
 import { commandTarget } from "../../core/permissions/match-target.js";
-import { fail, ok, type ToolContext, type ToolDisplay, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
+import { EXECUTES, fail, ok, type ToolContext, type ToolDisplay, type ToolEffect, type ToolHandler, type ToolResult } from "../../core/tool-types.js";
 import type { JobSnapshot } from "../../core/jobs/types.js";
 import { NO_JOBS, waitForeground } from "../lib/foreground.js";
 import { repoNoticeLine } from "../lib/job-format.js";
@@ -30,7 +30,10 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
   id: "bash",
   schema: bashSchema,
   effects: new Set<ToolEffect>(["inspect", "execute"]),
-  callEffects: (args) => commandEffects(args.cmd),
+  // A background command outlives its call: what it does after the start is
+  // never shown as the call's result, so it is not an inspection (required
+  // plan mode refuses it, as the reference's read-only check does).
+  callEffects: (args) => (args.background ? EXECUTES : commandEffects(args.cmd)),
   touches: (args) => (args.background ? [] : commandReads(args.cmd)),
   matchValue: (args) => commandTarget(args.cmd),
   verifies: (args, result) => !args.background && commandVerifies(args.cmd, result),
