@@ -37,8 +37,8 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Applied patch:",
-        "M plan.md",
         "A archive/plan.md",
+        "M plan.md",
         "",
         "Not applied:",
         "- archive/plan.md: hunk not found (1/1) at patch line 10; first expected complete line: \"missing\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged",
@@ -120,9 +120,9 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Applied patch:",
+        "D four.txt",
         "M one.txt",
         "M two.txt",
-        "D four.txt",
         "",
         "Not applied:",
         "- three.txt: file not found: three.txt",
@@ -193,7 +193,7 @@ describe("chord apply_patch: moves and modes", () => {
     await fsp.chmod(abs("target.txt"), 0o600);
     expect(await run("*** Update File: old.txt", "*** Move to: target.txt", "@@", "-old", "+new")).toEqual({
       ok: true,
-      modelText: "Applied patch:\nD old.txt\nM target.txt",
+      modelText: "Applied patch:\nR old.txt -> target.txt",
     });
     expect(await read("target.txt")).toBe("new\n");
     expect(await mode("target.txt")).toBe(0o700);

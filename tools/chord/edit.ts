@@ -231,9 +231,11 @@ function notFoundMessage(text: string, oldStr: string): string {
 /** A cascade candidate as a window: the whole file lines its span covers. */
 function candidateWindow(text: string, oldStr: string, best: { line: number; span: string; similarity: number }): ClosestWindow {
   const count = best.span.replace(/\n$/, "").split("\n").length;
-  const lines = text.split("\n").slice(best.line - 1, best.line - 1 + count).join("\n");
+  const all = text.replace(/\n$/, "").split("\n");
+  const lines = all.slice(best.line - 1, best.line - 1 + count).join("\n");
   const longest = Math.max(oldStr.length, lines.length);
-  return { line: best.line, text: lines, similarity: best.similarity, distance: Math.round((1 - best.similarity) * longest) };
+  const short = count < oldStr.replace(/\n$/, "").split("\n").length && best.line - 1 + count < all.length;
+  return { line: best.line, text: lines, similarity: best.similarity, distance: Math.round((1 - best.similarity) * longest), ...(short ? { short } : {}) };
 }
 
 /**

@@ -1,0 +1,111 @@
+// Chord apply_patch and edit against the reference's own tests, the cases an
+// audit found different (real files, the real dispatcher and the chord
+// profile): the older single-file form with a closing `*** End Patch` or a
+// second file in it, the applied list's order and a move onto an existing
+// file, and the closest-span report when the span is shorter than old_string.
+
+import * as fsp from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chordCall } from "../support/chord-call.js";
+import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+
+let t: TestToolContext;
+beforeEach(async () => {
+  t = await makeToolContext();
+});
+afterEach(() => t.cleanup());
+
+const read = (rel: string) => fsp.readFile(join(t.cwd, rel), "utf8");
+const exists = (rel: string) =>
+  fsp.stat(join(t.cwd, rel)).then(
+    () => true,
+    () => false,
+  );
+const FOLDED = (p: string) => `Note: apply_patch takes the whole envelope in "patch"; the bare hunks and "path" were read as "*** Update File: ${p}".`;
+const patch = (...lines: string[]) => ({ patch: ["*** Begin Patch", ...lines, "*** End Patch"].join("\n") });
+
+describe("chord apply_patch: the older {path, patch} form", () => {
+  it("a closing *** End Patch after the bare hunks is not read as a hunk line", async () => {
+    await t.put({ "a.txt": "old\n" });
+    const r = await chordCall(t, "apply_patch", { path: "a.txt", patch: "@@\n-old\n+new\n*** End Patch" });
+    expect(r).toEqual({ ok: true, text: `${FOLDED("a.txt")}\nApplied patch:\nM a.txt` });
+    expect(await read("a.txt")).toBe("new\n");
+  });
+
+  it("context lines that look like envelope markers stay context", async () => {
+    await t.put({ "a.txt": "*** Begin Patch\nold\n*** End Patch\n" });
+    const r = await chordCall(t, "apply_patch", { path: "a.txt", patch: "@@\n *** Begin Patch\n-old\n+new\n *** End Patch\n*** End Patch" });
+    expect(r).toEqual({ ok: true, text: `${FOLDED("a.txt")}\nApplied patch:\nM a.txt` });
+    expect(await read("a.txt")).toBe("*** Begin Patch\nnew\n*** End Patch\n");
+  });
+
+  it("bare hunks followed by another file's operation are one file's hunks no more: refused, nothing written", async () => {
+    await t.put({ "a.txt": "a\n", "b.txt": "c\n" });
+    const r = await chordCall(t, "apply_patch", { path: "a.txt", patch: "@@\n-a\n+b\n*** Update File: b.txt\n@@\n-c\n+d\n" });
+    expect(r).toEqual({
+      ok: false,
+      text:
+        'Note: apply_patch takes no "path" parameter; it was ignored.\n' +
+        "apply_patch failed (parse): line 1: expected '*** Begin Patch', found '@@'\n" +
+        "No file changed: fix the failed operations and resend the patch.",
+    });
+    expect(await read("a.txt")).toBe("a\n");
+    expect(await read("b.txt")).toBe("c\n");
+  });
+});
+
+describe("chord apply_patch: the applied list", () => {
+  it("is sorted by marker and path, as the reference sorts it", async () => {
+    await t.put({ "update.txt": "one\ntwo\n", "delete.txt": "obsolete\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: update.txt", "@@", "-two", "+TWO", "*** Add File: added.txt", "+created", "*** Delete File: delete.txt"));
+    expect(r).toEqual({ ok: true, text: "Applied patch:\nA added.txt\nD delete.txt\nM update.txt" });
+    expect(await read("update.txt")).toBe("one\nTWO\n");
+    expect(await read("added.txt")).toBe("created\n");
+    expect(await exists("delete.txt")).toBe(false);
+  });
+
+  it("a move onto an existing file is a move, and keeps the moved file's mode", async () => {
+    await t.put({ "old.txt": "old\n", "target.txt": "target\n" });
+    await fsp.chmod(join(t.cwd, "old.txt"), 0o700);
+    await fsp.chmod(join(t.cwd, "target.txt"), 0o600);
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: old.txt", "*** Move to: target.txt", "@@", "-old", "+new"));
+    expect(r).toEqual({ ok: true, text: "Applied patch:\nR old.txt -> target.txt" });
+    expect(await read("target.txt")).toBe("new\n");
+    expect((await fsp.stat(join(t.cwd, "target.txt"))).mode & 0o777).toBe(0o700);
+    expect(await exists("old.txt")).toBe(false);
+  });
+
+  it("a move and a re-add of its source list the add first", async () => {
+    await t.put({ "plan.md": "# old\nbody\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: plan.md", "*** Move to: archive/plan.md", "@@", "-# old", "+# archived", "*** Add File: plan.md", "+# new", "+replacement"));
+    expect(r).toEqual({ ok: true, text: "Applied patch:\nA archive/plan.md\nM plan.md" });
+    expect(await read("archive/plan.md")).toBe("# archived\nbody\n");
+    expect(await read("plan.md")).toBe("# new\nreplacement\n");
+  });
+});
+
+describe("chord edit: the closest span is shorter than old_string", () => {
+  it("says the span ends there, not the file, and compares no character with a missing line", async () => {
+    let file = "";
+    for (let i = 0; i < 40; i++) file += `func f${i}(x int) int {\n\treturn x + ${i}\n}\n\n`;
+    let old = "";
+    for (let i = 20; i < 32; i++) old += `func f${i}(x int) int {\n\treturn x + ${i}\n}\n\n`;
+    old = old.replace(/\n\n$/, "") + "\n\treturn x + 31x\n}\n";
+    await t.put({ "b.go": file });
+    const r = await chordCall(t, "edit", { path: "b.go", old_string: old, new_string: "X" });
+    expect(r).toEqual({
+      ok: false,
+      text: [
+        "old_string not found in file, even after punctuation/whitespace tolerance. Closest match is at line 81 (96% similar, 18 character difference):",
+        "  file line 128: (past the end of the closest span)",
+        '  your line 48: "\\treturn x + 31x"',
+        "  line-count difference: your old_string has 2 extra line(s), the file has 0 extra line(s)",
+        '  differing line 49 (file 129): expected "}"',
+        "    actual (past the end of the closest span)",
+        "Rebuild old_string from the file lines above (copy them exactly), then retry",
+      ].join("\n"),
+    });
+    expect(await read("b.go")).toBe(file);
+  });
+});
