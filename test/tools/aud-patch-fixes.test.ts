@@ -85,6 +85,32 @@ describe("chord apply_patch: the applied list", () => {
   });
 });
 
+describe("chord edit: a match off only by whitespace at the line ends", () => {
+  it("a trailing-space difference asks for the file's line ends, not its indentation", async () => {
+    await t.put({ "demo.md": "x)\n" });
+    const r = await chordCall(t, "edit", { path: "demo.md", old_string: "x) \n", new_string: "y) \n" });
+    expect(r).toEqual({
+      ok: false,
+      text:
+        "old_string not found in file, even after punctuation/whitespace tolerance. Trailing whitespace mismatch: the text matches at line 1 once leading/trailing whitespace is ignored; " +
+        "copy the file's exact line ends (its trailing spaces, or none) from there:\n  1| x)",
+    });
+    expect(await read("demo.md")).toBe("x)\n");
+  });
+
+  it("an indentation difference still names the indentation", async () => {
+    await t.put({ "demo.md": "line one\n  line two\n" });
+    const r = await chordCall(t, "edit", { path: "demo.md", old_string: "line one\nline two\n", new_string: "line one\nline three\n" });
+    expect(r).toEqual({
+      ok: false,
+      text:
+        "old_string not found in file, even after punctuation/whitespace tolerance. Indentation mismatch: the text matches at line 1 once leading/trailing whitespace is ignored; " +
+        "copy the file's exact indentation (tabs vs spaces) from there:\n  1| line one\n  2|   line two",
+    });
+    expect(await read("demo.md")).toBe("line one\n  line two\n");
+  });
+});
+
 describe("chord edit: the closest span is shorter than old_string", () => {
   it("says the span ends there, not the file, and compares no character with a missing line", async () => {
     let file = "";

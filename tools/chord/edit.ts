@@ -213,10 +213,13 @@ function notFoundMessage(text: string, oldStr: string): string {
   const best = findCandidates(text, oldStr)[0];
   const drift = best && lineEdgeDrift(best.strategy, best.span, oldStr);
   if (best && drift) {
-    const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
+    const [what, copy] =
+      drift === "indentation"
+        ? ["Indentation mismatch", "the file's exact indentation (tabs vs spaces)"]
+        : ["Trailing whitespace mismatch", "the file's exact line ends (its trailing spaces, or none)"];
     // The span may start after the first line's indentation: show whole lines, which is what to copy.
     const whole = text.split(/\r?\n/).slice(best.line - 1, best.line - 1 + best.span.replace(/\n$/, "").split("\n").length).join("\n");
-    return `${head} ${what}: the text matches at line ${best.line} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
+    return `${head} ${what}: the text matches at line ${best.line} once leading/trailing whitespace is ignored; copy ${copy} from there:\n${numbered(whole, best.line)}`;
   }
   // The window search finds a block deep in the file that the cascade's capped span list may not reach.
   const window = closestWindow(text, oldStr);
