@@ -85,6 +85,32 @@ describe("chord apply_patch: the applied list", () => {
   });
 });
 
+describe("chord apply_patch: an End of File hunk that does not match", () => {
+  it("lists no span above the file's tail, which such a hunk can never match", async () => {
+    await t.put({ "tail.md": "similar signature\n\n\n\ntail marker line\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: tail.md", "@@", "-similr signature", "+replacement", "*** End of File"));
+    expect(r).toEqual({
+      ok: false,
+      text:
+        "Not applied:\n" +
+        '- tail.md: hunk not found (1/1) at patch line 3; first expected complete line: "similr signature"; the expected line does not exist in the current file; ' +
+        "the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged\n" +
+        "  no similar lines found in tail.md; read the file and copy the lines exactly\n\n" +
+        "apply_patch failed: 1 file group not applied and no file changed; resolve each cause above and resubmit the failed file groups rebuilt from current file contents.",
+    });
+    expect(await read("tail.md")).toBe("similar signature\n\n\n\ntail marker line\n");
+  });
+
+  it("still lists the tail span when it is close", async () => {
+    await t.put({ "tail.md": "top\nmiddle\nlast line here\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: tail.md", "@@", "-last lime here", "+replacement", "*** End of File"));
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain("  closest spans in tail.md (read them and copy the lines exactly):\n    lines 3-3");
+    expect(r.text).not.toContain("lines 1-1");
+    expect(await read("tail.md")).toBe("top\nmiddle\nlast line here\n");
+  });
+});
+
 describe("chord edit: a match off only by whitespace at the line ends", () => {
   it("a trailing-space difference asks for the file's line ends, not its indentation", async () => {
     await t.put({ "demo.md": "x)\n" });

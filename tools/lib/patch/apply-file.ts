@@ -275,10 +275,13 @@ function locateFailure(
         : `${label}: old lines not found${hunk.eof ? " at the end of the file" : ""}${from > 0 ? ` after line ${from}` : ""}`,
     );
   }
+  // Chord: an End of File hunk can only match the file's tail, so a span above it is no place to copy from.
+  const tail = lines.length - old.length;
+  const shown = options.chord && hunk.eof && !ambiguous ? found.candidates.filter((c) => c.line - 1 >= tail) : found.candidates;
   return {
     kind: ambiguous ? "hunk_ambiguous" : "hunk_not_found",
     hunk: n + 1,
-    message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, found.candidates, ambiguous)}`,
+    message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, shown, ambiguous)}`,
   };
 }
 
