@@ -85,6 +85,32 @@ describe("chord apply_patch: the applied list", () => {
   });
 });
 
+describe("chord apply_patch: lines that differ only at their ends", () => {
+  it("match without the tolerant-matching note; the added line is written as sent", async () => {
+    await t.put({ "demo.txt": "alpha   \nquote one\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: demo.txt", "@@", " alpha", "-quote one", "+quote two"));
+    expect(r).toEqual({ ok: true, text: "Applied patch:\nM demo.txt" });
+    expect(await read("demo.txt")).toBe("alpha   \nquote two\n");
+  });
+
+  it("a removed line without the file's indentation is replaced by the line as sent, silently", async () => {
+    await t.put({ "a.go": "func f() {\n\treturn nil\n}\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: a.go", "@@", " func f() {", "-return nil", "+\treturn x", " }"));
+    expect(r).toEqual({ ok: true, text: "Applied patch:\nM a.go" });
+    expect(await read("a.go")).toBe("func f() {\n\treturn x\n}\n");
+  });
+
+  it("a re-spaced run inside a line is still the tolerant match, with its note, keeping the file's spacing", async () => {
+    await t.put({ "a.go": "var (\n\tcount   = 1\n\tenabled = true\n)\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: a.go", "@@", " var (", "-\tcount = 1", "+\tcount = 2", " \tenabled = true"));
+    expect(r).toEqual({
+      ok: true,
+      text: "Applied patch:\nM a.go\nnote: used punctuation/whitespace-tolerant matching for 1 hunk; the file's own characters were kept",
+    });
+    expect(await read("a.go")).toBe("var (\n\tcount   = 2\n\tenabled = true\n)\n");
+  });
+});
+
 describe("chord apply_patch: an End of File hunk that does not match", () => {
   it("lists no span above the file's tail, which such a hunk can never match", async () => {
     await t.put({ "tail.md": "similar signature\n\n\n\ntail marker line\n" });

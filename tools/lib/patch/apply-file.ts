@@ -102,7 +102,9 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
       if (!found.ok) return { ok: false, ...locateFailure(lines, old, hunks, n, from, found, path, options) };
       start = found.index;
       tier = found.tier;
-      if (tier !== "exact") tolerant++;
+      // Chord, as the reference: lines equal once their ends are trimmed match silently (its whitespace layers); only a
+      // match that needed more (re-spaced runs, punctuation) is the tolerant match its note names.
+      if (tier !== "exact" && !(options.chord && tier === "whitespace" && old.every((l, k) => l.trim() === lines[start + k]!.trim()))) tolerant++;
     }
     const out = spliceLines(lines, endings, hunk, start, options.chord === true && tier !== "exact");
     removed += out.removed;
