@@ -85,6 +85,16 @@ describe("chord apply_patch: the applied list", () => {
   });
 });
 
+describe("chord apply_patch: a patch that changes nothing", () => {
+  it("answers as the reference does: Applied patch, No net file changes", async () => {
+    await t.put({ "a.txt": "x\n" });
+    expect(await chordCall(t, "apply_patch", patch("*** Update File: a.txt", "@@", "-x", "+x"))).toEqual({ ok: true, text: "Applied patch:\nNo net file changes" });
+    expect(await read("a.txt")).toBe("x\n");
+    expect(await chordCall(t, "apply_patch", patch("*** Add File: n.txt", "+x", "*** Delete File: n.txt"))).toEqual({ ok: true, text: "Applied patch:\nNo net file changes" });
+    expect(await exists("n.txt")).toBe(false);
+  });
+});
+
 describe("chord apply_patch: lines that differ only at their ends", () => {
   it("match without the tolerant-matching note; the added line is written as sent", async () => {
     await t.put({ "demo.txt": "alpha   \nquote one\n" });

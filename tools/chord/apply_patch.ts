@@ -231,7 +231,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
     if (cleaned.length > 0) notes.push(`note:${cleanedNote(cleaned).slice(1)}`);
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
-    if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch: no file changed", ...notes]).join("\n"));
+    // Nothing changed (a hunk that rewrites a line as it was, an added file deleted again): the reference's words.
+    if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch:", "No net file changes", ...notes]).join("\n"));
     const groupsLeft = `${plural(dropped.length, "file group")} not applied`;
     const tail =
       applied.length > 0
