@@ -115,9 +115,18 @@ describe("chord apply_patch: lines that differ only at their ends", () => {
     const r = await chordCall(t, "apply_patch", patch("*** Update File: a.go", "@@", " var (", "-\tcount = 1", "+\tcount = 2", " \tenabled = true"));
     expect(r).toEqual({
       ok: true,
-      text: "Applied patch:\nM a.go\nnote: used punctuation/whitespace-tolerant matching for 1 hunk; the file's own characters were kept",
+      text: "Applied patch:\nM a.go\nNote: used punctuation/whitespace-tolerant matching for 1 hunk(s); unchanged text was preserved from the current file",
     });
     expect(await read("a.go")).toBe("var (\n\tcount   = 2\n\tenabled = true\n)\n");
+  });
+});
+
+describe("chord apply_patch: the tolerant-matching note", () => {
+  it("counts hunks the reference's way, N hunk(s)", async () => {
+    await t.put({ "p.md": "说明：旧值。\n中间\n结论：旧的。\n" });
+    const r = await chordCall(t, "apply_patch", patch("*** Update File: p.md", "@@", "-说明: 旧值.", "+说明: 新值.", "@@", "-结论: 旧的.", "+结论: 新的."));
+    expect(r).toEqual({ ok: true, text: "Applied patch:\nM p.md\nNote: used punctuation/whitespace-tolerant matching for 2 hunk(s); unchanged text was preserved from the current file" });
+    expect(await read("p.md")).toBe("说明：新值。\n中间\n结论：新的。\n");
   });
 });
 

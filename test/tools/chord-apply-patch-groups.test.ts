@@ -247,7 +247,7 @@ describe("chord apply_patch: a file changed since it was read", () => {
 });
 
 describe("chord apply_patch: punctuation and spacing tolerance", () => {
-  const NOTE = "note: used punctuation/whitespace-tolerant matching for 1 hunk; the file's own characters were kept";
+  const NOTE = "Note: used punctuation/whitespace-tolerant matching for 1 hunk(s); unchanged text was preserved from the current file";
   it.each([
     ["keeps the file's full-width punctuation", "注册表保持配置数组顺序；旧字段，结尾。\n", "-注册表保持配置数组顺序;旧字段,结尾.", "+注册表保持配置数组顺序;新字段,结尾.", "注册表保持配置数组顺序；新字段，结尾。\n"],
     ["folds a separator and its space", "说明：旧值。\n", "-说明: 旧值.", "+说明: 新值.", "说明：新值。\n"],

@@ -228,7 +228,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const applied = appliedLines(plan);
     const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
     const notes = [...warnings];
-    if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
+    // The reference's note, word for word: its count reads "N hunk(s)".
+    if (tolerant > 0) notes.push(`Note: used punctuation/whitespace-tolerant matching for ${tolerant} hunk(s); unchanged text was preserved from the current file`);
     if (cleaned.length > 0) notes.push(`note:${cleanedNote(cleaned).slice(1)}`);
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
     // Nothing changed (a hunk that rewrites a line as it was, an added file deleted again): the reference's words.
