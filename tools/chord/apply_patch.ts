@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { fail, MUTATES, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
-import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
+import { cleanedLine, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
 import { resolvePatchPath, type FileState, type PatchPlan } from "../lib/patch/plan.js";
@@ -230,7 +230,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const notes = [...warnings];
     // The reference's note, word for word: its count reads "N hunk(s)".
     if (tolerant > 0) notes.push(`Note: used punctuation/whitespace-tolerant matching for ${tolerant} hunk(s); unchanged text was preserved from the current file`);
-    if (cleaned.length > 0) notes.push(`note:${cleanedNote(cleaned).slice(1)}`);
+    if (cleaned.length > 0) notes.push(cleanedLine(cleaned, "the patch text"));
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
     // Nothing changed (a hunk that rewrites a line as it was, an added file deleted again): the reference's words.
     if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch:", "No net file changes", ...notes]).join("\n"));
