@@ -336,7 +336,9 @@ export interface ArgForms {
  * `into` matches `when` (a regular expression's source), `into` becomes
  * `template` with `{from}` and `{into}` filled in (the latter without its
  * trailing newlines), `from` is dropped and `note` (with `{from}`) is added
- * to the result.
+ * to the result. A line of `into` matching `unless` (a line's pattern) keeps
+ * the older form from being folded; a last line matching `drop` is left out
+ * of `{into}` (the template writes its own).
  */
 export interface ArgFold {
   readonly from: string;
@@ -344,6 +346,8 @@ export interface ArgFold {
   readonly when: string;
   readonly template: string;
   readonly note: string;
+  readonly unless?: string;
+  readonly drop?: string;
 }
 
 /** A lazily loaded handler was used before its code loaded: a missing `load()` await, never the model's fault. */

@@ -37,8 +37,8 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Applied patch:",
-        "M plan.md",
         "A archive/plan.md",
+        "M plan.md",
         "",
         "Not applied:",
         "- archive/plan.md: hunk not found (1/1) at patch line 10; first expected complete line: \"missing\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged",
@@ -120,9 +120,9 @@ describe("chord apply_patch: file groups", () => {
       ok: false,
       modelText: [
         "Applied patch:",
+        "D four.txt",
         "M one.txt",
         "M two.txt",
-        "D four.txt",
         "",
         "Not applied:",
         "- three.txt: file not found: three.txt",
@@ -193,7 +193,7 @@ describe("chord apply_patch: moves and modes", () => {
     await fsp.chmod(abs("target.txt"), 0o600);
     expect(await run("*** Update File: old.txt", "*** Move to: target.txt", "@@", "-old", "+new")).toEqual({
       ok: true,
-      modelText: "Applied patch:\nD old.txt\nM target.txt",
+      modelText: "Applied patch:\nR old.txt -> target.txt",
     });
     expect(await read("target.txt")).toBe("new\n");
     expect(await mode("target.txt")).toBe(0o700);
@@ -247,7 +247,7 @@ describe("chord apply_patch: a file changed since it was read", () => {
 });
 
 describe("chord apply_patch: punctuation and spacing tolerance", () => {
-  const NOTE = "note: used punctuation/whitespace-tolerant matching for 1 hunk; the file's own characters were kept";
+  const NOTE = "Note: used punctuation/whitespace-tolerant matching for 1 hunk(s); unchanged text was preserved from the current file";
   it.each([
     ["keeps the file's full-width punctuation", "注册表保持配置数组顺序；旧字段，结尾。\n", "-注册表保持配置数组顺序;旧字段,结尾.", "+注册表保持配置数组顺序;新字段,结尾.", "注册表保持配置数组顺序；新字段，结尾。\n"],
     ["folds a separator and its space", "说明：旧值。\n", "-说明: 旧值.", "+说明: 新值.", "说明：新值。\n"],

@@ -29,7 +29,7 @@ describe("chord apply_patch", () => {
   it("replaces the file a move lands on", async () => {
     await t.put({ "a.txt": "a\n", "b.txt": "b\n" });
     const r = await chordApplyPatchTool.run({ patch: patch("*** Update File: a.txt", "*** Move to: b.txt", "@@", "-a", "+A") }, t.ctx);
-    expect(r).toEqual({ ok: true, modelText: "Applied patch:\nD a.txt\nM b.txt" });
+    expect(r).toEqual({ ok: true, modelText: "Applied patch:\nR a.txt -> b.txt" });
     await absent("a.txt");
     expect(await read("b.txt")).toBe("A\n");
   });
@@ -76,9 +76,9 @@ describe("chord apply_patch", () => {
       ok: false,
       modelText: [
         "Applied patch:",
+        "A src/e.ts",
         "M src/a.ts",
         "R src/c.ts -> src/d.ts",
-        "A src/e.ts",
         "",
         "Not applied:",
         "- src/b.ts: hunk not found (2/2) at patch line 10; first expected complete line: \"b9\"; the expected line does not exist in the current file; the file may have changed since it was last read, or the line was invented — re-read the current target range and rebuild this hunk from current complete lines; do not retry the same hunk unchanged; " +

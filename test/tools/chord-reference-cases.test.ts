@@ -154,7 +154,7 @@ const GREP: Case[] = [
 ];
 
 const APPLY_PATCH: Case[] = [
-  { name: "update, add and delete in one patch", files: { "update.txt": "one\ntwo\n", "delete.txt": "obsolete\n" }, tool: "apply_patch", args: { patch: P("*** Update File: update.txt\n@@\n-two\n+TWO\n*** Add File: added.txt\n+created\n*** Delete File: delete.txt\n") }, ok: true, exact: "Applied patch:\nM update.txt\nA added.txt\nD delete.txt", after: { "update.txt": "one\nTWO\n", "added.txt": "created\n", "delete.txt": null } },
+  { name: "update, add and delete in one patch", files: { "update.txt": "one\ntwo\n", "delete.txt": "obsolete\n" }, tool: "apply_patch", args: { patch: P("*** Update File: update.txt\n@@\n-two\n+TWO\n*** Add File: added.txt\n+created\n*** Delete File: delete.txt\n") }, ok: true, exact: "Applied patch:\nA added.txt\nD delete.txt\nM update.txt", after: { "update.txt": "one\nTWO\n", "added.txt": "created\n", "delete.txt": null } },
   { name: "a pure insertion fills an empty file", files: { "empty.txt": "" }, tool: "apply_patch", args: { patch: P("*** Update File: empty.txt\n@@\n+hello\n") }, ok: true, after: { "empty.txt": "hello\n" } },
   { name: "a pure insertion without context appends", files: { "e.txt": "existing\n" }, tool: "apply_patch", args: { patch: P("*** Update File: e.txt\n@@\n+ambiguous\n") }, ok: true, after: { "e.txt": "existing\nambiguous\n" } },
   { name: "a context-only hunk is refused", files: { "u.md": "## 5. Related docs\n" }, tool: "apply_patch", args: { patch: P("*** Update File: u.md\n@@\n ## 5. Related docs\n") }, ok: false, has: ["at least one added or removed line is required", "whitespace-only lines are not omission placeholders"] },

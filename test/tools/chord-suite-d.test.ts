@@ -205,7 +205,7 @@ describe("chord write, edit and apply_patch: characters with no content, and con
     const r = await chordCall(t, "write", { path: "note.txt", content: "count is \ufe0f42\u200b done\u00ad\n" });
     expect(r).toEqual({
       ok: true,
-      text: `Successfully wrote 2 lines, 17 bytes, cleaned 3 invisible character(s) from your arguments: U+00AD×1, U+200B×1, U+FE0F×1 ${INVISIBLE}`,
+      text: `Successfully wrote 2 lines, 17 bytes\nNote: cleaned 3 invisible character(s) from your content: U+00AD×1, U+200B×1, U+FE0F×1 ${INVISIBLE}`,
     });
     expect(await read("note.txt")).toBe("count is 42 done\n");
   });
@@ -263,7 +263,7 @@ describe("chord write, edit and apply_patch: characters with no content, and con
 
   it("apply_patch names what it cleaned off the added lines", async () => {
     const r = await chordCall(t, "apply_patch", { patch: "*** Begin Patch\n*** Add File: n.txt\n+count is \ufe0f7\n*** End Patch" });
-    expect(r).toEqual({ ok: true, text: `Applied patch:\nA n.txt\nnote: cleaned 1 invisible character(s) from your arguments: U+FE0F×1 ${INVISIBLE}` });
+    expect(r).toEqual({ ok: true, text: `Applied patch:\nA n.txt\nNote: cleaned 1 invisible character(s) from the patch text: U+FE0F×1 ${INVISIBLE}` });
     expect(await read("n.txt")).toBe("count is 7\n");
   });
 });

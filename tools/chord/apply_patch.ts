@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { fail, MUTATES, ok, type ToolContext, type ToolHandler } from "../../core/tool-types.js";
 import { parseV4A, type PatchOp } from "../lib/patch/v4a-parse.js";
-import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
+import { cleanedLine, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { commitPlan, overlapError } from "../lib/patch/commit.js";
 import { planGroups, type DroppedGroup } from "../lib/patch/chord-groups.js";
 import { resolvePatchPath, type FileState, type PatchPlan } from "../lib/patch/plan.js";
@@ -33,7 +33,11 @@ export const chordApplyPatchSchema = z.object({
 
 const NONE_APPLIED = "No file changed: fix the failed operations and resend the patch.";
 
-/** The applied list (after the commit): one `A`/`M`/`D`/`R` line per file, in the order the patch first names them. */
+/**
+ * The applied list (after the commit): one `A`/`M`/`D`/`R` line per file,
+ * sorted as the reference sorts them (by marker, then path, byte order). A
+ * move onto a file that existed is still a move (`R old -> new`).
+ */
 function appliedLines(plan: PatchPlan): string[] {
   const states = [...plan.files.values()];
   const byAbs = new Map(states.map((s) => [s.abs, s]));
@@ -48,7 +52,7 @@ function appliedLines(plan: PatchPlan): string[] {
   for (const [dst, src] of movedFrom) {
     const d = byAbs.get(dst)!;
     const s = byAbs.get(src)!;
-    if (d.next !== null && s.next === null && s.original !== undefined && d.original === undefined) renamed.set(src, d);
+    if (d.next !== null && s.next === null && s.original !== undefined) renamed.set(src, d);
   }
   const done = new Set<string>();
   const out: string[] = [];
@@ -63,7 +67,7 @@ function appliedLines(plan: PatchPlan): string[] {
     if (s.written === undefined) continue;
     out.push(`${s.original === undefined ? "A" : s.next === null ? "D" : "M"} ${s.display}`);
   }
-  return out;
+  return out.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
 
 function notAppliedLines(dropped: readonly DroppedGroup[]): string[] {
@@ -180,7 +184,9 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
   view: { card: "expanded", preview: (args) => patchPreview(args, "patch") },
   // Chord takes the patch sent bare or as one JSON string; its older
   // single-file form (`path` and bare hunks) as an Update File of that path,
-  // and otherwise ignores a `path`.
+  // and otherwise ignores a `path`. That form was one file's hunks: a file
+  // operation among them is not folded (the parser refuses it), and a closing
+  // `*** End Patch` the model added is the template's own.
   argForms: {
     text: "patch",
     ignored: ["path"],
@@ -188,6 +194,8 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
       from: "path",
       into: "patch",
       when: "^\\s*@@",
+      unless: "^\\*\\*\\* (Begin Patch|Update File:|Add File:|Delete File:|Move to:)",
+      drop: "^\\*\\*\\* End Patch\\s*$",
       template: "*** Begin Patch\n*** Update File: {from}\n{into}\n*** End Patch",
       note: 'Note: apply_patch takes the whole envelope in "patch"; the bare hunks and "path" were read as "*** Update File: {from}".',
     },
@@ -220,10 +228,12 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
     const applied = appliedLines(plan);
     const tolerant = plan.summaries.reduce((n, s) => n + s.tolerant, 0);
     const notes = [...warnings];
-    if (tolerant > 0) notes.push(`note: used punctuation/whitespace-tolerant matching for ${plural(tolerant, "hunk")}; the file's own characters were kept`);
-    if (cleaned.length > 0) notes.push(`note:${cleanedNote(cleaned).slice(1)}`);
+    // The reference's note, word for word: its count reads "N hunk(s)".
+    if (tolerant > 0) notes.push(`Note: used punctuation/whitespace-tolerant matching for ${tolerant} hunk(s); unchanged text was preserved from the current file`);
+    if (cleaned.length > 0) notes.push(cleanedLine(cleaned, "the patch text"));
     const appliedBlock = applied.length > 0 ? ["Applied patch:", ...applied, ...notes] : [];
-    if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch: no file changed", ...notes]).join("\n"));
+    // Nothing changed (a hunk that rewrites a line as it was, an added file deleted again): the reference's words.
+    if (dropped.length === 0) return ok((appliedBlock.length ? appliedBlock : ["Applied patch:", "No net file changes", ...notes]).join("\n"));
     const groupsLeft = `${plural(dropped.length, "file group")} not applied`;
     const tail =
       applied.length > 0

@@ -213,10 +213,13 @@ function notFoundMessage(text: string, oldStr: string): string {
   const best = findCandidates(text, oldStr)[0];
   const drift = best && lineEdgeDrift(best.strategy, best.span, oldStr);
   if (best && drift) {
-    const what = drift === "indentation" ? "Indentation mismatch" : "Trailing whitespace mismatch";
+    const [what, copy] =
+      drift === "indentation"
+        ? ["Indentation mismatch", "the file's exact indentation (tabs vs spaces)"]
+        : ["Trailing whitespace mismatch", "the file's exact line ends (its trailing spaces, or none)"];
     // The span may start after the first line's indentation: show whole lines, which is what to copy.
     const whole = text.split(/\r?\n/).slice(best.line - 1, best.line - 1 + best.span.replace(/\n$/, "").split("\n").length).join("\n");
-    return `${head} ${what}: the text matches at line ${best.line} once leading/trailing whitespace is ignored; copy the file's exact indentation (tabs vs spaces) from there:\n${numbered(whole, best.line)}`;
+    return `${head} ${what}: the text matches at line ${best.line} once leading/trailing whitespace is ignored; copy ${copy} from there:\n${numbered(whole, best.line)}`;
   }
   // The window search finds a block deep in the file that the cascade's capped span list may not reach.
   const window = closestWindow(text, oldStr);
@@ -231,9 +234,11 @@ function notFoundMessage(text: string, oldStr: string): string {
 /** A cascade candidate as a window: the whole file lines its span covers. */
 function candidateWindow(text: string, oldStr: string, best: { line: number; span: string; similarity: number }): ClosestWindow {
   const count = best.span.replace(/\n$/, "").split("\n").length;
-  const lines = text.split("\n").slice(best.line - 1, best.line - 1 + count).join("\n");
+  const all = text.replace(/\n$/, "").split("\n");
+  const lines = all.slice(best.line - 1, best.line - 1 + count).join("\n");
   const longest = Math.max(oldStr.length, lines.length);
-  return { line: best.line, text: lines, similarity: best.similarity, distance: Math.round((1 - best.similarity) * longest) };
+  const short = count < oldStr.replace(/\n$/, "").split("\n").length && best.line - 1 + count < all.length;
+  return { line: best.line, text: lines, similarity: best.similarity, distance: Math.round((1 - best.similarity) * longest), ...(short ? { short } : {}) };
 }
 
 /**

@@ -19,7 +19,7 @@ import { backupBytes, deviceRefusal, noteOwnWrite, resolveNoFollow, sha256, writ
 import { directoryTargetError } from "../lib/paths.js";
 import { chordPaths } from "../lib/file-access.js";
 import { writePreview } from "../lib/previews.js";
-import { cleanedNote, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
+import { cleanedLine, controlCharRefusal, describeInvisible, stripInvisible } from "../lib/invisible-chars.js";
 import { str } from "../lib/view.js";
 
 export const chordWriteSchema = z.object({
@@ -118,7 +118,9 @@ export const chordWriteTool: ToolHandler<typeof chordWriteSchema> = {
     }
     noteOwnWrite(ctx.memory, where.abs, sha256(out));
     const bytes = typeof out === "string" ? Buffer.byteLength(out, "utf8") : out.byteLength;
-    return ok(`${wroteSummary(content, bytes)}${kept ? `, encoding=${kept}` : ""}${cleanedNote(cleaned.removed)}${warning}`);
+    // As the reference: the cleaned characters on a line of their own, after the summary.
+    const note = cleanedLine(cleaned.removed, "your content");
+    return ok(`${wroteSummary(content, bytes)}${kept ? `, encoding=${kept}` : ""}${note ? `\n${note}` : ""}${warning}`);
   },
 };
 

@@ -137,6 +137,12 @@ export function cleanedNote(removed: readonly string[]): string {
   return `, cleaned ${removed.length} invisible character(s) from your arguments: ${describeInvisible(removed)}`;
 }
 
+/** The same report as a line of its own, naming what was cleaned (`the patch text`, `your content`); empty when nothing was. */
+export function cleanedLine(removed: readonly string[], from: string): string {
+  if (removed.length === 0) return "";
+  return `Note: cleaned ${removed.length} invisible character(s) from ${from}: ${describeInvisible(removed)}`;
+}
+
 /** A control character text tools do not write (tab, line breaks, vertical tab and form feed are text). */
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f]/u;
 

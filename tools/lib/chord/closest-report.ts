@@ -48,8 +48,10 @@ function analyse(oldStr: string, window: ClosestWindow): Analysis {
 
 const header = (window: ClosestWindow) =>
   `Closest match is at line ${window.line} (${percent(window.similarity, window.distance)}% similar, ${window.distance} character difference):`;
-const fileLine = (a: Analysis, window: ClosestWindow) =>
-  `  file line ${window.line + a.first}: ${a.file[a.first] === undefined ? "(past the end of the file)" : quoted(a.file[a.first]!)}`;
+/** A window line, or where the window ran out: the file's end, or only the span's (a shorter one). */
+const windowLine = (a: Analysis, window: ClosestWindow, i: number) =>
+  a.file[i] !== undefined ? quoted(a.file[i]!) : window.short ? "(past the end of the closest span)" : "(past the end of the file)";
+const fileLine = (a: Analysis, window: ClosestWindow) => `  file line ${window.line + a.first}: ${windowLine(a, window, a.first)}`;
 const yourLine = (a: Analysis) => `  your line ${a.first + 1}: ${quoted(a.old[a.first]!)}`;
 const freshRead = (window: ClosestWindow, lines: number, reason: string) =>
   `${reason}: read the file with offset=${window.line} limit=${lines} (the closest match range), ` +
@@ -61,7 +63,8 @@ export function closestReport(oldStr: string, window: ClosestWindow): string[] {
   const { old, file, diffs, first } = a;
   const at = (i: number) => window.line + i;
   const out = [header(window), fileLine(a, window), yourLine(a)];
-  const rune = firstMismatch(old[first]!, file[first] ?? "");
+  // A line the window does not have is not an empty line: no character to compare.
+  const rune = file[first] !== undefined && firstMismatch(old[first]!, file[first]!);
   if (rune) out.push(`  ${rune}`);
   const drifted = a.oldExtra + a.fileExtra;
   if (drifted > 0) {
@@ -71,7 +74,7 @@ export function closestReport(oldStr: string, window: ClosestWindow): string[] {
     );
   }
   for (const i of diffs.slice(1, SHOWN_DIFFS)) {
-    out.push(`  differing line ${i + 1} (file ${at(i)}): expected ${quoted(old[i]!)}`, `    actual ${file[i] === undefined ? "(past the end of the file)" : quoted(file[i]!)}`);
+    out.push(`  differing line ${i + 1} (file ${at(i)}): expected ${quoted(old[i]!)}`, `    actual ${windowLine(a, window, i)}`);
   }
   if (drifted <= SHOWN_DIFFS && diffs.length <= SHOWN_DIFFS) {
     out.push("Rebuild old_string from the file lines above (copy them exactly), then retry");

@@ -15,6 +15,8 @@ export interface ClosestWindow {
   similarity: number;
   /** Characters to change to turn one into the other (of the compared prefixes). */
   distance: number;
+  /** The window has fewer lines than old_string and the file goes on after it. */
+  short?: boolean;
 }
 
 /** Character comparisons spent scoring windows before the search stops. */

@@ -102,7 +102,9 @@ export function applyHunks(text: string, hunks: readonly Hunk[], path: string, o
       if (!found.ok) return { ok: false, ...locateFailure(lines, old, hunks, n, from, found, path, options) };
       start = found.index;
       tier = found.tier;
-      if (tier !== "exact") tolerant++;
+      // Chord, as the reference: lines equal once their ends are trimmed match silently (its whitespace layers); only a
+      // match that needed more (re-spaced runs, punctuation) is the tolerant match its note names.
+      if (tier !== "exact" && !(options.chord && tier === "whitespace" && old.every((l, k) => l.trim() === lines[start + k]!.trim()))) tolerant++;
     }
     const out = spliceLines(lines, endings, hunk, start, options.chord === true && tier !== "exact");
     removed += out.removed;
@@ -275,10 +277,13 @@ function locateFailure(
         : `${label}: old lines not found${hunk.eof ? " at the end of the file" : ""}${from > 0 ? ` after line ${from}` : ""}`,
     );
   }
+  // Chord: an End of File hunk can only match the file's tail, so a span above it is no place to copy from.
+  const tail = lines.length - old.length;
+  const shown = options.chord && hunk.eof && !ambiguous ? found.candidates.filter((c) => c.line - 1 >= tail) : found.candidates;
   return {
     kind: ambiguous ? "hunk_ambiguous" : "hunk_not_found",
     hunk: n + 1,
-    message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, found.candidates, ambiguous)}`,
+    message: `${path}: ${parts.join("; ")}\n${formatCandidates(path, shown, ambiguous)}`,
   };
 }
 
