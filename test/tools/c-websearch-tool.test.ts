@@ -4,20 +4,14 @@
 // result is the summary, the sources numbered once each, the cited passages
 // and the searches' errors, exactly as laid out here.
 
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultConfig, type Config } from "../../core/config/schema.js";
-import { prepareCall, runPrepared } from "../../core/dispatch.js";
-import { activateTools } from "../../core/profiles/activate.js";
-import { checkProfile, loadProfile } from "../../core/profiles/load.js";
-import { createProvider, type ProviderName } from "../../core/providers/index.js";
+import type { ProviderName } from "../../core/providers/index.js";
 import { parseScenario } from "../../core/providers/scenario.js";
-import { builtinHandlers } from "../../tools/registry.js";
 import { anthropicSearchTurn, responsesSearchTurn, type SearchTurn } from "../support/hosted-search-wire.js";
-import { repoRoot } from "../support/loop-harness.js";
 import { startSseServer, type Fault, type SseServer } from "../support/sse-server.js";
 import type { SseEvent, WireApi } from "../support/sse-wire.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { chordWebSearch } from "../support/web-search-call.js";
 
 let server: SseServer | undefined;
 let t: TestToolContext;
@@ -39,35 +33,11 @@ const SEARCH: SearchTurn = {
   ],
 };
 
-function enabled(config: Config): Config {
-  config.compat.hosted_tools = ["web_search"];
-  return config;
-}
-
-/** One web_search call through the real dispatcher and the chord profile, its provider request going to `server`. */
+/** One web_search call, its provider request going to `server`. */
 async function search(provider: ProviderName, args: unknown, events?: (api: WireApi) => SseEvent[], faults: Fault[] = [], signal = new AbortController().signal) {
   server = await startSseServer({ scenario: parseScenario({ turns: [{ text: "a plain answer, no search" }] }), faults, wireTurn: (api) => events?.(api) });
-  const config = enabled(defaultConfig());
-  const registry = builtinHandlers();
-  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
-  checkProfile(profile, registry, "minimal");
-  const toolset = activateTools(profile, registry, config, { topLevel: true, model: { provider, id: "m" } });
-  const client = await createProvider({ name: provider, model: "m", apiKey: "sk-test", baseURL: server.baseUrlFor(provider), maxRetries: 0, requestTimeoutMs: 10_000 });
-  const usage = { inputTokens: 100, outputTokens: 7, cachedTokens: 0 };
-  const prepared = prepareCall({ id: "c1", name: "web_search", args: JSON.stringify(args) }, toolset, config);
-  const outcome = await runPrepared(prepared, {
-    toolset,
-    config,
-    services: t.ctx.services,
-    emit: t.ctx.emit,
-    cwd: t.cwd,
-    sessionDir: t.ctx.sessionDir,
-    signal,
-    memory: t.ctx.memory,
-    session: { model: { provider: client, id: "m", usage } },
-  });
-  const posts = server.requests.filter((r) => r.method === "POST");
-  return { ok: outcome.ok, text: outcome.modelText, posts, body: posts[0]?.body, usage };
+  const res = await chordWebSearch({ t, server, provider, args, signal, usage: { inputTokens: 100, outputTokens: 7, cachedTokens: 0 } });
+  return { ...res, body: res.posts[0]?.body };
 }
 
 interface Found {

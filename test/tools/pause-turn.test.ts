@@ -4,19 +4,12 @@
 // the turn ends, at most five times, and the one result holds what every
 // request found.
 
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../../core/config/schema.js";
-import { prepareCall, runPrepared } from "../../core/dispatch.js";
-import { activateTools } from "../../core/profiles/activate.js";
-import { checkProfile, loadProfile } from "../../core/profiles/load.js";
-import { createProvider } from "../../core/providers/index.js";
 import { parseScenario } from "../../core/providers/scenario.js";
-import { builtinHandlers } from "../../tools/registry.js";
-import { repoRoot } from "../support/loop-harness.js";
 import { startSseServer, type Fault, type SseServer } from "../support/sse-server.js";
 import type { SseEvent } from "../support/sse-wire.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
+import { chordWebSearch } from "../support/web-search-call.js";
 
 let server: SseServer | undefined;
 let t: TestToolContext;
@@ -83,28 +76,8 @@ function blocksOf(step: Step): unknown[] {
 async function search(steps: (n: number) => Step, faults: Fault[] = [], signal = new AbortController().signal, maxRetries = 0) {
   let n = 0;
   server = await startSseServer({ scenario: parseScenario({ turns: [{ text: "unused: every response is the step's" }] }), faults, wireTurn: () => response(steps(n++)) });
-  const config = defaultConfig();
-  config.compat.hosted_tools = ["web_search"];
-  const registry = builtinHandlers();
-  const profile = loadProfile(join(repoRoot, "profiles"), "chord");
-  checkProfile(profile, registry, "minimal");
-  const toolset = activateTools(profile, registry, config, { topLevel: true, model: { provider: "anthropic", id: "m" } });
-  const client = await createProvider({ name: "anthropic", model: "m", apiKey: "sk-test", baseURL: server.baseUrlFor("anthropic"), maxRetries, backoffBaseMs: 1, requestTimeoutMs: 10_000 });
-  const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-  const prepared = prepareCall({ id: "c1", name: "web_search", args: JSON.stringify({ query: "node releases" }) }, toolset, config);
-  const outcome = await runPrepared(prepared, {
-    toolset,
-    config,
-    services: t.ctx.services,
-    emit: t.ctx.emit,
-    cwd: t.cwd,
-    sessionDir: t.ctx.sessionDir,
-    signal,
-    memory: t.ctx.memory,
-    session: { model: { provider: client, id: "m", usage } },
-  });
-  const bodies = server.requests.filter((r) => r.method === "POST").map((r) => r.body);
-  return { ok: outcome.ok, text: outcome.modelText, bodies, usage };
+  const res = await chordWebSearch({ t, server, provider: "anthropic", args: { query: "node releases" }, signal, maxRetries });
+  return { ok: res.ok, text: res.text, bodies: res.posts.map((r) => r.body), usage: res.usage };
 }
 
 const USER = { role: "user", content: "Perform a web search for the query: node releases" };
