@@ -28,9 +28,10 @@ type Ask = (question: QuestionRequest, signal: AbortSignal) => Promise<string>;
 /**
  * `raw`: `args` is the arguments' text exactly as the model sent it (malformed, twice encoded, bare), not an object to encode.
  * `agent`: who calls, "main" or a worker's task id (the orchestration identity is all the job tools read); default the main agent.
+ * `useContextConfig`: dispatch with the test context's config (its permission rules, output bound) instead of the defaults.
  */
-export async function chordCall(t: TestToolContext, tool: string, args: unknown, opts: { callId?: string; ask?: Ask; raw?: boolean; agent?: string } = {}): Promise<ChordCallResult> {
-  const config = defaultConfig();
+export async function chordCall(t: TestToolContext, tool: string, args: unknown, opts: { callId?: string; ask?: Ask; raw?: boolean; agent?: string; useContextConfig?: boolean } = {}): Promise<ChordCallResult> {
+  const config = opts.useContextConfig ? t.ctx.config : defaultConfig();
   const registry = builtinHandlers();
   const profile = loadProfile(join(repoRoot, "profiles"), "chord");
   checkProfile(profile, registry, "minimal");

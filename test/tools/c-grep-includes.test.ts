@@ -4,7 +4,7 @@
 // each searched directory (a missing one skipped, an ignored one still read,
 // a same-named file elsewhere not), a file given in paths is searched
 // whatever includes say, and a named file that is not text (a binary
-// extension, a NUL byte) is skipped as a walk would skip it.
+// extension, a NUL byte) is skipped as a walk would skip it, with a note naming it.
 
 import { execFileSync } from "node:child_process";
 import { symlinkSync, writeFileSync } from "node:fs";
@@ -72,9 +72,11 @@ describe("chord grep files given by name", () => {
 
   it("a file with a NUL byte or a binary extension is skipped, named directly or through includes", async () => {
     await t.put({ "bin.dat": "\x00header needle\x00tail", "cache.pyc": "needle as text\n", "ok.txt": "needle\n" });
-    for (const args of [{ paths: ["bin.dat"] }, { paths: ["cache.pyc"] }, { includes: ["bin.dat", "cache.pyc"] }]) {
-      expect(await chordCall(t, "grep", { pattern: "needle", ...args })).toMatchObject({ ok: true, text: NO_MATCHES });
+    // Each skipped file is named on a note line, so the no-match answer is not read as "not in that file".
+    const skipped = (names: string[]) => names.map((n) => `grep: skipped path: ${n} is a binary file; grep searches text files only\n`).join("");
+    for (const [args, names] of [[{ paths: ["bin.dat"] }, ["bin.dat"]], [{ paths: ["cache.pyc"] }, ["cache.pyc"]], [{ includes: ["bin.dat", "cache.pyc"] }, ["bin.dat", "cache.pyc"]]] as const) {
+      expect(await chordCall(t, "grep", { pattern: "needle", ...args })).toMatchObject({ ok: true, text: skipped([...names]) + NO_MATCHES });
     }
-    expect((await chordCall(t, "grep", { pattern: "needle", paths: ["bin.dat", "ok.txt"] })).text).toBe("ok.txt:1:needle");
+    expect((await chordCall(t, "grep", { pattern: "needle", paths: ["bin.dat", "ok.txt"] })).text).toBe(`${skipped(["bin.dat"])}ok.txt:1:needle`);
   });
 });

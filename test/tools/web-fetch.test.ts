@@ -189,7 +189,10 @@ describe("web_fetch", () => {
 
   it("stops a huge body at the download cap and says so", async () => {
     const r = await fetchWith({ url: `${base}/huge` });
-    expect(r.modelText).toContain("Read-Bytes: 5242880/5242880\nTruncated: input\nTruncated-Note: the download stopped at the 5 MB cap ([web_fetch].max_bytes); what follows is the start of the body\n\n");
+    // Also over the result bound, so the header names both cuts.
+    expect(r.modelText).toContain(
+      "Read-Bytes: 5242880/5242880\nTruncated: input,output\nTruncated-Note: the download stopped at the 5 MB cap ([web_fetch].max_bytes); what follows is the start of the body\nOutput-Limit: 80000 chars\n",
+    );
     // The tool's text is the cap; the dispatcher then bounds what the model sees.
     expect(r.modelText.length).toBeLessThan(5 * 1024 * 1024 + 1000);
   });

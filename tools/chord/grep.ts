@@ -111,7 +111,7 @@ async function resolveRoots(ctx: ToolContext, given: string[]): Promise<{ roots:
  * paths becomes the regular files they name in it (missing ones are
  * skipped, as Chord does), and a file that is not text is left out.
  */
-async function searchedRoots(ctx: ToolContext, roots: Root[], includes: string | string[] | undefined): Promise<Root[]> {
+async function searchedRoots(ctx: ToolContext, roots: Root[], includes: string | string[] | undefined, notes: string[]): Promise<Root[]> {
   const exact = exactIncludePaths(asList(includes));
   const out: Root[] = [];
   for (const root of roots) {
@@ -119,7 +119,12 @@ async function searchedRoots(ctx: ToolContext, roots: Root[], includes: string |
     for (const f of files) {
       // A named file must be a regular file that stays where grep may read (a symlink out of the project does not).
       if (f.named && !(await namedFileReadable(ctx, f.abs))) continue;
-      if (!f.dir && (await skipsAsBinary(ctx.services.fs, f.abs))) continue;
+      if (!f.dir && (await skipsAsBinary(ctx.services.fs, f.abs))) {
+        // The model named this file: without a word, "No matches found" would read as "it is not in there".
+        const shown = f.named ? displayPath(ctx.cwd, f.abs) : f.shown;
+        notes.push(`grep: skipped path: ${shown} is a binary file; grep searches text files only`);
+        continue;
+      }
       out.push(f);
     }
   }
@@ -223,7 +228,7 @@ export const chordGrepTool: ToolHandler<typeof chordGrepSchema> = {
       return fail(`all search paths failed: ${failures.join("; ")}.${STALE_PATH_ADVICE}`);
     }
     for (const f of failures) notes.push(`grep: skipped path: ${f}`);
-    const searched = await searchedRoots(ctx, roots, args.includes);
+    const searched = await searchedRoots(ctx, roots, args.includes, notes);
 
     const several = wanted.filter((p) => p !== "").length > 1;
     let literal = false;

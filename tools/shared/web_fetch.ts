@@ -40,7 +40,7 @@ export const webFetchTool: ToolHandler<typeof schema> = {
         allowPrivate: (value) => ruleAllowsPrivate(ctx, value),
         signal: deadline,
       });
-      const page = renderPage(fetched, args.raw === true, settings.max_bytes);
+      const page = renderPage(fetched, args.raw === true, settings.max_bytes, ctx.config.output.max_output_chars);
       return page.ok ? ok(page.text) : fail(page.text);
     } catch (err) {
       if (ctx.signal.aborted) return fail("ERROR: web_fetch was cancelled");

@@ -18,7 +18,11 @@ export interface Page {
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-form-urlencoded|ld\+json|rss\+xml|atom\+xml|xhtml\+xml)|[a-z]+\/[a-z0-9.+-]*\+(json|xml))/i;
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)/i;
 
-export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
+/**
+ * `maxOutputChars`: the result bound the dispatcher applies; a page over it
+ * is cut in the middle, so the header must not claim it arrived whole.
+ */
+export function renderPage(f: Fetched, raw: boolean, maxBytes: number, maxOutputChars = Infinity): Page {
   const type = f.contentType.split(";")[0]!.trim();
   const lines = [`URL: ${f.redirects[0] ?? f.url}`];
   if (f.redirects.length) lines.push(`Final-URL: ${f.url}`, `Redirected from: ${f.redirects.join(" → ")}`);
@@ -51,10 +55,27 @@ export function renderPage(f: Fetched, raw: boolean, maxBytes: number): Page {
     body = page.markdown;
   }
   lines.push(`Read-Bytes: ${f.body.length}/${maxBytes}`);
-  if (!f.truncated) lines.push("Truncated: none");
-  else lines.push("Truncated: input", `Truncated-Note: the download stopped at the ${capText(maxBytes)} cap ([web_fetch].max_bytes); what follows is the start of the body`);
   const ok = f.status < 400;
-  return { ok, text: `${ok ? "" : `ERROR: HTTP ${f.status} from ${f.url}\n`}${lines.join("\n")}\n\n${body}`.trimEnd() };
+  const compose = (meta: string[]) => `${ok ? "" : `ERROR: HTTP ${f.status} from ${f.url}\n`}${meta.join("\n")}\n\n${body}`.trimEnd();
+  const cut = truncationLines(f.truncated, maxBytes, maxOutputChars);
+  const whole = compose([...lines, ...cut(false)]);
+  return { ok, text: whole.length > maxOutputChars ? compose([...lines, ...cut(true)]) : whole };
+}
+
+/** The Truncated line (Chord's none / input / output / input,output) and the notes that say where each cut is. */
+function truncationLines(input: boolean, maxBytes: number, maxOutputChars: number): (output: boolean) => string[] {
+  return (output) => {
+    if (!input && !output) return ["Truncated: none"];
+    const out = [`Truncated: ${[input && "input", output && "output"].filter(Boolean).join(",")}`];
+    if (input) out.push(`Truncated-Note: the download stopped at the ${capText(maxBytes)} cap ([web_fetch].max_bytes); what follows is the start of the body`);
+    if (output) {
+      out.push(
+        `Output-Limit: ${maxOutputChars} chars`,
+        "Output-Note: the text is longer than a tool result may be ([output].max_output_chars); its middle is cut and the whole text is saved where the marker in it says",
+      );
+    }
+    return out;
+  };
 }
 
 /**
