@@ -48,7 +48,7 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     if (!args.cmd.trim()) return fail("ERROR: cmd is empty");
     if (ctx.signal.aborted) return fail("ERROR: command cancelled");
     const active = ctx.activeTools ?? new Set<string>();
-    const refusal = shellRefusal(args.cmd, active);
+    const refusal = shellRefusal(args.cmd, active, ctx.cwd);
     if (refusal) return fail(refusal.message);
     const tools = ctx.config.tools;
     if (tools.bash_redirect_read_side) {

@@ -2,6 +2,7 @@
 // paths, a GNU-style option scan, and the refusal message shape.
 // Everything here is pure: no file system, no execution.
 
+import path from "node:path";
 import { MAX_NESTING, verbOf, type Redirect, type SimpleCommand, type Word } from "../../../core/shell/index.js";
 
 export { MAX_NESTING };
@@ -14,6 +15,20 @@ export interface ShellRefusal {
 export const values = (words: readonly Word[]): string[] => words.map((w) => w.value);
 
 export const isDevice = (file: string): boolean => file.startsWith("/dev/");
+
+/**
+ * A target written as a path outside the project (`/tmp/x.py`, `~/notes`,
+ * `../other/f`). Only what the command spells counts: a relative path stays
+ * in the project, since every command starts in its root.
+ */
+export function isOutsideProject(file: string, projectDir: string): boolean {
+  const home = process.env.HOME;
+  const spelled = file === "~" || file.startsWith("~/") ? (home ? home + file.slice(1) : undefined) : file;
+  if (spelled === undefined) return false;
+  const full = path.resolve(projectDir, spelled);
+  const rel = path.relative(projectDir, full);
+  return rel === ".." || rel.startsWith("../") || path.isAbsolute(rel);
+}
 
 /** The file an output redirection writes, unless it is a descriptor or a device. */
 export function writtenFile(r: Redirect): string | undefined {

@@ -10,6 +10,7 @@ import {
   inlineStdin,
   isCodeLikePath,
   isDevice,
+  isOutsideProject,
   MAX_NESTING,
   refusal,
   stdinRedirect,
@@ -20,6 +21,19 @@ import {
   type ShellRefusal,
 } from "./common.js";
 import { pythonRule } from "./python-write.js";
+
+/**
+ * What the rules need beyond the command: the tools the model has, and which
+ * targets lie outside the project. The dedicated tools write only inside the
+ * project, so a scratch file written elsewhere (`cat > /tmp/x.py`) is not
+ * theirs to take: refusing it would name a tool that refuses it in turn.
+ */
+interface RuleScope {
+  active: ReadonlySet<string>;
+  outside: (file: string) => boolean;
+}
+
+const NOWHERE_OUTSIDE = (): boolean => false;
 
 const EDIT_TOOLS = ["edit", "apply_patch", "udiff"] as const;
 const EDIT_WHY: Record<(typeof EDIT_TOOLS)[number], string> = {
@@ -34,44 +48,45 @@ const EDIT_WHY: Record<(typeof EDIT_TOOLS)[number], string> = {
  * Commands that do not parse are still checked up to the error, because bash
  * runs the lines before it.
  */
-export function shellRefusal(cmd: string, activeTools: ReadonlySet<string>): ShellRefusal | undefined {
-  return refuseScript(cmd, activeTools, 0);
+export function shellRefusal(cmd: string, activeTools: ReadonlySet<string>, projectDir?: string): ShellRefusal | undefined {
+  const outside = projectDir === undefined ? NOWHERE_OUTSIDE : (file: string) => isOutsideProject(file, projectDir);
+  return refuseScript(cmd, { active: activeTools, outside }, 0);
 }
 
-function refuseScript(cmd: string, active: ReadonlySet<string>, depth: number): ShellRefusal | undefined {
+function refuseScript(cmd: string, scope: RuleScope, depth: number): ShellRefusal | undefined {
   const p = parseShell(cmd);
   for (const item of p.items) {
     const { stages } = item.pipeline;
     for (let index = 0; index < stages.length; index++) {
-      const found = refuseFragment({ cmd: stages[index]!, stages, index }, active, depth);
+      const found = refuseFragment({ cmd: stages[index]!, stages, index }, scope, depth);
       if (found) return found;
     }
   }
   if (depth >= MAX_NESTING) return undefined;
   for (const sub of p.substitutions) {
-    const found = refuseScript(sub, active, depth + 1);
+    const found = refuseScript(sub, scope, depth + 1);
     if (found) return found;
   }
   return undefined;
 }
 
-function refuseFragment(f: Fragment, active: ReadonlySet<string>, depth: number): ShellRefusal | undefined {
+function refuseFragment(f: Fragment, scope: RuleScope, depth: number): ShellRefusal | undefined {
   const words = unwrap(f.cmd.words);
   const verb = verbOf(words);
   const found =
     cdRule(verb, words) ??
-    inPlaceRule(verb, words, active) ??
-    catWriteRule(verb, words, f, active) ??
-    teeRule(verb, words, f, active) ??
-    pythonRule(verb, words, f, active) ??
-    redirectRule(f.cmd, active) ??
-    authoredRedirectRule(verb, f.cmd, active);
+    inPlaceRule(verb, words, scope) ??
+    catWriteRule(verb, words, f, scope) ??
+    teeRule(verb, words, f, scope) ??
+    pythonRule(verb, words, f, scope.active) ??
+    redirectRule(f.cmd, scope) ??
+    authoredRedirectRule(verb, f.cmd, scope);
   if (found || depth >= MAX_NESTING) return found;
   // `bash -c '...'` hides a whole script in one word.
   if (verb !== undefined && /^(?:ba|z|da|k)?sh$/.test(verb)) {
     const c = words.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w.value));
     const script = c > 0 ? words[c + 1] : undefined;
-    if (script) return refuseScript(script.value, active, depth + 1);
+    if (script) return refuseScript(script.value, scope, depth + 1);
   }
   // `find ... -exec sed -i ... {} +` runs a command per match.
   if (verb === "find") {
@@ -79,7 +94,7 @@ function refuseFragment(f: Fragment, active: ReadonlySet<string>, depth: number)
       if (!/^-(?:exec|execdir|ok|okdir)$/.test(words[i]!.value)) continue;
       const end = words.findIndex((w, j) => j > i && (w.value === ";" || w.value === "+"));
       const inner = words.slice(i + 1, end < 0 ? words.length : end);
-      const hit = inPlaceRule(verbOf(inner), inner, active);
+      const hit = inPlaceRule(verbOf(inner), inner, scope);
       if (hit) return hit;
     }
   }
@@ -146,7 +161,7 @@ function awkInPlace(args: readonly string[]): boolean {
   );
 }
 
-function inPlaceRule(verb: string | undefined, words: readonly Word[], active: ReadonlySet<string>): ShellRefusal | undefined {
+function inPlaceRule(verb: string | undefined, words: readonly Word[], scope: RuleScope): ShellRefusal | undefined {
   const args = values(words.slice(1));
   const hit =
     verb === "sed" || verb === "gsed"
@@ -157,26 +172,44 @@ function inPlaceRule(verb: string | undefined, words: readonly Word[], active: R
           ? awkInPlace(args)
           : false;
   if (!hit) return undefined;
-  const tool = EDIT_TOOLS.find((t) => active.has(t));
+  const files = inPlaceTargets(args);
+  if (files.length > 0 && files.every(scope.outside)) return undefined;
+  const tool = EDIT_TOOLS.find((t) => scope.active.has(t));
   if (!tool) return undefined;
   const how = verb === "awk" || verb === "gawk" ? `${verb} -i inplace` : `${verb} -i`;
   return refusal("in_place_edit", `in-place edit with ${how}`, tool, EDIT_WHY[tool]);
 }
 
+/**
+ * The files an in-place edit changes: its arguments after the program text
+ * (the first plain argument, unless `-e`/`-f` gave the program).
+ */
+function inPlaceTargets(args: readonly string[]): string[] {
+  const plain: string[] = [];
+  let programGiven = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "-e" || a === "-f" || a === "--expression" || a === "--file") {
+      programGiven = true;
+      i++;
+    } else if (/^-[A-Za-z]*[ef]$/.test(a) && !a.startsWith("--")) {
+      programGiven = true;
+      i++;
+    } else if (a.startsWith("--expression=") || a.startsWith("--file=")) programGiven = true;
+    else if (!a.startsWith("-")) plain.push(a);
+  }
+  return programGiven ? plain : plain.slice(1);
+}
+
 /** `cat > f`, `cat >> f`, `cat <<EOF > f`: cat authoring a file from inline or no input. */
-function catWriteRule(
-  verb: string | undefined,
-  words: readonly Word[],
-  f: Fragment,
-  active: ReadonlySet<string>,
-): ShellRefusal | undefined {
-  if (verb !== "cat" || !active.has("write")) return undefined;
+function catWriteRule(verb: string | undefined, words: readonly Word[], f: Fragment, scope: RuleScope): ShellRefusal | undefined {
+  if (verb !== "cat" || !scope.active.has("write")) return undefined;
   const readsFiles = words.slice(1).some((w) => !w.value.startsWith("-"));
   if (readsFiles) return undefined; // concatenating or copying files is not authoring
   const input = stdinRedirect(f.cmd);
   const authored = input ? inlineInput(f.cmd) !== undefined : f.index === 0;
   if (!authored) return undefined;
-  const file = f.cmd.redirects.map(writtenFile).find((x) => x !== undefined);
+  const file = f.cmd.redirects.map(writtenFile).find((x) => x !== undefined && !scope.outside(x));
   if (file === undefined) return undefined;
   return refusal("cat_write", `writing ${file} with cat`, "write", WRITE_WHY);
 }
@@ -185,23 +218,23 @@ function catWriteRule(
  * `tee` saving a command's output to a log is fine; tee writing a code-like
  * file, or any file from text typed inline, is authoring and belongs to write.
  */
-function teeRule(verb: string | undefined, words: readonly Word[], f: Fragment, active: ReadonlySet<string>): ShellRefusal | undefined {
-  if (verb !== "tee" || !active.has("write")) return undefined;
+function teeRule(verb: string | undefined, words: readonly Word[], f: Fragment, scope: RuleScope): ShellRefusal | undefined {
+  if (verb !== "tee" || !scope.active.has("write")) return undefined;
   const files: string[] = [];
   let options = true;
   for (const w of words.slice(1)) {
     if (options && w.value === "--") options = false;
     else if (options && w.value.startsWith("-") && w.value !== "-") continue;
-    else if (!isDevice(w.value)) files.push(w.value);
+    else if (!isDevice(w.value) && !scope.outside(w.value)) files.push(w.value);
   }
   const file = files.find(isCodeLikePath) ?? (inlineStdin(f) !== undefined ? files[0] : undefined);
   if (file === undefined) return undefined;
   return refusal("tee_write", `writing ${file} with tee`, "write", WRITE_WHY);
 }
 
-function redirectRule(cmd: SimpleCommand, active: ReadonlySet<string>): ShellRefusal | undefined {
-  if (!active.has("write")) return undefined;
-  const file = cmd.redirects.map(writtenFile).find((x) => x !== undefined && isCodeLikePath(x));
+function redirectRule(cmd: SimpleCommand, scope: RuleScope): ShellRefusal | undefined {
+  if (!scope.active.has("write")) return undefined;
+  const file = cmd.redirects.map(writtenFile).find((x) => x !== undefined && isCodeLikePath(x) && !scope.outside(x));
   if (file === undefined) return undefined;
   return refusal("redirect_code_file", `writing ${file} with a shell redirect`, "write", WRITE_WHY);
 }
@@ -215,14 +248,17 @@ const AUTHORS = new Set(["echo", "printf"]);
  * output saved to a file (`make > build.log`) is not authoring, nor is a
  * value only the running shell knows (`echo $! > pid`).
  */
-function authoredRedirectRule(verb: string | undefined, cmd: SimpleCommand, active: ReadonlySet<string>): ShellRefusal | undefined {
-  if (!active.has("write") || cmd.group !== undefined) return undefined;
+function authoredRedirectRule(verb: string | undefined, cmd: SimpleCommand, scope: RuleScope): ShellRefusal | undefined {
+  if (!scope.active.has("write") || cmd.group !== undefined) return undefined;
   if (verb !== undefined && !AUTHORS.has(verb)) return undefined;
   // `echo $! > pid` records a value known only at run time: nothing is authored.
   const text = cmd.words.slice(1).filter((w) => !w.value.startsWith("-"));
   if (verb !== undefined && text.length > 0 && text.every((w) => w.dynamic)) return undefined;
   // A target only known at run time may be a device (`> "$LOG"` with LOG=/dev/null).
-  const file = cmd.redirects.filter((r) => !r.target.dynamic).map(writtenFile).find((x) => x !== undefined);
+  const file = cmd.redirects
+    .filter((r) => !r.target.dynamic)
+    .map(writtenFile)
+    .find((x) => x !== undefined && !scope.outside(x));
   if (file === undefined) return undefined;
   return refusal("redirect_write", `writing ${file} with a shell redirect`, "write", WRITE_WHY);
 }
