@@ -54,8 +54,10 @@ export async function lockSession(dir: string): Promise<SessionLock> {
   let server: Server | undefined;
   if (ABSTRACT) {
     server = await bind(lockName(dir)).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === "EADDRINUSE") throw new SessionBusyError(id, holderPid(dir));
-      throw err;
+      if (err.code !== "EADDRINUSE") throw err;
+      return liveHolder(dir).then((pid) => {
+        throw new SessionBusyError(id, pid);
+      });
     });
   } else {
     const pid = holderPid(dir);
@@ -129,6 +131,25 @@ function bind(name: string): Promise<Server> {
       resolve(server);
     });
   });
+}
+
+// How long a refused start waits for the new holder's pid file.
+const HOLDER_WAIT_MS = 1000;
+
+/**
+ * The pid of the process that holds the lock now. A holder binds the lock
+ * first and writes its pid just after, so a start refused in between still
+ * reads the pid of the run before (often one that was killed): it waits for a
+ * live pid rather than name a dead one, and names none if it never comes.
+ */
+async function liveHolder(dir: string): Promise<number | undefined> {
+  const deadline = Date.now() + HOLDER_WAIT_MS;
+  for (;;) {
+    const pid = holderPid(dir);
+    if (pid !== undefined && alive(pid)) return pid;
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function holderPid(dir: string): number | undefined {
