@@ -53,11 +53,9 @@ export async function lockSession(dir: string): Promise<SessionLock> {
   const id = basename(dir).replace(/^\.(.*)\.new$/, "$1");
   let server: Server | undefined;
   if (ABSTRACT) {
-    server = await bind(lockName(dir)).catch((err: NodeJS.ErrnoException) => {
+    server = await bind(lockName(dir)).catch(async (err: NodeJS.ErrnoException) => {
       if (err.code !== "EADDRINUSE") throw err;
-      return liveHolder(dir).then((pid) => {
-        throw new SessionBusyError(id, pid);
-      });
+      throw new SessionBusyError(id, await liveHolder(dir));
     });
   } else {
     const pid = holderPid(dir);

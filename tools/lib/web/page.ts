@@ -57,25 +57,23 @@ export function renderPage(f: Fetched, raw: boolean, maxBytes: number, maxOutput
   lines.push(`Read-Bytes: ${f.body.length}/${maxBytes}`);
   const ok = f.status < 400;
   const compose = (meta: string[]) => `${ok ? "" : `ERROR: HTTP ${f.status} from ${f.url}\n`}${meta.join("\n")}\n\n${body}`.trimEnd();
-  const cut = truncationLines(f.truncated, maxBytes, maxOutputChars);
-  const whole = compose([...lines, ...cut(false)]);
-  return { ok, text: whole.length > maxOutputChars ? compose([...lines, ...cut(true)]) : whole };
+  const whole = compose([...lines, ...truncationLines(f.truncated, false, maxBytes, maxOutputChars)]);
+  if (whole.length <= maxOutputChars) return { ok, text: whole };
+  return { ok, text: compose([...lines, ...truncationLines(f.truncated, true, maxBytes, maxOutputChars)]) };
 }
 
 /** The Truncated line (Chord's none / input / output / input,output) and the notes that say where each cut is. */
-function truncationLines(input: boolean, maxBytes: number, maxOutputChars: number): (output: boolean) => string[] {
-  return (output) => {
-    if (!input && !output) return ["Truncated: none"];
-    const out = [`Truncated: ${[input && "input", output && "output"].filter(Boolean).join(",")}`];
-    if (input) out.push(`Truncated-Note: the download stopped at the ${capText(maxBytes)} cap ([web_fetch].max_bytes); what follows is the start of the body`);
-    if (output) {
-      out.push(
-        `Output-Limit: ${maxOutputChars} chars`,
-        "Output-Note: the text is longer than a tool result may be ([output].max_output_chars); its middle is cut and the whole text is saved where the marker in it says",
-      );
-    }
-    return out;
-  };
+function truncationLines(input: boolean, output: boolean, maxBytes: number, maxOutputChars: number): string[] {
+  if (!input && !output) return ["Truncated: none"];
+  const out = [`Truncated: ${[input && "input", output && "output"].filter(Boolean).join(",")}`];
+  if (input) out.push(`Truncated-Note: the download stopped at the ${capText(maxBytes)} cap ([web_fetch].max_bytes); what follows is the start of the body`);
+  if (output) {
+    out.push(
+      `Output-Limit: ${maxOutputChars} chars`,
+      "Output-Note: the text is longer than a tool result may be ([output].max_output_chars); its middle is cut and the whole text is saved where the marker in it says",
+    );
+  }
+  return out;
 }
 
 /**
