@@ -53,6 +53,21 @@ const PY_TESTS = "from calc import add, mul\n\n\ndef test_add():\n    assert add
 describe.skipIf(!PYTEST)("pytest", () => {
   beforeEach(() => t.put({ "pyproject.toml": '[project]\nname = "calc"\n', "calc.py": PY_CALC, "tests/test_calc.py": PY_TESTS, "tests/conftest.py": "import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\n" }));
 
+  it("an edit of the same length and mtime as the last run's source is tested as edited (no stale bytecode)", async () => {
+    // Bytecode is written by default; this machine's own setting must not hide the case.
+    await t.ctx.jobs!.shutdown();
+    const env = runnerEnv();
+    delete env.PYTHONDONTWRITEBYTECODE;
+    t.ctx.jobs = createJobManager({ sessionDir: t.ctx.sessionDir, emit: t.ctx.emit, env });
+    const calc = path.join(t.cwd, "calc.py");
+    const before = fs.statSync(calc);
+    expect(header((await run()).modelText)).toBe('<test_results status="failed" exit_code="1" runner="pytest">');
+    // `a - b` to `a + b` keeps the size; the same mtime stands for an edit within the run's second.
+    fs.writeFileSync(calc, PY_CALC.replace("a - b", "a + b"));
+    fs.utimesSync(calc, before.atime, before.mtime);
+    expect(header((await run()).modelText)).toBe('<test_results status="passed" exit_code="0" runner="pytest">');
+  });
+
   it("a failing run: status, exit code, runner, the output and the source around the failing line", async () => {
     const r = await run();
     expect(r.ok).toBe(false);

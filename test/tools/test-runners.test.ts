@@ -53,7 +53,7 @@ describe("command lines: base, last_failed's flag, k, then the path, shell-quote
 
   it("maps k and last_failed per runner", async () => {
     const req = { k: "add or it's", path: "tests/a b.py", lastFailed: true };
-    expect(await plan({ "setup.py": "" }, req)).toEqual({ command: "python3 -m pytest --tb=short -q --no-header --lf -k 'add or it'\\''s' 'tests/a b.py'", notes: [] });
+    expect(await plan({ "setup.py": "" }, req)).toEqual({ command: "python3 -B -m pytest --tb=short -q --no-header --lf -k 'add or it'\\''s' 'tests/a b.py'", notes: [] });
     expect(await plan({ "package.json": "{}" }, req)).toEqual({ command: "npx --no-install jest --reporters=default --onlyFailures -t 'add or it'\\''s' 'tests/a b.py'", notes: [] });
     expect(await plan({ "go.mod": "" }, req)).toEqual({
       command: "go test -run 'add or it'\\''s' 'tests/a b.py'",

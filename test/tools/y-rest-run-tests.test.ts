@@ -121,8 +121,8 @@ describe("the command line", () => {
     jobsWithPath(PYTEST ? pythonWithPytest().dir : "");
     await t.put({ "pyproject.toml": '[project]\nname = "calc"\n', "tests/test_ok.py": "def test_ok():\n    assert True\n" });
     const r = await run({ path: "tests/" });
-    expect(r.display).toMatchObject({ kind: "command", command: "python3 -m pytest --tb=short -q --no-header tests" });
+    expect(r.display).toMatchObject({ kind: "command", command: "python3 -B -m pytest --tb=short -q --no-header tests" });
     const k = await run({ path: "tests/test_ok.py", k: "test_ok or -x" });
-    expect(k.display).toMatchObject({ kind: "command", command: "python3 -m pytest --tb=short -q --no-header -k 'test_ok or -x' tests/test_ok.py" });
+    expect(k.display).toMatchObject({ kind: "command", command: "python3 -B -m pytest --tb=short -q --no-header -k 'test_ok or -x' tests/test_ok.py" });
   });
 });

@@ -66,7 +66,10 @@ const jsStatus = (exitCode: number, output: string): string => {
 const PYTEST: TestRunner = {
   name: "pytest",
   markers: ["pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "conftest.py", "tox.ini"],
-  base: "python3 -m pytest --tb=short -q --no-header",
+  // -B: no bytecode written. Python trusts a cached module while the source's
+  // mtime (in whole seconds) and size match, so an edit of the same length in
+  // the same second as the last run (`a + b` to `a - b`) would test old code.
+  base: "python3 -B -m pytest --tb=short -q --no-header",
   k: (expr) => `-k ${shellQuote(expr)}`,
   lastFailed: "--lf",
   pathStyle: "positional",
