@@ -5,6 +5,7 @@
 import { structuredPatch } from "diff";
 import { screenText } from "../../core/text/safe.js";
 import { wrapPrefixed } from "../../core/text/wrap.js";
+import { changedWords, type InlineSegment } from "./inline-diff.js";
 import { palette, type Paint, type Palette } from "./paint.js";
 
 // Past this many differences Myers' diff gets slow; show old then new instead.
@@ -29,20 +30,53 @@ export function argsDiffLines(oldStr: string, newStr: string, width: number, col
     maxEditLength: MAX_EDIT_LENGTH,
   });
   const rows: string[] = [];
-  const row = (line: string) => {
-    const mark = line[0] ?? " ";
-    rows.push(...wrapPrefixed(markPaint(mark, p)(`${mark} `), line.slice(1), width, markPaint(mark, p)));
+  const block = (lines: string[]) => {
+    const bodies = lineBodies(lines, p);
+    lines.forEach((line, i) => {
+      const mark = line[0] ?? " ";
+      rows.push(...wrapPrefixed(markPaint(mark, p)(`${mark} `), bodies[i]!, width, markPaint(mark, p)));
+    });
   };
   if (!patch) {
-    for (const l of safeLines(a)) row(`-${l}`);
-    for (const l of safeLines(b)) row(`+${l}`);
+    block([...safeLines(a).map((l) => `-${l}`), ...safeLines(b).map((l) => `+${l}`)]);
     return rows;
   }
   patch.hunks.forEach((h, i) => {
     if (i > 0) rows.push(p.dim("⋯"));
-    for (const l of h.lines) if (!l.startsWith("\\")) row(l);
+    block(h.lines.filter((l) => !l.startsWith("\\")));
   });
   return rows;
+}
+
+/**
+ * Each diff line's text without its mark. A run of removed lines followed by
+ * a run of added ones pairs them in order, and a pair that shares words shows
+ * the words that changed in inverse video, inside the line's red or green.
+ */
+function lineBodies(lines: readonly string[], p: Palette): string[] {
+  const bodies = lines.map((l) => l.slice(1));
+  for (let i = 0; i < lines.length; ) {
+    if (!lines[i]!.startsWith("-")) {
+      i++;
+      continue;
+    }
+    let del = i;
+    while (del < lines.length && lines[del]!.startsWith("-")) del++;
+    let add = del;
+    while (add < lines.length && lines[add]!.startsWith("+")) add++;
+    for (let k = 0; k < Math.min(del - i, add - del); k++) {
+      const pair = changedWords(bodies[i + k]!, bodies[del + k]!);
+      if (!pair) continue;
+      bodies[i + k] = marked(pair.old, p);
+      bodies[del + k] = marked(pair.new, p);
+    }
+    i = add;
+  }
+  return bodies;
+}
+
+function marked(segs: readonly InlineSegment[], p: Palette): string {
+  return segs.map((s) => (s.kind === "equal" ? s.text : p.inverse(s.text))).join("");
 }
 
 function markPaint(mark: string, p: Palette): Paint {
@@ -74,24 +108,25 @@ export function numberedDiffLines(diffText: string, width: number, color: boolea
   let newN = 0;
   let hunks = 0;
   let inHunk = false;
-  for (const l of lines) {
+  const bodies = lineBodies(lines, p);
+  lines.forEach((l, idx) => {
     const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
     if (m) {
       if (hunks++ > 0) rows.push(p.dim(`${" ".repeat(nw)} ⋯`));
       oldN = +m[1]!;
       newN = +m[2]!;
       inHunk = true;
-      continue;
+      return;
     }
-    if (!inHunk || l.startsWith("\\")) continue;
+    if (!inHunk || l.startsWith("\\")) return;
     const mark = l[0] ?? " ";
-    if (mark !== "+" && mark !== "-" && mark !== " ") continue;
+    if (mark !== "+" && mark !== "-" && mark !== " ") return;
     // Context rows read best in the file's new numbering (as after the edit).
     const n = mark === "-" ? oldN++ : newN++;
     if (mark === " ") oldN++;
     const paint = markPaint(mark, p);
-    rows.push(...wrapPrefixed(`${p.dim(String(n).padStart(nw))} ${paint(mark === " " ? " " : mark)} `, l.slice(1), width, paint));
-  }
+    rows.push(...wrapPrefixed(`${p.dim(String(n).padStart(nw))} ${paint(mark === " " ? " " : mark)} `, bodies[idx]!, width, paint));
+  });
   return rows;
 }
 
