@@ -37,3 +37,14 @@ describe("glob scope", () => {
   });
 
 });
+
+describe("an absolute path inside the project is echoed relative", () => {
+  it("in glob's and grep's missing-scope errors", async () => {
+    const { grepTool } = await import("../../tools/yuj/grep.js");
+    const abs = `${t.cwd}/tets`;
+    expect((await glob({ pattern: "*.py", path: abs })).modelText).toBe("ERROR: path not found: tets (did you mean 'tests'?)");
+    expect((await grepTool.run({ pattern: "x", path: abs }, t.ctx)).modelText).toBe(
+      "ERROR: grep failed: tets: No such file or directory (os error 2) (did you mean 'tests'?)",
+    );
+  });
+});

@@ -9,7 +9,7 @@ import { Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
 import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { textTarget } from "../../core/permissions/match-target.js";
-import { didYouMean, displayPath, resolveInCwd } from "../lib/paths.js";
+import { didYouMean, displayPath, echoPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { paginate, refusalEnvelope, searchEnvelope } from "../lib/search-envelope.js";
 import { searchSummary, str } from "../lib/view.js";
@@ -99,7 +99,9 @@ export const globTool: ToolHandler<typeof globSchema> = {
     if (!where.ok) return fail(lead ? where.error.replace(path.join(base, lead), normalized) : where.error);
     // A scope that does not exist is a mistyped folder, not an empty one: say so, with the folders meant.
     if (!(await ctx.services.fs.stat(where.abs).then(() => true, () => false))) {
-      return fail(`ERROR: path not found: ${lead ? normalized : scope}${await didYouMean(ctx.services.fs, ctx.cwd, lead ? path.join(base, lead) : base, { folders: true })}`);
+      const named = lead ? normalized : echoPath(ctx.cwd, scope, where.cwdReal);
+      const meant = await didYouMean(ctx.services.fs, ctx.cwd, lead ? path.join(base, lead) : base, { folders: true });
+      return fail(`ERROR: path not found: ${named}${meant}`);
     }
     const hiddenFrom = searchHidden(ctx, where.cwdReal);
     const shownBase = lead ? `${displayPath(where.cwdReal, path.resolve(where.cwdReal, base))}/${lead}`.replace(/^\.\//, "") : undefined;
