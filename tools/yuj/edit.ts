@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { skillPathReadOnly } from "../lib/skill-files.js";
+import { pathSpellingError } from "../lib/path-spelling.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import {
   STRATEGIES,
@@ -102,6 +103,8 @@ export const editTool: ToolHandler<typeof editSchema> = {
     preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_str"), str(args, "new_str"), facts.cwd),
   },
   async run(args, ctx) {
+    const spelling = await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
     if (args.old_str === "") return fail(EMPTY_OLD_STR);
     const skillRefusal = await skillPathReadOnly(ctx, args.path);
     if (skillRefusal) return fail(skillRefusal);

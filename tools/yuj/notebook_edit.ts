@@ -13,6 +13,7 @@ import { echoPath, readExistingFile } from "../lib/paths.js";
 import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { replacePreview } from "../lib/previews.js";
 import { str } from "../lib/view.js";
+import { pathSpellingError } from "../lib/path-spelling.js";
 
 export const notebookEditSchema = z.object({
   path: z.string(),
@@ -56,6 +57,8 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
     preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_source"), str(args, "new_source"), facts.cwd),
   },
   async run(args, ctx) {
+    const spelling = await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
     const selector = selectorOf(args);
     if (typeof selector === "string") return fail(selector);
     const { fs } = ctx.services;
