@@ -48,3 +48,15 @@ describe("an absolute path inside the project is echoed relative", () => {
     );
   });
 });
+
+describe("a brace list", () => {
+  it("matches each choice, as grep's glob does, and still the literal name", async () => {
+    await t.put({ "src/view.tsx": "", "src/note.md": "", "src/{odd}.py": "", "src/a,b.txt": "" });
+    expect((await glob({ pattern: "*.{py,tsx}", path: "src" })).modelText).toBe(
+      '<search_result tool="glob" total="3" shown="3" page="1" next_page="0" pattern="*.{py,tsx}" scope="src">\n' +
+        "src/app.py\nsrc/view.tsx\nsrc/{odd}.py\n</search_result>",
+    );
+    expect((await glob({ pattern: "{src,tests}/*.py" })).modelText).toContain("\nsrc/app.py\nsrc/{odd}.py\ntests/test_app.py\n");
+    expect((await glob({ pattern: "{odd}.py", path: "src" })).modelText).toContain("\nsrc/{odd}.py\n");
+  });
+});
