@@ -53,7 +53,7 @@ export const bashTool: ToolHandler<typeof bashSchema> = {
     const tools = ctx.config.tools;
     if (tools.bash_redirect_read_side) {
       const globRefusesUnscoped = tools.search_pagination_enabled && tools.glob_refuse_unscoped_recursive;
-      const route = readSideRoute(args.cmd, active, { globRefusesUnscoped });
+      const route = readSideRoute(args.cmd, active, { globRefusesUnscoped, cwd: ctx.cwd });
       if (route) return fail(route.message);
     }
     // After the routes: `less file` is better answered by read than refused.

@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { skillPathReadOnly } from "../lib/skill-files.js";
+import { pathSpellingError } from "../lib/path-spelling.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import {
   STRATEGIES,
@@ -90,6 +91,21 @@ function fuzzy(text: string, oldStr: string, newStr: string): Replacement | unde
   return undefined;
 }
 
+/** read's `N: ` prefix on a line, as a model copies it from the numbered view. */
+const NUMBERED = /^\d+: ?/;
+
+/**
+ * When old_str is read's numbered view of text the file holds (every line
+ * prefixed `N: `), the note saying to drop the prefixes; "" otherwise.
+ */
+function lineNumberHint(text: string, oldStr: string): string {
+  const lines = oldStr.split("\n");
+  if (!lines.every((l, i) => NUMBERED.test(l) || (i === lines.length - 1 && l === ""))) return "";
+  const bare = lines.map((l) => l.replace(NUMBERED, "")).join("\n");
+  if (bare.trim() === "" || !text.includes(bare)) return "";
+  return "\nold_str carries read's line-number prefixes (`N: `), which are not in the file; pass the lines without them.";
+}
+
 export const editTool: ToolHandler<typeof editSchema> = {
   id: "edit",
   schema: editSchema,
@@ -102,6 +118,8 @@ export const editTool: ToolHandler<typeof editSchema> = {
     preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_str"), str(args, "new_str"), facts.cwd),
   },
   async run(args, ctx) {
+    const spelling = await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
     if (args.old_str === "") return fail(EMPTY_OLD_STR);
     const skillRefusal = await skillPathReadOnly(ctx, args.path);
     if (skillRefusal) return fail(skillRefusal);
@@ -147,7 +165,7 @@ export const editTool: ToolHandler<typeof editSchema> = {
       const count = ctx.config.tools.edit_candidate_count;
       const candidates = count > 0 ? findCandidates(text, oldStr).slice(0, count) : [];
       const block = formatCandidates(shown, candidates);
-      return fail(`ERROR: old_str not found in ${shown}${block ? `\n${block}` : ""}`);
+      return fail(`ERROR: old_str not found in ${shown}${block ? `\n${block}` : ""}${lineNumberHint(text, oldStr)}`);
     }
 
     const after = text.slice(0, rep.start) + rep.insert + text.slice(rep.end);

@@ -1,15 +1,17 @@
 // `glob`: files matching a pattern under a scope directory, sorted, relative to
 // cwd, one page at a time. Matching follows Python's Path.glob:
 // `*` stays inside one path segment, `**` spans any number of directories,
-// dotfiles match like any other name, and there is no brace expansion.
+// and dotfiles match like any other name. Path.glob has no brace lists; a
+// `{a,b}` list is also tried expanded (models write `*.{ts,tsx}` as for grep's
+// glob), so it matches what the literal pattern matches and what each choice does.
 
 import * as path from "node:path";
 import { z } from "zod";
-import { Minimatch } from "minimatch";
+import { braceExpand, Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
 import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { textTarget } from "../../core/permissions/match-target.js";
-import { displayPath, resolveInCwd } from "../lib/paths.js";
+import { didYouMean, displayPath, echoPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { paginate, refusalEnvelope, searchEnvelope } from "../lib/search-envelope.js";
 import { searchSummary, str } from "../lib/view.js";
@@ -23,7 +25,13 @@ export const globSchema = z.object({
 const UNSCOPED_HINT = "unscoped recursive glob; provide a path scope (e.g. src/) or narrow the pattern.";
 const TOO_BROAD_HINT = "pattern too broad — narrow the scope or use page=2+ for the existing per-page slice.";
 
-function compile(pattern: string): Minimatch {
+/** The pattern as written, then each choice of its brace lists (none when it has none). */
+function compile(pattern: string): Minimatch[] {
+  const choices = braceExpand(pattern).filter((p) => p !== pattern);
+  return [pattern, ...choices].map(literal);
+}
+
+function literal(pattern: string): Minimatch {
   return new Minimatch(pattern, {
     dot: true,
     nobrace: true,
@@ -34,10 +42,14 @@ function compile(pattern: string): Minimatch {
   });
 }
 
-/** How many directory levels the walk needs; Infinity once `**` appears. */
+/** How many directory levels the walk needs (for the deepest brace choice); Infinity once `**` appears. */
 function walkDepth(pattern: string): number {
-  const segments = pattern.split("/").filter((s) => s !== "");
-  return segments.includes("**") ? Infinity : segments.length;
+  return Math.max(
+    ...[pattern, ...braceExpand(pattern)].map((p) => {
+      const segments = p.split("/").filter((s) => s !== "");
+      return segments.includes("**") ? Infinity : segments.length;
+    }),
+  );
 }
 
 
@@ -97,15 +109,21 @@ export const globTool: ToolHandler<typeof globSchema> = {
     const base = scope === "" ? "." : scope;
     const where = await resolveInCwd(ctx.services.fs, ctx.cwd, lead ? path.join(base, lead) : base, yujPaths(ctx, "write"));
     if (!where.ok) return fail(lead ? where.error.replace(path.join(base, lead), normalized) : where.error);
+    // A scope that does not exist is a mistyped folder, not an empty one: say so, with the folders meant.
+    if (!(await ctx.services.fs.stat(where.abs).then(() => true, () => false))) {
+      const named = lead ? normalized : echoPath(ctx.cwd, scope, where.cwdReal);
+      const meant = await didYouMean(ctx.services.fs, ctx.cwd, lead ? path.join(base, lead) : base, { folders: true });
+      return fail(`ERROR: path not found: ${named}${meant}`);
+    }
     const hiddenFrom = searchHidden(ctx, where.cwdReal);
     const shownBase = lead ? `${displayPath(where.cwdReal, path.resolve(where.cwdReal, base))}/${lead}`.replace(/^\.\//, "") : undefined;
 
-    const matcher = compile(rest);
+    const matchers = compile(rest);
     // As Path.glob: a symlinked directory is entered by a `*` (never by `**`),
     // and no link leads out of the project.
     const files = await walkFiles(ctx, where.abs, walkDepth(rest), { followLinks: true, inside: where.cwdReal });
     const matches = files
-      .filter((rel) => matcher.match(rel))
+      .filter((rel) => matchers.some((m) => m.match(rel)))
       .filter((rel) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel))))
       .map((rel) => (shownBase ? `${shownBase}/${rel}` : displayPath(where.cwdReal, path.join(where.abs, rel))))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

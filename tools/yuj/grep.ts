@@ -11,7 +11,7 @@ import { searchWithRg } from "../lib/grep/engine.js";
 import { grepFallback } from "../lib/grep/fallback.js";
 import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
-import { resolveInCwd } from "../lib/paths.js";
+import { echoPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { didYouMean } from "../lib/path-suggest.js";
 import { searchSummary, str } from "../lib/view.js";
@@ -72,7 +72,7 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
     );
     // Checked here so both backends report a missing scope the same way.
     // …and with the existing paths the model most likely meant.
-    if (!info) return fail(`ERROR: grep failed: ${scope}: No such file or directory (os error 2)${await didYouMean(fs, ctx.cwd, scope, { folders: true })}`);
+    if (!info) return fail(`ERROR: grep failed: ${echoPath(ctx.cwd, scope, where.cwdReal)}: No such file or directory (os error 2)${await didYouMean(fs, ctx.cwd, scope, { folders: true })}`);
 
     const page = tools.search_pagination_enabled ? pageNumber(args.page) : 1;
     const oneFile = !info.isDirectory();

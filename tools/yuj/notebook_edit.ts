@@ -9,10 +9,11 @@ import { z } from "zod";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "../lib/notebook.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
-import { readExistingFile } from "../lib/paths.js";
+import { echoPath, readExistingFile } from "../lib/paths.js";
 import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { replacePreview } from "../lib/previews.js";
 import { str } from "../lib/view.js";
+import { pathSpellingError } from "../lib/path-spelling.js";
 
 export const notebookEditSchema = z.object({
   path: z.string(),
@@ -56,10 +57,13 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
     preview: (args, facts) => replacePreview(str(args, "path"), str(args, "old_source"), str(args, "new_source"), facts.cwd),
   },
   async run(args, ctx) {
+    const spelling = await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
     const selector = selectorOf(args);
     if (typeof selector === "string") return fail(selector);
     const { fs } = ctx.services;
-    const shown = args.path;
+    // An absolute path inside the project is named as the model reads it everywhere else: relative.
+    const shown = echoPath(ctx.cwd, args.path);
     const file = await readExistingFile(fs, ctx.cwd, args.path, {
       verb: "edit",
       directory: `ERROR: cannot edit ${shown}: it is a directory`,

@@ -11,6 +11,7 @@ import { MAX_LOADED_FILE_BYTES, sizeAndLimit, tooLarge } from "../lib/file-limit
 import { scanLines, type LineScan } from "../lib/line-scan.js";
 import { echoPath, locateExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
+import { pathSpellingError } from "../lib/path-spelling.js";
 import { checkedReads } from "../lib/pinned-fs.js";
 import { locateInSkillDir, markSkillLoaded } from "../lib/skill-files.js";
 import type { Skill } from "../../core/skills/discover.js";
@@ -49,6 +50,8 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (offset < 0) return fail(`ERROR: offset must be >= 0, got ${offset}`);
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
+    const spelling = await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
     const shown = echoPath(ctx.cwd, args.path);
     const directory = `ERROR: ${shown} is a directory — use glob to list contents.`;
     // An enabled skill's folder is readable though it lies outside the project;

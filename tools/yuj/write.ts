@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { directoryTargetError, resolveInCwd } from "../lib/paths.js";
 import { skillPathReadOnly } from "../lib/skill-files.js";
+import { fileInTheWay, pathSpellingError } from "../lib/path-spelling.js";
 import { yujPaths } from "../lib/file-access.js";
 import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
@@ -29,6 +30,8 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
   },
   async run(args, ctx) {
     const { fs } = ctx.services;
+    const spelling = await pathSpellingError(fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
     const asDir = directoryTargetError(args.path);
     if (asDir) return fail(`ERROR: ${asDir}`);
     const skillRefusal = await skillPathReadOnly(ctx, args.path);
@@ -45,6 +48,10 @@ export const writeTool: ToolHandler<typeof writeSchema> = {
     if (isDir) {
       return fail(`ERROR: ${shown} is a directory — choose a different name or remove the directory first.`);
     }
+
+    // A file where a folder must be: named, instead of failing deep in the checked write.
+    const blocker = await fileInTheWay(fs, where.cwdReal, where.abs);
+    if (blocker) return fail(`ERROR: cannot write ${shown}: ${blocker} is a file, not a directory; choose another path or remove ${blocker} first`);
 
     try {
       await atomicWriteChecked(fs, where.abs, args.content, { createParents: true });

@@ -3,6 +3,7 @@
 // read, grep or glob, with the call to make when it can be stated, and only
 // when that tool would accept the call.
 
+import * as path from "node:path";
 import { parseShell, verbOf, type SimpleCommand } from "../../../core/shell/index.js";
 import { values } from "./common.js";
 import { fdStep, findStep, lsStep, treeStep } from "./path-routes.js";
@@ -73,6 +74,18 @@ const ROUTE_REASONS: Record<RoutedTool, string> = {
 export interface RouteOptions {
   /** glob answers a recursive pattern over the whole project only with a hint to narrow it (glob_refuse_unscoped_recursive). */
   globRefusesUnscoped?: boolean;
+  /** The project folder: a step naming a path outside it stays in the shell (the file tools would refuse that path). */
+  cwd?: string;
+}
+
+/** The step names a path the file tools do not open: outside the project, or `~/…` (not expanded by them). */
+function leavesProject(step: RouteStep, cwd: string | undefined): boolean {
+  const named = step.args?.path ?? step.scope;
+  if (cwd === undefined || typeof named !== "string" || named === "") return false;
+  if (named === "~" || named.startsWith("~/")) return true;
+  const root = path.resolve(cwd);
+  const rel = path.relative(root, path.resolve(root, named));
+  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
 }
 
 /** Options a later pipeline stage may have and still only pick lines to show. */
@@ -134,7 +147,7 @@ export function readSideRoute(cmd: string, activeTools: ReadonlySet<string>, opt
     const verb = verbOf(first.words);
     if (item.op !== "&" && !negated && stages.slice(1).every(picksLines)) {
       const step = routeStep(first);
-      if (step && activeTools.has(step.tool) && !globRefuses(step, opts)) {
+      if (step && activeTools.has(step.tool) && !globRefuses(step, opts) && !leavesProject(step, opts.cwd)) {
         routed.push({ ...step, ...(moved ? { args: undefined } : {}), fragment: fragmentText(first) });
       }
     }
