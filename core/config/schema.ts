@@ -200,7 +200,7 @@ const postEditCheck = z.strictObject({
     }),
   /** A shell command; every `{path}` becomes the changed file's path, shell-quoted. */
   cmd: z.string().min(1),
-  /** On a failing check: append its output to the result, warn with a notice, or block (undo the change). */
+  /** On a failing check: append its output to the result, warn (append it and show a notice), or block (undo the change). */
   on_fail: z.enum(["append", "warn", "block"]).default("append"),
   /** Seconds; overrides [post_edit_check].timeout for this check. */
   timeout: posInt.optional(),

@@ -88,11 +88,13 @@ describe("append and warn", () => {
     expect(read("b.txt").toString()).toBe("ok\nFORBIDDEN\n");
   });
 
-  it("warn emits a notice and leaves the result alone", async () => {
+  it("warn appends like append, and emits a notice too", async () => {
     const t = await session([check({ on_fail: "warn" })]);
     const r = await t.call("write", { path: "c.txt", content: "FORBIDDEN\n" });
     expect(r.ok).toBe(true);
-    expect(r.modelText).not.toContain("post-edit");
+    expect(r.modelText).toBe(
+      "OK: wrote 10 bytes to c.txt\n\n[post-edit check] post-edit check 'lint' failed for c.txt (exit code 3):\n1:FORBIDDEN\nforbidden word in c.txt",
+    );
     const notices = t.events.filter((e) => e.type === "notice").map((e) => (e as { text: string }).text);
     expect(notices.some((n) => n.startsWith("post-edit check 'lint' failed for c.txt (exit code 3)"))).toBe(true);
   });

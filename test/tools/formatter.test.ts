@@ -187,7 +187,7 @@ describe("formatter guard", () => {
     expect(out.modelText).toContain("[formatter] a.ts: failed (exit code 2); the edit is kept");
     expect(out.modelText).toContain(`sha256 before: ${sha("y\n")}\nsha256 after: ${sha("y\n")}`);
     expect(out.modelText).toContain("changed paths: none");
-    expect(out.modelText).toContain("stderr (tail):\n  line one\n  syntax error at 3:1");
+    expect(out.modelText).toContain("output (tail):\n  line one\n  syntax error at 3:1");
   });
 
   it("reports a formatter that cannot start", async () => {
@@ -209,7 +209,7 @@ describe("formatter guard", () => {
     expect(out.ok).toBe(true);
     expect(file("a.ts")).toBe("y\n");
     expect(out.modelText).toContain("[formatter] a.ts: timeout after 1 s (its process group was killed); the edit is kept");
-    expect(out.modelText).toContain("stderr (tail):\n  waiting forever");
+    expect(out.modelText).toContain("output (tail):\n  waiting forever");
     const pid = Number(readFileSync(pidFile, "utf8"));
     const alive = () => {
       try {

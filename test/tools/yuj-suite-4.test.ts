@@ -14,13 +14,18 @@ const fresh = async (adjust: (c: Config) => void = () => undefined) => {
 beforeEach(() => fresh());
 afterEach(() => s.cleanup());
 
-/** What the model reads of `cat FILE` once FILE holds `lines`. */
+/** What the model reads of `cat FILE` once FILE holds `lines` (a saved log's path as `<log>`). */
 async function catOf(lines: string[]): Promise<string> {
   await s.put({ "out.log": lines.join("\n") + "\n" });
   const r = await s.call("bash", { cmd: "cat out.log" });
   expect(r.ok).toBe(true);
-  return r.modelText;
+  return r.modelText.replace(/ full_path="[^"]*"/, ' full_path="<log>"');
 }
+
+/** The lines after output whose similar lines were collapsed: where all of them are. */
+const savedNote = (lines: string[]) =>
+  "[similar lines collapsed — full output available via full_path attribute]\n" +
+  `<tool_result_meta collapsed="true" original_bytes="${Buffer.byteLength(lines.join("\n") + "\n")}" original_lines="${lines.length}" full_path="<log>"/>`;
 
 // Large enough (over half of the 16 KiB shown whole) for similar lines to
 // collapse, small enough to be shown whole when nothing collapses.
@@ -33,8 +38,9 @@ describe("similar lines: one line template over half the output collapses, rare 
     const failed = ["FAILED tests/test_foo.py::test_broken - AssertionError", "FAILED tests/test_foo.py::test_other - ValueError"];
     const header = ["===== test session starts =====", `collected ${RUN + 2} items`, ""];
     const footer = ["", `===== 2 failed, ${RUN} passed =====`];
-    expect(await catOf([...header, ...passed, ...failed, ...footer])).toBe(
-      [...header, passed[0], `  ... [×${RUN} similar lines]`, passed[RUN - 1], ...failed, ...footer].join("\n"),
+    const all = [...header, ...passed, ...failed, ...footer];
+    expect(await catOf(all)).toBe(
+      [...header, passed[0], `  ... [×${RUN} similar lines]`, passed[RUN - 1], ...failed, ...footer, savedNote(all)].join("\n"),
     );
   });
 
@@ -42,7 +48,7 @@ describe("similar lines: one line template over half the output collapses, rare 
     const warnings = Array.from({ length: RUN }, (_, i) => `src/${letters(i)}.c:${i * 10}: warning: unused variable`);
     const errors = ["src/main.c:5: error: undefined reference to 'foo'", "src/main.c:12: error: incompatible types"];
     expect(await catOf([...warnings, ...errors])).toBe(
-      [warnings[0], `  ... [×${RUN} similar lines]`, warnings[RUN - 1], ...errors].join("\n"),
+      [warnings[0], `  ... [×${RUN} similar lines]`, warnings[RUN - 1], ...errors, savedNote([...warnings, ...errors])].join("\n"),
     );
   });
 
@@ -50,7 +56,7 @@ describe("similar lines: one line template over half the output collapses, rare 
     const a = Array.from({ length: RUN / 2 }, (_, i) => `tests/test_a.py::test_${i} PASSED  [${i % 50}%]`);
     const b = Array.from({ length: RUN / 2 }, (_, i) => `tests/test_b.py::test_${i} PASSED  [${50 + (i % 50)}%]`);
     expect(await catOf([...a, "", ...b])).toBe(
-      [a[0], `  ... [×${RUN / 2} similar lines]`, a.at(-1), "", b[0], `  ... [×${RUN / 2} similar lines]`, b.at(-1)].join("\n"),
+      [a[0], `  ... [×${RUN / 2} similar lines]`, a.at(-1), "", b[0], `  ... [×${RUN / 2} similar lines]`, b.at(-1), savedNote([...a, "", ...b])].join("\n"),
     );
   });
 

@@ -26,6 +26,7 @@ import { backupBytes, noteOwnChange, observation, sha256 } from "../lib/chord/ob
 import { patchTarget } from "../../core/permissions/match-target.js";
 import { PATCH_TOUCH_KINDS, v4aTouches } from "../lib/patch/touches.js";
 import { patchPreview } from "../lib/previews.js";
+import { yujPaths } from "../lib/file-access.js";
 
 export const chordApplyPatchSchema = z.object({
   patch: z.string(),
@@ -110,7 +111,7 @@ async function namedFiles(ops: readonly PatchOp[], ctx: ToolContext): Promise<Ma
   const out = new Map<string, string>(); // abs -> display
   for (const op of ops) {
     for (const name of op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]) {
-      const where = await resolvePatchPath(ctx.services.fs, ctx.cwd, name, ctx.services.ownDirs);
+      const where = await resolvePatchPath(ctx.services.fs, ctx.cwd, name, { ownDirs: ctx.services.ownDirs });
       if (where.ok) out.set(where.abs, where.display);
     }
   }
@@ -215,7 +216,7 @@ export const chordApplyPatchTool: ToolHandler<typeof chordApplyPatchSchema> = {
       return fail(`${unchangedRetryText([...named.values()])}\n${NONE_APPLIED}`);
     }
     const fs = ctx.services.fs;
-    const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs };
+    const options = { chordEncodings: true, chord: true, ownDirs: ctx.services.ownDirs, access: yujPaths(ctx, "write") };
     const overlap = await overlapError(parsed.ops, fs, ctx.cwd, options);
     if (overlap) return fail(`apply_patch failed (overlap): ${overlap.message}\n${NONE_APPLIED}`);
     const grouped = await planGroups(parsed.ops, fs, ctx.cwd, options);

@@ -98,7 +98,7 @@ export function createFormatterGuard(opts: FormatterGuardOptions): Guard {
       `sha256 before: ${before ?? "(missing)"}`,
       `sha256 after: ${after === undefined ? "(file no longer exists)" : after}`,
       `changed paths: ${shown.length ? shown.join(", ") : "none"}${limit ? ` (${limit})` : ""}`,
-      ...stderrLines(status),
+      ...outputLines(status),
     ].join("\n");
   };
 
@@ -133,7 +133,7 @@ function statusText(s: FormatterStatus): string {
   }
 }
 
-function stderrLines(s: FormatterStatus): string[] {
-  if ((s.kind !== "failed" && s.kind !== "timeout") || s.stderrTail === "") return [];
-  return ["stderr (tail):", ...s.stderrTail.split("\n").map((l) => `  ${l}`)];
+function outputLines(s: FormatterStatus): string[] {
+  if ((s.kind !== "failed" && s.kind !== "timeout") || s.outputTail === "") return [];
+  return ["output (tail):", ...s.outputTail.split("\n").map((l) => `  ${l}`)];
 }

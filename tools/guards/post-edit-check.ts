@@ -5,7 +5,7 @@
 // scrubbing of output, its process-group deadline). A failing check (non-zero
 // exit, or its timeout) then does what its `on_fail` says:
 //   append  the check's output is added to the tool's result;
-//   warn    a notice event only, the result is untouched;
+//   warn    the same, and a notice event for the person watching;
 //   block   the call's changes are undone (the exact previous bytes come
 //           back, a file the call created is removed) and the call fails.
 //
@@ -136,9 +136,10 @@ export function createPostEditCheckGuard(opts: PostEditCheckOptions): Guard {
           const r = await runCheck(check, t, ctx.cwd, ctx.signal);
           if (r.passed) continue;
           const head = `post-edit check '${check.name}' failed for ${t.rel} (${r.why})`;
-          if (check.on_fail === "warn") {
-            opts.emit?.({ type: "notice", level: "warning", text: r.output ? `${head}:\n${r.output}` : head });
-          } else if (check.on_fail === "append") {
+          if (check.on_fail === "warn" || check.on_fail === "append") {
+            // warn is append plus a notice for the person: the model must see
+            // a failing check either way, or it keeps building on a broken file.
+            if (check.on_fail === "warn") opts.emit?.({ type: "notice", level: "warning", text: r.output ? `${head}:\n${r.output}` : head });
             reports.push(`[post-edit check] ${head}${r.output ? `:\n${r.output}` : ""}`);
           } else {
             const undone = await restore(fs, before);

@@ -22,17 +22,17 @@ import { jobEnv, killGroup } from "./process-group.js";
 
 export type FormatterStatus =
   | { kind: "ok" }
-  | { kind: "failed"; exitCode: number | null; signal: string | null; stderrTail: string }
+  | { kind: "failed"; exitCode: number | null; signal: string | null; outputTail: string }
   | { kind: "not_started"; error: string }
-  | { kind: "timeout"; seconds: number; stderrTail: string };
+  | { kind: "timeout"; seconds: number; outputTail: string };
 
 /** Grace between SIGTERM and SIGKILL for a formatter past its deadline. */
 const KILL_GRACE_MS = 500;
-/** Kept from stderr; only the end is reported. */
-const STDERR_KEEP_BYTES = 8192;
-const STDERR_TAIL_LINES = 5;
-const STDERR_TAIL_CHARS = 400;
-const STDERR_DRAIN_MS = 500;
+/** Kept from the output (stdout and stderr as they arrive); only the end is reported. */
+const OUTPUT_KEEP_BYTES = 8192;
+const OUTPUT_TAIL_LINES = 5;
+const OUTPUT_TAIL_CHARS = 400;
+const OUTPUT_DRAIN_MS = 500;
 
 export async function runFormatter(
   argv: readonly string[],
@@ -45,20 +45,24 @@ export async function runFormatter(
     child = services.spawn(argv[0]!, argv.slice(1), {
       cwd,
       detached: true,
-      stdio: ["ignore", "ignore", "pipe"],
+      // Both streams: many formatters (ruff, gofmt -l, prettier --check)
+      // say what failed on stdout, and the model needs that line.
+      stdio: ["ignore", "pipe", "pipe"],
       env: jobEnv(services.env),
     });
   } catch (err) {
     return { kind: "not_started", error: (err as Error).message };
   }
-  let stderr = Buffer.alloc(0);
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr = Buffer.concat([stderr, chunk]);
-    if (stderr.length > STDERR_KEEP_BYTES) stderr = stderr.subarray(stderr.length - STDERR_KEEP_BYTES);
-  });
+  let output = Buffer.alloc(0);
+  const keep = (chunk: Buffer) => {
+    output = Buffer.concat([output, chunk]);
+    if (output.length > OUTPUT_KEEP_BYTES) output = output.subarray(output.length - OUTPUT_KEEP_BYTES);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
 
   let timedOut = false;
-  // "exit", not "close": a process the formatter left behind may hold stderr
+  // "exit", not "close": a process the formatter left behind may hold its output
   // open indefinitely, and the result must not wait for it.
   const exited = new Promise<{ code: number | null; signal: string | null; error?: Error }>((resolve) => {
     child.once("error", (error) => resolve({ code: null, signal: null, error }));
@@ -77,20 +81,21 @@ export async function runFormatter(
   clearTimeout(timer);
   // The whole group is gone (or SIGKILLed) before the files are looked at.
   await killed;
-  // Let the last stderr bytes arrive, briefly.
-  await Promise.race([closed, services.clock.sleep(STDERR_DRAIN_MS)]);
+  // Let the last output bytes arrive, briefly.
+  await Promise.race([closed, services.clock.sleep(OUTPUT_DRAIN_MS)]);
+  child.stdout?.destroy();
   child.stderr?.destroy();
 
-  const tail = stderrTail(stderr.toString("utf8"));
+  const tail = outputTail(output.toString("utf8"));
   if (end.error) return { kind: "not_started", error: end.error.message };
-  if (timedOut) return { kind: "timeout", seconds: timeoutS, stderrTail: tail };
+  if (timedOut) return { kind: "timeout", seconds: timeoutS, outputTail: tail };
   if (end.code === 0) return { kind: "ok" };
-  return { kind: "failed", exitCode: end.code, signal: end.signal, stderrTail: tail };
+  return { kind: "failed", exitCode: end.code, signal: end.signal, outputTail: tail };
 }
 
-function stderrTail(text: string): string {
-  const lines = text.trimEnd().split("\n").slice(-STDERR_TAIL_LINES).join("\n");
-  return lines.length > STDERR_TAIL_CHARS ? `…${lines.slice(-STDERR_TAIL_CHARS)}` : lines;
+function outputTail(text: string): string {
+  const lines = text.trimEnd().split("\n").slice(-OUTPUT_TAIL_LINES).join("\n");
+  return lines.length > OUTPUT_TAIL_CHARS ? `…${lines.slice(-OUTPUT_TAIL_CHARS)}` : lines;
 }
 
 export async function sha256File(fs: FileSystem, abs: string): Promise<string | undefined> {

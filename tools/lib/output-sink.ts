@@ -44,8 +44,20 @@ export function sinkView(log: LogReader, range: OutputRange, tools: Config["tool
   // The filters run before the bound: output that collapses (a progress log,
   // a thousand similar download lines) into the budget is shown whole.
   if (kept === size && size <= COLLAPSE_READ_LIMIT_BYTES) {
-    const whole = filterOutput(text(log.read(range.from, range.to)), tools, Math.min(SINK_THRESHOLD_BYTES, maxChars)).replace(/\n+$/, "");
-    if (size <= SINK_THRESHOLD_BYTES || Buffer.byteLength(whole) <= SINK_THRESHOLD_BYTES) return { text: whole, shown: whole };
+    const raw = text(log.read(range.from, range.to));
+    const bound = Math.min(SINK_THRESHOLD_BYTES, maxChars);
+    const whole = filterOutput(raw, tools, bound).replace(/\n+$/, "");
+    if (size <= SINK_THRESHOLD_BYTES || Buffer.byteLength(whole) <= SINK_THRESHOLD_BYTES) {
+      // Similar lines differ (test names, numbers, hashes): once some are
+      // collapsed away, say where all of them are, as a cut result does.
+      const similarHidden = tools.collapse_similar_lines && whole !== filterOutput(raw, { ...tools, collapse_similar_lines: false }, bound).replace(/\n+$/, "");
+      if (!similarHidden) return { text: whole, shown: whole };
+      const meta = `<tool_result_meta collapsed="true" original_bytes="${size}" original_lines="${lineCount(log, range)}" full_path="${xmlEscape(log.path)}"/>`;
+      const noted = `${whole}\n[similar lines collapsed — full output available via full_path attribute]\n${meta}`;
+      // Under a bound too small for the note, the collapsed lines themselves matter more.
+      if (noted.length > maxChars) return { text: whole, shown: whole };
+      return { text: noted, shown: whole, fullOutputPath: log.path };
+    }
   }
   const { head: headRange, tail: tailRange } = sinkEdges(parts, tools);
   const head = cleanEdge(text(log.read(headRange.from, headRange.to)), "end");

@@ -12,6 +12,7 @@ import { fail, INSPECTS, ok, type ToolContext, type ToolHandler } from "../../co
 import type { DocumentSymbol, Location, LocationLink, SymbolInformation } from "../../core/lsp/protocol.js";
 import type { LspAnswer } from "../../core/lsp/manager.js";
 import { resolveInCwd } from "../lib/paths.js";
+import { yujPaths } from "../lib/file-access.js";
 import { lineCache, locationLine, relativeOrAbsolute, symbolLines, toShown, type ShownLocation } from "../lib/lsp-text.js";
 import { num, shownPath, str } from "../lib/view.js";
 
@@ -43,7 +44,7 @@ export const lspTool: ToolHandler<typeof lspSchema> = {
     if (!ctx.config.lsp.tool_enabled) return fail(DISABLED);
     const lsp = ctx.lsp;
     if (!lsp) return fail("ERROR: language servers are not available in this session");
-    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.path);
+    const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.path, yujPaths(ctx, "read"));
     if (!where.ok) return fail(where.error);
     const server = lsp.serverFor(where.abs);
     if (!server) {

@@ -10,6 +10,7 @@ import { fail, MUTATES, ok, type ToolHandler } from "../../core/tool-types.js";
 import { cellDiff, cellLabel, findCell, renderSource, type CellSelector } from "../lib/notebook.js";
 import { tooLargeToChange } from "../lib/file-limits.js";
 import { echoPath, readExistingFile } from "../lib/paths.js";
+import { yujPaths } from "../lib/file-access.js";
 import { atomicWriteChecked } from "../lib/pinned-fs.js";
 import { replacePreview } from "../lib/previews.js";
 import { str } from "../lib/view.js";
@@ -69,6 +70,7 @@ export const notebookEditTool: ToolHandler<typeof notebookEditSchema> = {
       directory: `ERROR: cannot edit ${shown}: it is a directory`,
       forbidNewline: true,
       write: { ownDirs: ctx.services.ownDirs },
+      access: yujPaths(ctx, "write"),
       tooLarge: tooLargeToChange("edit", shown),
     });
     if (!file.ok) return fail(file.error);

@@ -25,6 +25,7 @@ import { filterOutput } from "../lib/output-filters.js";
 import { resolveInCwd } from "../lib/paths.js";
 import { detectRunner, planRun, type TestRunner } from "../lib/test-runners/runners.js";
 import { failingAssertionBlocks } from "../lib/test-runners/assertions.js";
+import { yujPaths } from "../lib/file-access.js";
 import { runnerHints, runnerUnavailable } from "../lib/test-runners/hints.js";
 import { shownPath, str } from "../lib/view.js";
 
@@ -95,7 +96,7 @@ export const runTestsTool: ToolHandler<typeof runTestsSchema> = {
     const parts = [...notes, output === "" ? "(no output)" : output];
     parts.push(...runnerHints(runner, status, output, exitCode, args.last_failed === true));
     if (status === "failed" || status === "collection_error") {
-      parts.push(...(await failingAssertionBlocks(output, ctx.cwd, ctx.services.fs, { radius: settings.assertion_context_lines, max: settings.assertion_context_max })));
+      parts.push(...(await failingAssertionBlocks(output, ctx.cwd, ctx.services.fs, { radius: settings.assertion_context_lines, max: settings.assertion_context_max, access: yujPaths(ctx, "write") })));
     }
     return envelope({ status, runner, body: parts.join("\n"), command: plan.command, exitCode });
   },

@@ -48,7 +48,7 @@ export async function planGroups(ops: readonly PatchOp[], fs: FileSystem, cwd: s
     const abs: string[] = [];
     const shownAs: string[] = [];
     for (const name of names(op)) {
-      const where = await resolvePatchPath(fs, cwd, name, options.ownDirs);
+      const where = await resolvePatchPath(fs, cwd, name, options);
       if (!where.ok) return { error: where.error };
       abs.push(where.abs);
       shownAs.push(where.display);

@@ -10,6 +10,7 @@ import { encodeForChord, UnencodableError } from "../chord/encode.js";
 import { PatchPlan, resolvePatchPath, type FileState, type OpSummary, type PatchError, type PatchPlanOptions } from "./plan.js";
 import type { PatchOp } from "./v4a-parse.js";
 import { fsErrorText } from "../fs-error.js";
+import { yujPaths } from "../file-access.js";
 import { atomicWriteChecked, rmdirChecked, unlinkChecked } from "../pinned-fs.js";
 
 /** The bytes a planned state will write: null to delete, undefined when nothing changes. */
@@ -132,7 +133,7 @@ export async function overlapError(ops: readonly PatchOp[], fs: FileSystem, cwd:
   const targets = new Map<string, string>(); // abs -> name as the patch gives it
   for (const op of ops) {
     for (const name of op.kind === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]) {
-      const where = await resolvePatchPath(fs, cwd, name, options.ownDirs);
+      const where = await resolvePatchPath(fs, cwd, name, options);
       if (where.ok && !targets.has(where.abs)) targets.set(where.abs, name);
     }
   }
@@ -169,7 +170,7 @@ export async function planAndCommit(
   options: Omit<PatchPlanOptions, "ownDirs"> = {},
 ): Promise<{ ok: true; summaries: OpSummary[] } | { ok: false; error: PatchError }> {
   const fs = ctx.services.fs;
-  const planOptions = { ...options, ownDirs: ctx.services.ownDirs };
+  const planOptions = { ...options, ownDirs: ctx.services.ownDirs, access: yujPaths(ctx, "write") };
   const overlap = await overlapError(ops, fs, ctx.cwd, planOptions);
   if (overlap) return { ok: false, error: overlap };
   const plan = new PatchPlan(fs, ctx.cwd, planOptions);

@@ -12,7 +12,7 @@ import type { FileSystem } from "../../../core/services.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
-import { didYouMean, didYouMeanList, resolveInCwd } from "../paths.js";
+import { didYouMean, didYouMeanList, resolveInCwd, type ResolveOptions } from "../paths.js";
 import { readChecked } from "../pinned-fs.js";
 import { decodeForChordEdit, undecodableReason } from "../chord/encode.js";
 import { splitKeepingEndings } from "../line-endings.js";
@@ -65,6 +65,8 @@ export interface PatchPlanOptions {
   chordEncodings?: boolean;
   /** yuj's own directories, never written (Services.ownDirs). */
   ownDirs: readonly OwnDir[];
+  /** What [sandbox].unreadable_paths hides (file-access.ts): never read, never written, never shown as a candidate. */
+  access?: Pick<ResolveOptions, "hidden" | "hiddenError">;
   /** Chord's matching (punctuation-tolerant) and wording. */
   chord?: boolean;
   /** A unified diff: an updated file ends as the diff says, not always with a newline. */
@@ -108,9 +110,18 @@ export interface OpSummary {
 
 export type Resolved = { ok: true; abs: string; display: string } | { ok: false; error: PatchError };
 
-export async function resolvePatchPath(fs: FileSystem, cwd: string, p: string, ownDirs: readonly OwnDir[]): Promise<Resolved> {
-  const where = await resolveInCwd(fs, cwd, p, { forbidNewline: true, write: { ownDirs } });
-  if (!where.ok) return { ok: false, error: { kind: "path_outside_cwd", message: where.error.replace(/^ERROR: /, ""), path: p } };
+export async function resolvePatchPath(
+  fs: FileSystem,
+  cwd: string,
+  p: string,
+  options: Pick<PatchPlanOptions, "ownDirs" | "access">,
+): Promise<Resolved> {
+  const where = await resolveInCwd(fs, cwd, p, { forbidNewline: true, write: { ownDirs: options.ownDirs }, ...options.access });
+  if (!where.ok) {
+    // A hidden file is as absent as a missing one (and its lines are never offered as candidates).
+    const kind = where.error.includes("[sandbox].unreadable_paths") ? "file_not_found" : "path_outside_cwd";
+    return { ok: false, error: { kind, message: where.error.replace(/^ERROR: /, ""), path: p } };
+  }
   return { ok: true, abs: where.abs, display: where.display };
 }
 
@@ -169,7 +180,7 @@ export class PatchPlan {
   }
 
   private async resolve(p: string): Promise<Resolved> {
-    return resolvePatchPath(this.fs, this.cwd, p, this.options.ownDirs);
+    return resolvePatchPath(this.fs, this.cwd, p, this.options);
   }
 
   private async notFound(p: string, what: string): Promise<PatchError> {

@@ -10,6 +10,7 @@ import type { ToolContext } from "../../../core/tool-types.js";
 import { findRipgrep, runRg } from "../grep/ripgrep.js";
 import { IgnoreRules } from "../ignore-rules.js";
 import { displayPath } from "../paths.js";
+import { searchHidden } from "../file-access.js";
 
 export interface FileListing {
   ok: boolean;
@@ -27,7 +28,9 @@ export async function listFiles(
   const rg = await findRipgrep(ctx);
   const all = rg ? await viaRipgrep(ctx, rg, scope, glob) : await viaWalk(ctx, scope, glob);
   if (!all.ok) return all;
-  const files = all.files.filter((f) => accept(f) && !(ctx.hiddenByRules?.(f) ?? false));
+  // A refusing rule or [sandbox].unreadable_paths: such a file is never parsed, nor named.
+  const hidden = searchHidden(ctx, scope.cwdReal);
+  const files = all.files.filter((f) => accept(f) && !(hidden?.(f) ?? false));
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { ok: true, files };
 }

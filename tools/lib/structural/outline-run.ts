@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
 import { locateExistingFile } from "../paths.js";
+import { yujPaths } from "../file-access.js";
 import { tooLarge, sizeAndLimit } from "../file-limits.js";
 import { errorEnvelope, envelope, type Attr } from "./envelope.js";
 import { errorDisplay } from "./display.js";
@@ -20,12 +21,19 @@ const bodyLine = (line: string) => line.replace(/&/g, "&amp;").replace(/</g, "&l
 export const definitionsError = (kind: string, shown: string, error: string): ToolResult =>
   fail(errorEnvelope(TOOL, kind, [["path", shown]], error), errorDisplay(error));
 
+/** A hidden file is as absent as a missing one: its content is never parsed. */
+export function errorKind(error: string): string {
+  if (error.includes("file not found") || error.includes("[sandbox].unreadable_paths")) return "not_found";
+  return error.includes("is a directory") ? "is_directory" : "path_outside_cwd";
+}
+
 export async function runOutline(shown: string, ctx: ToolContext): Promise<ToolResult> {
   const where = await locateExistingFile(ctx.services.fs, ctx.cwd, shown, {
     directory: `ERROR: ${shown} is a directory: list_definitions outlines one Python file; pass repo_wide=true with a symbol to search a directory`,
+    access: yujPaths(ctx, "read"),
   });
   if (!where.ok) {
-    const kind = where.error.includes("file not found") ? "not_found" : where.error.includes("is a directory") ? "is_directory" : "path_outside_cwd";
+    const kind = errorKind(where.error);
     return definitionsError(kind, shown, where.error);
   }
   const suffix = path.extname(where.abs).toLowerCase();

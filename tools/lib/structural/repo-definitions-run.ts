@@ -20,7 +20,8 @@ import { listFiles } from "./files.js";
 import { MAX_SEARCHED_FILE_BYTES } from "./limits.js";
 import { GrammarMissing, parserFor } from "./grammars.js";
 import { languageOfPath, type LanguageName } from "./languages.js";
-import { definitionsError, TOOL } from "./outline-run.js";
+import { definitionsError, errorKind, TOOL } from "./outline-run.js";
+import { yujPaths } from "../file-access.js";
 import { extractTags, tagQueries, type TagRow } from "./tags.js";
 
 export interface RepoArgs {
@@ -87,8 +88,8 @@ export async function runRepoDefinitions(args: RepoArgs, ctx: ToolContext): Prom
     );
   }
   if (args.symbol !== undefined && args.symbol.trim() === "") return definitionsError("bad_symbol", shown, "ERROR: symbol must be a name (exact, case-sensitive), or left out to list every row");
-  const where = await resolveInCwd(ctx.services.fs, ctx.cwd, shown);
-  if (!where.ok) return definitionsError("path_outside_cwd", shown, where.error);
+  const where = await resolveInCwd(ctx.services.fs, ctx.cwd, shown, yujPaths(ctx, "read"));
+  if (!where.ok) return definitionsError(errorKind(where.error), shown, where.error);
   const st = await ctx.services.fs.stat(where.abs).catch(() => undefined);
   if (!st) return definitionsError("not_found", shown, `ERROR: not found: ${shown}`);
   const listing = st.isDirectory()

@@ -10,6 +10,7 @@ import type { Parser, Query } from "web-tree-sitter";
 import type { ToolContext } from "../../../core/tool-types.js";
 import { tooLargeToChange } from "../file-limits.js";
 import { readExistingFile } from "../paths.js";
+import { yujPaths } from "../file-access.js";
 import { sha256Hex, shortPreview } from "./envelope.js";
 import { GrammarMissing, parserFor } from "./grammars.js";
 import { isLanguage, languageMismatchText, unsupportedLanguageText, type LanguageName } from "./languages.js";
@@ -80,6 +81,7 @@ async function loadSource(ctx: ToolContext, input: string): Promise<Source | Ref
     forbidNewline: true,
     // A rewrite is a planned write: yuj's own files are refused for the preview too.
     write: { ownDirs: ctx.services.ownDirs },
+    access: yujPaths(ctx, "write"),
     tooLarge: tooLargeToChange("rewrite", input),
   });
   if (!file.ok) return { ok: false, kind: file.error.includes("is a directory") ? "needs_file" : pathErrorKind(file.error), error: file.error };

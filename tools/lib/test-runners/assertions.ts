@@ -14,7 +14,7 @@
 // cannot be read are passed over.
 
 import type { FileSystem } from "../../../core/services.js";
-import { resolveInCwd } from "../paths.js";
+import { resolveInCwd, type ResolveOptions } from "../paths.js";
 import { xmlEscape } from "../search-envelope.js";
 
 const SOURCE = String.raw`[\w\-./@+]+\.(?:py|go|rs|[cm]?jsx?|[cm]?tsx?)`;
@@ -37,6 +37,8 @@ export interface AssertionContextOptions {
   radius: number;
   /** Blocks at most. */
   max: number;
+  /** What [sandbox].unreadable_paths hides: such a file's lines are never quoted. */
+  access?: Pick<ResolveOptions, "hidden" | "hiddenError">;
 }
 
 interface Frame {
@@ -74,7 +76,7 @@ export async function failingAssertionBlocks(
   if (opts.max <= 0) return blocks;
   for (const frame of findFrames(output)) {
     if (blocks.length >= opts.max) break;
-    const where = await resolveInCwd(fs, cwd, frame.file);
+    const where = await resolveInCwd(fs, cwd, frame.file, opts.access);
     if (!where.ok) continue;
     let lines: string[];
     try {
