@@ -70,7 +70,9 @@ export function readAliases(
     const type = declared([key]);
     const value = args[key];
     if (typeof value !== "string" || type === undefined) continue;
-    if (type !== "string" && type.split(" | ").includes("array")) {
+    // Only a list of strings: a string is no item of a list of objects (write_todos' todos).
+    const items = declared([key, 0]);
+    if (type !== "string" && type.split(" | ").includes("array") && (items === undefined || items.split(" | ").includes("string"))) {
       args[key] = [value];
       notes.push(bareStringNote(key));
       continue;

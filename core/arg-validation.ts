@@ -34,8 +34,8 @@ export function validateArgs(
 ): Validated {
   let value: unknown;
   const trimmed = rawArgs.trim();
-  if (trimmed === "") {
-    value = {}; // some models send nothing for a call without parameters
+  if (trimmed === "" || (trimmed === "null" && opts.mode !== "reject")) {
+    value = {}; // some models send nothing (or null) for a call without parameters
   } else if (jsonNesting(trimmed) > MAX_ARGS_DEPTH) {
     return {
       ok: false,
@@ -134,6 +134,10 @@ export function validateArgs(
   // (`command` for `cmd`): often the very reason a required field is missing.
   for (const [key, value] of dropped) problems.push({ path: `$.${key}`, rule: "additionalProperties", expected: "no such field", actual: jsonType(value) });
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
+  // The same inside an item: a todo's `content` where `description` is missing.
+  for (const f of undeclaredNested(jsonSchemaOf(schema), obj)) {
+    if (!seen.has(`${f.path}|additionalProperties`)) problems.push({ path: f.path, rule: "additionalProperties", expected: "no such field", actual: jsonType(f.value), accepted: f.accepted });
+  }
   // Several unknown names at the top share one list of what is accepted.
   const unknown = problems.filter((p) => p.rule === "additionalProperties" && /^\$\.[^.[]+$/.test(p.path));
   const lines = (unknown.length > 1 ? problems.filter((p) => !unknown.includes(p)) : problems).map((p) => plain(p, opts.exposed));
@@ -175,6 +179,8 @@ interface SchemaProblem {
   actual: string;
   /** The value given, as JSON (for a value outside the accepted ones), or what is wrong with it. */
   given?: string;
+  /** For a field inside an item the schema does not declare: the item's own fields. */
+  accepted?: string[];
 }
 
 function describeIssue(
@@ -246,6 +252,7 @@ function plain(p: SchemaProblem, exposed: readonly string[]): string {
       return `${name} is required (${p.expected})`;
     case "additionalProperties": {
       const key = name.split(".").at(-1)!;
+      if (p.accepted) return `${name.slice(0, -key.length - 1)} has no field "${key}"${meantParam(key, p.accepted)}; its fields: ${p.accepted.join(", ")}`;
       return `unknown parameter "${key}"${meantParam(key, exposed)}; ${acceptedParams(exposed)}`;
     }
     case "minLength":

@@ -144,3 +144,32 @@ describe("a number or boolean sent as a string", () => {
     );
   });
 });
+
+describe("arguments of the wrong shape", () => {
+  async function raw(name: string, text: string) {
+    const prepared = prepareCall({ id: "c1", name, args: text }, baseToolset(t.ctx.config), t.ctx.config);
+    if (!prepared.ready) return { ok: false, text: prepared.text };
+    const r = await prepared.tool.handler.run(prepared.args as never, t.ctx);
+    return { ok: r.ok, text: r.modelText };
+  }
+
+  it("null for a call without parameters is read as no arguments (reject keeps it a type error)", async () => {
+    expect(await raw("done", "null")).toEqual({ ok: true, text: "done" });
+    await fresh((c) => (c.tools.schema_validation = "reject"));
+    expect(await raw("done", "null")).toEqual({ ok: false, text: schemaRejectText("done", [{ actual: "null", expected: "object", keyword: "type", path: "$" }]) });
+  });
+
+  it("a bare string for a list of objects is named as the string it is, not as a bad first item", async () => {
+    await fresh((c) => (c.tools.todos_enabled = true));
+    expect(await raw("write_todos", '{"todos": "write the tests"}')).toEqual({ ok: false, text: "ERROR: bad arguments for write_todos: todos: expected array, got string" });
+  });
+
+  it("a field an item does not declare is named beside the missing one, with the item's fields", async () => {
+    await fresh((c) => (c.tools.todos_enabled = true));
+    expect(await raw("write_todos", '{"todos": [{"content": "a", "status": "pending"}]}')).toEqual({
+      ok: false,
+      text: 'ERROR: bad arguments for write_todos: todos[0].description is required (string); todos[0] has no field "content"; its fields: description, status',
+    });
+    expect(t.events).toEqual([]);
+  });
+});
