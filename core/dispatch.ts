@@ -116,6 +116,19 @@ function offBecause(toolset: ActiveToolset, conditions: readonly string[], name:
   return ` ([${parts.slice(0, -1).join(".")}].${parts.at(-1)} = true turns it on)`;
 }
 
+/**
+ * " Did you mean 'read'?" for a misnamed call. The profile's tools that are
+ * off count too, after the active ones, so `todo_write` while write_todos is
+ * off is told that tool is off rather than pointed at `write`.
+ */
+function meantTool(name: string, toolset: ActiveToolset): string {
+  const off = toolset.profile.tools.filter((t) => !toolset.tools.has(t.name));
+  const meant = closestTool(name, [...toolset.tools.keys(), ...off.map((t) => t.name)]);
+  if (!meant) return "";
+  const disabled = off.find((t) => t.name === meant);
+  return disabled ? ` Did you mean '${meant}'? It is disabled in this session${offBecause(toolset, disabled.enabled_when, meant)}.` : ` Did you mean '${meant}'?`;
+}
+
 /** Loads the code of the named tools' handlers where it loads on first use (a name no tool has: nothing). */
 export async function loadHandlersOf(toolset: ActiveToolset, names: Iterable<string>): Promise<void> {
   await Promise.all([...names].map((name) => toolset.tools.get(name)?.handler.load?.()));
@@ -128,8 +141,7 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
     const names = [...toolset.tools.keys()].join(", ");
     const declared = toolset.profile.tools.find((t) => t.name === call.name);
     if (declared) return { ready: false, call, text: `ERROR: the ${call.name} tool is disabled in this session${offBecause(toolset, declared.enabled_when, call.name)}. Available tools: ${names}.` };
-    const meant = closestTool(call.name, [...toolset.tools.keys()]);
-    const unknown = `unknown tool '${call.name}'.${meant ? ` Did you mean '${meant}'?` : ""} Available tools: ${names}.`;
+    const unknown = `unknown tool '${call.name}'.${meantTool(call.name, toolset)} Available tools: ${names}.`;
     // Under reject, a name the model was not sent fails the check like bad arguments do (rule "tool"), as the reference's validator says it.
     if (config.tools.schema_validation === "reject") {
       return { ready: false, call, text: `${rejectEnvelope(call.name, [{ path: "$", rule: "tool", expected: "active tool name", actual: "unknown tool" }])}\n${unknown}` };

@@ -39,3 +39,20 @@ describe("a tool name with an active tool's words reordered", () => {
     expect((await yujCall(t, "write_file", "{}", { raw: true })).text).toBe(`ERROR: unknown tool 'write_file'. Did you mean 'write'? Available tools: ${TOOLS}.`);
   });
 });
+
+describe("a misnamed call to a tool that is off", () => {
+  it("is told that tool is off and what turns it on, not pointed at another tool", async () => {
+    await t.cleanup();
+    t = await makeToolContext();
+    expect((await yujCall(t, "TodoWrite", "{}", { raw: true })).text).toBe(
+      "ERROR: unknown tool 'TodoWrite'. Did you mean 'write_todos'? It is disabled in this session ([tools].todos_enabled = true turns it on). " +
+        "Available tools: bash, read, write, edit, glob, grep, ask_user, done.",
+    );
+  });
+
+  it("an active tool still wins a tie", async () => {
+    await t.cleanup();
+    t = await makeToolContext();
+    expect((await yujCall(t, "Read", "{}", { raw: true })).text).toBe("ERROR: unknown tool 'Read'. Did you mean 'read'? Available tools: bash, read, write, edit, glob, grep, ask_user, done.");
+  });
+});
