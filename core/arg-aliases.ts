@@ -18,6 +18,8 @@ const ALIASES: ReadonlyArray<{ from: string; to: string; forgivingOnly?: true }>
   { from: "old_string", to: "old_str", forgivingOnly: true },
   { from: "new_string", to: "new_str", forgivingOnly: true },
   { from: "contents", to: "content", forgivingOnly: true },
+  // A search tool's file filter under the name ripgrep-style tools give it.
+  { from: "include", to: "glob", forgivingOnly: true },
 ];
 
 /** A number or boolean some models send quoted ("2", "true"), as the value it spells; undefined when it spells none. */

@@ -1,9 +1,9 @@
 // The arguments models really send to the Yuj default surface, in the
 // forgiving mode (schema_validation = "off"): a parameter the tool does not
-// take still runs the call but is named in a note (a grep filter the model
+// take still runs the call but is named in a note (an option the model
 // believes applied must not silently vanish), a call that cannot run names
 // it beside what is missing, the names other agents' tools use (`command`,
-// `old_string`, `contents`) are read as Yuj's, and quoted numbers and
+// `old_string`, `contents`, grep's `include`) are read as Yuj's, and quoted numbers and
 // booleans as what they spell. Reject mode and the Chord surface are unchanged.
 
 import * as fs from "node:fs";
@@ -36,10 +36,10 @@ async function call(name: string, args: unknown, surface: "yuj" | "chord" = "yuj
 
 describe("a parameter the tool does not take", () => {
   it("runs the call without it and says so, naming what the tool accepts", async () => {
-    expect(await call("grep", { pattern: "two", include: "*.md" })).toEqual({
+    expect(await call("grep", { pattern: "two", case_insensitive: true })).toEqual({
       ok: true,
       text:
-        'Note: grep takes no "include" parameter; it was ignored (accepted parameters: pattern, path, glob, page).\n' +
+        'Note: grep takes no "case_insensitive" parameter; it was ignored (accepted parameters: pattern, path, glob, page).\n' +
         '<search_result tool="grep" total="2" shown="2" page="1" next_page="0" pattern="two" scope=".">\n./a.txt:2:two\n./b.md:1:two\n</search_result>',
     });
     expect(await call("read", { path: "a.txt", Limit: 1 })).toEqual({
@@ -75,9 +75,9 @@ describe("a parameter the tool does not take", () => {
 
   it("under reject is the envelope, as before; nothing runs", async () => {
     await fresh((c) => (c.tools.schema_validation = "reject"));
-    expect(await call("grep", { pattern: "two", include: "*.md" })).toEqual({
+    expect(await call("grep", { pattern: "two", case_insensitive: true })).toEqual({
       ok: false,
-      text: schemaRejectText("grep", [{ actual: "string", expected: "no such field", keyword: "additionalProperties", path: "$.include" }]),
+      text: schemaRejectText("grep", [{ actual: "boolean", expected: "no such field", keyword: "additionalProperties", path: "$.case_insensitive" }]),
     });
   });
 });
@@ -93,6 +93,15 @@ describe("the parameter names other agents' tools use", () => {
     expect(await call("write", { path: "c.txt", contents: "x\n" })).toEqual({
       ok: true,
       text: 'Note: write has no parameter "contents"; it was read as "content".\nOK: wrote 2 bytes to c.txt',
+    });
+  });
+
+  it("grep's include (the ripgrep-style name of its file filter) is read as glob, and filters", async () => {
+    expect(await call("grep", { pattern: "two", include: "*.md" })).toEqual({
+      ok: true,
+      text:
+        'Note: grep has no parameter "include"; it was read as "glob".\n' +
+        '<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="two" scope=". glob=*.md">\n./b.md:1:two\n</search_result>',
     });
   });
 
