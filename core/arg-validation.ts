@@ -8,6 +8,7 @@ import { containsProblems } from "./schema-contains.js";
 import { undeclaredNested } from "./schema-undeclared.js";
 import type { ArgForms } from "./tool-types.js";
 import { foldArgs } from "./arg-fold.js";
+import { acceptedParams, dropUndeclared, ignoredNote, meantParam, readAliases, unknownParams } from "./arg-aliases.js";
 
 export type Validated =
   /** `notes`: what was read differently from how it was written (an old parameter name), for the result. */
@@ -33,8 +34,8 @@ export function validateArgs(
 ): Validated {
   let value: unknown;
   const trimmed = rawArgs.trim();
-  if (trimmed === "") {
-    value = {}; // some models send nothing for a call without parameters
+  if (trimmed === "" || (trimmed === "null" && opts.mode !== "reject")) {
+    value = {}; // some models send nothing (or null) for a call without parameters
   } else if (jsonNesting(trimmed) > MAX_ARGS_DEPTH) {
     return {
       ok: false,
@@ -70,9 +71,10 @@ export function validateArgs(
   // Reject mode checks the call exactly as sent; otherwise the old names
   // models still use are read as today's, and the result says so.
   const { args: read, notes } =
-    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared);
+    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared, opts.undeclared !== "refuse");
 
   let obj = read;
+  let dropped: Array<[string, unknown]> = [];
   if (opts.mode !== "reject") {
     dropNullOptionals(obj, schema);
     const folded = opts.forms?.fold && foldArgs(obj, opts.forms.fold);
@@ -84,6 +86,15 @@ export function validateArgs(
       if (!(key in obj) || opts.exposed.includes(key)) continue;
       delete obj[key];
       notes.push(`Note: ${tool} takes no "${key}" parameter; it was ignored.`);
+    }
+    // Run anyway, as this mode promises, but never silently: a filter the
+    // model believes applied (grep's `include`) would otherwise mislead it.
+    // Only where the schema would strip the key anyway: a loose schema (an
+    // MCP tool's) takes it, a strict one (ask_user) refuses it by name.
+    if (opts.undeclared !== "refuse" && schema.def.catchall === undefined) {
+      // A declared parameter the profile hides (bash's `background` while off) is the handler's to refuse in its words.
+      dropped = dropUndeclared(obj, [...opts.exposed, ...Object.keys(schema.shape)]);
+      notes.push(...dropped.map(([key]) => ignoredNote(tool, key, opts.exposed)));
     }
   }
 
@@ -119,8 +130,18 @@ export function validateArgs(
   const seen = new Set<string>();
   problems.splice(0, problems.length, ...problems.filter((p) => !seen.has(`${p.path}|${p.rule}`) && seen.add(`${p.path}|${p.rule}`)));
   if (problems.length === 0) return { ok: true, args: parsed.data as Record<string, unknown>, notes };
+  // A call that cannot run names what it sent that the tool does not take
+  // (`command` for `cmd`): often the very reason a required field is missing.
+  for (const [key, value] of dropped) problems.push({ path: `$.${key}`, rule: "additionalProperties", expected: "no such field", actual: jsonType(value) });
   if (opts.mode === "reject") return { ok: false, text: rejectEnvelope(tool, problems) };
-  const lines = problems.map((p) => plain(p, opts.exposed));
+  // The same inside an item: a todo's `content` where `description` is missing.
+  for (const f of undeclaredNested(jsonSchemaOf(schema), obj)) {
+    if (!seen.has(`${f.path}|additionalProperties`)) problems.push({ path: f.path, rule: "additionalProperties", expected: "no such field", actual: jsonType(f.value), accepted: f.accepted });
+  }
+  // Several unknown names at the top share one list of what is accepted.
+  const unknown = problems.filter((p) => p.rule === "additionalProperties" && /^\$\.[^.[]+$/.test(p.path));
+  const lines = (unknown.length > 1 ? problems.filter((p) => !unknown.includes(p)) : problems).map((p) => plain(p, opts.exposed));
+  if (unknown.length > 1) lines.push(unknownParams(unknown.map((p) => p.path.slice(2)), opts.exposed));
   return { ok: false, text: `ERROR: bad arguments for ${tool}: ${lines.join("; ")}` };
 }
 
@@ -158,6 +179,8 @@ interface SchemaProblem {
   actual: string;
   /** The value given, as JSON (for a value outside the accepted ones), or what is wrong with it. */
   given?: string;
+  /** For a field inside an item the schema does not declare: the item's own fields. */
+  accepted?: string[];
 }
 
 function describeIssue(
@@ -229,11 +252,8 @@ function plain(p: SchemaProblem, exposed: readonly string[]): string {
       return `${name} is required (${p.expected})`;
     case "additionalProperties": {
       const key = name.split(".").at(-1)!;
-      const close = exposed.find((e) => e.toLowerCase().replace(/_/g, "") === key.toLowerCase().replace(/_/g, ""));
-      return (
-        `unknown parameter "${key}"${close ? ` (did you mean "${close}"?)` : ""}; ` +
-        `accepted parameters: ${exposed.length ? exposed.join(", ") : "none"}`
-      );
+      if (p.accepted) return `${name.slice(0, -key.length - 1)} has no field "${key}"${meantParam(key, p.accepted)}; its fields: ${p.accepted.join(", ")}`;
+      return `unknown parameter "${key}"${meantParam(key, exposed)}; ${acceptedParams(exposed)}`;
     }
     case "minLength":
       return `${name} must be at least ${bound} character${bound === "1" ? "" : "s"} long`;
@@ -253,61 +273,6 @@ function plain(p: SchemaProblem, exposed: readonly string[]): string {
     default:
       return `${name}: expected ${p.expected}, got ${p.actual}${p.given === undefined ? "" : ` ${p.given}`}`;
   }
-}
-
-/** Old parameter names models still send, read as the name the tool uses now. */
-const ALIASES: ReadonlyArray<{ from: string; to: string }> = [
-  { from: "filePath", to: "path" },
-  { from: "file_path", to: "path" },
-  { from: "pattern", to: "patterns" },
-  { from: "path", to: "paths" },
-  { from: "glob", to: "includes" },
-];
-
-/**
- * What a bare string for a list parameter is told, in the reference
- * system's words for that parameter, with the array form to send instead.
- */
-function bareStringNote(key: string): string {
-  const example: Record<string, string> = { paths: '["internal/tui"]', includes: '["**/*.go"]', patterns: '["**/*.go"]' };
-  const was = key === "patterns" ? "was a single string" : "was a string";
-  return `Note: ${key} ${was} and was treated as a one-item list. Use the documented array form, for example ${key}: ${example[key] ?? '["..."]'}, in future calls.`;
-}
-
-/**
- * The arguments with each old name moved to its current one (when the tool
- * shows the current name, not the old one; when the call gives both, the
- * old one is dropped) and a bare string put in a list where the schema takes
- * an array.
- */
-function readAliases(
-  tool: string,
-  given: Record<string, unknown>,
-  exposed: readonly string[],
-  declared: (path: PropertyKey[]) => string | undefined,
-): { args: Record<string, unknown>; notes: string[] } {
-  const args = { ...given };
-  const notes: string[] = [];
-  for (const { from, to } of ALIASES) {
-    if (!(from in args) || exposed.includes(from) || !exposed.includes(to)) continue;
-    if (to in args) {
-      // The current name wins, as in the reference system.
-      delete args[from];
-      notes.push(`Note: ${tool} has no parameter "${from}"; "${to}" was given too, so "${from}" was ignored.`);
-      continue;
-    }
-    args[to] = args[from];
-    delete args[from];
-    notes.push(`Note: ${tool} has no parameter "${from}"; it was read as "${to}".`);
-  }
-  for (const key of exposed) {
-    const type = declared([key]);
-    if (typeof args[key] === "string" && type !== undefined && type !== "string" && type.split(" | ").includes("array")) {
-      args[key] = [args[key]];
-      notes.push(bareStringNote(key));
-    }
-  }
-  return { args, notes };
 }
 
 export function rejectEnvelope(tool: string, errors: SchemaProblem[]): string {

@@ -12,10 +12,20 @@ export function closestTool(name: string, names: readonly string[]): string | un
   const same = names.find((n) => flat(n) === flat(name));
   if (same) return same;
   const words = name.toLowerCase().split(/[-_\s.]+/);
+  // The same words in another order or number (`todo_write`, `TodoWrite` for `write_todos`):
+  // before the rule below, which would take the one word `write` for a tool of its own.
+  const bag = (ws: readonly string[]) => ws.filter(Boolean).map((w) => w.replace(/s$/, "")).sort().join(" ");
+  const reordered = names.find((n) => n.includes("_") && bag(n.split("_")) === bag(splitWords(name)));
+  if (reordered) return reordered;
   const around = names.filter((n) => !n.includes("_") && words.includes(n)).sort((a, b) => b.length - a.length)[0];
   if (around) return around;
   if (name.length < 4) return undefined;
   return names.find((n) => editDistance(n, name.toLowerCase()) <= 2 && n.length >= 4);
+}
+
+/** `TodoWrite`, `todo-write`, `todo_write` → ["todo", "write"]. */
+function splitWords(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[-_\s.]+/);
 }
 
 function editDistance(a: string, b: string): number {

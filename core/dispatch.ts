@@ -17,7 +17,7 @@ import type { Services } from "./services.js";
 import type { SessionMemory } from "./session-memory.js";
 import { AnswerDeferred, type QuestionRequest, type ToolContext, type ToolHandler, type ToolResult } from "./tool-types.js";
 import { rejectEnvelope, validateArgs } from "./arg-validation.js";
-import { closestTool } from "./closest-tool.js";
+import { meantTool, offBecause } from "./tool-off.js";
 import type { Guard, GuardCall, GuardContext } from "./guards/types.js";
 import { describeCall } from "./approvals/describe.js";
 import { boundDisplay } from "./display-bound.js";
@@ -91,31 +91,6 @@ export function reportResults(outcomes: readonly CallOutcome[], emit: Emit): voi
 
 export const CANCELLED_TEXT = "ERROR: cancelled by the user before the tool finished";
 
-// A tool offered to one kind of session only, as the model is told when it calls it in another.
-const SESSION_KIND: Record<string, string> = {
-  delegated: "it is reserved for SubAgents: a delegated worker reports on its task with it",
-  top_level: "it is reserved for the main agent",
-  loop_running: "it is mounted only while a loop runs: /loop on or yuj code --loop",
-};
-
-/** Why a tool the profile declares is off: the cap left it out, the kind of session, or the one setting that turns it on. */
-function offBecause(toolset: ActiveToolset, conditions: readonly string[], name: string): string {
-  const dropped = toolset.dropped.find((d) => d.name === name);
-  if (dropped) return ` (${dropped.reason})`;
-  const kind = conditions.length === 1 ? SESSION_KIND[conditions[0]!] : undefined;
-  if (kind) return ` (${kind})`;
-  // A replacement dialect the edit format did not select: the reference says "unavailable for
-  // the selected edit format"; the setting and the flag that select it are the way forward.
-  const formats = conditions.find((c) => c.startsWith("edit_format:"))?.slice("edit_format:".length).split("|");
-  if (formats && !formats.includes(toolset.editFormat)) {
-    return ` (it is unavailable for the selected edit format "${toolset.editFormat}"; [tools].edit_format = "${formats[0]}" or --edit-format ${formats[0]} selects it)`;
-  }
-  const keys = conditions.filter((c) => /^config:[a-z_]+(?:\.[a-z_]+)+$/.test(c)).map((c) => c.slice("config:".length));
-  if (keys.length !== 1) return "";
-  const parts = keys[0]!.split(".");
-  return ` ([${parts.slice(0, -1).join(".")}].${parts.at(-1)} = true turns it on)`;
-}
-
 /** Loads the code of the named tools' handlers where it loads on first use (a name no tool has: nothing). */
 export async function loadHandlersOf(toolset: ActiveToolset, names: Iterable<string>): Promise<void> {
   await Promise.all([...names].map((name) => toolset.tools.get(name)?.handler.load?.()));
@@ -128,8 +103,7 @@ export function prepareCall(call: ToolCall, toolset: ActiveToolset, config: Conf
     const names = [...toolset.tools.keys()].join(", ");
     const declared = toolset.profile.tools.find((t) => t.name === call.name);
     if (declared) return { ready: false, call, text: `ERROR: the ${call.name} tool is disabled in this session${offBecause(toolset, declared.enabled_when, call.name)}. Available tools: ${names}.` };
-    const meant = closestTool(call.name, [...toolset.tools.keys()]);
-    const unknown = `unknown tool '${call.name}'.${meant ? ` Did you mean '${meant}'?` : ""} Available tools: ${names}.`;
+    const unknown = `unknown tool '${call.name}'.${meantTool(call.name, toolset)} Available tools: ${names}.`;
     // Under reject, a name the model was not sent fails the check like bad arguments do (rule "tool"), as the reference's validator says it.
     if (config.tools.schema_validation === "reject") {
       return { ready: false, call, text: `${rejectEnvelope(call.name, [{ path: "$", rule: "tool", expected: "active tool name", actual: "unknown tool" }])}\n${unknown}` };

@@ -12,6 +12,8 @@ const isNode = (v: unknown): v is Node => v !== null && typeof v === "object" &&
 interface UndeclaredField {
   path: string;
   value: unknown;
+  /** The fields the object at that place does declare. */
+  accepted: string[];
 }
 
 /** Every nested field of `value` its schema does not declare, as `$.todos[0].id`. */
@@ -26,7 +28,7 @@ export function undeclaredNested(schema: unknown, value: unknown, path = "$", to
     const closed = schema.additionalProperties === undefined || schema.additionalProperties === false;
     for (const [key, sub] of Object.entries(value)) {
       if (key in props) found.push(...undeclaredNested(props[key], sub, `${path}.${key}`, false));
-      else if (!top && closed) found.push({ path: `${path}.${key}`, value: sub });
+      else if (!top && closed) found.push({ path: `${path}.${key}`, value: sub, accepted: Object.keys(props) });
     }
   }
   return found;

@@ -53,7 +53,7 @@ const ALLOWED: ReadonlyArray<{ words: string[]; files: string[]; reason: string 
     files: ["core/config/schema.ts", "core/providers/anthropic.ts", "core/providers/hosted.ts", "core/providers/wire-history.ts", "core/turn-stream.ts"],
     reason: "the provider's hosted search as its wire format names it (the declaration, its blocks and items), the config value that turns it on, and the card of a search the provider ran inside the model's own request",
   },
-  { words: ["glob"], files: ["core/arg-validation.ts"], reason: "an old parameter name models still send (read as includes)" },
+  { words: ["glob"], files: ["core/arg-aliases.ts"], reason: "an old parameter name models still send (read as includes)" },
   { words: ["done"], files: ["core/reducer-agents.ts", "components/cards/render.ts"], reason: "an agent's state as the view names it (a settled task), and a run's finish reason" },
   { words: ["done"], files: ["core/shell/inline-code.ts", "core/shell/parser.ts", "core/shell/runners.ts"], reason: "the shell's keyword that ends a loop" },
 ];

@@ -57,8 +57,11 @@ describe("a parameter the schema does not declare", () => {
     });
   });
 
-  it("follows schema_validation on the Yuj surface: ignored when off, the envelope under reject", async () => {
-    expect(await call("_base", "read", { path: "src/a.ts", encoding: "utf8" })).toEqual({ ok: true, text: "1: alpha" });
+  it("follows schema_validation on the Yuj surface: ignored with a note when off, the envelope under reject", async () => {
+    expect(await call("_base", "read", { path: "src/a.ts", encoding: "utf8" })).toEqual({
+      ok: true,
+      text: 'Note: read takes no "encoding" parameter; it was ignored (accepted parameters: path, offset, limit).\n1: alpha',
+    });
     const rejected = await call("_base", "read", { path: "src/a.ts", encoding: "utf8" }, (c) => (c.tools.schema_validation = "reject"));
     expect(rejected.text).toBe(
       'ERROR: {"error":{"errors":[{"actual":"string","expected":"no such field","keyword":"additionalProperties","path":"$.encoding"}],' +
