@@ -76,7 +76,7 @@ function lineBodies(lines: readonly string[], p: Palette): string[] {
 }
 
 function marked(segs: readonly InlineSegment[], p: Palette): string {
-  return segs.map((s) => (s.kind === "equal" ? s.text : p.inverse(s.text))).join("");
+  return segs.map((s) => (s.kind === "same" ? s.text : p.inverse(s.text))).join("");
 }
 
 function markPaint(mark: string, p: Palette): Paint {

@@ -8,7 +8,7 @@
 
 import { diffArrays, diffChars } from "diff";
 
-export type InlineKind = "equal" | "delete" | "insert";
+export type InlineKind = "same" | "removed" | "added";
 export interface InlineSegment {
   kind: InlineKind;
   text: string;
@@ -45,16 +45,16 @@ function refineWord(oldSegs: InlineSegment[], newSegs: InlineSegment[], a: strin
   const parts = diffChars(a, b);
   const shared = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
   if (shared * 2 < Math.min(a.length, b.length)) {
-    push(oldSegs, "delete", a);
-    push(newSegs, "insert", b);
+    push(oldSegs, "removed", a);
+    push(newSegs, "added", b);
     return;
   }
   for (const p of parts) {
-    if (p.added) push(newSegs, "insert", p.value);
-    else if (p.removed) push(oldSegs, "delete", p.value);
+    if (p.added) push(newSegs, "added", p.value);
+    else if (p.removed) push(oldSegs, "removed", p.value);
     else {
-      push(oldSegs, "equal", p.value);
-      push(newSegs, "equal", p.value);
+      push(oldSegs, "same", p.value);
+      push(newSegs, "same", p.value);
     }
   }
 }
@@ -76,11 +76,11 @@ export function inlineDiff(oldLine: string, newLine: string): { old: InlineSegme
     if (p.removed && next?.added && p.value.length === 1 && next.value.length === 1 && isWord(p.value[0]!) && isWord(next.value[0]!)) {
       refineWord(oldSegs, newSegs, p.value[0]!, next.value[0]!);
       i++;
-    } else if (p.removed) push(oldSegs, "delete", text);
-    else if (p.added) push(newSegs, "insert", text);
+    } else if (p.removed) push(oldSegs, "removed", text);
+    else if (p.added) push(newSegs, "added", text);
     else {
-      push(oldSegs, "equal", text);
-      push(newSegs, "equal", text);
+      push(oldSegs, "same", text);
+      push(newSegs, "same", text);
     }
   }
   return { old: oldSegs, new: newSegs };
@@ -95,6 +95,6 @@ export function inlineDiff(oldLine: string, newLine: string): { old: InlineSegme
 export function changedWords(oldLine: string, newLine: string): { old: InlineSegment[]; new: InlineSegment[] } | undefined {
   if (oldLine.length > MAX_LINE || newLine.length > MAX_LINE || oldLine === newLine) return undefined;
   const segs = inlineDiff(oldLine, newLine);
-  const shared = segs.old.filter((s) => s.kind === "equal").reduce((n, s) => n + wordChars(s.text), 0);
+  const shared = segs.old.filter((s) => s.kind === "same").reduce((n, s) => n + wordChars(s.text), 0);
   return shared * 3 >= Math.max(wordChars(oldLine), wordChars(newLine)) && shared > 0 ? segs : undefined;
 }

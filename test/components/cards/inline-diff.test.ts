@@ -21,43 +21,43 @@ describe("changed words inside a changed line", () => {
     ];
     for (const [a, b] of pairs) {
       const d = inlineDiff(a, b);
-      expect(join(d.old, "equal", "delete")).toBe(a);
-      expect(join(d.new, "equal", "insert")).toBe(b);
+      expect(join(d.old, "same", "removed")).toBe(a);
+      expect(join(d.new, "same", "added")).toBe(b);
     }
   });
 
   it("an identifier that gains a part keeps one inserted run and its shared text equal", () => {
     const d = inlineDiff("myVariable", "myHTTPVariable");
-    expect(kinds(d.new)).toBe("equal,insert,equal");
-    expect(join(d.new, "insert")).toBe("HTTP");
-    expect(join(d.new, "equal")).toBe("myVariable");
-    expect(join(d.old, "delete")).toBe("");
+    expect(kinds(d.new)).toBe("same,added,same");
+    expect(join(d.new, "added")).toBe("HTTP");
+    expect(join(d.new, "same")).toBe("myVariable");
+    expect(join(d.old, "removed")).toBe("");
   });
 
   it("a renamed key refines to the characters added; the old side stays whole", () => {
     const d = inlineDiff("timeout=30", "timeout_ms=30");
-    expect(kinds(d.old)).toBe("equal");
-    expect(join(d.new, "insert")).toBe("_ms");
-    expect(kinds(d.new)).toBe("equal,insert,equal");
+    expect(kinds(d.old)).toBe("same");
+    expect(join(d.new, "added")).toBe("_ms");
+    expect(kinds(d.new)).toBe("same,added,same");
   });
 
   it("a changed argument leaves the call around it equal", () => {
     const d = inlineDiff("foo(bar, baz)", "foo(longBar, baz)");
-    expect(join(d.new, "insert")).toContain("long");
-    expect(join(d.new, "equal")).toContain("foo(");
-    expect(join(d.new, "equal")).toContain(", baz)");
+    expect(join(d.new, "added")).toContain("long");
+    expect(join(d.new, "same")).toContain("foo(");
+    expect(join(d.new, "same")).toContain(", baz)");
   });
 
   it("a dropped path segment is a deletion only", () => {
     const d = inlineDiff("github.com/org/service/internal/api", "github.com/org/service/api");
-    expect(join(d.old, "delete")).toContain("internal");
-    expect(join(d.new, "insert")).toBe("");
+    expect(join(d.old, "removed")).toContain("internal");
+    expect(join(d.new, "added")).toBe("");
   });
 
   it("unrelated words are replaced whole, not matched letter by letter", () => {
     const d = inlineDiff("if x = nil {", "if err != nil {");
-    expect(join(d.old, "delete")).toBe("x");
-    expect(d.new.filter((s) => s.kind === "insert").map((s) => s.text)).toEqual(["err", "!"]);
+    expect(join(d.old, "removed")).toBe("x");
+    expect(d.new.filter((s) => s.kind === "added").map((s) => s.text)).toEqual(["err", "!"]);
   });
 
   it("a line rewritten whole, or one too long to compare, gets no word marks", () => {
