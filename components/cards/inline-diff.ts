@@ -60,8 +60,8 @@ function refineWord(oldSegs: InlineSegment[], newSegs: InlineSegment[], a: strin
 }
 
 /**
- * The segments of an old and a new line: concatenating the old side's equal
- * and delete segments gives the old line, the new side's equal and insert
+ * The segments of an old and a new line: concatenating the old side's same
+ * and removed segments gives the old line, the new side's same and added
  * segments the new line.
  */
 export function inlineDiff(oldLine: string, newLine: string): { old: InlineSegment[]; new: InlineSegment[] } {
