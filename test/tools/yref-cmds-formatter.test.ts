@@ -1,12 +1,15 @@
 // Formatter reports as a model reads them: a failing formatter's own words
 // reach the result whichever stream it wrote them to (many formatters print
-// their diagnostics on stdout), and the model's edit stays applied.
+// their diagnostics on stdout), and the model's edit stays applied; a
+// repository without a commit yet and a udiff change are formatted too.
 
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { Config } from "../../core/config/schema.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
 
 const scripts = mkdtempSync(join(tmpdir(), "yuj-fmt-out-"));
@@ -22,6 +25,16 @@ setTimeout(() => {
   process.stderr.write("1 file failed\\n");
   process.exit(7);
 }, 150);
+`,
+);
+
+// Squeezes runs of spaces, like a formatter that normalises spacing.
+const SQUEEZE = join(scripts, "squeeze.mjs");
+writeFileSync(
+  SQUEEZE,
+  `import { readFileSync, writeFileSync } from "node:fs";
+const p = process.argv[2];
+writeFileSync(p, readFileSync(p, "utf8").replace(/  +/g, " "));
 `,
 );
 
@@ -57,5 +70,32 @@ describe("formatter output", () => {
         "  1 file failed",
       ].join("\n"),
     );
+  });
+});
+
+describe("formatter on the reference's other cases", () => {
+  const squeeze = (more: (c: Config) => void = () => undefined) =>
+    guardedSession((c) => {
+      c.formatter.command = [process.execPath, SQUEEZE, "{path}"];
+      c.formatter.extensions = [".py"];
+      more(c);
+    });
+
+  it("a git repository before its first commit: the written file is formatted and named as changed", async () => {
+    s = await squeeze();
+    execFileSync("git", ["init", "-q"], { cwd: s.cwd });
+    const out = await s.call("write", { path: "app.py", content: "value  =  2\n" });
+    expect(readFileSync(join(s.cwd, "app.py"), "utf8")).toBe("value = 2\n");
+    expect(out.modelText).toContain("[formatter] app.py: ok\n");
+    expect(out.modelText).toMatch(/\nchanged paths: app\.py$/);
+  });
+
+  it("udiff: the patched file is formatted and the report follows the diff's result", async () => {
+    s = await squeeze((c) => (c.tools.edit_format = "udiff"));
+    await s.put({ "app.py": "value = 1\n" });
+    const out = await s.call("udiff", { patch: "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-value = 1\n+value  =  4\n" });
+    expect(out.ok).toBe(true);
+    expect(readFileSync(join(s.cwd, "app.py"), "utf8")).toBe("value = 4\n");
+    expect(out.modelText).toMatch(/^OK: applied unified diff \(1 file\(s\)\)\n\n\[formatter\] app\.py: ok\n/);
   });
 });

@@ -53,7 +53,7 @@ describe("unreadable paths and the structural tools", () => {
   it("repository-wide, hidden files are neither parsed nor counted, and a hidden scope is not_found", async () => {
     const all = await list({ path: ".", repo_wide: true });
     expect(all.modelText).toBe(
-      '<list_definitions status="ok" mode="repository" path="." total="1" available="1" shown="1" page="1" next_page="0" files="1" cache_hits="0" v="1">\n' +
+      '<list_definitions status="ok" mode="repository" path="." total="1" available="1" shown="1" page="1" next_page="0" kind="def" files="1" cache_hits="0" v="1">\n' +
         "a.py:1 def visible def visible()\n" +
         "</list_definitions>",
     );

@@ -132,12 +132,13 @@ const fragmentText = (cmd: SimpleCommand): string => [...cmd.assignments, ...cmd
  * a line that only display a file, search text or discover paths, wherever
  * they stand in a list (`make; cat out.txt`) and when a pipeline only picks
  * lines of their output (`cat f | grep x`). A pipe stage reading stdin, a
- * count, a backgrounded or negated item, loops and substitutions keep the
- * line in the shell, as does a step whose tool is inactive or would refuse it.
+ * count, a backgrounded or negated item and an item with a substitution stay
+ * in the shell; loops and groups keep the whole line there, as does a step
+ * whose tool is inactive or would refuse it.
  */
 export function readSideRoute(cmd: string, activeTools: ReadonlySet<string>, opts: RouteOptions = {}): ShellRoute | undefined {
   const p = parseShell(cmd);
-  if (!p.parseable || p.keywords.length || p.substitutions.length || !p.items.length) return undefined;
+  if (!p.parseable || p.keywords.length || !p.items.length) return undefined;
   const routed: Routed[] = [];
   // After a cd the paths are relative to somewhere else: the tool is named, the call is not.
   let moved = false;
@@ -145,7 +146,9 @@ export function readSideRoute(cmd: string, activeTools: ReadonlySet<string>, opt
     const { stages, negated } = item.pipeline;
     const first = stages[0]!;
     const verb = verbOf(first.words);
-    if (item.op !== "&" && !negated && stages.slice(1).every(picksLines)) {
+    // A substitution in this item makes what it reads unknown; one elsewhere on the line does not.
+    const substituted = stages.some((st) => st.substitutions.length > 0);
+    if (item.op !== "&" && !negated && !substituted && stages.slice(1).every(picksLines)) {
       const step = routeStep(first);
       if (step && activeTools.has(step.tool) && !globRefuses(step, opts) && !leavesProject(step, opts.cwd)) {
         routed.push({ ...step, ...(moved ? { args: undefined } : {}), fragment: fragmentText(first) });

@@ -105,6 +105,9 @@ export async function runRepoDefinitions(args: RepoArgs, ctx: ToolContext): Prom
     if (err instanceof GrammarMissing) return definitionsError("backend_unavailable", shown, `ERROR: ${err.message}`);
     throw err;
   }
+  // Without a symbol, a reference is every identifier in the scope: noise
+  // that crowds out the definitions asked for. Those need kind="ref".
+  const kind = args.kind ?? (args.symbol === undefined ? "def" : undefined);
   const rows: Row[] = [];
   let cacheHits = 0;
   try {
@@ -126,12 +129,12 @@ export async function runRepoDefinitions(args: RepoArgs, ctx: ToolContext): Prom
         tags = extractTags(p.parser, p.queries, text);
         remember(key, tags);
       }
-      for (const t of tags) if (args.kind === undefined || t.kind === args.kind) rows.push({ ...t, path: file });
+      for (const t of tags) if (kind === undefined || t.kind === kind) rows.push({ ...t, path: file });
     }
   } finally {
     free(parsers);
   }
-  const result = page(rows, args, shown, listing.files.length, cacheHits, ctx);
+  const result = page(rows, { ...args, ...(kind ? { kind } : {}) }, shown, listing.files.length, cacheHits, ctx);
   return ok(result.text, result.display);
 }
 
