@@ -48,6 +48,30 @@ function rgError(stderr: string, cwdReal: string): string {
   return first.split(`${cwdReal}${path.sep}`).join("");
 }
 
+/**
+ * A comma list of globs (`*.py,*.ts`, `*.py, *.ts`) as the one brace glob
+ * ripgrep reads as "any of them" (`{*.py,*.ts}`); a single glob, or a comma
+ * inside `{}`/`[]`, as written. Taken literally the list matches no file, and
+ * models write it that way often.
+ */
+export function globList(glob: string): string {
+  let depth = 0;
+  const parts: string[] = [];
+  let cur = "";
+  for (const c of glob) {
+    if (c === "{" || c === "[") depth++;
+    else if ((c === "}" || c === "]") && depth > 0) depth--;
+    if (c === "," && depth === 0) {
+      parts.push(cur.trim());
+      cur = "";
+    } else cur += c;
+  }
+  parts.push(cur.trim());
+  const kept = parts.filter((p) => p !== "");
+  if (kept.length < 2 || kept.some((p) => p.startsWith("!"))) return glob;
+  return `{${kept.join(",")}}`;
+}
+
 export const grepTool: ToolHandler<typeof grepSchema> = {
   id: "grep",
   schema: grepSchema,
@@ -86,7 +110,7 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
         target: where.abs,
         pattern: args.pattern,
         format: LINE_FLAGS,
-        ...(args.glob ? { globs: [args.glob] } : {}),
+        ...(args.glob ? { globs: [globList(args.glob)] } : {}),
         timeoutMs: tools.grep_timeout * 1000,
         onLines: (batch) => matches.addText(batch.toString("utf8"), prefix),
       });
@@ -100,7 +124,7 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
       const res = await grepFallback({
         fs,
         pattern: args.pattern,
-        glob: args.glob,
+        glob: args.glob ? globList(args.glob) : args.glob,
         scopeAbs: where.abs,
         cwdReal: where.cwdReal,
         signal: ctx.signal,
