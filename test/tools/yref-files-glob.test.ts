@@ -84,3 +84,10 @@ describe("an empty answer says why, for the two common slips", () => {
     expect((await glob({ pattern: "*.py" })).modelText).toBe("No files found.");
   });
 });
+
+describe("a comma list of patterns", () => {
+  it("matches any of them, as grep's glob does", async () => {
+    expect((await glob({ pattern: "src/*.py, tests/*.py" })).modelText).toContain('total="2"');
+    expect((await glob({ pattern: "*.py,*.md", path: "src" })).modelText).toContain("\nsrc/app.py\n");
+  });
+});

@@ -2,7 +2,8 @@
 // taken literally it matched no file name, and the search found nothing.
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { globList, grepTool } from "../../tools/yuj/grep.js";
+import { globList } from "../../tools/lib/glob-list.js";
+import { grepTool } from "../../tools/yuj/grep.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
 
 let t: TestToolContext;

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { braceExpand, Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
+import { globList } from "../lib/glob-list.js";
 import { fail, INSPECTS, ok, type ToolContext, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { textTarget } from "../../core/permissions/match-target.js";
 import { didYouMean, displayPath, echoPath, resolveInCwd } from "../lib/paths.js";
@@ -27,7 +28,8 @@ const TOO_BROAD_HINT = "pattern too broad — narrow the scope or use page=2+ fo
 
 /** The pattern as written, then each choice of its brace lists (none when it has none). */
 function compile(pattern: string): Minimatch[] {
-  const choices = braceExpand(pattern).filter((p) => p !== pattern);
+  // A comma list (`*.py,*.ts`) is a brace list without its braces.
+  const choices = braceExpand(globList(pattern)).filter((p) => p !== pattern);
   return [pattern, ...choices].map(literal);
 }
 
@@ -45,7 +47,7 @@ function literal(pattern: string): Minimatch {
 /** How many directory levels the walk needs (for the deepest brace choice); Infinity once `**` appears. */
 function walkDepth(pattern: string): number {
   return Math.max(
-    ...[pattern, ...braceExpand(pattern)].map((p) => {
+    ...[pattern, ...braceExpand(globList(pattern))].map((p) => {
       const segments = p.split("/").filter((s) => s !== "");
       return segments.includes("**") ? Infinity : segments.length;
     }),

@@ -12,6 +12,7 @@ import { grepFallback } from "../lib/grep/fallback.js";
 import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { echoPath, resolveInCwd } from "../lib/paths.js";
+import { globList } from "../lib/glob-list.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { didYouMean } from "../lib/path-suggest.js";
 import { searchSummary, str } from "../lib/view.js";
@@ -46,30 +47,6 @@ function rgError(stderr: string, cwdReal: string): string {
   const detail = lines.find((l) => l.startsWith("error: "));
   if (first.endsWith(":") && detail) first += ` ${detail.slice("error: ".length)}`;
   return first.split(`${cwdReal}${path.sep}`).join("");
-}
-
-/**
- * A comma list of globs (`*.py,*.ts`, `*.py, *.ts`) as the one brace glob
- * ripgrep reads as "any of them" (`{*.py,*.ts}`); a single glob, or a comma
- * inside `{}`/`[]`, as written. Taken literally the list matches no file, and
- * models write it that way often.
- */
-export function globList(glob: string): string {
-  let depth = 0;
-  const parts: string[] = [];
-  let cur = "";
-  for (const c of glob) {
-    if (c === "{" || c === "[") depth++;
-    else if ((c === "}" || c === "]") && depth > 0) depth--;
-    if (c === "," && depth === 0) {
-      parts.push(cur.trim());
-      cur = "";
-    } else cur += c;
-  }
-  parts.push(cur.trim());
-  const kept = parts.filter((p) => p !== "");
-  if (kept.length < 2 || kept.some((p) => p.startsWith("!"))) return glob;
-  return `{${kept.join(",")}}`;
 }
 
 export const grepTool: ToolHandler<typeof grepSchema> = {
