@@ -91,3 +91,10 @@ describe("a comma list of patterns", () => {
     expect((await glob({ pattern: "*.py,*.md", path: "src" })).modelText).toContain("\nsrc/app.py\n");
   });
 });
+
+describe("the deeper-files hint for a list", () => {
+  it("counts every choice of the list below the scope", async () => {
+    await t.put({ "docs/guide.md": "" });
+    expect((await glob({ pattern: "*.py,*.md" })).modelText).toContain('hint="no match at this level; 3 below it:');
+  });
+});

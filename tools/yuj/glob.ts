@@ -85,7 +85,8 @@ async function emptyHint(
     return `the pattern is matched inside path ${scopeRel}; drop its leading ${scopeRel}/ (pattern="${rest.slice(scopeRel.length + 1)}")`;
   }
   if (rest.includes("/") || rest.includes("**")) return undefined;
-  const deeper = compile(`**/${rest}`);
+  // Every choice of a brace or comma list, one level deeper or more.
+  const deeper = braceExpand(globList(rest)).map((p) => literal(`**/${p}`));
   const files = await walkFiles(ctx, where.abs, Infinity, { followLinks: true, inside: where.cwdReal });
   const shown = (rel: string) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel)));
   const found = files.filter((rel) => deeper.some((m) => m.match(rel)) && shown(rel)).length;
