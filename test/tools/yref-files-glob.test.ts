@@ -95,6 +95,6 @@ describe("a comma list of patterns", () => {
 describe("the deeper-files hint for a list", () => {
   it("counts every choice of the list below the scope", async () => {
     await t.put({ "docs/guide.md": "" });
-    expect((await glob({ pattern: "*.py,*.md" })).modelText).toContain('hint="no match at this level; 3 below it:');
+    expect((await glob({ pattern: "*.py,*.md" })).modelText).toContain('hint="no match at this level; 3 below it: pattern=&quot;**/*.py,**/*.md&quot; searches subfolders too"');
   });
 });

@@ -86,11 +86,12 @@ async function emptyHint(
   }
   if (rest.includes("/") || rest.includes("**")) return undefined;
   // Every choice of a brace or comma list, one level deeper or more.
-  const deeper = braceExpand(globList(rest)).map((p) => literal(`**/${p}`));
+  const choices = braceExpand(globList(rest)).map((p) => `**/${p}`);
+  const deeper = choices.map(literal);
   const files = await walkFiles(ctx, where.abs, Infinity, { followLinks: true, inside: where.cwdReal });
   const shown = (rel: string) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel)));
   const found = files.filter((rel) => deeper.some((m) => m.match(rel)) && shown(rel)).length;
-  return found ? `no match at this level; ${found} below it: pattern="**/${rest}" searches subfolders too` : undefined;
+  return found ? `no match at this level; ${found} below it: pattern="${choices.length > 1 ? choices.join(",") : `**/${rest}`}" searches subfolders too` : undefined;
 }
 
 /** What the view shows: the paths and where the list stands, without the envelope. */
