@@ -1,7 +1,9 @@
 // grep's glob takes a comma list of globs (`*.py,*.ts`) as "any of them":
 // taken literally it matched no file name, and the search found nothing.
 
+import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findRipgrep } from "../../tools/lib/grep/ripgrep.js";
 import { globList } from "../../tools/lib/glob-list.js";
 import { grepTool } from "../../tools/yuj/grep.js";
 import { makeToolContext, type TestToolContext } from "../support/tool-context.js";
@@ -29,5 +31,25 @@ describe("grep glob lists", () => {
     expect(globList("[a,b].py")).toBe("[a,b].py");
     expect(globList("*.py,!*_test.py")).toBe("*.py,!*_test.py");
     expect(globList("*.py,")).toBe("*.py,");
+  });
+});
+
+describe("look-around and backreferences", () => {
+  it("are searched with PCRE2 when ripgrep's default engine refuses them", async (test) => {
+    const rg = await findRipgrep(t.ctx);
+    let pcre2 = false;
+    try {
+      pcre2 = rg !== undefined && /is available/.test(execFileSync(rg, ["--pcre2-version"], { encoding: "utf8" }));
+    } catch {
+      pcre2 = false;
+    }
+    if (!pcre2) test.skip();
+    await t.put({ "d.txt": "foobar\nfoobaz\nabab\n" });
+    expect((await grepTool.run({ pattern: "foo(?=bar)", path: "d.txt" }, t.ctx)).modelText).toBe(
+      '<search_result tool="grep" total="1" shown="1" page="1" next_page="0" pattern="foo(?=bar)" scope="d.txt">\n1:foobar\n</search_result>',
+    );
+    expect((await grepTool.run({ pattern: "(ab)\\1", path: "d.txt" }, t.ctx)).modelText).toContain("\n3:abab\n");
+    // A pattern no engine accepts is still the default engine's error.
+    expect((await grepTool.run({ pattern: "(unclosed" }, t.ctx)).modelText).toMatch(/^ERROR: grep failed: regex parse error/);
   });
 });
