@@ -53,3 +53,13 @@ describe("look-around and backreferences", () => {
     expect((await grepTool.run({ pattern: "(unclosed" }, t.ctx)).modelText).toMatch(/^ERROR: grep failed: regex parse error/);
   });
 });
+
+describe("a pattern spanning lines", () => {
+  it("is refused with the reason and what to search instead", async () => {
+    expect(await grepTool.run({ pattern: "def f():\n    return" }, t.ctx)).toEqual({
+      ok: false,
+      modelText:
+        "ERROR: grep failed: the literal '\"\\n\"' is not allowed in a regex; grep matches within one line, so search for one line of the text",
+    });
+  });
+});

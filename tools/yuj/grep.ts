@@ -106,7 +106,9 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
       if (res.kind === "cancelled") return fail("ERROR: grep cancelled");
       if (res.kind === "spawn_error") return fail(`ERROR: grep failed: ${res.message}`);
       if (res.code === null || res.code >= 2) {
-        return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}`);
+        // A pattern spanning lines can never match: grep matches one line at a time.
+        const multiline = args.pattern.includes("\n") ? "; grep matches within one line, so search for one line of the text" : "";
+        return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}${multiline}`);
       }
     } else {
       const res = await grepFallback({
