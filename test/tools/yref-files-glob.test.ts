@@ -60,3 +60,41 @@ describe("a brace list", () => {
     expect((await glob({ pattern: "{odd}.py", path: "src" })).modelText).toContain("\nsrc/{odd}.py\n");
   });
 });
+
+describe("an empty answer says why, for the two common slips", () => {
+  it("a pattern that repeats its scope", async () => {
+    expect((await glob({ pattern: "src/*.py", path: "src" })).modelText).toBe(
+      '<search_result tool="glob" total="0" shown="0" page="1" next_page="0" pattern="src/*.py" scope="src" ' +
+        'hint="the pattern is matched inside path src; drop its leading src/ (pattern=&quot;*.py&quot;)">\n</search_result>',
+    );
+  });
+
+  it("a bare name whose files sit in subfolders", async () => {
+    expect((await glob({ pattern: "*.py" })).modelText).toBe(
+      '<search_result tool="glob" total="0" shown="0" page="1" next_page="0" pattern="*.py" scope="." ' +
+        'hint="no match at this level; 2 below it: pattern=&quot;**/*.py&quot; searches subfolders too">\n</search_result>',
+    );
+  });
+
+  it("no hint when nothing matches deeper either, or unpaged", async () => {
+    expect((await glob({ pattern: "*.rs" })).modelText).toBe(
+      '<search_result tool="glob" total="0" shown="0" page="1" next_page="0" pattern="*.rs" scope=".">\n\n</search_result>',
+    );
+    t.ctx.config.tools.search_pagination_enabled = false;
+    expect((await glob({ pattern: "*.py" })).modelText).toBe("No files found.");
+  });
+});
+
+describe("a comma list of patterns", () => {
+  it("matches any of them, as grep's glob does", async () => {
+    expect((await glob({ pattern: "src/*.py, tests/*.py" })).modelText).toContain('total="2"');
+    expect((await glob({ pattern: "*.py,*.md", path: "src" })).modelText).toContain("\nsrc/app.py\n");
+  });
+});
+
+describe("the deeper-files hint for a list", () => {
+  it("counts every choice of the list below the scope", async () => {
+    await t.put({ "docs/guide.md": "" });
+    expect((await glob({ pattern: "*.py,*.md" })).modelText).toContain('hint="no match at this level; 3 below it: pattern=&quot;**/*.py,**/*.md&quot; searches subfolders too"');
+  });
+});

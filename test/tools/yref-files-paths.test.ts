@@ -2,8 +2,12 @@
 // so: an empty path, a `~/…` path (not expanded on the Yuj surface), and a
 // file standing where write needs a folder.
 
+import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
+import { discoverSkills } from "../../core/skills/discover.js";
+import { SkillSession } from "../../core/skills/session.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { editTool } from "../../tools/yuj/edit.js";
 import { notebookEditTool } from "../../tools/yuj/notebook_edit.js";
@@ -50,6 +54,26 @@ describe("a path starting with ~", () => {
     await t.put({ "~/kept.txt": "k\n" });
     expect((await readTool.run({ path: "~/kept.txt" }, t.ctx)).modelText).toBe("1: k");
     expect((await writeTool.run({ path: "~/new.txt", content: "n" }, t.ctx)).modelText).toBe("OK: wrote 1 bytes to ~/new.txt");
+  });
+});
+
+describe("~/ naming an enabled skill's folder", () => {
+  it("is expanded by read there, and only there", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "yuj-home-"));
+    try {
+      const dir = path.join(home, ".agents", "skills", "notes");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "SKILL.md"), "---\nname: notes\ndescription: Take notes.\n---\n\nNOTES BODY\n");
+      fs.writeFileSync(path.join(home, "private.txt"), "PRIVATE\n");
+      const found = discoverSkills({ projectDir: t.cwd, userConfigDir: path.join(home, "none"), home, packageDir: path.join(home, "none"), paths: [path.dirname(dir)] });
+      t.ctx.skills = new SkillSession(found.skills);
+      t.ctx.services = { ...t.ctx.services, env: { ...t.ctx.services.env, HOME: home } };
+      expect((await readTool.run({ path: "~/.agents/skills/notes/SKILL.md" }, t.ctx)).modelText).toContain("NOTES BODY");
+      // Elsewhere in home: the ordinary refusal; nothing outside the skill's folder opens.
+      expect((await readTool.run({ path: "~/private.txt" }, t.ctx)).modelText).toMatch(/^ERROR: ~\/private\.txt starts with ~/);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 

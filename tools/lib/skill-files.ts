@@ -9,6 +9,7 @@ import type { Skill } from "../../core/skills/discover.js";
 import type { ToolContext } from "../../core/tool-types.js";
 import { yujPaths } from "./file-access.js";
 import { hiddenRefusal } from "./paths.js";
+import { homeDir } from "../../core/paths.js";
 
 export type Located = { ok: true; abs: string; display: string; size: number; skill?: Skill } | { ok: false; error: string };
 
@@ -33,6 +34,15 @@ export async function locateInSkillDir(ctx: ToolContext, input: string, director
   if (st.isDirectory()) return { ok: false, error: directoryError };
   const skill = skills.skills.find((s) => s.file === real);
   return { ok: true, abs: real, display: input, size: st.size, ...(skill ? { skill } : {}) };
+}
+
+/**
+ * `~/…` expanded against the home folder, for the one place outside the
+ * project `read` opens (an enabled skill's folder, often written from home:
+ * `~/.agents/skills/x/SKILL.md`); any other input as it is.
+ */
+export function homeExpanded(ctx: ToolContext, input: string): string {
+  return ctx.skills && input.startsWith("~/") ? path.join(homeDir(ctx.services.env), input.slice(2)) : input;
 }
 
 /** Its instructions were read: the skill is in use, and the view marks it loaded. */

@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { z } from "zod";
 import { braceExpand, Minimatch } from "minimatch";
 import { walkFiles } from "../lib/walk-files.js";
-import { fail, INSPECTS, ok, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
+import { globList } from "../lib/glob-list.js";
+import { fail, INSPECTS, ok, type ToolContext, type ToolDisplay, type ToolHandler } from "../../core/tool-types.js";
 import { textTarget } from "../../core/permissions/match-target.js";
 import { didYouMean, displayPath, echoPath, resolveInCwd } from "../lib/paths.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
@@ -27,7 +28,8 @@ const TOO_BROAD_HINT = "pattern too broad — narrow the scope or use page=2+ fo
 
 /** The pattern as written, then each choice of its brace lists (none when it has none). */
 function compile(pattern: string): Minimatch[] {
-  const choices = braceExpand(pattern).filter((p) => p !== pattern);
+  // A comma list (`*.py,*.ts`) is a brace list without its braces.
+  const choices = braceExpand(globList(pattern)).filter((p) => p !== pattern);
   return [pattern, ...choices].map(literal);
 }
 
@@ -45,7 +47,7 @@ function literal(pattern: string): Minimatch {
 /** How many directory levels the walk needs (for the deepest brace choice); Infinity once `**` appears. */
 function walkDepth(pattern: string): number {
   return Math.max(
-    ...[pattern, ...braceExpand(pattern)].map((p) => {
+    ...[pattern, ...braceExpand(globList(pattern))].map((p) => {
       const segments = p.split("/").filter((s) => s !== "");
       return segments.includes("**") ? Infinity : segments.length;
     }),
@@ -63,6 +65,33 @@ function dotDotLead(pattern: string): { lead?: string; rest: string } {
   const lead = segments.slice(0, n);
   if (!lead.includes("..")) return { rest: pattern };
   return { lead: lead.join("/"), rest: segments.slice(n).join("/") };
+}
+
+/**
+ * Why an empty answer may not mean "no such files", for the two slips models
+ * make most: a pattern that repeats its scope (`path="src"`,
+ * `pattern="src/*.py"`: the pattern is matched inside the scope), and a bare
+ * name that only exists deeper (`*.py` when the files sit in subfolders).
+ */
+async function emptyHint(
+  ctx: ToolContext,
+  rest: string,
+  where: { abs: string; cwdReal: string },
+  plainScope: boolean,
+  hiddenFrom: ((rel: string) => boolean) | undefined,
+): Promise<string | undefined> {
+  const scopeRel = displayPath(where.cwdReal, where.abs);
+  if (plainScope && scopeRel !== "." && rest.startsWith(`${scopeRel}/`)) {
+    return `the pattern is matched inside path ${scopeRel}; drop its leading ${scopeRel}/ (pattern="${rest.slice(scopeRel.length + 1)}")`;
+  }
+  if (rest.includes("/") || rest.includes("**")) return undefined;
+  // Every choice of a brace or comma list, one level deeper or more.
+  const choices = braceExpand(globList(rest)).map((p) => `**/${p}`);
+  const deeper = choices.map(literal);
+  const files = await walkFiles(ctx, where.abs, Infinity, { followLinks: true, inside: where.cwdReal });
+  const shown = (rel: string) => !hiddenFrom?.(displayPath(where.cwdReal, path.join(where.abs, rel)));
+  const found = files.filter((rel) => deeper.some((m) => m.match(rel)) && shown(rel)).length;
+  return found ? `no match at this level; ${found} below it: pattern="${choices.length > 1 ? choices.join(",") : `**/${rest}`}" searches subfolders too` : undefined;
 }
 
 /** What the view shows: the paths and where the list stands, without the envelope. */
@@ -132,7 +161,11 @@ export const globTool: ToolHandler<typeof globSchema> = {
 
     const limit = tools.glob_max_listed_paths;
     const page = paginate(matches, args.page, tools.glob_max_matches_per_page);
-    const hint = unscopedHint ? UNSCOPED_HINT : undefined;
+    const hint = unscopedHint
+      ? UNSCOPED_HINT
+      : matches.length === 0
+        ? await emptyHint(ctx, rest, where, lead === undefined, hiddenFrom)
+        : undefined;
     // Later pages stay reachable: the hint itself points the model at page=2+.
     if (!hint && limit > 0 && matches.length > limit && page.page === 1) {
       return ok(refusalEnvelope("glob", pattern, scope, matches.length, TOO_BROAD_HINT), pathsView([], matches.length, 1, 0, TOO_BROAD_HINT));

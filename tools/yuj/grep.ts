@@ -12,6 +12,7 @@ import { grepFallback } from "../lib/grep/fallback.js";
 import { LINE_FLAGS, LinePage, pageNumber } from "../lib/grep/lines.js";
 import { findRipgrep } from "../lib/grep/ripgrep.js";
 import { echoPath, resolveInCwd } from "../lib/paths.js";
+import { globList } from "../lib/glob-list.js";
 import { searchHidden, yujPaths } from "../lib/file-access.js";
 import { didYouMean } from "../lib/path-suggest.js";
 import { searchSummary, str } from "../lib/view.js";
@@ -76,31 +77,44 @@ export const grepTool: ToolHandler<typeof grepSchema> = {
 
     const page = tools.search_pagination_enabled ? pageNumber(args.page) : 1;
     const oneFile = !info.isDirectory();
-    const matches = new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, searchHidden(ctx, where.cwdReal), oneFile ? "" : DOT);
+    const freshPage = () => new LinePage(page, tools.search_pagination_enabled ? tools.grep_max_matches_per_page : undefined, searchHidden(ctx, where.cwdReal), oneFile ? "" : DOT);
+    let matches = freshPage();
     const rg = await findRipgrep(ctx);
     if (rg) {
       const prefix = `${where.cwdReal}${path.sep}`;
-      const res = await searchWithRg(ctx, {
-        rg,
-        cwd: ctx.cwd,
-        target: where.abs,
-        pattern: args.pattern,
-        format: LINE_FLAGS,
-        ...(args.glob ? { globs: [args.glob] } : {}),
-        timeoutMs: tools.grep_timeout * 1000,
-        onLines: (batch) => matches.addText(batch.toString("utf8"), prefix),
-      });
+      const search = (format: readonly string[]) => {
+        matches = freshPage();
+        return searchWithRg(ctx, {
+          rg,
+          cwd: ctx.cwd,
+          target: where.abs,
+          pattern: args.pattern,
+          format,
+          ...(args.glob ? { globs: [globList(args.glob)] } : {}),
+          timeoutMs: tools.grep_timeout * 1000,
+          onLines: (batch) => matches.addText(batch.toString("utf8"), prefix),
+        });
+      };
+      let res = await search(LINE_FLAGS);
+      // Look-around and backreferences (`foo(?=bar)`, `(a)\1`) need PCRE2, as
+      // rg itself suggests; the search runs again with it when rg has it.
+      if (res.kind === "done" && res.code === 2 && res.stderr.includes("--pcre2")) {
+        const again = await search([...LINE_FLAGS, "--pcre2"]);
+        if (again.kind !== "done" || (again.code !== null && again.code < 2)) res = again;
+      }
       if (res.kind === "timeout") return fail(`ERROR: grep timed out after ${tools.grep_timeout}s`);
       if (res.kind === "cancelled") return fail("ERROR: grep cancelled");
       if (res.kind === "spawn_error") return fail(`ERROR: grep failed: ${res.message}`);
       if (res.code === null || res.code >= 2) {
-        return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}`);
+        // A pattern spanning lines can never match: grep matches one line at a time.
+        const multiline = args.pattern.includes("\n") ? "; grep matches within one line, so search for one line of the text" : "";
+        return fail(`ERROR: grep failed: ${rgError(res.stderr, where.cwdReal)}${multiline}`);
       }
     } else {
       const res = await grepFallback({
         fs,
         pattern: args.pattern,
-        glob: args.glob,
+        glob: args.glob ? globList(args.glob) : args.glob,
         scopeAbs: where.abs,
         cwdReal: where.cwdReal,
         signal: ctx.signal,

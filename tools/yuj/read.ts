@@ -13,7 +13,7 @@ import { echoPath, locateExistingFile } from "../lib/paths.js";
 import { yujPaths } from "../lib/file-access.js";
 import { pathSpellingError } from "../lib/path-spelling.js";
 import { checkedReads } from "../lib/pinned-fs.js";
-import { locateInSkillDir, markSkillLoaded } from "../lib/skill-files.js";
+import { homeExpanded, locateInSkillDir, markSkillLoaded } from "../lib/skill-files.js";
 import type { Skill } from "../../core/skills/discover.js";
 import { num, rangeSummary, shownPath, str } from "../lib/view.js";
 
@@ -50,15 +50,15 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (offset < 0) return fail(`ERROR: offset must be >= 0, got ${offset}`);
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
-    const spelling = await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
-    if (spelling) return fail(spelling);
     const shown = echoPath(ctx.cwd, args.path);
     const directory = `ERROR: ${shown} is a directory — use glob to list contents.`;
-    // An enabled skill's folder is readable though it lies outside the project;
-    // so is the session's saved output (a cut result, a command's log). Hidden paths are not.
-    const file =
-      (await locateInSkillDir(ctx, args.path, directory)) ??
-      (await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, { directory, access: yujPaths(ctx, "read") }));
+    // An enabled skill's folder is readable though it lies outside the project
+    // (by its absolute path, or from ~/); so is the session's saved output (a
+    // cut result, a command's log). Hidden paths are not.
+    const inSkill = await locateInSkillDir(ctx, homeExpanded(ctx, args.path), directory);
+    const spelling = inSkill ? "" : await pathSpellingError(ctx.services.fs, ctx.cwd, args.path);
+    if (spelling) return fail(spelling);
+    const file = inSkill ?? (await locateExistingFile(ctx.services.fs, ctx.cwd, args.path, { directory, access: yujPaths(ctx, "read") }));
     if (!file.ok) return fail(file.error);
     if (file.size === 0) {
       const empty = `File ${shown} exists but is empty (0 bytes).`;
