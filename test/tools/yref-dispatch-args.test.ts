@@ -162,6 +162,10 @@ describe("arguments of the wrong shape", () => {
     return { ok: r.ok, text: r.modelText };
   }
 
+  it("read with an empty path names the task directory as '.'", async () => {
+    expect(await raw("read", '{"path": ""}')).toEqual({ ok: false, text: "ERROR: . is a directory — use glob to list contents." });
+  });
+
   it("null for a call without parameters is read as no arguments (reject keeps it a type error)", async () => {
     expect(await raw("done", "null")).toEqual({ ok: true, text: "done" });
     await fresh((c) => (c.tools.schema_validation = "reject"));
