@@ -186,3 +186,22 @@ describe("arguments of the wrong shape", () => {
     expect(t.events).toEqual([]);
   });
 });
+
+describe("a one-parameter tool sent its text alone", () => {
+  async function raw(name: string, text: string) {
+    const prepared = prepareCall({ id: "c1", name, args: text }, baseToolset(t.ctx.config), t.ctx.config);
+    return prepared.ready ? { ready: true, args: prepared.args } : { ready: false, text: prepared.text };
+  }
+
+  it("done's message and think's thought, as bare text or one JSON string", async () => {
+    await fresh((c) => (c.tools.think_enabled = true));
+    expect(await raw("done", '"All tests pass."')).toEqual({ ready: true, args: { message: "All tests pass." } });
+    expect(await raw("done", "All tests pass.")).toEqual({ ready: true, args: { message: "All tests pass." } });
+    expect(await raw("think", "Check the parser first.")).toEqual({ ready: true, args: { thought: "Check the parser first." } });
+  });
+
+  it("under reject the bare text is the envelope's type error", async () => {
+    await fresh((c) => (c.tools.schema_validation = "reject"));
+    expect(await raw("done", '"All tests pass."')).toEqual({ ready: false, text: schemaRejectText("done", [{ actual: "string", expected: "object", keyword: "type", path: "$" }]) });
+  });
+});
