@@ -88,7 +88,7 @@ export function validateArgs(
       notes.push(`Note: ${tool} takes no "${key}" parameter; it was ignored.`);
     }
     // Run anyway, as this mode promises, but never silently: a filter the
-    // model believes applied (grep's `include`) would otherwise mislead it.
+    // model believes applied (grep's `case_insensitive`) would otherwise mislead it.
     // Only where the schema would strip the key anyway: a loose schema (an
     // MCP tool's) takes it, a strict one (ask_user) refuses it by name.
     if (opts.undeclared !== "refuse" && schema.def.catchall === undefined) {
