@@ -22,6 +22,32 @@ const ALIASES: ReadonlyArray<{ from: string; to: string; forgivingOnly?: true }>
   { from: "include", to: "glob", forgivingOnly: true },
 ];
 
+/**
+ * Field names inside a list's items, as other agents' tools name them (a
+ * todo tool's `content` for the item's text), read where the item declares
+ * `to` and not `from`.
+ */
+const ITEM_ALIASES: ReadonlyArray<{ from: string; to: string }> = [{ from: "content", to: "description" }];
+
+/** Each item of a list of objects with its old field names moved to today's; one note per name moved. */
+function readItemAliases(tool: string, key: string, items: unknown[], declared: (path: PropertyKey[]) => string | undefined): string[] {
+  const notes: string[] = [];
+  for (const { from, to } of ITEM_ALIASES) {
+    if (declared([key, 0, to]) === undefined || declared([key, 0, from]) !== undefined) continue;
+    let moved = false;
+    for (const item of items) {
+      if (!item || typeof item !== "object" || Array.isArray(item)) continue;
+      const o = item as Record<string, unknown>;
+      if (!(from in o) || to in o) continue;
+      o[to] = o[from];
+      delete o[from];
+      moved = true;
+    }
+    if (moved) notes.push(`Note: ${tool}'s ${key} items have no field "${from}"; it was read as "${to}".`);
+  }
+  return notes;
+}
+
 /** A number or boolean some models send quoted ("2", "true"), as the value it spells; undefined when it spells none. */
 function quotedScalar(text: string, type: string): number | boolean | undefined {
   const t = text.trim();
@@ -71,6 +97,12 @@ export function readAliases(
   for (const key of exposed) {
     const type = declared([key]);
     const value = args[key];
+    if (forgiving && Array.isArray(value)) {
+      // Copies, so the call as the model sent it stays as it was.
+      args[key] = value.map((v) => (v && typeof v === "object" && !Array.isArray(v) ? { ...v } : v));
+      notes.push(...readItemAliases(tool, key, args[key] as unknown[], declared));
+      continue;
+    }
     if (typeof value !== "string" || type === undefined) continue;
     // Only a list of strings: a string is no item of a list of objects (write_todos' todos).
     const items = declared([key, 0]);

@@ -179,9 +179,9 @@ describe("arguments of the wrong shape", () => {
 
   it("a field an item does not declare is named beside the missing one, with the item's fields", async () => {
     await fresh((c) => (c.tools.todos_enabled = true));
-    expect(await raw("write_todos", '{"todos": [{"content": "a", "status": "pending"}]}')).toEqual({
+    expect(await raw("write_todos", '{"todos": [{"task": "a", "status": "pending"}]}')).toEqual({
       ok: false,
-      text: 'ERROR: bad arguments for write_todos: todos[0].description is required (string); todos[0] has no field "content"; its fields: description, status',
+      text: 'ERROR: bad arguments for write_todos: todos[0].description is required (string); todos[0] has no field "task"; its fields: description, status',
     });
     expect(t.events).toEqual([]);
   });
@@ -203,5 +203,30 @@ describe("a one-parameter tool sent its text alone", () => {
   it("under reject the bare text is the envelope's type error", async () => {
     await fresh((c) => (c.tools.schema_validation = "reject"));
     expect(await raw("done", '"All tests pass."')).toEqual({ ready: false, text: schemaRejectText("done", [{ actual: "string", expected: "object", keyword: "type", path: "$" }]) });
+  });
+});
+
+describe("a todo item written the way other agents' todo tools write it", () => {
+  it("content is read as description, with one note; an extra field of the item is let through as before", async () => {
+    await fresh((c) => (c.tools.todos_enabled = true));
+    const todos = [
+      { content: "Read the parser", status: "completed", activeForm: "Reading the parser" },
+      { content: "Fix the bug", status: "in_progress", activeForm: "Fixing the bug" },
+    ];
+    expect(await call("write_todos", { todos })).toEqual({
+      ok: true,
+      text: 'Note: write_todos\'s todos items have no field "content"; it was read as "description".\nOK: replaced todo list with 2 items\n[x] Read the parser\n[>] Fix the bug',
+    });
+    expect(t.events).toEqual([{ type: "todo_updated", todos: [{ description: "Read the parser", status: "completed" }, { description: "Fix the bug", status: "in_progress" }] }]);
+  });
+
+  it("under reject it is refused at the item's path", async () => {
+    await fresh((c) => {
+      c.tools.todos_enabled = true;
+      c.tools.schema_validation = "reject";
+    });
+    const r = await call("write_todos", { todos: [{ content: "a", status: "pending" }] });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain('"keyword":"additionalProperties","path":"$.todos[0].content"');
   });
 });
