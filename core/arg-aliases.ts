@@ -22,6 +22,9 @@ const ALIASES: ReadonlyArray<{ from: string; to: string; forgivingOnly?: true }>
   { from: "include", to: "glob", forgivingOnly: true },
 ];
 
+/** Values of an enum under the name another system gives them (the lsp kind `symbols` for `document_symbols`). */
+const VALUE_ALIASES: ReadonlyArray<{ from: string; to: string }> = [{ from: "symbols", to: "document_symbols" }];
+
 /**
  * Field names inside a list's items, as other agents' tools name them (a
  * todo tool's `content` for the item's text), read where the item declares
@@ -73,12 +76,20 @@ function bareStringNote(key: string): string {
  * old one is dropped) and a bare string put in a list where the schema takes
  * an array.
  */
+interface SchemaFacts {
+  /** The JSON type the model was shown at a path (`string`, `string | array`). */
+  declared: (path: PropertyKey[]) => string | undefined;
+  /** The values a top-level parameter's schema lists under `enum`. */
+  enumOf: (key: string) => readonly unknown[] | undefined;
+  /** The surface lets undeclared parameters through (the other agents' names are read only there). */
+  forgiving: boolean;
+}
+
 export function readAliases(
   tool: string,
   given: Record<string, unknown>,
   exposed: readonly string[],
-  declared: (path: PropertyKey[]) => string | undefined,
-  forgiving: boolean,
+  { declared, enumOf, forgiving }: SchemaFacts,
 ): { args: Record<string, unknown>; notes: string[] } {
   const args = { ...given };
   const notes: string[] = [];
@@ -104,6 +115,12 @@ export function readAliases(
       continue;
     }
     if (typeof value !== "string" || type === undefined) continue;
+    const renamed = forgiving ? VALUE_ALIASES.find((a) => a.from === value && enumOf(key)?.includes(a.to) && !enumOf(key)?.includes(a.from)) : undefined;
+    if (renamed) {
+      args[key] = renamed.to;
+      notes.push(`Note: ${key} "${renamed.from}" was read as "${renamed.to}".`);
+      continue;
+    }
     // Only a list of strings: a string is no item of a list of objects (write_todos' todos).
     const items = declared([key, 0]);
     if (type !== "string" && type.split(" | ").includes("array") && (items === undefined || items.split(" | ").includes("string"))) {

@@ -71,7 +71,7 @@ export function validateArgs(
   // Reject mode checks the call exactly as sent; otherwise the old names
   // models still use are read as today's, and the result says so.
   const { args: read, notes } =
-    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared, opts.undeclared !== "refuse");
+    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, { declared, enumOf: declaredEnum(schema), forgiving: opts.undeclared !== "refuse" });
 
   let obj = read;
   let dropped: Array<[string, unknown]> = [];
@@ -322,6 +322,14 @@ function declaredTypes(schema: z.ZodObject): (path: PropertyKey[]) => string | u
       node = typeof key === "number" ? n.items : n.properties?.[String(key)];
     }
     return typeName(node);
+  };
+}
+
+/** The values a top-level parameter's JSON Schema lists under `enum`; undefined when it lists none. */
+function declaredEnum(schema: z.ZodObject): (key: string) => readonly unknown[] | undefined {
+  return (key) => {
+    const node = (jsonSchemaOf(schema) as { properties?: Record<string, { enum?: unknown }> } | undefined)?.properties?.[key];
+    return Array.isArray(node?.enum) ? node.enum : undefined;
   };
 }
 

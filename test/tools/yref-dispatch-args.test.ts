@@ -230,3 +230,20 @@ describe("a todo item written the way other agents' todo tools write it", () => 
     expect(r.text).toContain('"keyword":"additionalProperties","path":"$.todos[0].content"');
   });
 });
+
+describe("an enum value under another system's name", () => {
+  it("lsp kind symbols is read as document_symbols, with a note", async () => {
+    await fresh((c) => (c.lsp.tool_enabled = true));
+    const prepared = prepareCall({ id: "c1", name: "lsp", args: JSON.stringify({ kind: "symbols", path: "a.txt" }) }, baseToolset(t.ctx.config), t.ctx.config);
+    expect(prepared.ready && prepared.args).toEqual({ kind: "document_symbols", path: "a.txt" });
+    expect(prepared.ready && prepared.notes).toEqual(['Note: kind "symbols" was read as "document_symbols".']);
+  });
+
+  it("a value no alias names is refused with the accepted ones", async () => {
+    await fresh((c) => (c.lsp.tool_enabled = true));
+    expect(await call("lsp", { kind: "hover", path: "a.txt" })).toEqual({
+      ok: false,
+      text: 'ERROR: bad arguments for lsp: kind: expected one of "definition", "references", "document_symbols", got string "hover"',
+    });
+  });
+});
