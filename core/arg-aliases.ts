@@ -51,6 +51,26 @@ function readItemAliases(tool: string, key: string, items: unknown[], declared: 
   return notes;
 }
 
+/** The keys a model's echo of the whole call puts beside the arguments: `{"name": "read", "arguments": {…}}`. */
+const CALL_KEYS = new Set(["name", "tool", "tool_name", "function", "type", "id"]);
+
+/**
+ * The arguments a model sent inside an envelope of its own (`{"arguments":
+ * {"path": …}}`, `{"name": "read", "input": {…}}`): when no top-level key is
+ * a parameter, every other key names the call, and one value is an object
+ * of parameters only.
+ */
+function wrapped(given: Record<string, unknown>, exposed: readonly string[]): { key: string; args: Record<string, unknown> } | undefined {
+  const keys = Object.keys(given);
+  if (keys.some((k) => exposed.includes(k))) return undefined;
+  const holders = keys.filter((k) => {
+    const v = given[k];
+    return v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((p) => exposed.includes(p));
+  });
+  if (holders.length !== 1 || keys.some((k) => k !== holders[0] && !CALL_KEYS.has(k))) return undefined;
+  return { key: holders[0]!, args: given[holders[0]!] as Record<string, unknown> };
+}
+
 /** A number or boolean some models send quoted ("2", "true"), as the value it spells; undefined when it spells none. */
 function quotedScalar(text: string, type: string): number | boolean | undefined {
   const t = text.trim();
@@ -91,8 +111,10 @@ export function readAliases(
   exposed: readonly string[],
   { declared, enumOf, forgiving }: SchemaFacts,
 ): { args: Record<string, unknown>; notes: string[] } {
-  const args = { ...given };
   const notes: string[] = [];
+  const inner = forgiving ? wrapped(given, exposed) : undefined;
+  if (inner) notes.push(`Note: ${tool}'s arguments came wrapped in "${inner.key}"; they were read from inside it. Send the parameters themselves.`);
+  const args = { ...(inner?.args ?? given) };
   for (const { from, to, forgivingOnly } of ALIASES) {
     if (!(from in args) || exposed.includes(from) || !exposed.includes(to) || (forgivingOnly && !forgiving)) continue;
     if (to in args) {

@@ -71,7 +71,7 @@ export function validateArgs(
   // Reject mode checks the call exactly as sent; otherwise the old names
   // models still use are read as today's, and the result says so.
   const { args: read, notes } =
-    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, { declared, enumOf: declaredEnum(schema), forgiving: opts.undeclared !== "refuse" });
+    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, { declared, enumOf: declaredEnum(schema), forgiving: opts.undeclared !== "refuse" && !isStrict(schema) });
 
   let obj = read;
   let dropped: Array<[string, unknown]> = [];
@@ -323,6 +323,11 @@ function declaredTypes(schema: z.ZodObject): (path: PropertyKey[]) => string | u
     }
     return typeName(node);
   };
+}
+
+/** A schema that refuses every undeclared key (ask_user: "No other field is accepted"): nothing is read as another form for it. */
+function isStrict(schema: z.ZodObject): boolean {
+  return schema.def.catchall?._zod.def.type === "never";
 }
 
 /** The values a top-level parameter's JSON Schema lists under `enum`; undefined when it lists none. */

@@ -247,3 +247,35 @@ describe("an enum value under another system's name", () => {
     });
   });
 });
+
+describe("arguments a model wrapped in an envelope of its own", () => {
+  it("are read from inside it, with a note", async () => {
+    expect(await call("read", { arguments: { path: "a.txt", limit: 1 } })).toEqual({
+      ok: true,
+      text:
+        'Note: read\'s arguments came wrapped in "arguments"; they were read from inside it. Send the parameters themselves.\n' +
+        "1: one\n<system-reminder>Read returned the first 1 lines of a.txt. The file is longer — re-read with a higher limit or a specific offset to see more.</system-reminder>",
+    });
+    expect((await call("bash", { name: "bash", input: { cmd: "echo hi" } })).text).toBe(
+      'Note: bash\'s arguments came wrapped in "input"; they were read from inside it. Send the parameters themselves.\nhi',
+    );
+  });
+
+  it("not when a parameter is at the top, or the inner object holds other keys", async () => {
+    expect((await call("read", { path: "a.txt", arguments: { limit: 1 } })).text).toBe(
+      'Note: read takes no "arguments" parameter; it was ignored (accepted parameters: path, offset, limit).\n1: one\n2: two\n3: three',
+    );
+    expect((await call("read", { arguments: { path: "a.txt", mode: "fast" } })).text).toBe(
+      'ERROR: bad arguments for read: path is required (string); unknown parameter "arguments"; accepted parameters: path, offset, limit',
+    );
+  });
+});
+
+describe("ask_user, whose schema takes no other field", () => {
+  it("is not unwrapped: the envelope is refused by name", async () => {
+    expect(await call("ask_user", { arguments: { question: "Which database?" } })).toEqual({
+      ok: false,
+      text: 'ERROR: bad arguments for ask_user: question is required (string); unknown parameter "arguments"; accepted parameters: question',
+    });
+  });
+});
