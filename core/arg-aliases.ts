@@ -22,6 +22,55 @@ const ALIASES: ReadonlyArray<{ from: string; to: string; forgivingOnly?: true }>
   { from: "include", to: "glob", forgivingOnly: true },
 ];
 
+/** Values of an enum under the name another system gives them (the lsp kind `symbols` for `document_symbols`). */
+const VALUE_ALIASES: ReadonlyArray<{ from: string; to: string }> = [{ from: "symbols", to: "document_symbols" }];
+
+/**
+ * Field names inside a list's items, as other agents' tools name them (a
+ * todo tool's `content` for the item's text), read where the item declares
+ * `to` and not `from`.
+ */
+const ITEM_ALIASES: ReadonlyArray<{ from: string; to: string }> = [{ from: "content", to: "description" }];
+
+/** Each item of a list of objects with its old field names moved to today's; one note per name moved. */
+function readItemAliases(tool: string, key: string, items: unknown[], declared: (path: PropertyKey[]) => string | undefined): string[] {
+  const notes: string[] = [];
+  for (const { from, to } of ITEM_ALIASES) {
+    if (declared([key, 0, to]) === undefined || declared([key, 0, from]) !== undefined) continue;
+    let moved = false;
+    for (const item of items) {
+      if (!item || typeof item !== "object" || Array.isArray(item)) continue;
+      const o = item as Record<string, unknown>;
+      if (!(from in o) || to in o) continue;
+      o[to] = o[from];
+      delete o[from];
+      moved = true;
+    }
+    if (moved) notes.push(`Note: ${tool}'s ${key} items have no field "${from}"; it was read as "${to}".`);
+  }
+  return notes;
+}
+
+/** The keys a model's echo of the whole call puts beside the arguments: `{"name": "read", "arguments": {…}}`. */
+const CALL_KEYS = new Set(["name", "tool", "tool_name", "function", "type", "id"]);
+
+/**
+ * The arguments a model sent inside an envelope of its own (`{"arguments":
+ * {"path": …}}`, `{"name": "read", "input": {…}}`): when no top-level key is
+ * a parameter, every other key names the call, and one value is an object
+ * of parameters only.
+ */
+function wrapped(given: Record<string, unknown>, exposed: readonly string[]): { key: string; args: Record<string, unknown> } | undefined {
+  const keys = Object.keys(given);
+  if (keys.some((k) => exposed.includes(k))) return undefined;
+  const holders = keys.filter((k) => {
+    const v = given[k];
+    return v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((p) => exposed.includes(p));
+  });
+  if (holders.length !== 1 || keys.some((k) => k !== holders[0] && !CALL_KEYS.has(k))) return undefined;
+  return { key: holders[0]!, args: given[holders[0]!] as Record<string, unknown> };
+}
+
 /** A number or boolean some models send quoted ("2", "true"), as the value it spells; undefined when it spells none. */
 function quotedScalar(text: string, type: string): number | boolean | undefined {
   const t = text.trim();
@@ -47,15 +96,25 @@ function bareStringNote(key: string): string {
  * old one is dropped) and a bare string put in a list where the schema takes
  * an array.
  */
+interface SchemaFacts {
+  /** The JSON type the model was shown at a path (`string`, `string | array`). */
+  declared: (path: PropertyKey[]) => string | undefined;
+  /** The values a top-level parameter's schema lists under `enum`. */
+  enumOf: (key: string) => readonly unknown[] | undefined;
+  /** The surface lets undeclared parameters through (the other agents' names are read only there). */
+  forgiving: boolean;
+}
+
 export function readAliases(
   tool: string,
   given: Record<string, unknown>,
   exposed: readonly string[],
-  declared: (path: PropertyKey[]) => string | undefined,
-  forgiving: boolean,
+  { declared, enumOf, forgiving }: SchemaFacts,
 ): { args: Record<string, unknown>; notes: string[] } {
-  const args = { ...given };
   const notes: string[] = [];
+  const inner = forgiving ? wrapped(given, exposed) : undefined;
+  if (inner) notes.push(`Note: ${tool}'s arguments came wrapped in "${inner.key}"; they were read from inside it. Send the parameters themselves.`);
+  const args = { ...(inner?.args ?? given) };
   for (const { from, to, forgivingOnly } of ALIASES) {
     if (!(from in args) || exposed.includes(from) || !exposed.includes(to) || (forgivingOnly && !forgiving)) continue;
     if (to in args) {
@@ -71,7 +130,19 @@ export function readAliases(
   for (const key of exposed) {
     const type = declared([key]);
     const value = args[key];
+    if (forgiving && Array.isArray(value)) {
+      // Copies, so the call as the model sent it stays as it was.
+      args[key] = value.map((v) => (v && typeof v === "object" && !Array.isArray(v) ? { ...v } : v));
+      notes.push(...readItemAliases(tool, key, args[key] as unknown[], declared));
+      continue;
+    }
     if (typeof value !== "string" || type === undefined) continue;
+    const renamed = forgiving ? VALUE_ALIASES.find((a) => a.from === value && enumOf(key)?.includes(a.to) && !enumOf(key)?.includes(a.from)) : undefined;
+    if (renamed) {
+      args[key] = renamed.to;
+      notes.push(`Note: ${key} "${renamed.from}" was read as "${renamed.to}".`);
+      continue;
+    }
     // Only a list of strings: a string is no item of a list of objects (write_todos' todos).
     const items = declared([key, 0]);
     if (type !== "string" && type.split(" | ").includes("array") && (items === undefined || items.split(" | ").includes("string"))) {

@@ -71,7 +71,7 @@ export function validateArgs(
   // Reject mode checks the call exactly as sent; otherwise the old names
   // models still use are read as today's, and the result says so.
   const { args: read, notes } =
-    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, declared, opts.undeclared !== "refuse");
+    opts.mode === "reject" ? { args: value as Record<string, unknown>, notes: [] } : readAliases(tool, value as Record<string, unknown>, opts.exposed, { declared, enumOf: declaredEnum(schema), forgiving: opts.undeclared !== "refuse" && !isStrict(schema) });
 
   let obj = read;
   let dropped: Array<[string, unknown]> = [];
@@ -88,7 +88,7 @@ export function validateArgs(
       notes.push(`Note: ${tool} takes no "${key}" parameter; it was ignored.`);
     }
     // Run anyway, as this mode promises, but never silently: a filter the
-    // model believes applied (grep's `include`) would otherwise mislead it.
+    // model believes applied (grep's `case_insensitive`) would otherwise mislead it.
     // Only where the schema would strip the key anyway: a loose schema (an
     // MCP tool's) takes it, a strict one (ask_user) refuses it by name.
     if (opts.undeclared !== "refuse" && schema.def.catchall === undefined) {
@@ -322,6 +322,19 @@ function declaredTypes(schema: z.ZodObject): (path: PropertyKey[]) => string | u
       node = typeof key === "number" ? n.items : n.properties?.[String(key)];
     }
     return typeName(node);
+  };
+}
+
+/** A schema that refuses every undeclared key (ask_user: "No other field is accepted"): nothing is read as another form for it. */
+function isStrict(schema: z.ZodObject): boolean {
+  return schema.def.catchall?._zod.def.type === "never";
+}
+
+/** The values a top-level parameter's JSON Schema lists under `enum`; undefined when it lists none. */
+function declaredEnum(schema: z.ZodObject): (key: string) => readonly unknown[] | undefined {
+  return (key) => {
+    const node = (jsonSchemaOf(schema) as { properties?: Record<string, { enum?: unknown }> } | undefined)?.properties?.[key];
+    return Array.isArray(node?.enum) ? node.enum : undefined;
   };
 }
 

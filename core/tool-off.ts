@@ -24,6 +24,9 @@ export function offBecause(toolset: ActiveToolset, conditions: readonly string[]
   if (formats && !formats.includes(toolset.editFormat)) {
     return ` (it is unavailable for the selected edit format "${toolset.editFormat}"; [tools].edit_format = "${formats[0]}" or --edit-format ${formats[0]} selects it)`;
   }
+  // A setting's value (required plan mode): the tool belongs to that mode; nothing here for the model to enter.
+  const valued = conditions.length === 1 ? /^config:([a-z_]+(?:\.[a-z_]+)*)\.([a-z_]+)=([a-z_]+)$/.exec(conditions[0]!) : null;
+  if (valued) return ` (it is offered only when [${valued[1]}].${valued[2]} = "${valued[3]}")`;
   const keys = conditions.filter((c) => /^config:[a-z_]+(?:\.[a-z_]+)+$/.test(c)).map((c) => c.slice("config:".length));
   if (keys.length !== 1) return "";
   const parts = keys[0]!.split(".");

@@ -162,6 +162,10 @@ describe("arguments of the wrong shape", () => {
     return { ok: r.ok, text: r.modelText };
   }
 
+  it("read with an empty path names the task directory as '.'", async () => {
+    expect(await raw("read", '{"path": ""}')).toEqual({ ok: false, text: "ERROR: . is a directory — use glob to list contents." });
+  });
+
   it("null for a call without parameters is read as no arguments (reject keeps it a type error)", async () => {
     expect(await raw("done", "null")).toEqual({ ok: true, text: "done" });
     await fresh((c) => (c.tools.schema_validation = "reject"));
@@ -175,10 +179,103 @@ describe("arguments of the wrong shape", () => {
 
   it("a field an item does not declare is named beside the missing one, with the item's fields", async () => {
     await fresh((c) => (c.tools.todos_enabled = true));
-    expect(await raw("write_todos", '{"todos": [{"content": "a", "status": "pending"}]}')).toEqual({
+    expect(await raw("write_todos", '{"todos": [{"task": "a", "status": "pending"}]}')).toEqual({
       ok: false,
-      text: 'ERROR: bad arguments for write_todos: todos[0].description is required (string); todos[0] has no field "content"; its fields: description, status',
+      text: 'ERROR: bad arguments for write_todos: todos[0].description is required (string); todos[0] has no field "task"; its fields: description, status',
     });
     expect(t.events).toEqual([]);
+  });
+});
+
+describe("a one-parameter tool sent its text alone", () => {
+  async function raw(name: string, text: string) {
+    const prepared = prepareCall({ id: "c1", name, args: text }, baseToolset(t.ctx.config), t.ctx.config);
+    return prepared.ready ? { ready: true, args: prepared.args } : { ready: false, text: prepared.text };
+  }
+
+  it("done's message and think's thought, as bare text or one JSON string", async () => {
+    await fresh((c) => (c.tools.think_enabled = true));
+    expect(await raw("done", '"All tests pass."')).toEqual({ ready: true, args: { message: "All tests pass." } });
+    expect(await raw("done", "All tests pass.")).toEqual({ ready: true, args: { message: "All tests pass." } });
+    expect(await raw("think", "Check the parser first.")).toEqual({ ready: true, args: { thought: "Check the parser first." } });
+  });
+
+  it("under reject the bare text is the envelope's type error", async () => {
+    await fresh((c) => (c.tools.schema_validation = "reject"));
+    expect(await raw("done", '"All tests pass."')).toEqual({ ready: false, text: schemaRejectText("done", [{ actual: "string", expected: "object", keyword: "type", path: "$" }]) });
+  });
+});
+
+describe("a todo item written the way other agents' todo tools write it", () => {
+  it("content is read as description, with one note; an extra field of the item is let through as before", async () => {
+    await fresh((c) => (c.tools.todos_enabled = true));
+    const todos = [
+      { content: "Read the parser", status: "completed", activeForm: "Reading the parser" },
+      { content: "Fix the bug", status: "in_progress", activeForm: "Fixing the bug" },
+    ];
+    expect(await call("write_todos", { todos })).toEqual({
+      ok: true,
+      text: 'Note: write_todos\'s todos items have no field "content"; it was read as "description".\nOK: replaced todo list with 2 items\n[x] Read the parser\n[>] Fix the bug',
+    });
+    expect(t.events).toEqual([{ type: "todo_updated", todos: [{ description: "Read the parser", status: "completed" }, { description: "Fix the bug", status: "in_progress" }] }]);
+  });
+
+  it("under reject it is refused at the item's path", async () => {
+    await fresh((c) => {
+      c.tools.todos_enabled = true;
+      c.tools.schema_validation = "reject";
+    });
+    const r = await call("write_todos", { todos: [{ content: "a", status: "pending" }] });
+    expect(r.ok).toBe(false);
+    expect(r.text).toContain('"keyword":"additionalProperties","path":"$.todos[0].content"');
+  });
+});
+
+describe("an enum value under another system's name", () => {
+  it("lsp kind symbols is read as document_symbols, with a note", async () => {
+    await fresh((c) => (c.lsp.tool_enabled = true));
+    const prepared = prepareCall({ id: "c1", name: "lsp", args: JSON.stringify({ kind: "symbols", path: "a.txt" }) }, baseToolset(t.ctx.config), t.ctx.config);
+    expect(prepared.ready && prepared.args).toEqual({ kind: "document_symbols", path: "a.txt" });
+    expect(prepared.ready && prepared.notes).toEqual(['Note: kind "symbols" was read as "document_symbols".']);
+  });
+
+  it("a value no alias names is refused with the accepted ones", async () => {
+    await fresh((c) => (c.lsp.tool_enabled = true));
+    expect(await call("lsp", { kind: "hover", path: "a.txt" })).toEqual({
+      ok: false,
+      text: 'ERROR: bad arguments for lsp: kind: expected one of "definition", "references", "document_symbols", got string "hover"',
+    });
+  });
+});
+
+describe("arguments a model wrapped in an envelope of its own", () => {
+  it("are read from inside it, with a note", async () => {
+    expect(await call("read", { arguments: { path: "a.txt", limit: 1 } })).toEqual({
+      ok: true,
+      text:
+        'Note: read\'s arguments came wrapped in "arguments"; they were read from inside it. Send the parameters themselves.\n' +
+        "1: one\n<system-reminder>Read returned the first 1 lines of a.txt. The file is longer — re-read with a higher limit or a specific offset to see more.</system-reminder>",
+    });
+    expect((await call("bash", { name: "bash", input: { cmd: "echo hi" } })).text).toBe(
+      'Note: bash\'s arguments came wrapped in "input"; they were read from inside it. Send the parameters themselves.\nhi',
+    );
+  });
+
+  it("not when a parameter is at the top, or the inner object holds other keys", async () => {
+    expect((await call("read", { path: "a.txt", arguments: { limit: 1 } })).text).toBe(
+      'Note: read takes no "arguments" parameter; it was ignored (accepted parameters: path, offset, limit).\n1: one\n2: two\n3: three',
+    );
+    expect((await call("read", { arguments: { path: "a.txt", mode: "fast" } })).text).toBe(
+      'ERROR: bad arguments for read: path is required (string); unknown parameter "arguments"; accepted parameters: path, offset, limit',
+    );
+  });
+});
+
+describe("ask_user, whose schema takes no other field", () => {
+  it("is not unwrapped: the envelope is refused by name", async () => {
+    expect(await call("ask_user", { arguments: { question: "Which database?" } })).toEqual({
+      ok: false,
+      text: 'ERROR: bad arguments for ask_user: question is required (string); unknown parameter "arguments"; accepted parameters: question',
+    });
   });
 });

@@ -56,3 +56,11 @@ describe("a misnamed call to a tool that is off", () => {
     expect((await yujCall(t, "Read", "{}", { raw: true })).text).toBe("ERROR: unknown tool 'Read'. Did you mean 'read'? Available tools: bash, read, write, edit, glob, grep, ask_user, done.");
   });
 });
+
+describe("a tool of one mode called outside it", () => {
+  it("exit_plan_mode outside required plan mode names the mode it belongs to", async () => {
+    expect((await yujCall(t, "exit_plan_mode", "{}", { raw: true })).text).toBe(
+      `ERROR: the exit_plan_mode tool is disabled in this session (it is offered only when [loop].plan_mode = "required"). Available tools: ${TOOLS}.`,
+    );
+  });
+});

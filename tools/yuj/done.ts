@@ -14,6 +14,8 @@ export const doneTool: ToolHandler<typeof doneSchema> = {
   effects: CONVERSES,
   role: "finish",
   view: { card: "control", controlField: "message" },
+  // Some models send the closing message alone, as bare text or one JSON string.
+  argForms: { text: "message" },
   async run(args) {
     const result = ok("done");
     result.finish = args.message === undefined ? {} : { message: args.message };

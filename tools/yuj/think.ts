@@ -24,6 +24,8 @@ export const thinkTool: ToolHandler<typeof thinkSchema> = {
   effects: CONVERSES,
   role: "think",
   view: { card: "foldable" },
+  // Some models send the thought alone, as bare text or one JSON string.
+  argForms: { text: "thought" },
   async run(args) {
     return ok(THINK_RESULT, { kind: "text", text: args.thought });
   },
