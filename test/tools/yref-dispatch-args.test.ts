@@ -162,8 +162,8 @@ describe("arguments of the wrong shape", () => {
     return { ok: r.ok, text: r.modelText };
   }
 
-  it("read with an empty path names the task directory as '.'", async () => {
-    expect(await raw("read", '{"path": ""}')).toEqual({ ok: false, text: "ERROR: . is a directory — use glob to list contents." });
+  it("read with an empty path asks for a path (never an empty name)", async () => {
+    expect(await raw("read", '{"path": ""}')).toEqual({ ok: false, text: "ERROR: path is required: name the file relative to the project (e.g. src/app.py)" });
   });
 
   it("null for a call without parameters is read as no arguments (reject keeps it a type error)", async () => {

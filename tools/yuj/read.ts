@@ -50,8 +50,7 @@ export const readTool: ToolHandler<typeof readSchema> = {
     if (offset < 0) return fail(`ERROR: offset must be >= 0, got ${offset}`);
     if (limit < 0) return fail(`ERROR: limit must be >= 0, got ${limit}`);
 
-    // An empty path is the task directory itself: name it as one.
-    const shown = echoPath(ctx.cwd, args.path) || ".";
+    const shown = echoPath(ctx.cwd, args.path);
     const directory = `ERROR: ${shown} is a directory — use glob to list contents.`;
     // An enabled skill's folder is readable though it lies outside the project
     // (by its absolute path, or from ~/); so is the session's saved output (a
