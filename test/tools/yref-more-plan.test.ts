@@ -1,0 +1,50 @@
+// Required plan mode, driven through the real loop by a scripted model: what
+// the model reads when it leaves the phase and acts in the same response.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../core/config/schema.js";
+import { createGuards } from "../../tools/guards/index.js";
+import { runScenario } from "../support/loop-harness.js";
+
+const planConfig = () => {
+  const config = defaultConfig();
+  config.loop.plan_mode = "required";
+  return config;
+};
+
+const toolTexts = (history: { role: string; text?: string }[]) =>
+  history.filter((h) => h.role === "tool").map((h) => h.text ?? "");
+
+describe("leaving the planning phase", () => {
+  it("a source write sent beside exit_plan_mode in the same response is still refused", async () => {
+    const config = planConfig();
+    const run = await runScenario(
+      {
+        turns: [
+          {
+            tool_calls: [
+              { name: "write", arguments: { path: ".solver/plan.md", content: "Implement safely.\n" } },
+              { name: "exit_plan_mode" },
+              { name: "write", arguments: { path: "too-early.py", content: "unsafe = True\n" } },
+            ],
+          },
+          { tool_calls: [{ name: "write", arguments: { path: "too-early.py", content: "unsafe = True\n" } }] },
+          { text: "stopping" },
+        ],
+      },
+      { config, guards: createGuards(config) },
+    );
+    const texts = toolTexts(run.history as never);
+    expect(texts[1]).toMatch(/^OK: plan accepted/);
+    expect(texts[2]).toBe(
+      "ERROR: plan_mode: write was sent in the same response as exit_plan_mode, before the plan was accepted, " +
+        "so it did not run. The implementation tools are unlocked now: send the call again.",
+    );
+    // Sent again in the next response, after the model has read the acceptance, it runs.
+    expect(texts[3]).toBe("OK: wrote 14 bytes to too-early.py");
+    expect(readFileSync(join(run.cwd, "too-early.py"), "utf8")).toBe("unsafe = True\n");
+    expect(readFileSync(join(run.cwd, ".solver/plan.md"), "utf8")).toBe("Implement safely.\n");
+  });
+});
