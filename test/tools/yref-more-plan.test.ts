@@ -1,11 +1,13 @@
 // Required plan mode, driven through the real loop by a scripted model: what
 // the model reads when it leaves the phase and acts in the same response.
 
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../core/config/schema.js";
 import { createGuards } from "../../tools/guards/index.js";
+import { guardedSession } from "../guards/session.js";
 import { runScenario } from "../support/loop-harness.js";
 
 const planConfig = () => {
@@ -46,5 +48,25 @@ describe("leaving the planning phase", () => {
     expect(texts[3]).toBe("OK: wrote 14 bytes to too-early.py");
     expect(readFileSync(join(run.cwd, "too-early.py"), "utf8")).toBe("unsafe = True\n");
     expect(readFileSync(join(run.cwd, ".solver/plan.md"), "utf8")).toBe("Implement safely.\n");
+  });
+});
+
+describe("the plan file's path", () => {
+  it("a .solver directory that is a symlink to somewhere else is not the plan file", async () => {
+    const s = await guardedSession((c) => {
+      c.loop.plan_mode = "required";
+    });
+    try {
+      const outside = mkdtempSync(join(tmpdir(), "yuj-outside-"));
+      symlinkSync(outside, join(s.cwd, ".solver"), "dir");
+      const write = await s.call("write", { path: ".solver/plan.md", content: "plan\n" });
+      expect(write.ok).toBe(false);
+      expect(write.modelText).toBe(
+        "ERROR: plan_mode: write may only write .solver/plan.md until the plan is accepted — write your plan to .solver/plan.md, then call exit_plan_mode.",
+      );
+      expect(existsSync(join(outside, "plan.md"))).toBe(false);
+    } finally {
+      await s.cleanup();
+    }
   });
 });
