@@ -70,3 +70,22 @@ describe("the plan file's path", () => {
     }
   });
 });
+
+describe("exit_plan_mode once the plan is accepted", () => {
+  it("is refused as over, in the same response and later, and the phase stays over", async () => {
+    const s = await guardedSession((c) => {
+      c.loop.plan_mode = "required";
+    });
+    try {
+      await s.put({ ".solver/plan.md": "1. change x\n" });
+      expect((await s.call("exit_plan_mode")).ok).toBe(true);
+      const again = "ERROR: plan_mode: exit_plan_mode: the plan was already accepted and the planning phase is over; the implementation tools are unlocked.";
+      expect((await s.call("exit_plan_mode")).modelText).toBe(again);
+      s.hidden(); // the next model request
+      expect((await s.call("exit_plan_mode")).modelText).toBe(again);
+      expect((await s.call("write", { path: "src.py", content: "x = 1\n" })).ok).toBe(true);
+    } finally {
+      await s.cleanup();
+    }
+  });
+});

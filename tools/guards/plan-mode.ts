@@ -68,6 +68,8 @@ export const planText = {
     `stopped: the planning phase used its ${max} turns ([loop].plan_max_turns) and ${PLAN_LAST_CHANCE} more without an accepted plan`,
   planOnly: (tool: string) =>
     `ERROR: plan_mode: ${tool} was offered only while planning; the plan is accepted, so work through exec_cell now.`,
+  already: (tool: string) =>
+    `ERROR: plan_mode: ${tool}: the plan was already accepted and the planning phase is over; the implementation tools are unlocked.`,
   sibling: (tool: string) =>
     `ERROR: plan_mode: ${tool} was sent in the same response as exit_plan_mode, before the plan was accepted, ` +
     "so it did not run. The implementation tools are unlocked now: send the call again.",
@@ -135,6 +137,8 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     },
 
     async before(call, ctx) {
+      // Hidden once the plan is accepted; a model that calls it anyway is told the phase is over.
+      if (accepted && call.role === "plan_exit") return planText.already(call.tool);
       if (acceptedThisResponse) return (await refusal(call, ctx)) ? planText.sibling(call.tool) : undefined;
       if (accepted) return ctx.planPhaseOnly?.has(call.tool) ? planText.planOnly(call.tool) : undefined;
       const refused = await refusal(call, ctx);
