@@ -131,6 +131,7 @@ export function createSessionServices(opts: ServicesOptions): SessionServices {
   const notices = createJobNotices(opts.readTool, opts.jobNotice === "chord" ? chordNoticeStyle(jobs) : undefined);
   const isolation: Isolation = {
     stateDir: opts.stateDir,
+    confined: () => sandbox.active,
     open: (dir, sessionDir, emit) => workspaceServices({ ...opts, projectDir: dir, sessionDir, emit, config }, env, logs),
   };
   // The model and turn hooks are told about follow the session's events.

@@ -48,7 +48,8 @@ export async function dispatchAll(
   while (i < prepared.length) {
     if (finished) {
       const skipped = prepared[i++]!;
-      record([settleResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${finished}` }, false, deps, 0)]);
+      const why = question && isSecondAskUser(skipped) ? SECOND_QUESTION : finished;
+      record([settleResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${why}` }, false, deps, 0)]);
       continue;
     }
     const batch: PreparedCall[] = [prepared[i++]!];
@@ -88,6 +89,19 @@ function reportBatch(prepared: readonly PreparedCall[], outcomes: readonly CallO
     return { call, ok: o.ok };
   });
   batchFinished(deps.hooks, turn, calls, deps.cwd);
+}
+
+/**
+ * A second ask_user in the response that asked one: a yuj session asks only
+ * one question (app/question-limit.ts), so "call it again after the answer"
+ * would only fail; the model is told to decide from the answer instead.
+ * (The Chord surface's questions have no such limit.)
+ */
+const SECOND_QUESTION =
+  "an earlier call in the same response asked the operator this session's one clarification question; decide from its answer and what the repository shows";
+
+function isSecondAskUser(p: PreparedCall): boolean {
+  return p.ready && p.tool.handler.id === "ask_user";
 }
 
 function isFinishCall(p: PreparedCall): boolean {

@@ -5,6 +5,7 @@
 
 import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
+import { flattenAgentTable } from "./agent-table.js";
 import { parseFrontMatter } from "./front-matter.js";
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
@@ -43,7 +44,9 @@ export class AgentFileError extends Error {
 
 /** Reads one definition from its text; `file` ends in .toml or .md. */
 export function parseAgentFile(file: string, text: string, stem: string): AgentDefinition {
-  const raw = file.endsWith(".md") ? markdownFields(file, text) : tomlFields(file, text);
+  const read = file.endsWith(".md") ? { fields: markdownFields(file, text) } : flattenAgentTable(file, tomlFields(file, text), stem);
+  if ("error" in read) throw new AgentFileError(`agent file ${file}: ${read.error}`);
+  const raw = read.fields;
   // Claude Code and Chord name the prompt `prompt` in some files; both spellings mean the same.
   if (raw.prompt !== undefined && raw.system_prompt === undefined) {
     raw.system_prompt = raw.prompt;

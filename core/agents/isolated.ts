@@ -23,6 +23,12 @@ export interface WorkspaceServices {
 export interface Isolation {
   /** yuj's state folder, where live worktrees are recorded. */
   stateDir: string;
+  /**
+   * Whether commands run in the sandbox. Without it a child's command could
+   * write the parent's files by their absolute paths, so an isolated child
+   * that runs commands is refused then.
+   */
+  confined(): boolean;
   /** Jobs and a terminal whose commands may write only in `projectDir`. */
   open(projectDir: string, sessionDir: string, emit: Emit): WorkspaceServices;
 }

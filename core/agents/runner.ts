@@ -78,6 +78,11 @@ export function createSubagentRunner(setup: RunnerSetup, lane: Lane = { busy: fa
   };
 }
 
+/** The child's tools that run processes (bash, the terminal, tests, cells). */
+function commandTools(toolset: ActiveToolset): string[] {
+  return [...toolset.tools.values()].filter((t) => t.handler.effects.has("execute")).map((t) => t.name);
+}
+
 async function runChild(def: AgentDefinition, prompt: string, signal: AbortSignal, setup: RunnerSetup, lane: Lane, depth: number): Promise<ToolResult> {
   const parent = setup.parent;
   const { taskId, dir } = newTaskDir(parent.sessionDir);
@@ -101,6 +106,14 @@ async function runChild(def: AgentDefinition, prompt: string, signal: AbortSigna
   const emit: Emit = (body, extra) => emitter.emit(body, { ...extra, agentId: taskId });
   let workspace: IsolatedWorkspace | undefined;
   if (def.workspace === "isolated") {
+    const runners = commandTools(toolset);
+    if (runners.length > 0 && !setup.isolation!.confined()) {
+      trace.close();
+      return fail(
+        `task refused: agent "${def.name}" (${def.file}): an isolated agent's commands (${runners.join(", ")}) need an active sandbox, ` +
+          `or they could change the parent's files; turn the sandbox on ([sandbox].mode = "on") or leave those tools out of the agent's tools`,
+      );
+    }
     const opened = await openIsolated(parent.cwd, setup.isolation!, { id: taskId, dir, emit });
     if ("error" in opened) {
       trace.close();

@@ -121,6 +121,7 @@ describe("required plan mode", () => {
     const accepted = await s.call("exit_plan_mode");
     expect(accepted.ok).toBe(true);
     expect(accepted.modelText).toMatch(/^OK: plan accepted \(\.solver\/plan\.md, 2 lines\)\. Implementation tools are unlocked/);
+    s.hidden(); // the next model request: the acceptance has been read
     expect((await s.call("edit", { path: "src/a.py", old_str: "x = 1", new_str: "x = 2" })).ok).toBe(true);
     expect((await s.call("bash", { cmd: "touch made.txt" })).ok).toBe(true);
     expect((await s.call("done")).ok).toBe(true);
@@ -138,6 +139,7 @@ describe("required plan mode", () => {
     expect((await s.call("write", { path: "src/a.py", content: "" })).ok).toBe(false);
     expect((await s.call("write", { path: ".solver/plan.md", content: "plan\n" })).ok).toBe(true);
     expect((await s.call("exit_plan_mode")).ok).toBe(true);
+    s.hidden(); // the next model request
     expect((await s.call("read", { path: "src/a.py" })).ok).toBe(true);
   });
 

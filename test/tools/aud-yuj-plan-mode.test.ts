@@ -71,6 +71,7 @@ describe("the planning phase's shell", () => {
     const s = await planning();
     expect((await s.call("write", { path: ".solver/plan.md", content: "1. look\n" })).ok).toBe(true);
     expect((await s.call("exit_plan_mode")).ok).toBe(true);
+    s.hidden(); // the next model request
     expect(await s.call("bash", { cmd: "ls", background: true })).toMatchObject({
       ok: true,
       modelText: "Started background process j1. Poll it with bash_poll(proc_id='j1').",

@@ -31,7 +31,8 @@ async function changedProject(code: number): Promise<GuardedSession> {
   const bin = join(s.cwd, ".bin");
   mkdirSync(bin);
   for (const name of ["pytest", "cargo", "go", "ctest"]) {
-    writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${join(s.cwd, "invocation")}"\nexit ${code}\n`);
+    // The log lives in .bin, outside what the finish rule counts as the project's files.
+    writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${join(bin, "invocation")}"\nexit ${code}\n`);
     chmodSync(join(bin, name), 0o755);
   }
   process.env.PATH = `${bin}:${PATH}`;
@@ -56,7 +57,7 @@ describe("a successful command is a check only when its status is the work's", (
     for (const [cmd, checks, reached] of cases) {
       const ran = await s.call("bash", { cmd });
       expect(ran.ok, `${cmd}: ${ran.modelText}`).toBe(true);
-      expect([cmd, existsSync(join(s.cwd, "invocation"))]).toEqual([cmd, reached]);
+      expect([cmd, existsSync(join(s.cwd, ".bin", "invocation"))]).toEqual([cmd, reached]);
       const done = await s.call("done", { message: "finished" });
       expect([cmd, done.ok, done.ok ? "" : done.modelText]).toEqual([cmd, checks, checks ? "" : UNCHECKED]);
     }
@@ -66,7 +67,7 @@ describe("a successful command is a check only when its status is the work's", (
     const s = await changedProject(0);
     for (const cmd of [
       "pytest; true", "pytest &", "if true; then pytest; fi", "echo $(pytest)", "pytest $(true)",
-      "CHOICE=$(true) pytest", "pytest > output", "pytest | tail", "pytest # skipped comment",
+      "CHOICE=$(true) pytest", "pytest > .bin/output", "pytest | tail", "pytest # skipped comment",
       "pytest --h*", "pytest tests/[ab].py", "pytest ~/tests", "pytest\ntrue", "pytest; echo ok", "true && false || pytest",
     ]) {
       expect(commandMayCheck(cmd), cmd).toBe(false);

@@ -68,6 +68,11 @@ export const planText = {
     `stopped: the planning phase used its ${max} turns ([loop].plan_max_turns) and ${PLAN_LAST_CHANCE} more without an accepted plan`,
   planOnly: (tool: string) =>
     `ERROR: plan_mode: ${tool} was offered only while planning; the plan is accepted, so work through exec_cell now.`,
+  already: (tool: string) =>
+    `ERROR: plan_mode: ${tool}: the plan was already accepted and the planning phase is over; the implementation tools are unlocked.`,
+  sibling: (tool: string) =>
+    `ERROR: plan_mode: ${tool} was sent in the same response as exit_plan_mode, before the plan was accepted, ` +
+    "so it did not run. The implementation tools are unlocked now: send the call again.",
   turns: (max: number) =>
     `ERROR: plan_mode: the planning phase has used its ${max} turns ([loop].plan_max_turns) — ` +
     `write your plan to ${PLAN_FILE} now, then call exit_plan_mode.`,
@@ -90,6 +95,10 @@ export interface PlanModeGuard extends Guard {
 
 export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
   let accepted = opts.accepted ?? false;
+  // Set when the plan is accepted, cleared at the next model request: the
+  // rest of that response was written before the model saw the acceptance,
+  // so it is still held to the phase's rules.
+  let acceptedThisResponse = false;
   let requests = 0;
   const notice = (text: string) => opts.emit?.({ type: "notice", level: "info", text: `plan mode: ${text}` });
   const outOfTurns = () => requests > opts.maxTurns;
@@ -128,6 +137,9 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     },
 
     async before(call, ctx) {
+      // Hidden once the plan is accepted; a model that calls it anyway is told the phase is over.
+      if (accepted && call.role === "plan_exit") return planText.already(call.tool);
+      if (acceptedThisResponse) return (await refusal(call, ctx)) ? planText.sibling(call.tool) : undefined;
       if (accepted) return ctx.planPhaseOnly?.has(call.tool) ? planText.planOnly(call.tool) : undefined;
       const refused = await refusal(call, ctx);
       if (refused) notice(`refused ${call.tool}: the plan is not accepted yet`);
@@ -137,12 +149,14 @@ export function createPlanModeGuard(opts: PlanModeOptions): PlanModeGuard {
     after(call, result) {
       if (call.role === "plan_exit" && result.ok && !accepted) {
         accepted = true;
+        acceptedThisResponse = true;
         notice("the plan is accepted; the planning phase is over");
       }
       return result;
     },
 
     hiddenTools(ctx) {
+      acceptedThisResponse = false;
       const tools = [...ctx.handlers];
       const native = ctx.planPhaseOnly;
       if (accepted) return new Set(tools.filter(([name, h]) => h.role === "plan_exit" || native?.has(name)).map(([name]) => name));

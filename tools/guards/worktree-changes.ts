@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import type { GitRunner } from "../../core/git.js";
+import { fileInventory } from "./file-inventory.js";
 
 /** The repository's root, and each listed path (relative to it) → status and content fingerprint. */
 export interface WorktreeState {
@@ -19,14 +20,20 @@ export interface WorktreeState {
 const MAX_HASHED = 2000;
 
 /**
- * The project's changed and untracked files, or undefined when the directory
- * is not in a git repository (then command changes cannot be seen).
+ * The project's changed and untracked files. Outside a git repository, every
+ * file of the directory (file-inventory.ts); undefined when neither can be
+ * had (then command changes cannot be seen).
  */
 export async function worktreeState(cwd: string, git: GitRunner): Promise<WorktreeState | undefined> {
   let root: string;
   let listing: string;
   try {
     root = (await git(["rev-parse", "--show-toplevel"], { cwd })).trim();
+  } catch {
+    const files = await fileInventory(cwd);
+    return files && { root: cwd, files };
+  }
+  try {
     listing = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"], { cwd, maxBuffer: 64 * 1024 * 1024 });
   } catch {
     return undefined;
