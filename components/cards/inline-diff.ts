@@ -8,7 +8,7 @@
 
 import { diffArrays, diffChars } from "diff";
 
-export type InlineKind = "same" | "removed" | "added";
+type InlineKind = "same" | "removed" | "added";
 export interface InlineSegment {
   kind: InlineKind;
   text: string;
