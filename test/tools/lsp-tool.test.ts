@@ -64,12 +64,6 @@ describe("lsp", () => {
     ]);
   }, 60_000);
 
-  it("symbols, the short name other harnesses use, answers as document_symbols", async () => {
-    const short = await lsp({ kind: "symbols", path: "src/a.ts" });
-    expect(short.modelText).toBe((await lsp({ kind: "document_symbols", path: "src/a.ts" })).modelText);
-    expect(short.modelText.split("\n")[0]).toBe("4 symbols in src/a.ts (line:character zero-based):");
-  }, 60_000);
-
   it("leaves out the files permission rules keep from reading, and says how many", async () => {
     t.ctx.hiddenByRules = (p) => p.startsWith("secret/");
     try {

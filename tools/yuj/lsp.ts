@@ -17,8 +17,7 @@ import { lineCache, locationLine, relativeOrAbsolute, symbolLines, toShown, type
 import { num, shownPath, str } from "../lib/view.js";
 
 export const lspSchema = z.object({
-  // "symbols" is the short name other harnesses' lsp tools use; read as document_symbols.
-  kind: z.enum(["definition", "references", "document_symbols", "symbols"]),
+  kind: z.enum(["definition", "references", "document_symbols"]),
   path: z.string(),
   line: z.number().int().nonnegative().optional(),
   character: z.number().int().nonnegative().optional(),
@@ -58,7 +57,7 @@ export const lspTool: ToolHandler<typeof lspSchema> = {
     } catch {
       return fail(`ERROR: cannot read ${where.display}: no such file`);
     }
-    if (args.kind === "document_symbols" || args.kind === "symbols") {
+    if (args.kind === "document_symbols") {
       const answer = await lsp.query<Array<DocumentSymbol | SymbolInformation> | null>(where.abs, text, "textDocument/documentSymbol", {}, ctx.signal);
       if (answer.kind !== "ok") return fail(failure(answer, args, where.display, ctx));
       const lines = symbolLines(where.display, answer.value ?? []);
@@ -97,7 +96,7 @@ export const lspTool: ToolHandler<typeof lspSchema> = {
 function lspSummary(args: Record<string, unknown>, cwd: string): string {
   const kind = str(args, "kind") ?? "";
   const where = shownPath(str(args, "path") ?? "", cwd);
-  if (kind === "document_symbols" || kind === "symbols") return `document symbols ${where}`;
+  if (kind === "document_symbols") return `document symbols ${where}`;
   const line = num(args, "line");
   const character = num(args, "character");
   const at = line !== undefined && character !== undefined ? `:${line}:${character}` : "";
