@@ -75,6 +75,7 @@ export function loopDepsFor(x: LoopDepsInputs): Omit<LoopDeps, "signal"> {
     memory: x.session.memory,
     usage: x.session.usage,
     gate: x.gate,
+    oneQuestion: surfaceOf(x.resolved) === "yuj",
     guards: [
       ...(deferred ? [deferredToolsGuard(deferred)] : []),
       ruleHiding,

@@ -48,7 +48,7 @@ export async function dispatchAll(
   while (i < prepared.length) {
     if (finished) {
       const skipped = prepared[i++]!;
-      const why = question && isSecondAskUser(skipped) ? SECOND_QUESTION : finished;
+      const why = question && deps.oneQuestion && isQuestion(skipped) ? SECOND_QUESTION : finished;
       record([settleResult(skipped.call, { ok: false, modelText: `ERROR: not run: ${why}` }, false, deps, 0)]);
       continue;
     }
@@ -92,16 +92,16 @@ function reportBatch(prepared: readonly PreparedCall[], outcomes: readonly CallO
 }
 
 /**
- * A second ask_user in the response that asked one: a yuj session asks only
- * one question (app/question-limit.ts), so "call it again after the answer"
- * would only fail; the model is told to decide from the answer instead.
- * (The Chord surface's questions have no such limit.)
+ * A second question in the response that asked one, in a session that asks
+ * only one (the Yuj surface, app/question-limit.ts): "call it again after the
+ * answer" would only fail, so the model is told to decide from the answer
+ * instead. (The Chord surface's questions have no such limit.)
  */
 const SECOND_QUESTION =
   "an earlier call in the same response asked the operator this session's one clarification question; decide from its answer and what the repository shows";
 
-function isSecondAskUser(p: PreparedCall): boolean {
-  return p.ready && p.tool.handler.id === "ask_user";
+function isQuestion(p: PreparedCall): boolean {
+  return p.ready && p.tool.handler.role === "ask";
 }
 
 function isFinishCall(p: PreparedCall): boolean {

@@ -72,6 +72,8 @@ export interface LoopDeps {
   hostedTools?: readonly HostedTool[];
   /** The session's [hooks]; absent: none. */
   hooks?: DispatchDeps["hooks"];
+  /** The session may ask one question only (the Yuj surface), so a second one in a response is spent, not deferred. */
+  oneQuestion?: boolean;
   /**
    * Hears every event of the session's workers and task children (each
    * stamped with its task id as agentId), so a view can show each agent's

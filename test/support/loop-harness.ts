@@ -63,6 +63,8 @@ export async function runScenario(
     guards?: Guard[];
     /** A headless session: ask_user pauses the run for an answer. */
     pauseForAnswer?: boolean;
+    /** The session asks one question only, as a Yuj-surface session does. */
+    oneQuestion?: boolean;
     /** Sees the history after each completed step (what the session saves). */
     onStep?: (history: readonly HistoryItem[]) => void;
   } = {},
@@ -95,6 +97,7 @@ export async function runScenario(
     signal: opts.signal ?? new AbortController().signal,
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
     ...(opts.guards ? { guards: opts.guards } : {}),
+    ...(opts.oneQuestion ? { oneQuestion: true } : {}),
   });
   await jobs.shutdown();
   return { outcome, events, history, cwd };

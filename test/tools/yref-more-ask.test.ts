@@ -38,7 +38,7 @@ describe("ask_user beside other calls", () => {
           { text: "stopping" },
         ],
       },
-      { pauseForAnswer: true },
+      { pauseForAnswer: true, oneQuestion: true },
     );
     expect(run.outcome).toMatchObject({ reason: "input_required", question: { question: "First?" } });
     expect(toolTexts(run.history)).toEqual([
@@ -46,5 +46,19 @@ describe("ask_user beside other calls", () => {
       NOT_RUN,
     ]);
     expect(readFileSync(join(run.cwd, "src/greet.js"), "utf8")).toContain('"Hello, "');
+  });
+
+  it("where questions are not limited (the Chord surface), a second question waits for the answer like any later call", async () => {
+    const run = await runScenario(
+      {
+        turns: [
+          { tool_calls: [{ name: "ask_user", arguments: { question: "First?" } }, { name: "ask_user", arguments: { question: "Second?" } }] },
+          { text: "stopping" },
+        ],
+      },
+      { pauseForAnswer: true },
+    );
+    expect(run.outcome).toMatchObject({ reason: "input_required", question: { question: "First?" } });
+    expect(toolTexts(run.history)).toEqual([NOT_RUN]);
   });
 });
