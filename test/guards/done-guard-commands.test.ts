@@ -3,12 +3,12 @@
 // command that copies, removes or generates files is a change; a file that
 // was already modified when the run started is not, until it changes again.
 
-import { execFileSync } from "node:child_process";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { doneText } from "../../tools/guards/index.js";
 import { guardedSession, type GuardedSession } from "./session.js";
+import { testGit } from "../support/git.js";
 
 let s: GuardedSession | undefined;
 afterEach(async () => {
@@ -16,8 +16,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+const git = testGit;
 
 const inRepo = async (mutation: boolean, verify: boolean) => {
   s = await guardedSession((c) => {

@@ -5,10 +5,10 @@
 // a report of its own still counts, until the model edits that report and
 // the check rewrites it.
 
-import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { doneText } from "../../tools/guards/index.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
+import { testGit } from "../support/git.js";
 
 let s: GuardedSession | undefined;
 afterEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+const git = testGit;
 
 async function repo(): Promise<GuardedSession> {
   s = await guardedSession((c) => {

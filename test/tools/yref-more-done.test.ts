@@ -2,10 +2,10 @@
 // reference pins: outside a git repository, a change then committed, and a
 // change then restored to the starting text.
 
-import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { doneText } from "../../tools/guards/done-guard.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
+import { testGit } from "../support/git.js";
 
 let s: GuardedSession | undefined;
 afterEach(async () => {
@@ -13,8 +13,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+const git = testGit;
 
 const session = async (repo: boolean, files: Record<string, string> = {}) => {
   s = await guardedSession((c) => {

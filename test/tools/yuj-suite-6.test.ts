@@ -7,12 +7,12 @@
 // started before the change, failed, still runs or was killed does not.
 // Real processes, real files, the real dispatcher and guards.
 
-import { execFileSync } from "node:child_process";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { doneText } from "../../tools/guards/index.js";
 import { guardedSession, type GuardedSession } from "../guards/session.js";
+import { testGit } from "../support/git.js";
 
 let s: GuardedSession | undefined;
 afterEach(async () => {
@@ -20,8 +20,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+const git = testGit;
 
 /** A project with a source and a test of it; the guard asks for a change and a check after it. */
 async function project(opts: { repo?: boolean } = {}): Promise<GuardedSession> {
