@@ -197,6 +197,15 @@ async function resolveAnywhere(
   return finishCheck(fs, input, cwdAbs, cwdReal, target, real, options);
 }
 
+/**
+ * Whether a path error is the refusal of a hidden path (or of hidden paths
+ * that could not be resolved): tools that answer in kinds report it as a
+ * missing file, never as a path outside the project.
+ */
+export function isHiddenRefusal(error: string): boolean {
+  return error.includes("[sandbox].unreadable_paths");
+}
+
 /** The refusal for a real path that [sandbox].unreadable_paths hides; undefined when it is not hidden. */
 export function hiddenRefusal(hidden: ResolveOptions["hidden"], input: string, real: string): string | undefined {
   const by = hidden?.find((h) => (h.kind === "dir" ? inside(h.path, real) : h.path === real));

@@ -12,7 +12,7 @@ import type { FileSystem } from "../../../core/services.js";
 import { sizeAndLimit, tooLarge } from "../file-limits.js";
 import { applyHunks, type HunkErrorKind } from "./apply-file.js";
 import type { PatchOp } from "./v4a-parse.js";
-import { didYouMean, didYouMeanList, resolveInCwd, type ResolveOptions } from "../paths.js";
+import { didYouMean, didYouMeanList, isHiddenRefusal, resolveInCwd, type ResolveOptions } from "../paths.js";
 import { readChecked } from "../pinned-fs.js";
 import { decodeForChordEdit, undecodableReason } from "../chord/encode.js";
 import { splitKeepingEndings } from "../line-endings.js";
@@ -119,7 +119,7 @@ export async function resolvePatchPath(
   const where = await resolveInCwd(fs, cwd, p, { forbidNewline: true, write: { ownDirs: options.ownDirs }, ...options.access });
   if (!where.ok) {
     // A hidden file is as absent as a missing one (and its lines are never offered as candidates).
-    const kind = where.error.includes("[sandbox].unreadable_paths") ? "file_not_found" : "path_outside_cwd";
+    const kind = isHiddenRefusal(where.error) ? "file_not_found" : "path_outside_cwd";
     return { ok: false, error: { kind, message: where.error.replace(/^ERROR: /, ""), path: p } };
   }
   return { ok: true, abs: where.abs, display: where.display };

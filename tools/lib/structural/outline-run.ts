@@ -4,7 +4,7 @@
 
 import * as path from "node:path";
 import { fail, ok, type ToolContext, type ToolResult } from "../../../core/tool-types.js";
-import { locateExistingFile } from "../paths.js";
+import { isHiddenRefusal, locateExistingFile } from "../paths.js";
 import { yujPaths } from "../file-access.js";
 import { tooLarge, sizeAndLimit } from "../file-limits.js";
 import { errorEnvelope, envelope, type Attr } from "./envelope.js";
@@ -23,7 +23,7 @@ export const definitionsError = (kind: string, shown: string, error: string): To
 
 /** A hidden file is as absent as a missing one: its content is never parsed. */
 export function errorKind(error: string): string {
-  if (error.includes("file not found") || error.includes("[sandbox].unreadable_paths")) return "not_found";
+  if (error.includes("file not found") || isHiddenRefusal(error)) return "not_found";
   return error.includes("is a directory") ? "is_directory" : "path_outside_cwd";
 }
 

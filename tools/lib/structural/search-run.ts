@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { fail, ok, type ToolContext, type ToolDisplay, type ToolResult } from "../../../core/tool-types.js";
 import { MAX_LOADED_FILE_BYTES } from "../file-limits.js";
-import { resolveInCwd } from "../paths.js";
+import { isHiddenRefusal, resolveInCwd } from "../paths.js";
 import { yujPaths } from "../file-access.js";
 import { pageNumber } from "../grep/lines.js";
 import { envelope, errorEnvelope, type Attr } from "./envelope.js";
@@ -48,7 +48,7 @@ export async function runSearch(args: SearchArgs, ctx: ToolContext): Promise<Too
   if (!isLanguage(args.language)) return refuse("unsupported_language", args, unsupportedLanguageText(args.language));
   if (args.replacement !== undefined) return preview(args, ctx);
   const where = await resolveInCwd(ctx.services.fs, ctx.cwd, args.path === "" ? "." : args.path, yujPaths(ctx, "read"));
-  if (!where.ok) return refuse(where.error.includes("[sandbox].unreadable_paths") ? "not_found" : "path_outside_cwd", args, where.error);
+  if (!where.ok) return refuse(isHiddenRefusal(where.error) ? "not_found" : "path_outside_cwd", args, where.error);
   const st = await ctx.services.fs.stat(where.abs).catch(() => undefined);
   if (!st) return refuse("not_found", args, `ERROR: not found: ${args.path}`);
   const isDir = st.isDirectory();
